@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine of this kind lacks (system packages, pnpm, dependencies),
+# makes sure PostgreSQL, Redis and NATS run, and creates the database. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+need_pkgs=()
+for bin in ffmpeg:ffmpeg ffprobe:ffmpeg pocketsphinx_batch:pocketsphinx flite:flite sox:sox wrk:wrk; do
+  command -v "${bin%%:*}" >/dev/null 2>&1 || need_pkgs+=("${bin##*:}")
+done
+[ -d /usr/share/pocketsphinx/model/en-us ] || need_pkgs+=(pocketsphinx-en-us)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  echo "== installing system packages: ${need_pkgs[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $(printf '%s\n' "${need_pkgs[@]}" | sort -u) pocketsphinx-en-us >/dev/null
+fi
+
+if ! command -v pnpm >/dev/null 2>&1; then
+  echo "== installing pnpm"
+  $SUDO npm install -g pnpm@9.15.9 >/dev/null 2>&1
+fi
+
+echo "== installing dependencies"
+pnpm install --frozen-lockfile --reporter=silent
+
+# The local services this kind of machine runs; start any that stopped.
+if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  echo "== starting PostgreSQL"
+  $SUDO pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+fi
+if ! (redis-cli -h 127.0.0.1 ping 2>/dev/null | grep -q PONG); then
+  echo "== starting Redis"
+  $SUDO mkdir -p /var/lib/redis /var/log/redis
+  $SUDO redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
+fi
+if ! (exec 3<>/dev/tcp/127.0.0.1/4222) 2>/dev/null; then
+  echo "== starting NATS"
+  $SUDO start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
+  sleep 1
+fi
+
+for i in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+db="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/meeting_memory}"
+name="${db##*/}"; name="${name%%\?*}"
+if ! psql "${db%/*}/postgres" -tAc "select 1 from pg_database where datname='${name}'" | grep -q 1; then
+  echo "== creating database ${name}"
+  psql "${db%/*}/postgres" -qc "create database \"${name}\""
+fi
+echo "== ready"

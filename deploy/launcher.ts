@@ -1,0 +1,41 @@
+/**
+ * `pnpm start`: runs every service in the foreground, each as its own process, and stops them all
+ * on Ctrl-C. Each service can also start alone: `pnpm --filter @mm/<name> start`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+const ORDER = ['account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'gateway'];
+const services = ORDER.filter((s) => existsSync(path.join(root, 'services', s, 'src', 'main.ts')));
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function start(name: string): void {
+  const child = spawn(tsx, [path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: process.env });
+  children.set(name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (stopping) {
+      if (children.size === 0) process.exit(0);
+      return;
+    }
+    process.stderr.write(`launcher: ${name} exited (${signal ?? code}); restarting in 1 s\n`);
+    setTimeout(() => start(name), 1000);
+  });
+}
+
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write('launcher: stopping every service\n');
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => process.exit(0), 12_000).unref();
+}
+
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+process.stderr.write(`launcher: starting ${services.join(', ')}\n`);
+services.forEach(start);

@@ -1,0 +1,4 @@
+export * from './connection';
+export * from './rpc';
+export * from './consumer';
+export * from './outbox';

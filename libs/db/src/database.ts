@@ -1,0 +1,46 @@
+import { Kysely, PostgresDialect, CamelCasePlugin } from 'kysely';
+import { Pool, Client } from 'pg';
+
+/** Options for a service's database handle. */
+export interface DatabaseOptions {
+  url: string;
+  /** The service's own Postgres schema; every query of the handle runs inside it. */
+  schema: string;
+  poolSize?: number;
+}
+
+/**
+ * Opens a kysely handle bound to one service schema. snake_case columns are seen as camelCase.
+ */
+export function openDatabase<DB>(opts: DatabaseOptions): { db: Kysely<DB>; pool: Pool } {
+  // search_path lets raw SQL name the service's tables unqualified, like the query builder does.
+  const pool = new Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: `-c search_path=${opts.schema}` });
+  // A dropped idle connection must not crash the service; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }).withSchema(opts.schema) as unknown as Kysely<DB>;
+  return { db, pool };
+}
+
+/** Creates the database named in `url` when it does not exist yet (first start on a fresh machine). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`create database "${name.replace(/"/g, '""')}"`);
+      } catch (err) {
+        // Another replica created it first.
+        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,139 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import client from 'prom-client';
+import type { Logger } from 'pino';
+import { ApiError } from './errors';
+import { PRINCIPAL_HEADER, PrincipalVerifier, type Principal } from './principal';
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  /** Answers /readyz: true when the service's dependencies answer. */
+  ready: () => Promise<boolean>;
+  /** Verifies the gateway's principal; omitted for the gateway itself. */
+  verifier?: PrincipalVerifier;
+  /** Largest JSON body accepted. */
+  jsonLimit?: string;
+  /** False for the gateway, which streams bodies through unparsed. */
+  parseJson?: boolean;
+}
+
+const registries = new Map<string, { registry: client.Registry; duration: client.Histogram }>();
+
+function metricsFor(name: string) {
+  let m = registries.get(name);
+  if (!m) {
+    const registry = new client.Registry();
+    registry.setDefaultLabels({ service: name });
+    client.collectDefaultMetrics({ register: registry });
+    const duration = new client.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers: [registry],
+    });
+    m = { registry, duration };
+    registries.set(name, m);
+  }
+  return m;
+}
+
+/** The principal the gateway vouched for; set by the principal middleware. */
+export function principalOf(res: Response): Principal {
+  const p = res.locals.principal as Principal | undefined;
+  if (!p) throw new ApiError('UNAUTHORIZED', 'No principal.');
+  return p;
+}
+
+/**
+ * Builds the express app every service starts from: request ids, one JSON log line per request,
+ * /healthz, /readyz, /metrics, JSON bodies, and (for internal services) the gateway's principal.
+ * Mount routes on the result, then call `finishApp`.
+ */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  const { registry, duration } = metricsFor(opts.name);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const reqId = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    res.locals.reqId = reqId;
+    res.setHeader('X-Request-Id', reqId);
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const route = (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched';
+      duration.observe({ method: req.method, route, status: String(res.statusCode) }, ms / 1000);
+      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
+      const p = res.locals.principal as Principal | undefined;
+      opts.logger.info({ reqId, method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10, tokenId: p?.tokenId ?? res.locals.tokenId ?? null, accountId: p?.accountId ?? null }, 'request');
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ok = await opts.ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+
+  if (opts.verifier) {
+    const verifier = opts.verifier;
+    app.use(async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        res.locals.principal = await verifier.verify(req.headers[PRINCIPAL_HEADER] as string | undefined);
+        next();
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  if (opts.parseJson !== false) app.use(express.json({ limit: opts.jsonLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  return app;
+}
+
+/** Adds the final 404 and the one error middleware that writes the contract's envelope. */
+export function finishApp(app: Express, logger: Logger): Express {
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type('text/plain').send('Not Found');
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const apiErr = toApiError(err);
+    if (!apiErr) {
+      const errorId = randomUUID();
+      logger.error({ errorId, reqId: res.locals.reqId, err }, 'unexpected error');
+      if (!res.headersSent) res.status(500).json({ error: { code: 'INTERNAL_ERROR', message: `Unexpected failure (${errorId}).` } });
+      return;
+    }
+    if (res.headersSent) return;
+    if (apiErr.headers) res.set(apiErr.headers);
+    res.status(apiErr.status).json(apiErr.toBody());
+    void req;
+  });
+  return app;
+}
+
+function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const e = err as { type?: string; status?: number; message?: string };
+  if (e && e.type === 'entity.parse.failed') return new ApiError('VALIDATION', 'Body is not valid JSON.');
+  if (e && e.type === 'entity.too.large') return new ApiError('VALIDATION', 'Body is too large.');
+  if (e && e.status === 400 && typeof e.message === 'string') return new ApiError('VALIDATION', e.message);
+  return null;
+}
+
+/** Sends a success body with schemaVersion 1 first. */
+export function sendOk(res: Response, body: Record<string, unknown>, status = 200): void {
+  res.status(status).json({ schemaVersion: 1, ...body });
+}

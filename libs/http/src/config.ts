@@ -1,0 +1,105 @@
+/** Service names and their default ports (gateway 8080; internal services 8081-8086). */
+export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086 } as const;
+export type ServiceId = keyof typeof SERVICE_PORTS;
+
+const DEV_SECRET = 'dev-only-internal-secret-change-me-0123456789';
+
+/**
+ * Reads environment variables, collecting every problem so that a service reports all bad
+ * variables at once, then throws from `done()`.
+ */
+export class EnvReader {
+  private readonly problems: string[] = [];
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  str(name: string, def: string): string {
+    const v = this.env[name];
+    return v === undefined || v === '' ? def : v;
+  }
+
+  optional(name: string): string | null {
+    const v = this.env[name];
+    return v === undefined || v === '' ? null : v;
+  }
+
+  num(name: string, def: number, min = 0): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) {
+      this.problems.push(`${name} must be a number >= ${min} (got ${JSON.stringify(raw)})`);
+      return def;
+    }
+    return n;
+  }
+
+  bool(name: string, def: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return def;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false`);
+    return def;
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], def: T): T {
+    const v = this.str(name, def);
+    if (!values.includes(v as T)) this.problems.push(`${name} must be one of ${values.join(', ')}`);
+    return v as T;
+  }
+
+  /** A secret that must be set outside development. */
+  secret(name: string, devDefault: string): string {
+    const production = this.env.NODE_ENV === 'production';
+    const v = this.env[name] ?? (production ? '' : devDefault);
+    if (v.length < 32) this.problems.push(`${name} must be set (at least 32 characters) outside development`);
+    return v;
+  }
+
+  problem(message: string): void {
+    this.problems.push(message);
+  }
+
+  done<T extends object>(service: string, config: T): Readonly<T> {
+    if (this.problems.length) throw new Error(`${service} configuration is invalid:\n- ${this.problems.join('\n- ')}`);
+    return Object.freeze(config);
+  }
+}
+
+/** Settings every service shares. */
+export interface CommonConfig {
+  databaseUrl: string;
+  natsUrl: string;
+  internalJwtSecret: string;
+  logLevel: string;
+  publicBaseUrl: string;
+  appUrl: string;
+  /** Base URL of each service, for service-to-service HTTP (the gateway's proxy). */
+  serviceUrls: Record<ServiceId, string>;
+  port: number;
+}
+
+export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig {
+  const publicBaseUrl = r.str('PUBLIC_BASE_URL', 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const ports = Object.fromEntries(
+    (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [s, r.num(`${s.toUpperCase()}_PORT`, SERVICE_PORTS[s])]),
+  ) as Record<ServiceId, number>;
+  const serviceUrls = Object.fromEntries(
+    (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [s, r.str(`${s.toUpperCase()}_URL`, `http://127.0.0.1:${ports[s]}`)]),
+  ) as Record<ServiceId, string>;
+  return {
+    databaseUrl: r.str('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
+    natsUrl: r.str('NATS_URL', 'nats://127.0.0.1:4222'),
+    internalJwtSecret: r.secret('INTERNAL_JWT_SECRET', DEV_SECRET),
+    logLevel: r.str('LOG_LEVEL', 'info'),
+    publicBaseUrl,
+    appUrl: r.str('APP_URL', `${publicBaseUrl}/app`).replace(/\/$/, ''),
+    serviceUrls,
+    port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
+  };
+}
+
+/** The upload limits (whoami shows them; recordings enforces them). */
+export function readUploadLimits(r: EnvReader): { maxUploadMb: number; maxRecordingMinutes: number } {
+  return { maxUploadMb: r.num('MAX_UPLOAD_MB', 500, 1), maxRecordingMinutes: r.num('MAX_RECORDING_MINUTES', 300, 1) };
+}

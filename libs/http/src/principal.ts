@@ -1,0 +1,69 @@
+import { SignJWT, jwtVerify } from 'jose';
+import type { Scope } from '@mm/contract';
+import { ApiError } from './errors';
+
+/** Header the gateway puts the signed principal in; stripped from every incoming request. */
+export const PRINCIPAL_HEADER = 'x-mm-principal';
+
+/** Who is calling, as the gateway vouches for it. Services trust only this. */
+export interface Principal {
+  accountId: string;
+  displayName: string | null;
+  /** `token` for an API token, `app` for the web app (admin API acting as the app). */
+  source: 'token' | 'app';
+  tokenId: string | null;
+  tokenName: string | null;
+  tokenExpiresAt: string | null;
+  scopes: Scope[];
+  dailyMinuteCap: number | null;
+  /** Account features the admin API can switch off. */
+  features: { series: boolean; ask: boolean; videoUpload: boolean };
+}
+
+const ISSUER = 'mm-gateway';
+const AUDIENCE = 'mm-services';
+/** A principal lives for a minute: long enough for one request, short enough to be useless if leaked. */
+export const PRINCIPAL_TTL_SECONDS = 60;
+
+export function principalKey(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+export async function signPrincipal(key: Uint8Array, p: Principal): Promise<string> {
+  return new SignJWT({ p })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${PRINCIPAL_TTL_SECONDS}s`)
+    .sign(key);
+}
+
+/**
+ * Verifies principals, remembering recent ones: the gateway reuses one signed principal
+ * per token for a few seconds, so most requests skip the HMAC.
+ */
+export class PrincipalVerifier {
+  private readonly cache = new Map<string, { p: Principal; exp: number }>();
+  constructor(private readonly key: Uint8Array) {}
+
+  async verify(jwt: string | undefined): Promise<Principal> {
+    if (!jwt) throw new ApiError('UNAUTHORIZED', 'No principal: requests reach services only through the gateway.');
+    const now = Date.now() / 1000;
+    const hit = this.cache.get(jwt);
+    if (hit && hit.exp > now) return hit.p;
+    try {
+      const { payload } = await jwtVerify(jwt, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+      const p = payload.p as Principal;
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(jwt, { p, exp: payload.exp ?? now });
+      return p;
+    } catch {
+      throw new ApiError('UNAUTHORIZED', 'Principal rejected.');
+    }
+  }
+}
+
+export function hasScope(p: Principal, ...scopes: Scope[]): boolean {
+  return scopes.some((s) => p.scopes.includes(s));
+}

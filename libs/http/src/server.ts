@@ -1,0 +1,62 @@
+import type { Express } from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+
+/** A listening service: its port, and a close that drains requests then runs the service's own cleanup. */
+export interface Running {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens (port 0 picks a free one), and returns a close that stops taking requests, lets open
+ * ones finish, then runs `onClose` (consumers, pools).
+ */
+export async function serve(app: Express, port: number, logger: Logger, onClose: () => Promise<void>): Promise<Running> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(port, '0.0.0.0', () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const actual = (server.address() as AddressInfo).port;
+  logger.info({ port: actual }, 'listening');
+  let closed: Promise<void> | null = null;
+  return {
+    port: actual,
+    close: () => {
+      closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 5000).unref();
+        });
+        await onClose();
+      })();
+      return closed;
+    },
+  };
+}
+
+/**
+ * Runs a service as a process: starts it, and on SIGTERM or SIGINT closes it gracefully and
+ * exits (forcefully after 10 s).
+ */
+export function runMain(name: string, start: () => Promise<Running>): void {
+  start()
+    .then((running) => {
+      const shutdown = () => {
+        setTimeout(() => process.exit(1), 10_000).unref();
+        running.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,120 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { NextFunction, Request, Response } from 'express';
+import { ROUTES, type RouteDef, type JsonSchema } from '@mm/contract';
+import { ApiError } from './errors';
+
+/** One ajv for the whole process, knowing the contract's vendor keywords. */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, useDefaults: true });
+  addFormats(ajv);
+  ajv.addVocabulary(['x-svc-description-fa', 'x-svc-summary-fa', 'example']);
+  return ajv;
+}
+
+const ajv = createAjv();
+
+/** What a validated request carries: typed by the handler that reads it. */
+export interface ValidInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+function describe(where: string, e: ErrorObject): string {
+  const field = (where + e.instancePath.replace(/\//g, '.')).replace(/^\./, '');
+  if (e.keyword === 'required') return `${where ? where + '.' : ''}${(e.params as { missingProperty: string }).missingProperty} is required`;
+  if (e.keyword === 'additionalProperties') return `${where ? where + '.' : ''}${(e.params as { additionalProperty: string }).additionalProperty} is not allowed`;
+  if (e.keyword === 'minProperties') return `${where || 'body'} must have at least one field`;
+  if (e.keyword === 'enum') return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return `${field} ${e.message ?? 'is invalid'}`;
+}
+
+function check(fn: ValidateFunction, data: unknown, where: string): void {
+  if (!fn(data)) throw new ApiError('VALIDATION', describe(where, fn.errors![0]));
+}
+
+/** Turns a query string value into the type its schema asks for; unconvertible values stay strings and fail validation. */
+function coerce(value: unknown, schema: JsonSchema): unknown {
+  if (Array.isArray(value)) return value; // a repeated parameter fails the schema's type
+  if (typeof value !== 'string') return value;
+  if (schema.type === 'integer' && /^-?\d{1,15}$/.test(value)) return Number(value);
+  if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+interface CompiledRoute {
+  query: { names: Set<string>; fn: ValidateFunction; schemas: Record<string, JsonSchema> };
+  params: ValidateFunction;
+  body?: ValidateFunction;
+}
+
+function compileRoute(route: RouteDef): CompiledRoute {
+  const byIn = (where: string) => route.params.filter((p) => p.in === where);
+  const schemaOf = (ps: RouteDef['params']) => ({
+    type: 'object',
+    properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
+    required: ps.filter((p) => p.required).map((p) => p.name),
+    additionalProperties: false,
+  });
+  const q = byIn('query');
+  return {
+    query: { names: new Set(q.map((p) => p.name)), fn: ajv.compile(schemaOf(q)), schemas: Object.fromEntries(q.map((p) => [p.name, p.schema])) },
+    params: ajv.compile(schemaOf(byIn('path'))),
+    body: route.body?.contentType === 'application/json' ? ajv.compile(route.body.schema) : undefined,
+  };
+}
+
+const compiled = new Map<string, CompiledRoute>();
+
+/** The route of an operationId, from the contract's table. */
+export function routeOf(operationId: string): RouteDef {
+  const route = ROUTES.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`unknown operationId ${operationId}`);
+  return route;
+}
+
+/**
+ * Validates path parameters, query (unknown parameters are 400) and the JSON body of one
+ * operation against the contract's schemas, and leaves the result in `res.locals.input`.
+ */
+export function validateOperation(operationId: string) {
+  const route = routeOf(operationId);
+  let c = compiled.get(operationId);
+  if (!c) {
+    c = compileRoute(route);
+    compiled.set(operationId, c);
+  }
+  const v = c;
+  return (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.locals.route = route.operationId;
+      const params = { ...(req.params as Record<string, string>) };
+      check(v.params, params, 'path');
+      const query: Record<string, unknown> = {};
+      for (const [k, val] of Object.entries(req.query as Record<string, unknown>)) {
+        if (!v.query.names.has(k)) throw new ApiError('VALIDATION', `query parameter ${k} is not allowed`);
+        query[k] = coerce(val, v.query.schemas[k]);
+      }
+      check(v.query.fn, query, 'query');
+      let body: Record<string, unknown> = {};
+      if (v.body) {
+        const raw = req.body as unknown;
+        if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+          if (route.body?.required) throw new ApiError('VALIDATION', 'body must be a JSON object');
+        } else {
+          body = raw as Record<string, unknown>;
+        }
+        check(v.body, body, 'body');
+      }
+      res.locals.input = { params, query, body } satisfies ValidInput;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function inputOf(res: Response): ValidInput {
+  return res.locals.input as ValidInput;
+}

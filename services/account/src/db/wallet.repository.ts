@@ -1,0 +1,81 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { LedgerFacts, Spend } from '../domain/wallet';
+import type { CreditKind, Database, LedgerKind } from './schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Ledger queries. Money moves only by inserting entries; figures are sums over them. */
+export class WalletRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  /** Creates the account's wallet row if needed and locks it for the transaction. */
+  async lock(trx: Transaction<Database>, accountId: string): Promise<void> {
+    await trx.insertInto('wallet').values({ accountId }).onConflict((oc) => oc.column('accountId').doNothing()).execute();
+    await trx.selectFrom('wallet').select('accountId').where('accountId', '=', accountId).forUpdate().execute();
+  }
+
+  async facts(db: Db, accountId: string): Promise<LedgerFacts> {
+    const { rows } = await sql<{ credits: string; captures: string; askCharges: string; openHolds: string; hasTrial: boolean | null; hasPurchase: boolean | null }>`
+      select
+        coalesce(sum(l.minutes) filter (where l.kind = 'credit'), 0) as credits,
+        coalesce(sum(l.minutes) filter (where l.kind = 'capture'), 0) as captures,
+        coalesce(sum(l.minutes) filter (where l.kind = 'ask_charge'), 0) as ask_charges,
+        coalesce(sum(l.minutes) filter (where l.kind = 'hold' and not exists (
+          select 1 from ledger_entry c where c.hold_reference = l.reference and c.kind in ('capture', 'release'))), 0) as open_holds,
+        bool_or(l.credit_kind = 'trial') as has_trial,
+        bool_or(l.credit_kind = 'purchase') as has_purchase
+      from ledger_entry l where l.account_id = ${accountId}`.execute(db);
+    const r = rows[0];
+    return {
+      credits: Number(r.credits),
+      captures: Number(r.captures),
+      askCharges: Number(r.askCharges),
+      openHolds: Number(r.openHolds),
+      hasTrialCredit: r.hasTrial === true,
+      hasPurchase: r.hasPurchase === true,
+    };
+  }
+
+  /** The token's spends that count against its daily cap: meetings from acceptance (holds) and Ask prices. */
+  async tokenSpends(db: Db, tokenId: string, now: Date): Promise<Spend[]> {
+    const rows = await db
+      .selectFrom('ledgerEntry')
+      .select(['minutes', 'createdAt'])
+      .where('tokenId', '=', tokenId)
+      .where('kind', 'in', ['hold', 'ask_charge'])
+      .where('createdAt', '>', new Date(now.getTime() - 24 * 3600 * 1000))
+      .execute();
+    return rows.map((r) => ({ minutes: r.minutes, at: r.createdAt }));
+  }
+
+  /** How many entries of a kind the account made in the last 24 hours, and when the oldest was. */
+  async dailyCount(db: Db, accountId: string, kind: LedgerKind, now: Date): Promise<{ used: number; oldestAt: Date | null }> {
+    const r = await db
+      .selectFrom('ledgerEntry')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('createdAt').as('oldest')])
+      .where('accountId', '=', accountId)
+      .where('kind', '=', kind)
+      .where('createdAt', '>', new Date(now.getTime() - 24 * 3600 * 1000))
+      .executeTakeFirstOrThrow();
+    return { used: Number(r.n), oldestAt: (r.oldest as Date | null) ?? null };
+  }
+
+  async byReference(db: Db, reference: string) {
+    return db.selectFrom('ledgerEntry').selectAll().where('reference', '=', reference).executeTakeFirst();
+  }
+
+  /** The entry that closed a hold (capture or release), if any. */
+  async closing(db: Db, holdReference: string) {
+    return db.selectFrom('ledgerEntry').selectAll().where('holdReference', '=', holdReference).where('kind', 'in', ['capture', 'release']).executeTakeFirst();
+  }
+
+  async insert(
+    db: Db,
+    e: { accountId: string; kind: LedgerKind; minutes: number; reference: string; creditKind?: CreditKind; holdReference?: string; tokenId?: string | null; createdAt?: Date },
+  ): Promise<void> {
+    await db
+      .insertInto('ledgerEntry')
+      .values({ accountId: e.accountId, kind: e.kind, minutes: e.minutes, reference: e.reference, creditKind: e.creditKind ?? null, holdReference: e.holdReference ?? null, tokenId: e.tokenId ?? null, ...(e.createdAt ? { createdAt: e.createdAt } : {}) })
+      .execute();
+  }
+}

@@ -1,0 +1,130 @@
+import type { Kysely } from 'kysely';
+import { ApiError } from '@mm/http';
+import { admit, balanceOf, availableOf, usedInWindow } from '../domain/wallet';
+import type { CreditKind, Database } from '../db/schema';
+import { WalletRepository } from '../db/wallet.repository';
+
+export interface WalletLimits {
+  dailyMeetingLimit: number;
+  dailyAskLimit: number;
+  trialOverdraftMinutes: number;
+}
+
+export interface SpendRequest {
+  accountId: string;
+  /** Idempotency: the meeting id for a hold, the Ask id for a charge. */
+  reference: string;
+  minutes: number;
+  tokenId: string | null;
+  dailyMinuteCap: number | null;
+  showBalance: boolean;
+}
+
+function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
+  const message = {
+    DAILY_LIMIT_REACHED: 'The daily limit of the service is reached.',
+    TOKEN_DAILY_CAP: "This would exceed the token's daily minute cap.",
+    INSUFFICIENT_MINUTES: 'The balance is short of the price; nothing was spent.',
+  }[r.code];
+  const retryAfter = 'retryAfter' in r && r.retryAfter !== null ? { 'Retry-After': String(r.retryAfter) } : undefined;
+  throw new ApiError(r.code, message, 'details' in r ? r.details : undefined, retryAfter);
+}
+
+/**
+ * The wallet's use cases. Each runs in one transaction holding the account's wallet lock, and is
+ * idempotent by its reference: a retried or redelivered request finds its entry and answers the same.
+ */
+export class WalletService {
+  readonly repo: WalletRepository;
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly limits: WalletLimits,
+  ) {
+    this.repo = new WalletRepository(db);
+  }
+
+  async credit(accountId: string, minutes: number, kind: CreditKind, reference: string): Promise<{ balanceMinutes: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.repo.lock(trx, accountId);
+      if (!(await this.repo.byReference(trx, reference))) await this.repo.insert(trx, { accountId, kind: 'credit', creditKind: kind, minutes, reference });
+      return { balanceMinutes: balanceOf(await this.repo.facts(trx, accountId)) };
+    });
+  }
+
+  /** Holds a meeting's minutes at acceptance, after the daily limit, the token cap and the balance. */
+  async hold(req: SpendRequest): Promise<{ held: true; replay: boolean }> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.repo.lock(trx, req.accountId);
+      if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
+      const now = new Date();
+      const refusal = admit({
+        facts: await this.repo.facts(trx, req.accountId),
+        price: req.minutes,
+        now,
+        dailyCount: { ...(await this.repo.dailyCount(trx, req.accountId, 'hold', now)), limit: this.limits.dailyMeetingLimit },
+        tokenCap: req.tokenId && req.dailyMinuteCap !== null ? { cap: req.dailyMinuteCap, spends: await this.repo.tokenSpends(trx, req.tokenId, now) } : null,
+        showBalance: req.showBalance,
+        trialOverdraftMinutes: this.limits.trialOverdraftMinutes,
+        against: 'available',
+      });
+      if (refusal) refuse(refusal);
+      await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId });
+      return { held: true as const, replay: false };
+    });
+  }
+
+  /**
+   * Charges a held meeting once, at transcript-ready. `minutes` may be below the hold (an
+   * attachment that could not be used); the rest of the hold is simply not taken.
+   */
+  async capture(accountId: string, reference: string, minutes?: number): Promise<{ captured: boolean }> {
+    return this.close(accountId, reference, 'capture', minutes);
+  }
+
+  /** Lets go of a hold: transcription failed, or the meeting was deleted before its transcript. */
+  async release(accountId: string, reference: string): Promise<{ captured: boolean }> {
+    return this.close(accountId, reference, 'release');
+  }
+
+  private async close(accountId: string, reference: string, kind: 'capture' | 'release', minutes?: number): Promise<{ captured: boolean }> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.repo.lock(trx, accountId);
+      const hold = await this.repo.byReference(trx, `hold:${reference}`);
+      if (!hold) throw new ApiError('NOT_FOUND', `No hold for ${reference}.`);
+      const closed = await this.repo.closing(trx, hold.reference);
+      if (closed) return { captured: closed.kind === 'capture' };
+      const charged = kind === 'capture' ? Math.min(hold.minutes, minutes ?? hold.minutes) : 0;
+      await this.repo.insert(trx, { accountId, kind, minutes: charged, reference: `${kind}:${reference}`, holdReference: hold.reference, tokenId: hold.tokenId });
+      return { captured: kind === 'capture' };
+    });
+  }
+
+  /** Charges an Ask its quoted price (a refusal to answer is charged too). */
+  async chargeAsk(req: SpendRequest): Promise<{ charged: true; replay: boolean }> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.repo.lock(trx, req.accountId);
+      if (await this.repo.byReference(trx, `ask:${req.reference}`)) return { charged: true as const, replay: true };
+      const now = new Date();
+      const refusal = admit({
+        facts: await this.repo.facts(trx, req.accountId),
+        price: req.minutes,
+        now,
+        dailyCount: { ...(await this.repo.dailyCount(trx, req.accountId, 'ask_charge', now)), limit: this.limits.dailyAskLimit },
+        tokenCap: req.tokenId && req.dailyMinuteCap !== null ? { cap: req.dailyMinuteCap, spends: await this.repo.tokenSpends(trx, req.tokenId, now) } : null,
+        showBalance: req.showBalance,
+        trialOverdraftMinutes: 0,
+        against: 'balance',
+      });
+      if (refusal) refuse(refusal);
+      await this.repo.insert(trx, { accountId: req.accountId, kind: 'ask_charge', minutes: req.minutes, reference: `ask:${req.reference}`, tokenId: req.tokenId });
+      return { charged: true as const, replay: false };
+    });
+  }
+
+  /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */
+  async summary(accountId: string, tokenId: string | null): Promise<{ balanceMinutes: number; availableMinutes: number; usedMinutes24h: number }> {
+    const now = new Date();
+    const [facts, spends] = await Promise.all([this.repo.facts(this.db, accountId), tokenId ? this.repo.tokenSpends(this.db, tokenId, now) : Promise.resolve([])]);
+    return { balanceMinutes: balanceOf(facts), availableMinutes: availableOf(facts), usedMinutes24h: usedInWindow(spends, now) };
+  }
+}

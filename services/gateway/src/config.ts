@@ -1,0 +1,25 @@
+import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+
+export interface GatewayConfig extends CommonConfig {
+  redisUrl: string;
+  adminApiKey: string | null;
+  tokenHashKey: string;
+  /** Multiplies every rate budget, the per-IP one included (raised only for load tests). */
+  rateLimitScale: number;
+  /** Requests per IP address per rate window, before scaling. */
+  ipRateLimit: number;
+}
+
+/** Reads the gateway's environment once; every bad variable is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<GatewayConfig> {
+  const r = new EnvReader(env);
+  const common = readCommonConfig(r, 'gateway');
+  return r.done('gateway', {
+    ...common,
+    redisUrl: r.str('REDIS_URL', 'redis://127.0.0.1:6379'),
+    adminApiKey: r.optional('ADMIN_API_KEY'),
+    tokenHashKey: r.secret('TOKEN_HASH_KEY', `${common.internalJwtSecret}:token-hash`),
+    rateLimitScale: r.num('RATE_LIMIT_SCALE', 1, 1),
+    ipRateLimit: r.num('IP_RATE_LIMIT', 50_000, 1),
+  });
+}

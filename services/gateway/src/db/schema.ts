@@ -1,0 +1,42 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface AccountTable {
+  id: string;
+  displayName: string | null;
+  email: string | null;
+  developerMode: Generated<boolean>;
+  approved: Generated<boolean>;
+  trial: Generated<boolean>;
+  apiWriteEnabled: Generated<boolean>;
+  apiQueryEnabled: Generated<boolean>;
+  featureSeries: Generated<boolean>;
+  featureAsk: Generated<boolean>;
+  featureVideoUpload: Generated<boolean>;
+  createdAt: Generated<Date>;
+}
+
+export interface TokenTable {
+  id: string;
+  accountId: string;
+  name: string;
+  scopes: string[];
+  hash: string;
+  dailyMinuteCap: number | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
+export interface FlagTable {
+  key: string;
+  value: unknown;
+}
+
+export interface Database {
+  account: AccountTable;
+  token: TokenTable;
+  flag: FlagTable;
+}
+
+export type AccountRow = Selectable<AccountTable>;
+export type TokenRow = Selectable<TokenTable>;

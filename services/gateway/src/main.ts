@@ -1,0 +1,38 @@
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { connect } from 'nats';
+import { createLogger, serve, runMain, type Running } from '@mm/http';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { loadConfig, type GatewayConfig } from './config';
+import { createApp } from './app';
+import type { Database } from './db/schema';
+import { migrations } from '../migrations';
+
+/** Starts the gateway: migrate its schema, connect Redis and NATS, listen. */
+export async function startGateway(config: GatewayConfig): Promise<Running> {
+  const logger = createLogger('gateway', config.logLevel);
+  await migrateSchema(config.databaseUrl, 'access', migrations);
+  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
+  // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).
+  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
+  redis.on('error', () => undefined);
+  const nc = await connect({ servers: config.natsUrl, name: 'gateway', maxReconnectAttempts: -1 });
+  const app = createApp({
+    config,
+    db,
+    redis,
+    nc,
+    logger,
+    ready: async () => {
+      await sql`select 1`.execute(db);
+      return !nc.isClosed();
+    },
+  });
+  return serve(app, config.port, logger, async () => {
+    await nc.drain();
+    redis.disconnect();
+    await db.destroy();
+  });
+}
+
+if (require.main === module) runMain('gateway', () => startGateway(loadConfig()));

@@ -1,0 +1,79 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { NatsConnection } from 'nats';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ApiError, createAjv } from '@mm/http';
+import * as schemas from './admin.schemas';
+import type { AccessService } from '../services/access.service';
+import type { PrincipalSigner } from '../services/principals';
+
+export interface AdminDeps {
+  adminApiKey: string | null;
+  access: AccessService;
+  nc: NatsConnection;
+  redis: Redis;
+  logger: Logger;
+  signer: PrincipalSigner;
+  serviceUrls: Record<string, string>;
+}
+
+const ajv = createAjv();
+const compiled = Object.fromEntries(Object.entries(schemas).map(([k, s]) => [k, ajv.compile(s)]));
+
+function body<T>(schema: keyof typeof schemas, req: Request): T {
+  const fn = compiled[schema];
+  const data = req.body ?? {};
+  if (!fn(data)) {
+    const e = fn.errors![0];
+    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string; additionalProperty?: string }).missingProperty || (e.params as { additionalProperty?: string }).additionalProperty || 'body';
+    throw new ApiError('VALIDATION', `${field} ${e.keyword === 'additionalProperties' ? 'is not allowed' : e.message}`);
+  }
+  return data as T;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** The admin API (ARCHITECTURE.md section 7): the app's and the operator's side. 404 while no key is set. */
+export function adminRouter(deps: AdminDeps): Router {
+  const router = express.Router();
+  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+
+  router.use((req, res, next) => {
+    if (!deps.adminApiKey) {
+      res.status(404).type('text/plain').send('Not Found');
+      return;
+    }
+    const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    if (!m || !timingSafeEqual(digest(m[1]), digest(deps.adminApiKey))) return next(new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.'));
+    res.locals.route = `admin ${req.method} ${req.path}`;
+    next();
+  });
+  router.use(express.json({ limit: '1mb' }));
+
+  router.post('/accounts', wrap(async (req, res) => {
+    const account = await deps.access.createAccount(body('createAccountBody', req));
+    res.status(201).json({ account });
+  }));
+  router.get('/accounts/:id', wrap(async (req, res) => {
+    res.json({ account: await deps.access.getAccount(String(req.params.id)) });
+  }));
+  router.patch('/accounts/:id', wrap(async (req, res) => {
+    res.json({ account: await deps.access.updateAccount(String(req.params.id), body('patchAccountBody', req)) });
+  }));
+  router.post('/accounts/:id/minutes', wrap(async (req, res) => {
+    const { minutes } = body<{ minutes: number }>('minutesBody', req);
+    res.json(await deps.access.buyMinutes(String(req.params.id), minutes, req.headers['idempotency-key'] as string | undefined));
+  }));
+  router.post('/accounts/:id/tokens', wrap(async (req, res) => {
+    res.status(201).json(await deps.access.createToken(String(req.params.id), body('createTokenBody', req)));
+  }));
+  router.delete('/tokens/:id', wrap(async (req, res) => {
+    res.json(await deps.access.revokeToken(String(req.params.id)));
+  }));
+  router.put('/flags', wrap(async (req, res) => {
+    const { tokensDisabled } = body<{ tokensDisabled: boolean }>('flagsBody', req);
+    res.json({ flags: await deps.access.setFlags(tokensDisabled) });
+  }));
+  return router;
+}
