@@ -4,6 +4,15 @@ import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { startGateway } from '../../services/gateway/src/main';
 import { loadConfig as accountConfig } from '../../services/account/src/config';
 import { startAccount } from '../../services/account/src/main';
+import { loadConfig as seriesConfig } from '../../services/series/src/config';
+import { startSeries } from '../../services/series/src/main';
+import { loadConfig as recordingsConfig } from '../../services/recordings/src/config';
+import { startRecordings } from '../../services/recordings/src/main';
+import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { connectBus, dropNamespace } from '@mm/bus';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export const ADMIN_KEY = 'test-admin-key';
 
@@ -11,6 +20,14 @@ export interface Stack {
   /** The gateway's base URL (no trailing slash). */
   url: string;
   api: ReturnType<typeof request>;
+  /** The audio store directory (`file:` spec), shared by recordings and pipeline. */
+  audioStore: string;
+  /** The environment the services were started with (to start another process alike). */
+  env: NodeJS.ProcessEnv;
+  /** Prefix of this stack's NATS subjects (`t1a2b3c4d5.`): put it before a subject to reach its services. */
+  busNamespace: string;
+  /** The NATS server the services use (tests reach internal request subjects through it). */
+  natsUrl: string;
   stop(): Promise<void>;
   admin: AdminClient;
 }
@@ -19,16 +36,29 @@ export interface Stack {
  * Starts the services in this process on free ports, wired like production: the gateway in
  * front, real Postgres, Redis and NATS behind. `env` overrides configuration (rate budgets, limits).
  */
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
-  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, ...env };
+export async function startStack(env: Record<string, string> = {}, opts: { pipeline?: boolean } = {}): Promise<Stack> {
+  const audioStore = `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}`;
+  // Each stack has its own NATS namespace: no other stack (or a dev stack) answers its requests or takes its jobs.
+  const busNamespace = `t${randomBytes(5).toString('hex')}.`;
+  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, AUDIO_STORE: audioStore, BUS_NAMESPACE: busNamespace, ...env };
   const running: Running[] = [];
   const account = await startAccount({ ...accountConfig(base), port: 0 });
   running.push(account);
+  const series = await startSeries({ ...seriesConfig(base), port: 0 });
+  running.push(series);
+  const recordings = await startRecordings({ ...recordingsConfig(base), port: 0 });
+  running.push(recordings);
+  if (opts.pipeline) {
+    // Loaded only when asked for: most tests need no engines.
+    const { loadConfig } = await import('../../services/pipeline/src/config');
+    const { startPipeline } = await import('../../services/pipeline/src/main');
+    running.push(await startPipeline({ ...loadConfig(base), port: 0 }));
+  }
   const cfg = gatewayConfig(base);
   const gateway = await startGateway({
     ...cfg,
     port: 0,
-    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}` },
+    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}` },
   });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
@@ -36,9 +66,16 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
   return {
     url,
     api,
+    natsUrl: cfg.natsUrl,
+    audioStore,
+    env: base,
     admin: new AdminClient(url),
+    busNamespace,
     stop: async () => {
       for (const r of running.reverse()) await r.close();
+      const bus = await connectBus(cfg.natsUrl, 'test-cleanup', busNamespace);
+      await dropNamespace(bus);
+      await bus.close();
     },
   };
 }
@@ -85,6 +122,10 @@ export class AdminClient {
 
   async flags(tokensDisabled: boolean) {
     return this.api.put('/admin/v1/flags').set(this.auth).send({ tokensDisabled });
+  }
+
+  async addSeriesMember(seriesId: string, accountId: string) {
+    return this.api.post(`/admin/v1/series/${seriesId}/members`).set(this.auth).send({ accountId });
   }
 
   async minutes(accountId: string, minutes: number) {

@@ -1,5 +1,5 @@
 import { AckPolicy, DeliverPolicy, JSONCodec, type JsMsg } from 'nats';
-import type { Bus } from './connection';
+import { streamName, type Bus } from './connection';
 
 const codec = JSONCodec<unknown>();
 
@@ -7,7 +7,8 @@ export interface ConsumeOptions {
   stream: string;
   /** Durable name: one per consuming service (replicas share it). */
   durable: string;
-  filterSubjects: string[];
+  /** One subject filter (NATS 2.9, which the machine runs, takes one per consumer). */
+  filterSubject: string;
   /** How many messages are handled at once. */
   concurrency?: number;
   /** How long a handler may run before the message is redelivered. */
@@ -24,20 +25,22 @@ export interface ConsumeOptions {
  */
 export async function consume(bus: Bus, opts: ConsumeOptions, handler: (subject: string, payload: unknown, msg: JsMsg) => Promise<void>): Promise<() => Promise<void>> {
   const ackWaitNs = (opts.ackWaitMs ?? 60_000) * 1e6;
+  const stream = streamName(bus.namespace, opts.stream);
+  const filterSubject = bus.namespace + opts.filterSubject;
   const config = {
     durable_name: opts.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    filter_subjects: opts.filterSubjects,
+    filter_subject: filterSubject,
     ack_wait: ackWaitNs,
     max_deliver: -1,
   };
   try {
-    await bus.jsm.consumers.add(opts.stream, config);
+    await bus.jsm.consumers.add(stream, config);
   } catch {
-    await bus.jsm.consumers.update(opts.stream, opts.durable, { filter_subjects: opts.filterSubjects, ack_wait: ackWaitNs });
+    await bus.jsm.consumers.update(stream, opts.durable, { filter_subject: filterSubject, ack_wait: ackWaitNs });
   }
-  const consumer = await bus.js.consumers.get(opts.stream, opts.durable);
+  const consumer = await bus.js.consumers.get(stream, opts.durable);
   const concurrency = opts.concurrency ?? 4;
   const messages = await consumer.consume({ max_messages: concurrency });
   const running = new Set<Promise<void>>();
@@ -46,7 +49,7 @@ export async function consume(bus: Bus, opts: ConsumeOptions, handler: (subject:
       const work = (async () => {
         const working = setInterval(() => m.working(), Math.max(1000, (opts.ackWaitMs ?? 60_000) / 3));
         try {
-          await handler(m.subject, codec.decode(m.data), m);
+          await handler(m.subject.slice(bus.namespace.length), codec.decode(m.data), m);
           m.ack();
         } catch (err) {
           opts.onError(err, m.subject);

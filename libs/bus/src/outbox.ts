@@ -62,7 +62,7 @@ export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unkno
             .skipLocked()
             .execute();
           for (const row of rows) {
-            await bus.js.publish(row.subject, codec.encode(row.payload), { msgID: row.id });
+            await bus.js.publish(bus.namespace + row.subject, codec.encode(row.payload), { msgID: row.id });
           }
           if (rows.length) {
             await trx.updateTable('outbox').set({ publishedAt: sql`now()` }).where('seq', 'in', rows.map((r: { seq: number }) => r.seq)).execute();

@@ -1,4 +1,5 @@
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import { wireSubject } from './connection';
 
 const codec = JSONCodec<unknown>();
 
@@ -24,7 +25,7 @@ type Reply =
  * RemoteError carrying the contract's code; no answer in time is a plain Error.
  */
 export async function request<T>(nc: NatsConnection, subject: string, payload: unknown, timeoutMs = 5000): Promise<T> {
-  const msg = await nc.request(subject, codec.encode(payload), { timeout: timeoutMs });
+  const msg = await nc.request(wireSubject(nc, subject), codec.encode(payload), { timeout: timeoutMs });
   const reply = codec.decode(msg.data) as Reply;
   if (!reply.ok) throw new RemoteError(reply.error.code, reply.error.message, reply.error.details, reply.error.headers);
   return reply.result as T;
@@ -40,7 +41,7 @@ export function serveRequests(
   handler: (payload: unknown) => Promise<unknown>,
   onError: (err: unknown) => void,
 ): Subscription {
-  return nc.subscribe(subject, {
+  return nc.subscribe(wireSubject(nc, subject), {
     queue: subject,
     callback: (err, msg) => {
       if (err) return onError(err);

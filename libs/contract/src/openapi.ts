@@ -6,7 +6,7 @@ import { ERROR_CODES, RATE_CLASSES, type ErrorCode } from './catalog';
 import { routeErrorsByStatus } from './route-errors';
 import { ROUTES } from './routes';
 import type { ParamDef, ResponseDef, RouteDef } from './routes.types';
-import { described as d, type JsonSchema } from './schema-helpers';
+import { described as d, faDigits, type JsonSchema } from './schema-helpers';
 import { errorEnvelopeSchema, notReadyErrorSchema } from './schemas/errors.schemas';
 
 export interface OpenApiOptions {
@@ -82,7 +82,7 @@ function errorResponse(status: number, codes: ErrorCode[]): Record<string, unkno
   const waits = status === 429 || codes.includes('UPLOAD_IN_PROGRESS');
   return {
     description: `Error ${status}: ${list}. Branch on error.code.`,
-    'x-svc-description-fa': `خطای ${status} با یکی از این کدها: ${codes.join('، ')}. تصمیم را بر پایهٔ error.code بگیرید.`,
+    'x-svc-description-fa': `خطای ${faDigits(status)} با یکی از این کدها: ${codes.join('، ')}. تصمیم را بر پایهٔ error.code بگیرید.`,
     'x-svc-error-codes': codes,
     ...(waits ? { headers: { 'Retry-After': retryAfterHeader } } : {}),
     content: { 'application/json': { schema } },

@@ -9,6 +9,11 @@ export interface Texts {
   fa: string;
 }
 
+/** Writes a number with Persian digits, for numbers inside Persian texts. */
+export function faDigits(n: number | string): string {
+  return String(n).replace(/[0-9]/g, (digit) => '۰۱۲۳۴۵۶۷۸۹'[Number(digit)]);
+}
+
 /** Attaches English and Persian descriptions to a schema. */
 export function described(schema: JsonSchema, en: string, fa: string): JsonSchema {
   return { ...schema, description: en, 'x-svc-description-fa': fa };

@@ -70,6 +70,8 @@ export class EnvReader {
 export interface CommonConfig {
   databaseUrl: string;
   natsUrl: string;
+  /** Prefix of every NATS subject and stream: keeps tests, benchmarks and a dev stack apart on one server. */
+  busNamespace: string;
   internalJwtSecret: string;
   logLevel: string;
   publicBaseUrl: string;
@@ -87,9 +89,12 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   const serviceUrls = Object.fromEntries(
     (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [s, r.str(`${s.toUpperCase()}_URL`, `http://127.0.0.1:${ports[s]}`)]),
   ) as Record<ServiceId, string>;
+  const ns = r.str('BUS_NAMESPACE', '');
+  if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.str('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
     natsUrl: r.str('NATS_URL', 'nats://127.0.0.1:4222'),
+    busNamespace: r.str('BUS_NAMESPACE', ''),
     internalJwtSecret: r.secret('INTERNAL_JWT_SECRET', DEV_SECRET),
     logLevel: r.str('LOG_LEVEL', 'info'),
     publicBaseUrl,

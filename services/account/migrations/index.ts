@@ -1,6 +1,8 @@
 import type { MigrationSet } from '@mm/db';
 import { createWallet } from './0001_create_wallet';
+import { createSettingsAndMemory } from './0002_create_settings_and_memory';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
+  '0002_create_settings_and_memory': createSettingsAndMemory,
 };

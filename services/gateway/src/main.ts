@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { connect } from 'nats';
 import { createLogger, serve, runMain, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
+import { connectBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -16,7 +16,7 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
   // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).
   const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
   redis.on('error', () => undefined);
-  const nc = await connect({ servers: config.natsUrl, name: 'gateway', maxReconnectAttempts: -1 });
+  const { nc } = await connectBus(config.natsUrl, 'gateway', config.busNamespace);
   const app = createApp({
     config,
     db,

@@ -1,7 +1,7 @@
 /** Builders shared by the route definitions: common parameters, bodies and success responses. */
 import { LIMITS } from '../catalog';
 import type { BodyDef, ParamDef, ResponseDef } from '../routes.types';
-import { described as d, type JsonSchema } from '../schema-helpers';
+import { described as d, faDigits, type JsonSchema } from '../schema-helpers';
 import { idempotencyKeyPattern } from '../schemas/ask.schemas';
 
 /** The `{id}` path parameter. */
@@ -20,7 +20,7 @@ export const idempotencyKeyHeader: ParamDef = {
   schema: d(
     { type: 'string', pattern: idempotencyKeyPattern },
     `Idempotency key, ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters after trimming: make one random key per new request and resend it on every retry; a repeat returns the first result without a second charge.`,
-    `کلید یکتایی درخواست، ${LIMITS.idempotencyKeyMin} تا ${LIMITS.idempotencyKeyMax} نویسه پس از پیراستن: برای هر درخواست تازه یک کلید تصادفی بسازید و در هر تلاش دوباره همان را بفرستید؛ تکرار، نتیجهٔ نخست را بدون کسر دوباره برمی‌گرداند.`,
+    `کلید یکتایی درخواست، ${faDigits(LIMITS.idempotencyKeyMin)} تا ${faDigits(LIMITS.idempotencyKeyMax)} نویسه پس از پیراستن: برای هر درخواست تازه یک کلید تصادفی بسازید و در هر تلاش دوباره همان را بفرستید؛ تکرار، نتیجهٔ نخست را بدون کسر دوباره برمی‌گرداند.`,
   ),
 };
 
@@ -32,7 +32,7 @@ export const limitParam = (max: number, dflt: number): ParamDef => ({
   schema: d(
     { type: 'integer', minimum: 1, maximum: max, default: dflt },
     `Page size, 1 to ${max}; default ${dflt}.`,
-    `اندازهٔ صفحه، از ۱ تا ${max}؛ پیش‌فرض ${dflt}.`,
+    `اندازهٔ صفحه، از ۱ تا ${faDigits(max)}؛ پیش‌فرض ${faDigits(dflt)}.`,
   ),
 });
 

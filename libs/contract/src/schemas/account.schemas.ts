@@ -3,7 +3,7 @@
  * memory notes, and the request bodies that change them.
  */
 import { LIMITS, MEMORY_CATEGORIES, NAMING_MODES, SCOPES, UI_LOCALES } from '../catalog';
-import { described as d, nullable, object, trimmedLengthPattern } from '../schema-helpers';
+import { described as d, faDigits, nullable, object, trimmedLengthPattern } from '../schema-helpers';
 import { arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, ownerField, responseSchema, text } from './common.schemas';
 
 const walletField = objectOf(
@@ -150,7 +150,7 @@ export const replaceAccountKeytermsBodySchema = d(
     keyterms: arrayOf(
       keytermField,
       `The whole new vocabulary: at most ${LIMITS.keytermsMax} terms, none twice.`,
-      `کل واژگان تازه: حداکثر ${LIMITS.keytermsMax} واژه، بدون تکرار.`,
+      `کل واژگان تازه: حداکثر ${faDigits(LIMITS.keytermsMax)} واژه، بدون تکرار.`,
       { maxItems: LIMITS.keytermsMax, uniqueItems: true },
     ),
   }),
@@ -163,7 +163,7 @@ export const updateMemoryItemBodySchema = d(
   object({
     text: text(
       `The new text: trimmed, at least 1 character, at most the app's per-note cap (never more than ${LIMITS.memoryNoteMaxChars}).`,
-      `متن تازه: پس از پیراستن دو سر، دست‌کم ۱ نویسه و حداکثر به اندازهٔ سقف هر یادداشت در برنامه (هرگز بیش از ${LIMITS.memoryNoteMaxChars}).`,
+      `متن تازه: پس از پیراستن دو سر، دست‌کم ۱ نویسه و حداکثر به اندازهٔ سقف هر یادداشت در برنامه (هرگز بیش از ${faDigits(LIMITS.memoryNoteMaxChars)}).`,
       { pattern: trimmedLengthPattern(1, LIMITS.memoryNoteMaxChars) },
     ),
   }),

@@ -1,6 +1,6 @@
 /** Schemas of Ask: the question body, the answers with citations, and the price quotes. */
 import { LIMITS } from '../catalog';
-import { described as d, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
+import { described as d, faDigits, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
 import { arrayOf, bool, idString, integer, objectOf, responseSchema, text } from './common.schemas';
 
 /** The pattern of an Idempotency-Key: 8 to 64 characters after trimming spaces. */
@@ -12,7 +12,7 @@ export const askBodySchema = d(
     {
       question: text(
         `The question; trimmed, then 1 to ${LIMITS.questionMaxChars} characters.`,
-        `پرسش؛ پس از پیراستن دو سر، ۱ تا ${LIMITS.questionMaxChars} نویسه.`,
+        `پرسش؛ پس از پیراستن دو سر، ۱ تا ${faDigits(LIMITS.questionMaxChars)} نویسه.`,
         { pattern: trimmedLengthPattern(1, LIMITS.questionMaxChars) },
       ),
       maxMinutes: integer(
@@ -22,7 +22,7 @@ export const askBodySchema = d(
       ),
       idempotencyKey: text(
         `Idempotency key, ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters after trimming; the Idempotency-Key header wins when both are sent.`,
-        `کلید یکتایی درخواست، ${LIMITS.idempotencyKeyMin} تا ${LIMITS.idempotencyKeyMax} نویسه پس از پیراستن؛ اگر هر دو فرستاده شوند سرآیند Idempotency-Key اولویت دارد.`,
+        `کلید یکتایی درخواست، ${faDigits(LIMITS.idempotencyKeyMin)} تا ${faDigits(LIMITS.idempotencyKeyMax)} نویسه پس از پیراستن؛ اگر هر دو فرستاده شوند سرآیند Idempotency-Key اولویت دارد.`,
         { pattern: idempotencyKeyPattern },
       ),
     },
@@ -54,7 +54,7 @@ function answerSchema(citation: JsonSchema, maxCitations: number, en: string, fa
       citations: arrayOf(
         citation,
         `Turns the answer cites, in the order first cited; at most ${maxCitations}.`,
-        `نوبت‌های گفتاری که پاسخ به آن‌ها ارجاع می‌دهد، به ترتیب نخستین ارجاع؛ حداکثر ${maxCitations}.`,
+        `نوبت‌های گفتاری که پاسخ به آن‌ها ارجاع می‌دهد، به ترتیب نخستین ارجاع؛ حداکثر ${faDigits(maxCitations)}.`,
         { maxItems: maxCitations },
       ),
       minutes: integer(0, 'Minutes the answer charged.', 'دقیقه‌هایی که این پاسخ کسر کرد.'),

@@ -4,7 +4,7 @@
  * Every builder takes the English and the Persian description of the field it makes.
  */
 import { KEYTERM_FORBIDDEN_CHARS, LIMITS, RECORDING_KINDS } from '../catalog';
-import { described as d, nullable, openObject, type JsonSchema } from '../schema-helpers';
+import { described as d, faDigits, nullable, openObject, type JsonSchema } from '../schema-helpers';
 
 /** `schemaVersion`: 1 on every successful JSON response of API v1. */
 export const schemaVersionField = d(
@@ -76,14 +76,14 @@ const KEYTERM_VISIBLE_CHAR = `[^${KEYTERM_FORBIDDEN_CLASS}\\s]`;
 export const keytermField = d(
   { type: 'string', pattern: `^${KEYTERM_ALLOWED_CHAR}*${KEYTERM_VISIBLE_CHAR}${KEYTERM_ALLOWED_CHAR}*$` },
   `One term: trimmed, runs of spaces collapsed, then 1 to ${LIMITS.keytermMaxChars} characters and at most ${LIMITS.keytermMaxWords} words; none of < > { } [ ] or backslash.`,
-  `یک واژه: پس از حذف فاصله‌های دو سر و یکی شدن فاصله‌های پیاپی، ۱ تا ${LIMITS.keytermMaxChars} نویسه و حداکثر ${LIMITS.keytermMaxWords} کلمه؛ بدون نویسه‌های < > { } [ ] و بک‌اسلش.`,
+  `یک واژه: پس از حذف فاصله‌های دو سر و یکی شدن فاصله‌های پیاپی، ۱ تا ${faDigits(LIMITS.keytermMaxChars)} نویسه و حداکثر ${faDigits(LIMITS.keytermMaxWords)} کلمه؛ بدون نویسه‌های < > { } [ ] و بک‌اسلش.`,
 );
 
 /** A list of terms, as answered (saved order). */
 export const keytermsListField = arrayOf(
   keytermField,
   `Vocabulary terms in saved order, at most ${LIMITS.keytermsMax}.`,
-  `واژه‌های کلیدی به همان ترتیبی که ذخیره شده‌اند، حداکثر ${LIMITS.keytermsMax} واژه.`,
+  `واژه‌های کلیدی به همان ترتیبی که ذخیره شده‌اند، حداکثر ${faDigits(LIMITS.keytermsMax)} واژه.`,
   { maxItems: LIMITS.keytermsMax },
 );
 

@@ -3,7 +3,7 @@
  * resource, and the request bodies of submitRecording and skipRecordingNaming.
  */
 import { LIMITS, OUTPUT_LANGUAGES, RECORDING_KINDS, RECORDING_STATUSES, SUBMIT_NAMING_OPTIONS } from '../catalog';
-import { described as d, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
+import { described as d, faDigits, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
 import { arrayOf, dateTime, enumOf, failureField, idString, integer, kindField, objectOf, responseSchema, seriesRefField, text, uri } from './common.schemas';
 
 const recordingListItemFields: Record<string, JsonSchema> = {
@@ -34,7 +34,7 @@ export const searchItemSchema = objectOf(
     snippet: nullable(
       text(
         `Up to ${LIMITS.snippetMaxChars} characters around the first match, from the transcript, or from the digest when only it matched; null when the words were found in the title alone.`,
-        `حداکثر ${LIMITS.snippetMaxChars} نویسه پیرامون نخستین تطابق، از متن پیاده‌شده یا اگر فقط گزارش جلسه تطابق داشت از گزارش؛ اگر واژه‌ها فقط در عنوان یافت شدند null است.`,
+        `حداکثر ${faDigits(LIMITS.snippetMaxChars)} نویسه پیرامون نخستین تطابق، از متن پیاده‌شده یا اگر فقط گزارش جلسه تطابق داشت از گزارش؛ اگر واژه‌ها فقط در عنوان یافت شدند null است.`,
         { maxLength: LIMITS.snippetMaxChars },
       ),
     ),
@@ -138,52 +138,55 @@ export const recordingStatusSchema = responseSchema(
   'وضعیت جلسه.',
 );
 
-/** The multipart body of submitRecording. Binary parts carry `contentMediaType`. */
-export const submitRecordingBodySchema = d(object(
-  {
-    audio: d(
-      { type: 'string', contentMediaType: 'application/octet-stream' },
-      'The audio file (or a video when video upload is enabled). Its type is the part\'s content type; without one the service sniffs the first bytes.',
-      'پروندهٔ صوتی (یا ویدئو اگر بارگذاری ویدئو روشن باشد). نوع آن از نوع محتوای همین بخش خوانده می‌شود و اگر نباشد، سرویس از نخستین بایت‌ها تشخیص می‌دهد.',
-    ),
-    recordedAt: dateTime(
-      'When the meeting happened, ISO 8601 with an offset; at most 5 minutes in the future and not before 2000. Default: the receive time.',
-      'زمان برگزاری جلسه با قالب ISO 8601 و اختلاف ساعت؛ حداکثر ۵ دقیقه در آینده و نه پیش از سال ۲۰۰۰. پیش‌فرض: زمان دریافت.',
-    ),
-    naming: enumOf(
-      SUBMIT_NAMING_OPTIONS,
-      '`default` lets the owner\'s speakerNamingMode decide; `skip` never stops at NAMING.',
-      'مقدار `default` تصمیم را به speakerNamingMode صاحب حساب می‌سپارد؛ `skip` هرگز در مرحلهٔ نام‌گذاری نمی‌ایستد.',
-    ),
-    useKeyterms: enumOf(
-      ['true', 'false'],
-      'Whether transcription uses the vocabulary (account, or series then account); using any keyterms costs 20% more.',
-      'آیا پیاده‌سازی گفتار از واژگان کلیدی (حساب، یا مجموعه و سپس حساب) استفاده کند؛ استفاده از واژگان کلیدی ۲۰ درصد گران‌تر است.',
-    ),
-    title: text(
-      `The meeting's title, up to ${LIMITS.recordingTitleMaxChars} characters.`,
-      `عنوان جلسه، حداکثر ${LIMITS.recordingTitleMaxChars} نویسه.`,
-      { maxLength: LIMITS.recordingTitleMaxChars, pattern: trimmedLengthPattern(1, LIMITS.recordingTitleMaxChars) },
-    ),
-    seriesId: text(
-      'File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending.',
-      'جلسه را در این مجموعه (خودی یا پیوسته) قرار می‌دهد؛ مجموعه‌ای که توکن به آن دسترسی ندارد پاسخ ۴۰۴ می‌گیرد. فقط هنگام فرستادن ممکن است.',
-      { minLength: 1, maxLength: LIMITS.idMaxChars },
-    ),
-    kind: enumOf(RECORDING_KINDS, 'Meeting kind; picks the digest template. Default MEETING.', 'نوع جلسه؛ قالب گزارش جلسه را تعیین می‌کند. پیش‌فرض MEETING است.'),
-    outputLanguage: enumOf(
-      OUTPUT_LANGUAGES,
-      'Digest language: MATCH (the meeting\'s own), FA or EN. Default MATCH.',
-      'زبان گزارش جلسه: MATCH (زبان خود جلسه)، FA یا EN. پیش‌فرض MATCH است.',
-    ),
-    attachment: d(
-      { type: 'string', contentMediaType: 'application/octet-stream' },
-      'A PDF, PPTX or DOCX of at most 10 MB, read with the meeting; adds its minutes to the price.',
-      'یک پروندهٔ PDF یا PPTX یا DOCX حداکثر ۱۰ مگابایت که همراه جلسه خوانده می‌شود؛ دقیقه‌های آن به بها افزوده می‌شود.',
-    ),
-  },
-  ['audio'],
-), 'The meeting to submit, as multipart/form-data parts.', 'جلسه‌ای که فرستاده می‌شود، در قالب بخش‌های multipart/form-data.');
+const submitParts: Record<string, JsonSchema> = {
+  audio: d(
+    { type: 'string', contentMediaType: 'application/octet-stream' },
+    'The audio file (or a video when video upload is enabled). Its type is the part\'s content type; without one the service sniffs the first bytes.',
+    'پروندهٔ صوتی (یا ویدئو اگر بارگذاری ویدئو روشن باشد). نوع آن از نوع محتوای همین بخش خوانده می‌شود و اگر نباشد، سرویس از نخستین بایت‌ها تشخیص می‌دهد.',
+  ),
+  recordedAt: dateTime(
+    'When the meeting happened, ISO 8601 with an offset; at most 5 minutes in the future and not before 2000. Default: the receive time.',
+    'زمان برگزاری جلسه با قالب ISO 8601 و اختلاف ساعت؛ حداکثر ۵ دقیقه در آینده و نه پیش از سال ۲۰۰۰. پیش‌فرض: زمان دریافت.',
+  ),
+  naming: enumOf(
+    SUBMIT_NAMING_OPTIONS,
+    '`default` lets the owner\'s speakerNamingMode decide; `skip` never stops at NAMING.',
+    'مقدار `default` تصمیم را به speakerNamingMode صاحب حساب می‌سپارد؛ `skip` هرگز در مرحلهٔ نام‌گذاری نمی‌ایستد.',
+  ),
+  useKeyterms: enumOf(
+    ['true', 'false'],
+    'Whether transcription uses the vocabulary (account, or series then account); a meeting that uses any keyterms costs 20% more. Default false.',
+    'آیا تبدیل گفتار به متن از واژگان کلیدی (حساب، یا مجموعه و سپس حساب) استفاده کند؛ جلسه‌ای که از واژگان کلیدی استفاده کند ۲۰ درصد گران‌تر است. پیش‌فرض false است.',
+  ),
+  title: text(
+    `The meeting's title, up to ${LIMITS.recordingTitleMaxChars} characters.`,
+    `عنوان جلسه، حداکثر ${faDigits(LIMITS.recordingTitleMaxChars)} نویسه.`,
+    { maxLength: LIMITS.recordingTitleMaxChars, pattern: trimmedLengthPattern(1, LIMITS.recordingTitleMaxChars) },
+  ),
+  seriesId: text(
+    'File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending.',
+    'جلسه را در این مجموعه (خودی یا پیوسته) قرار می‌دهد؛ مجموعه‌ای که توکن به آن دسترسی ندارد پاسخ ۴۰۴ می‌گیرد. فقط هنگام فرستادن ممکن است.',
+    { minLength: 1, maxLength: LIMITS.idMaxChars },
+  ),
+  kind: enumOf(RECORDING_KINDS, 'Meeting kind; picks the digest template. Default MEETING.', 'نوع جلسه؛ قالب گزارش جلسه را تعیین می‌کند. پیش‌فرض MEETING است.'),
+  outputLanguage: enumOf(
+    OUTPUT_LANGUAGES,
+    'Digest language: MATCH (the meeting\'s own), FA or EN. Default MATCH.',
+    'زبان گزارش جلسه: MATCH (زبان خود جلسه)، FA یا EN. پیش‌فرض MATCH است.',
+  ),
+  attachment: d(
+    { type: 'string', contentMediaType: 'application/octet-stream' },
+    'A PDF, PPTX or DOCX of at most 10 MB, read with the meeting; adds its minutes to the price.',
+    'یک پروندهٔ PDF یا PPTX یا DOCX حداکثر ۱۰ مگابایت که همراه جلسه خوانده می‌شود؛ دقیقه‌های آن به بها افزوده می‌شود.',
+  ),
+};
+
+/** The multipart body of submitRecording. Binary parts carry `contentMediaType`; `withoutBinaryParts` gives the text parts. */
+export const submitRecordingBodySchema = d(
+  object(submitParts, ['audio']),
+  'The meeting to submit, as multipart/form-data parts.',
+  'جلسه‌ای که فرستاده می‌شود، در قالب بخش‌های multipart/form-data.',
+);
 
 /** The JSON body of skipRecordingNaming: `{ action: "skip" }`. */
 export const skipNamingBodySchema = d(

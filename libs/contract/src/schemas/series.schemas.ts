@@ -1,6 +1,6 @@
 /** Schemas of the series resource: series, the readable list, series keyterms and the request bodies. */
 import { ACCESS_ROLES, DATE_CALENDARS, LIMITS, OUTPUT_LANGUAGES, RECORDING_KINDS, TITLE_STYLES } from '../catalog';
-import { described as d, nullable, object, type JsonSchema } from '../schema-helpers';
+import { described as d, faDigits, nullable, object, type JsonSchema } from '../schema-helpers';
 import { arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, responseSchema, text, uri } from './common.schemas';
 
 const defaultKindField = enumOf(
@@ -88,10 +88,15 @@ export const seriesKeytermsSchema = responseSchema(
   'واژگان کلیدی مجموعه.',
 );
 
+/** Control characters other than the whitespace ones (tab, line feed, vertical tab, form feed, carriage return). */
+const NAME_CONTROL = '\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u009F';
+const NAME_CHAR = `[^${NAME_CONTROL}]`;
+const NAME_VISIBLE_CHAR = `[^${NAME_CONTROL}\\s]`;
+
 const seriesNameField = d(
-  { type: 'string', pattern: '^[^\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u009F]*\\S[^\\u0000-\\u0008\\u000E-\\u001F\\u007F-\\u009F]*$' },
+  { type: 'string', pattern: `^${NAME_CHAR}*${NAME_VISIBLE_CHAR}${NAME_CHAR}*$` },
   `Series name: whitespace runs (line breaks and tabs included) collapse to one space, ends are trimmed, then 1 to ${LIMITS.seriesNameMaxChars} characters; other control characters are refused; unique per owner, ignoring case.`,
-  `نام مجموعه: فاصله‌های پیاپی (از جمله شکست سطر و تب) به یک فاصله تبدیل و دو سر آن پیراسته می‌شود، سپس ۱ تا ${LIMITS.seriesNameMaxChars} نویسه؛ نویسه‌های کنترلی دیگر پذیرفته نمی‌شوند؛ برای هر صاحب حساب یکتاست و بزرگی و کوچکی حروف در نظر گرفته نمی‌شود.`,
+  `نام مجموعه: فاصله‌های پیاپی (از جمله شکست سطر و تب) به یک فاصله تبدیل و دو سر آن پیراسته می‌شود، سپس ۱ تا ${faDigits(LIMITS.seriesNameMaxChars)} نویسه؛ نویسه‌های کنترلی دیگر پذیرفته نمی‌شوند؛ برای هر صاحب حساب یکتاست و بزرگی و کوچکی حروف در نظر گرفته نمی‌شود.`,
 );
 
 const seriesSettingsFields: Record<string, JsonSchema> = {
@@ -131,7 +136,7 @@ export const replaceSeriesKeytermsBodySchema = d(
     keyterms: arrayOf(
       keytermField,
       `The whole new vocabulary: at most ${LIMITS.keytermsMax} terms, none twice.`,
-      `کل واژگان تازه: حداکثر ${LIMITS.keytermsMax} واژه، بدون تکرار.`,
+      `کل واژگان تازه: حداکثر ${faDigits(LIMITS.keytermsMax)} واژه، بدون تکرار.`,
       { maxItems: LIMITS.keytermsMax, uniqueItems: true },
     ),
     inheritAccountKeyterms: inheritField,

@@ -22,7 +22,47 @@ export interface LedgerEntryTable {
   createdAt: Generated<Date>;
 }
 
+export type NamingMode = 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+export type UiLocale = 'en' | 'fa';
+export type MemoryCategory = 'ABOUT_YOU' | 'PEOPLE' | 'TERMS';
+
+/** The account's settings and vocabulary; absent until the first change (defaults apply). */
+export interface SettingTable {
+  accountId: string;
+  speakerNamingMode: Generated<NamingMode>;
+  memoryLearningEnabled: Generated<boolean>;
+  summaryEmailEnabled: Generated<boolean>;
+  uiLocale: Generated<UiLocale>;
+  keyterms: Generated<string[]>;
+  updatedAt: Generated<Date>;
+}
+
+export interface MemoryNoteTable {
+  id: string;
+  accountId: string;
+  category: MemoryCategory;
+  text: string;
+  /** Duplicate key: whitespace collapsed, case ignored; unique per account and category. */
+  textKey: string;
+  meetingCount: Generated<number>;
+  pinned: Generated<boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+/** Meetings already learned from (idempotency of account.memory.learn). */
+export interface MemoryLearningTable {
+  accountId: string;
+  meetingId: string;
+  /** False when learning was off at the time: the meeting never teaches later either. */
+  applied: boolean;
+  createdAt: Generated<Date>;
+}
+
 export interface Database {
   wallet: WalletTable;
   ledgerEntry: LedgerEntryTable;
+  setting: SettingTable;
+  memoryNote: MemoryNoteTable;
+  memoryLearning: MemoryLearningTable;
 }

@@ -18,6 +18,8 @@ export interface SpendRequest {
   tokenId: string | null;
   dailyMinuteCap: number | null;
   showBalance: boolean;
+  /** Skips admission: a retried meeting's new hold is not a new meeting. */
+  force?: boolean;
 }
 
 function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
@@ -57,7 +59,9 @@ export class WalletService {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
       const now = new Date();
-      const refusal = admit({
+      const refusal = req.force
+        ? null
+        : admit({
         facts: await this.repo.facts(trx, req.accountId),
         price: req.minutes,
         now,

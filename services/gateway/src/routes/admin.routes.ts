@@ -4,9 +4,11 @@ import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ApiError, createAjv } from '@mm/http';
+import { request, RemoteError } from '@mm/bus';
 import * as schemas from './admin.schemas';
 import type { AccessService } from '../services/access.service';
 import type { PrincipalSigner } from '../services/principals';
+import { forward } from '../services/proxy';
 
 export interface AdminDeps {
   adminApiKey: string | null;
@@ -31,6 +33,9 @@ function body<T>(schema: keyof typeof schemas, req: Request): T {
   }
   return data as T;
 }
+
+/** The operator's principal account: the admin API acting on a meeting without naming its account. */
+const OPERATOR = '*';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -71,9 +76,44 @@ export function adminRouter(deps: AdminDeps): Router {
   router.delete('/tokens/:id', wrap(async (req, res) => {
     res.json(await deps.access.revokeToken(String(req.params.id)));
   }));
+  // Meeting routes: the app's side, forwarded to recordings with an app principal.
+  const toRecordings = (pathOf: (req: Request) => string, accountOf: (req: Request) => Promise<string>) =>
+    wrap(async (req, res) => {
+      const accountId = await accountOf(req);
+      const account = accountId === OPERATOR ? null : await deps.access.getAccount(accountId);
+      const principal = await deps.signer.forApp({
+        accountId,
+        displayName: account?.displayName ?? null,
+        features: account?.features ?? { series: true, ask: true, videoUpload: true },
+      });
+      const json = req.is('application/json') ? Buffer.from(JSON.stringify(req.body ?? {})) : undefined;
+      forward(req, res, deps.serviceUrls.recordings, pathOf(req), principal, (err) => deps.logger.error({ err: String(err) }, 'admin proxy error'), json);
+    });
+  const operator = async () => OPERATOR;
+  const id = (req: Request) => encodeURIComponent(String(req.params.id));
+  router.post('/accounts/:id/recordings', toRecordings(() => '/internal/admin/recordings', async (req) => String(req.params.id)));
+  router.delete('/recordings/:id', toRecordings((req) => `/internal/admin/recordings/${id(req)}`, operator));
+  router.post('/recordings/:id/restore', toRecordings((req) => `/internal/admin/recordings/${id(req)}/restore`, operator));
+  router.patch('/recordings/:id', toRecordings((req) => `/internal/admin/recordings/${id(req)}`, operator));
+  router.put('/recordings/:id/speakers', toRecordings((req) => `/internal/admin/recordings/${id(req)}/speakers`, operator));
+  router.patch('/recordings/:id/transcript/segments/:index', toRecordings((req) => `/internal/admin/recordings/${id(req)}/transcript/segments/${encodeURIComponent(String(req.params.index))}`, operator));
+  router.post('/recordings/:id/regenerate', toRecordings((req) => `/internal/admin/recordings/${id(req)}/regenerate`, operator));
+  router.post('/recordings/:id/recheck', toRecordings((req) => `/internal/admin/recordings/${id(req)}/recheck`, operator));
+
   router.put('/flags', wrap(async (req, res) => {
     const { tokensDisabled } = body<{ tokensDisabled: boolean }>('flagsBody', req);
     res.json({ flags: await deps.access.setFlags(tokensDisabled) });
+  }));
+  // Series members (an accepted invite in the app): the account must exist; the series service owns membership.
+  router.post('/series/:id/members', wrap(async (req, res) => {
+    const { accountId } = body<{ accountId: string }>('seriesMemberBody', req);
+    await deps.access.getAccount(accountId);
+    try {
+      res.json(await request(deps.nc, 'series.members.add', { seriesId: String(req.params.id), accountId }));
+    } catch (err) {
+      if (err instanceof RemoteError && (err.code === 'NOT_FOUND' || err.code === 'VALIDATION')) throw new ApiError(err.code, err.message);
+      throw new ApiError('INTERNAL', 'The series service did not answer; retry.');
+    }
   }));
   return router;
 }

@@ -60,3 +60,10 @@ export const flagsBody = {
   required: ['tokensDisabled'],
   additionalProperties: false,
 };
+
+export const seriesMemberBody = {
+  type: 'object',
+  properties: { accountId: { type: 'string', minLength: 1, maxLength: 64 } },
+  required: ['accountId'],
+  additionalProperties: false,
+};

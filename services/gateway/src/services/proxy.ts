@@ -11,7 +11,7 @@ const DROP = new Set(['authorization', 'cookie', 'host', 'connection', 'keep-ali
  * Forwards a request to an owning service with the signed principal, streaming both bodies
  * (uploads are never held whole in memory).
  */
-export function forward(req: Request, res: Response, target: string, path: string, principal: string | null, onError: (err: unknown) => void): void {
+export function forward(req: Request, res: Response, target: string, path: string, principal: string | null, onError: (err: unknown) => void, body?: Buffer): void {
   const headers: http.OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (DROP.has(k) || k.startsWith('x-mm-')) continue;
@@ -20,6 +20,11 @@ export function forward(req: Request, res: Response, target: string, path: strin
   if (principal) headers[PRINCIPAL_HEADER] = principal;
   headers['x-request-id'] = res.locals.reqId as string;
   headers['x-forwarded-for'] = req.ip ?? '';
+  if (body) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(body.length);
+    delete headers['transfer-encoding'];
+  }
   const url = new URL(target);
   const upstream = http.request(
     { host: url.hostname, port: url.port, method: req.method, path, headers, agent },
@@ -37,5 +42,6 @@ export function forward(req: Request, res: Response, target: string, path: strin
     else res.destroy();
   });
   req.on('aborted', () => upstream.destroy());
-  req.pipe(upstream);
+  if (body) upstream.end(body);
+  else req.pipe(upstream);
 }

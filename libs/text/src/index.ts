@@ -1,0 +1,2 @@
+export * from './whitespace';
+export * from './keyterms';

@@ -1,0 +1,50 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { DEFAULT_SETTINGS, type AccountSettings, type SettingsPatch } from '../domain/settings';
+import type { Database, SettingTable } from './schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+function toSettings(row: Selectable<SettingTable> | undefined): AccountSettings {
+  if (!row) return { ...DEFAULT_SETTINGS };
+  return {
+    speakerNamingMode: row.speakerNamingMode,
+    memoryLearningEnabled: row.memoryLearningEnabled,
+    summaryEmailEnabled: row.summaryEmailEnabled,
+    uiLocale: row.uiLocale,
+  };
+}
+
+/** The account's settings row and vocabulary; a missing row reads as the defaults. */
+export class SettingsRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  async settings(db: Db, accountId: string): Promise<AccountSettings> {
+    return toSettings(await db.selectFrom('setting').selectAll().where('accountId', '=', accountId).executeTakeFirst());
+  }
+
+  async keyterms(db: Db, accountId: string): Promise<string[]> {
+    const row = await db.selectFrom('setting').select('keyterms').where('accountId', '=', accountId).executeTakeFirst();
+    return row?.keyterms ?? [];
+  }
+
+  /** Writes the given settings (creating the row with defaults for the rest) and returns them all. */
+  async updateSettings(db: Db, accountId: string, patch: SettingsPatch): Promise<AccountSettings> {
+    const row = await db
+      .insertInto('setting')
+      .values({ accountId, ...patch })
+      .onConflict((oc) => oc.column('accountId').doUpdateSet({ ...patch, updatedAt: new Date() }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSettings(row);
+  }
+
+  async replaceKeyterms(db: Db, accountId: string, keyterms: string[]): Promise<string[]> {
+    const row = await db
+      .insertInto('setting')
+      .values({ accountId, keyterms })
+      .onConflict((oc) => oc.column('accountId').doUpdateSet({ keyterms, updatedAt: new Date() }))
+      .returning('keyterms')
+      .executeTakeFirstOrThrow();
+    return row.keyterms;
+  }
+}

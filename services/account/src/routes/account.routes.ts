@@ -1,0 +1,37 @@
+import { Router, type Response } from 'express';
+import { inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
+import { settingsPatchOf, type AccountSettings } from '../domain/settings';
+import type { SettingsService } from '../services/settings.service';
+import type { WalletService } from '../services/wallet.service';
+
+export interface AccountRouteDeps {
+  wallet: WalletService;
+  settings: SettingsService;
+}
+
+/** The Account resource: owner from the principal (never phone or email), wallet and settings. */
+async function sendAccount(res: Response, deps: AccountRouteDeps, settings?: AccountSettings): Promise<void> {
+  const p = principalOf(res);
+  const [summary, current] = await Promise.all([deps.wallet.summary(p.accountId, null), settings ?? deps.settings.settings(p.accountId)]);
+  sendOk(res, {
+    owner: { type: 'user', id: p.accountId, displayName: p.displayName },
+    wallet: { balanceMinutes: summary.balanceMinutes },
+    settings: current,
+  });
+}
+
+/** GET /account and PATCH /account/settings. */
+export function accountRoutes(deps: AccountRouteDeps): Router {
+  const router = Router();
+  router.get('/account', validateOperation('getAccount'), async (_req, res) => {
+    await sendAccount(res, deps);
+  });
+  router.patch('/account/settings', validateOperation('updateAccountSettings'), async (_req, res) => {
+    const p = principalOf(res);
+    const patch = settingsPatchOf(inputOf(res).body);
+    // The schema already refuses an empty body; this guards the write should it ever change.
+    if (!patch) throw new Error('updateAccountSettings reached the handler with nothing to change');
+    await sendAccount(res, deps, await deps.settings.update(p.accountId, patch));
+  });
+  return router;
+}

@@ -1,0 +1,36 @@
+import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+
+export interface PipelineConfig extends CommonConfig {
+  audioStore: string;
+  asrEngine: 'pocketsphinx' | 'openai';
+  llmEngine: 'extractive' | 'openai';
+  openai: { baseUrl: string; apiKey: string | null; asrModel: string; llmModel: string };
+  /** Automatic retries of a failed step before the failure is final. */
+  autoRetries: number;
+  autoRetryDelaySeconds: number;
+  /** Transcriptions run at once (each may use several cores). */
+  transcribeConcurrency: number;
+  /** How long a job may go without a heartbeat before JetStream gives it to another worker (a crashed one). */
+  ackWaitSeconds: number;
+}
+
+/** Reads the pipeline's environment once; every bad variable is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<PipelineConfig> {
+  const r = new EnvReader(env);
+  const asrEngine = r.oneOf('ASR_ENGINE', ['pocketsphinx', 'openai'] as const, 'pocketsphinx');
+  const llmEngine = r.oneOf('LLM_ENGINE', ['extractive', 'openai'] as const, 'extractive');
+  const baseUrl = r.str('OPENAI_BASE_URL', 'https://api.openai.com');
+  const apiKey = r.optional('OPENAI_API_KEY');
+  if ((asrEngine === 'openai' || llmEngine === 'openai') && !r.optional('OPENAI_BASE_URL')) r.problem('OPENAI_BASE_URL must be set when an openai engine is chosen');
+  return r.done('pipeline', {
+    ...readCommonConfig(r, 'pipeline'),
+    audioStore: r.str('AUDIO_STORE', 'file:./data/audio'),
+    asrEngine,
+    llmEngine,
+    openai: { baseUrl, apiKey, asrModel: r.str('ASR_MODEL', 'whisper-1'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },
+    autoRetries: r.num('PIPELINE_AUTO_RETRIES', 2, 0),
+    autoRetryDelaySeconds: r.num('PIPELINE_AUTO_RETRY_DELAY_SECONDS', 10, 0),
+    transcribeConcurrency: r.num('PIPELINE_TRANSCRIBE_CONCURRENCY', 1, 1),
+    ackWaitSeconds: r.num('PIPELINE_ACK_WAIT_SECONDS', 30, 1),
+  });
+}

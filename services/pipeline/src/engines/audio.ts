@@ -1,0 +1,122 @@
+/**
+ * Decoding and measuring with ffmpeg/ffprobe. Every engine works on one canonical form,
+ * 16 kHz mono 16-bit PCM, because that is what the pocketsphinx acoustic model was trained
+ * on and it keeps the voice-feature code free of format cases.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { promisify } from 'node:util';
+import { EngineError } from './engine-error';
+
+const run = promisify(execFile);
+
+export const SAMPLE_RATE = 16000;
+
+export interface AudioProbe {
+  durationMs: number | null;
+  /** Codec of the first audio stream, e.g. pcm_s16le, mp3, aac, opus. */
+  codec: string | null;
+  hasAudio: boolean;
+  hasVideo: boolean;
+  /** ffprobe's format name, e.g. wav, mp3, "mov,mp4,m4a,3gp,3g2,mj2". */
+  formatName: string | null;
+  sampleRate: number | null;
+  channels: number | null;
+}
+
+interface FfprobeJson {
+  format?: { duration?: string; format_name?: string };
+  streams?: Array<{ codec_type?: string; codec_name?: string; duration?: string; sample_rate?: string; channels?: number; disposition?: { attached_pic?: number } }>;
+}
+
+/** Measures a file. A file ffprobe cannot open at all is AUDIO_CORRUPT. */
+export async function probe(path: string): Promise<AudioProbe> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', path], { maxBuffer: 8 << 20 }));
+  } catch (err) {
+    throw new EngineError('AUDIO_CORRUPT', `ffprobe cannot read the file: ${stderrOf(err)}`, { cause: err });
+  }
+  const json = JSON.parse(stdout || '{}') as FfprobeJson;
+  const streams = json.streams ?? [];
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  // Cover art in an mp3/m4a is a video stream to ffprobe, but nobody would call it video.
+  const hasVideo = streams.some((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const seconds = Number(json.format?.duration ?? audio?.duration);
+  return {
+    durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+    codec: audio?.codec_name ?? null,
+    hasAudio: Boolean(audio),
+    hasVideo,
+    formatName: json.format?.format_name ?? null,
+    sampleRate: audio?.sample_rate ? Number(audio.sample_rate) : null,
+    channels: audio?.channels ?? null,
+  };
+}
+
+/** Decodes any input (audio or video) to a 16 kHz mono 16-bit wav. Refused input is AUDIO_CORRUPT. */
+export async function toWav16k(inputPath: string, outPath: string): Promise<void> {
+  try {
+    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', outPath], {
+      maxBuffer: 8 << 20,
+    });
+  } catch (err) {
+    await fs.rm(outPath, { force: true });
+    throw new EngineError('AUDIO_CORRUPT', `ffmpeg cannot decode the audio: ${stderrOf(err)}`, { cause: err });
+  }
+}
+
+/** Decodes any input to 16 kHz mono samples in [-1, 1). Refused input is AUDIO_CORRUPT. */
+export async function readPcm16k(inputPath: string): Promise<Float32Array> {
+  const args = ['-nostdin', '-v', 'error', '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'];
+  const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new EngineError('AUDIO_CORRUPT', `ffmpeg cannot decode the audio: ${lastLine(stderr)}`);
+  return int16ToFloat(Buffer.concat(chunks));
+}
+
+/** Writes samples in [-1, 1) as a 16 kHz mono 16-bit wav (used for decoder chunks). */
+export async function writeWav16k(path: string, samples: Float32Array): Promise<void> {
+  const data = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) {
+    const s = Math.max(-1, Math.min(1, samples[i]));
+    data.writeInt16LE(Math.round(s < 0 ? s * 32768 : s * 32767), i * 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(SAMPLE_RATE, 24);
+  header.writeUInt32LE(SAMPLE_RATE * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  await fs.writeFile(path, Buffer.concat([header, data]));
+}
+
+function int16ToFloat(buf: Buffer): Float32Array {
+  const out = new Float32Array(buf.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readInt16LE(i * 2) / 32768;
+  return out;
+}
+
+function stderrOf(err: unknown): string {
+  const e = err as { stderr?: string; message?: string };
+  return lastLine(e.stderr || e.message || String(err));
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n').filter(Boolean);
+  return lines[lines.length - 1] ?? 'unknown error';
+}

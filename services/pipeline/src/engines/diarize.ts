@@ -1,0 +1,206 @@
+/**
+ * Who spoke when, offline: the words' pauses give speech runs, a sliding voice comparison
+ * splits runs where the voice changes mid-flow, and agglomerative clustering of the pieces'
+ * voice statistics (cepstra and pitch) gives the speakers.
+ */
+import {
+  clusterVoices,
+  DEFAULT_DISTANCE_RULES,
+  type DistanceRules,
+  emptyStats,
+  mergeStats,
+  nearestVoice,
+  voiceDistance,
+  type VoiceStats,
+} from '../domain/speaker-clustering';
+import { buildTurns, DEFAULT_TURN_RULES, labelByFirstAppearance, pauseRuns, type SpeakerWord, type TimedWord, type Turn, type TurnRules, type WordRange } from '../domain/turns';
+import { readPcm16k } from './audio';
+import { frameAt, frameFeatures, HOP_MS, N_CEPS, pitchTrack } from './voice-features';
+
+export interface DiarizeInput {
+  /** Any file ffmpeg reads; ignored when `samples` is given. */
+  wavPath: string;
+  words: readonly TimedWord[];
+  /** 16 kHz mono samples when the caller already decoded them. */
+  samples?: Float32Array;
+}
+
+export interface DiarizeResult {
+  /** Labels in order of first appearance: speaker_0, speaker_1, ... */
+  speakers: string[];
+  words: SpeakerWord[];
+  turns: Turn[];
+}
+
+export interface Diarizer {
+  diarize(input: DiarizeInput): Promise<DiarizeResult>;
+}
+
+export interface DiarizeOptions {
+  /** A silence this long between words may be a change of speaker. */
+  minPauseMs: number;
+  /** Each side of a candidate change point is compared over at most this much audio... */
+  windowMs: number;
+  /** ...and at least this much, or the point is not considered. */
+  minWindowMs: number;
+  /** Voice distance across a point above which a run is split there. */
+  changeThreshold: number;
+  /** Clusters closer than this are one speaker. */
+  clusterThreshold: number;
+  /** Pieces with less speech than this join the nearest speaker instead of founding one. */
+  minClusterMs: number;
+  /** Frames quieter than the loud end of the meeting by more than this are not voice. */
+  speechRangeDb: number;
+  distance: DistanceRules;
+  turns: TurnRules;
+}
+
+// Thresholds measured on flite's three voices (30 s and 5 min meetings): pieces of 2.5 s or
+// more of one voice stay under 3.0 apart, different voices start at 3.5 (rms against awb, the
+// closest pair). Below 2 s of speech the two overlap, hence the minimum window.
+export const DEFAULT_DIARIZE: DiarizeOptions = {
+  minPauseMs: 250,
+  windowMs: 2500,
+  minWindowMs: 2000,
+  changeThreshold: 2.5,
+  clusterThreshold: 3.25,
+  minClusterMs: 2500,
+  speechRangeDb: 35,
+  distance: DEFAULT_DISTANCE_RULES,
+  turns: DEFAULT_TURN_RULES,
+};
+
+const DIMS = N_CEPS - 1;
+
+export class VoiceClusterDiarizer implements Diarizer {
+  private readonly opts: DiarizeOptions;
+
+  constructor(options: Partial<DiarizeOptions> = {}) {
+    this.opts = { ...DEFAULT_DIARIZE, ...options };
+  }
+
+  async diarize(input: DiarizeInput): Promise<DiarizeResult> {
+    const words = input.words;
+    if (words.length === 0) return { speakers: [], words: [], turns: [] };
+    const samples = input.samples ?? (await readPcm16k(input.wavPath));
+    const voice = new VoicePrefix(samples, this.opts.speechRangeDb);
+    const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
+    const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
+    const clusterOf = this.cluster(stats);
+    const { labels, speakers } = labelByFirstAppearance(clusterOf);
+    const labelled: SpeakerWord[] = [];
+    pieces.forEach((p, i) => {
+      for (let k = p.from; k < p.to; k++) labelled.push({ ...words[k], speaker: labels[i] });
+    });
+    return { speakers, words: labelled, turns: buildTurns(labelled, this.opts.turns) };
+  }
+
+  /** Recursively splits a run at its strongest voice change while that change is clear. */
+  private splitAtChanges(words: readonly TimedWord[], run: WordRange, voice: VoicePrefix): WordRange[] {
+    const runStart = words[run.from].startMs;
+    const runEnd = words[run.to - 1].endMs;
+    let best = -1;
+    let bestScore = this.opts.changeThreshold;
+    for (let b = run.from + 1; b < run.to; b++) {
+      const at = words[b].startMs;
+      if (at - runStart < this.opts.minWindowMs || runEnd - at < this.opts.minWindowMs) continue;
+      const left = voice.stats(Math.max(runStart, at - this.opts.windowMs), words[b - 1].endMs);
+      const right = voice.stats(at, Math.min(runEnd, at + this.opts.windowMs));
+      const score = voiceDistance(left, right, this.opts.distance);
+      if (score > bestScore) {
+        bestScore = score;
+        best = b;
+      }
+    }
+    if (best < 0) return [run];
+    return [...this.splitAtChanges(words, { from: run.from, to: best }, voice), ...this.splitAtChanges(words, { from: best, to: run.to }, voice)];
+  }
+
+  /** Clusters the long pieces, then gives each short piece the nearest long piece's speaker. */
+  private cluster(stats: VoiceStats[]): number[] {
+    const minFrames = this.opts.minClusterMs / HOP_MS;
+    let anchors = stats.map((s, i) => i).filter((i) => stats[i].n >= minFrames);
+    // A meeting of only short remarks still needs speakers: cluster everything that has voice.
+    if (anchors.length === 0) anchors = stats.map((s, i) => i).filter((i) => stats[i].n > 0);
+    const owner = new Array<number>(stats.length).fill(-1);
+    const clusters = clusterVoices(
+      anchors.map((i) => stats[i]),
+      this.opts.clusterThreshold,
+      this.opts.distance,
+    );
+    anchors.forEach((i, k) => (owner[i] = anchors[clusters[k]]));
+    const ids = [...new Set(anchors.map((i) => owner[i]))];
+    const centers = ids.map((id) => anchors.filter((i) => owner[i] === id).reduce((acc, i) => mergeStats(acc, stats[i]), emptyStats(DIMS)));
+    stats.forEach((s, i) => {
+      if (owner[i] !== -1) return;
+      const near = s.n > 0 ? nearestVoice(s, centers, this.opts.distance) : -1;
+      // A piece with no voiced frames at all (a cough the decoder read as a word) stays with its neighbour.
+      owner[i] = near >= 0 ? ids[near] : (owner[i - 1] ?? ids[0] ?? 0);
+    });
+    return owner;
+  }
+}
+
+/**
+ * Prefix sums of per-frame voice features over voiced frames only, so the statistics of any
+ * time span cost O(dimensions) however long it is; change detection asks for thousands.
+ */
+export class VoicePrefix {
+  private readonly count: number;
+  private readonly prefix: Float64Array;
+  private readonly prefixSq: Float64Array;
+  private readonly n: Float64Array;
+  private readonly pitchN: Float64Array;
+  private readonly pitchSum: Float64Array;
+  private readonly pitchSq: Float64Array;
+
+  constructor(samples: Float32Array, rangeDb: number) {
+    const ff = frameFeatures(samples);
+    this.count = ff.count;
+    const loud = percentile(ff.energyDb, 0.99);
+    const floorDb = loud - rangeDb;
+    const f0 = pitchTrack(samples, ff.energyDb, floorDb);
+    const c = ff.count + 1;
+    this.prefix = new Float64Array(c * DIMS);
+    this.prefixSq = new Float64Array(c * DIMS);
+    this.n = new Float64Array(c);
+    this.pitchN = new Float64Array(c);
+    this.pitchSum = new Float64Array(c);
+    this.pitchSq = new Float64Array(c);
+    for (let f = 0; f < ff.count; f++) {
+      const voiced = ff.energyDb[f] >= floorDb;
+      this.n[f + 1] = this.n[f] + (voiced ? 1 : 0);
+      const lp = voiced && f0[f] > 0 ? Math.log(f0[f]) : 0;
+      this.pitchN[f + 1] = this.pitchN[f] + (lp ? 1 : 0);
+      this.pitchSum[f + 1] = this.pitchSum[f] + lp;
+      this.pitchSq[f + 1] = this.pitchSq[f] + lp * lp;
+      for (let d = 0; d < DIMS; d++) {
+        // c0 is loudness, which says more about the microphone than the voice: skipped.
+        const x = voiced ? ff.mfcc[f * N_CEPS + 1 + d] : 0;
+        this.prefix[(f + 1) * DIMS + d] = this.prefix[f * DIMS + d] + x;
+        this.prefixSq[(f + 1) * DIMS + d] = this.prefixSq[f * DIMS + d] + x * x;
+      }
+    }
+  }
+
+  stats(startMs: number, endMs: number): VoiceStats {
+    const a = Math.min(this.count, frameAt(startMs));
+    const b = Math.min(this.count, Math.max(a, frameAt(endMs)));
+    const s = emptyStats(DIMS);
+    s.n = this.n[b] - this.n[a];
+    for (let d = 0; d < DIMS; d++) {
+      s.sum[d] = this.prefix[b * DIMS + d] - this.prefix[a * DIMS + d];
+      s.sumSq[d] = this.prefixSq[b * DIMS + d] - this.prefixSq[a * DIMS + d];
+    }
+    s.pitchN = this.pitchN[b] - this.pitchN[a];
+    s.pitchSum = this.pitchSum[b] - this.pitchSum[a];
+    s.pitchSumSq = this.pitchSq[b] - this.pitchSq[a];
+    return s;
+  }
+}
+
+function percentile(values: Float32Array, q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = Float32Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}

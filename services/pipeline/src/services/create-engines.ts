@@ -1,0 +1,45 @@
+import { PocketsphinxAsr } from '../engines/asr';
+import { VoiceClusterDiarizer } from '../engines/diarize';
+import { transcribeMeeting } from '../engines/transcribe-meeting';
+import { ExtractiveDigest, type DigestInput } from '../engines/digest';
+import { stats } from '../domain/digest';
+import type { PipelineConfig } from '../config';
+import type { DigestDoc, Engines, GenerateInput, TranscriptDoc } from './engines.types';
+
+/** The digest's language: the transcript's own under MATCH, else the one asked for. */
+export function digestLanguage(outputLanguage: string, transcriptLanguage: string): 'en' | 'fa' {
+  if (outputLanguage === 'FA') return 'fa';
+  if (outputLanguage === 'EN') return 'en';
+  return transcriptLanguage.startsWith('fa') ? 'fa' : 'en';
+}
+
+/** Builds the engines configuration names: offline (pocketsphinx, extractive) unless told otherwise. */
+export function createEngines(config: PipelineConfig): Engines {
+  const asr = new PocketsphinxAsr();
+  const diarizer = new VoiceClusterDiarizer();
+  const digest = new ExtractiveDigest();
+  void config;
+  return {
+    async transcribe({ audioPath, keyterms }): Promise<TranscriptDoc> {
+      const t = await transcribeMeeting({ asr, diarizer }, { audioPath, keyterms });
+      const segments = t.segments.map((s, index) => ({ index, speaker: s.speaker, startMs: s.startMs, endMs: s.endMs, text: s.text }));
+      return {
+        language: t.language,
+        speakers: t.speakers.map((label) => ({ label, name: null })),
+        segments,
+        stats: stats(segments, { durationMs: t.durationMs }) as unknown as Record<string, unknown>,
+      };
+    },
+    async generate(input: GenerateInput): Promise<DigestDoc> {
+      const names = new Map(input.transcript.speakers.map((s) => [s.label, s.name]));
+      const language = digestLanguage(input.outputLanguage, input.transcript.language);
+      const out = await digest.generate({
+        kind: input.kind as DigestInput['kind'],
+        language,
+        segments: input.transcript.segments.map((s) => ({ ...s, speakerName: names.get(s.speaker) ?? null })),
+        memory: input.memory,
+      });
+      return { type: input.kind, language, title: out.title, sections: out.sections as DigestDoc['sections'], markdown: out.markdown };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { enqueue } from '@mm/bus';
+import type { ObjectStore } from '@mm/store';
+import type { Database } from '../db/schema';
+import type { Engines } from './engines.types';
+
+export interface JobMessage {
+  jobId: string;
+  step: 'transcribe' | 'generate';
+  recordingId: string;
+  accountId: string;
+  attempt: number;
+  audioKey?: string;
+  keyterms?: string[];
+  transcriptKey?: string;
+  kind?: string;
+  outputLanguage?: string;
+  memory?: string[];
+}
+
+/** Codes a retry cannot help: the failure is final at once. */
+const FINAL_CODES = new Set(['NO_SPEECH', 'AUDIO_CORRUPT']);
+
+const codeOf = (err: unknown, step: JobMessage['step']): string => {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && ['NO_SPEECH', 'AUDIO_CORRUPT', 'TRANSCRIBE_FAILED', 'GENERATE_FAILED'].includes(code)) return code;
+  return step === 'transcribe' ? 'TRANSCRIBE_FAILED' : 'GENERATE_FAILED';
+};
+
+/**
+ * Runs one job message: records it, announces the start, runs the engine, and commits the result
+ * (or the failure, with an automatic retry timer while attempts remain) together with its outbox
+ * message. A job already done is not run again; a job interrupted by a crash is redelivered and
+ * simply runs again (engines write only under the job's own keys).
+ */
+export class JobRunner {
+  constructor(
+    private readonly deps: { db: Kysely<Database>; store: ObjectStore; engines: Engines; logger: Logger; autoRetries: number; autoRetryDelaySeconds: number },
+  ) {}
+
+  async run(m: JobMessage): Promise<void> {
+    const { db, logger } = this.deps;
+    const proceed = await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('job')
+        .values({ id: m.jobId, recordingId: m.recordingId, step: m.step, status: 'running', attempt: m.attempt, errorCode: null, payload: JSON.stringify(m), startedAt: null, finishedAt: null, engineMs: null })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      const job = await trx.selectFrom('job').selectAll().where('id', '=', m.jobId).forUpdate().executeTakeFirstOrThrow();
+      if (job.status === 'done' || job.attempt > m.attempt || (job.status === 'failed' && job.attempt === m.attempt)) return false;
+      await trx.updateTable('job').set({ status: 'running', attempt: m.attempt, startedAt: sql`now()` }).where('id', '=', m.jobId).execute();
+      await enqueue(trx, `started:${m.jobId}:${m.attempt}`, 'pipeline.result.started', { recordingId: m.recordingId, jobId: m.jobId, step: m.step });
+      return true;
+    });
+    if (!proceed) return;
+
+    const started = Date.now();
+    const workDir = this.deps.store.pathOf(`work/${m.recordingId}/${m.jobId}`);
+    await mkdir(workDir, { recursive: true });
+    try {
+      const resultKey = await this.execute(m, workDir);
+      const engineMs = Date.now() - started;
+      logger.info({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, engineMs }, 'job done');
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('job').set({ status: 'done', finishedAt: sql`now()`, engineMs }).where('id', '=', m.jobId).execute();
+        const subject = m.step === 'transcribe' ? 'pipeline.result.transcribed' : 'pipeline.result.generated';
+        const body = m.step === 'transcribe' ? { transcriptKey: resultKey } : { digestKey: resultKey };
+        await enqueue(trx, `result:${m.jobId}`, subject, { recordingId: m.recordingId, jobId: m.jobId, ...body });
+      });
+    } catch (err) {
+      const code = codeOf(err, m.step);
+      const final = FINAL_CODES.has(code) || m.attempt > this.deps.autoRetries;
+      logger.warn({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, code, final, err: String(err) }, 'job failed');
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('job').set({ status: 'failed', errorCode: code, finishedAt: sql`now()` }).where('id', '=', m.jobId).execute();
+        await enqueue(trx, `failed:${m.jobId}:${m.attempt}`, 'pipeline.result.failed', { recordingId: m.recordingId, jobId: m.jobId, step: m.step, code, final });
+        if (!final) {
+          const next: JobMessage = { ...m, attempt: m.attempt + 1 };
+          await trx
+            .insertInto('timer')
+            .values({ id: `retry:${m.jobId}:${next.attempt}`, kind: 'retry', recordingId: m.recordingId, runAt: new Date(Date.now() + this.deps.autoRetryDelaySeconds * 1000 * m.attempt), payload: JSON.stringify(next), firedAt: null })
+            .onConflict((oc) => oc.column('id').doNothing())
+            .execute();
+        }
+      });
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Runs the engine and writes its result under the job's own key; returns that key. */
+  private async execute(m: JobMessage, workDir: string): Promise<string> {
+    const { store, engines } = this.deps;
+    if (m.step === 'transcribe') {
+      const doc = await engines.transcribe({ audioPath: store.pathOf(m.audioKey!), keyterms: m.keyterms ?? [], workDir });
+      const key = `work/${m.recordingId}/transcript-${m.jobId}.json`;
+      await store.putJson(key, doc);
+      return key;
+    }
+    const transcript = await store.getJson<{ language: string; speakers: { label: string; name: string | null }[]; segments: never[] }>(m.transcriptKey!);
+    const digest = await engines.generate({ kind: m.kind ?? 'MEETING', outputLanguage: m.outputLanguage ?? 'MATCH', transcript, memory: m.memory ?? [] });
+    const key = `work/${m.recordingId}/digest-${m.jobId}.json`;
+    await store.putJson(key, digest);
+    return key;
+  }
+}

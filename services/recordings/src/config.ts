@@ -1,0 +1,25 @@
+import { EnvReader, readCommonConfig, readUploadLimits, type CommonConfig } from '@mm/http';
+
+export interface RecordingsConfig extends CommonConfig {
+  audioStore: string;
+  uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
+  naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
+  /** A `storing` idempotency claim older than this belongs to a request that died. */
+  staleClaimSeconds: number;
+}
+
+/** Reads the recordings service's environment once; every bad variable is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<RecordingsConfig> {
+  const r = new EnvReader(env);
+  return r.done('recordings', {
+    ...readCommonConfig(r, 'recordings'),
+    audioStore: r.str('AUDIO_STORE', 'file:./data/audio'),
+    uploadLimits: readUploadLimits(r),
+    naming: {
+      autoWaitSeconds: r.num('NAMING_AUTO_WAIT_SECONDS', 120, 0),
+      forceOnDeadlineHours: r.num('NAMING_FORCE_ON_DEADLINE_HOURS', 24, 0),
+      singleVoiceWaitSeconds: r.num('NAMING_SINGLE_VOICE_WAIT_SECONDS', 5, 0),
+    },
+    staleClaimSeconds: r.num('UPLOAD_CLAIM_STALE_SECONDS', 900, 1),
+  });
+}

@@ -1,0 +1,83 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { enqueue } from '@mm/bus';
+import { newId } from '@mm/http';
+import type { EventType } from '@mm/contract';
+import type { Updateable } from 'kysely';
+import type { Database, RecordingRow, RecordingTable } from './schema';
+import type { ListPosition } from '../domain/cursor';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** A fact about a meeting, as the outbox carries it (the events service keeps the public part). */
+export interface RecordingEvent {
+  id: string;
+  type: EventType;
+  recordingId: string;
+  accountId: string;
+  tokenId: string | null;
+  seriesId: string | null;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export class RecordingRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  async get(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<RecordingRow | undefined> {
+    let q = db.selectFrom('recording').selectAll().where('id', '=', id);
+    if (opts.forUpdate) q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
+  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt'> & { attachmentMinutes: number }): Promise<RecordingRow> {
+    return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(db: Db, id: string, patch: Updateable<RecordingTable>): Promise<RecordingRow> {
+    return db
+      .updateTable('recording')
+      .set({ ...patch, updatedAt: sql`now()` } as never)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Writes a public event to the outbox in the caller's transaction. */
+  async emit(trx: Db, r: RecordingRow, type: EventType, data: Record<string, unknown>): Promise<void> {
+    const event: RecordingEvent = {
+      id: newId('evt'),
+      type,
+      recordingId: r.id,
+      accountId: r.accountId,
+      tokenId: r.tokenId,
+      seriesId: r.seriesId,
+      occurredAt: new Date().toISOString(),
+      data: { status: r.deletedAt ? r.status : r.status, ...data },
+    };
+    await enqueue(trx as Kysely<any>, event.id, `recordings.${type}`, event);
+  }
+
+  /** Asks the pipeline for work (in the caller's transaction). */
+  async requestJob(trx: Db, payload: Record<string, unknown> & { jobId: string }): Promise<void> {
+    await enqueue(trx as Kysely<any>, `job:${payload.jobId}`, `pipeline.job.${String(payload.step)}`, payload);
+  }
+
+  async requestTimer(trx: Db, payload: { timerId: string; recordingId: string; kind: string; runAt: string; ref: string }): Promise<void> {
+    await enqueue(trx as Kysely<any>, `timer:${payload.timerId}`, 'pipeline.timer.set', payload);
+  }
+
+  /** READY meetings newest first by createdAt, starting right after `after`. */
+  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<RecordingRow[]> {
+    let q = db.selectFrom('recording').selectAll().where('status', '=', 'READY').where('deletedAt', 'is', null);
+    if (where.accountId) q = q.where('accountId', '=', where.accountId);
+    if (where.seriesId) q = q.where('seriesId', '=', where.seriesId);
+    if (after) q = q.where((eb) => eb.or([eb('createdAt', '<', after.createdAt), eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)])]));
+    return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  async digestHeads(db: Db, ids: string[]): Promise<Map<string, { title: string | null; language: string }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('digest').select(['recordingId', 'title', 'language']).where('recordingId', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.recordingId, { title: r.title, language: r.language }]));
+  }
+}

@@ -1,0 +1,80 @@
+import type { Generated, Selectable } from 'kysely';
+import type { OutboxTable } from '@mm/bus';
+
+export interface RecordingTable {
+  id: string;
+  accountId: string;
+  tokenId: string | null;
+  source: 'api' | 'upload';
+  status: string;
+  title: string | null;
+  kind: string;
+  outputLanguage: string;
+  naming: 'default' | 'skip';
+  keyterms: string[];
+  seriesId: string | null;
+  seriesName: string | null;
+  seriesTitleStyle: string | null;
+  seriesDateCalendar: string | null;
+  recordedAt: Date;
+  createdAt: Date;
+  readyAt: Date | null;
+  durationMs: number | null;
+  minutes: number;
+  attachmentMinutes: Generated<number>;
+  audioKey: string;
+  attachmentKey: string | null;
+  /** The wallet hold this meeting's charge closes (a manual retry after a released hold takes a new one). */
+  holdRef: string;
+  charged: Generated<boolean>;
+  /** The pipeline job whose results are accepted; older jobs' results are ignored. */
+  jobId: string | null;
+  failedStep: 'transcribe' | 'generate' | null;
+  errorCode: string | null;
+  errorRetryable: boolean | null;
+  autoRetryPending: Generated<boolean>;
+  namingDeadline: Date | null;
+  namingOpen: Generated<boolean>;
+  readyOnce: Generated<boolean>;
+  deletedAt: Date | null;
+  updatedAt: Generated<Date>;
+}
+
+export interface IdempotencyKeyTable {
+  accountId: string;
+  key: string;
+  tokenId: string | null;
+  source: 'api' | 'upload';
+  recordingId: string | null;
+  state: 'storing' | 'done';
+  createdAt: Generated<Date>;
+}
+
+export interface TranscriptTable {
+  recordingId: string;
+  language: string;
+  speakers: unknown;
+  segments: unknown;
+  stats: unknown;
+  version: Generated<number>;
+}
+
+export interface DigestTable {
+  recordingId: string;
+  type: string;
+  language: string;
+  title: string | null;
+  sections: unknown;
+  markdown: string;
+  generatedAt: Generated<Date>;
+}
+
+export interface Database {
+  recording: RecordingTable;
+  idempotencyKey: IdempotencyKeyTable;
+  transcript: TranscriptTable;
+  digest: DigestTable;
+  outbox: OutboxTable;
+}
+
+export type RecordingRow = Selectable<RecordingTable>;

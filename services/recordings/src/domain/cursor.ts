@@ -1,0 +1,21 @@
+/**
+ * List cursors: `<createdAt in ms>.<recording id>`, the position right after the last meeting of
+ * a page (the contract's format: 1 to 15 digits, a dot, 1 to 48 of letters, digits, _ or -).
+ */
+const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,48})$/;
+
+export interface ListPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(p: ListPosition): string {
+  return `${p.createdAt.getTime()}.${p.id}`;
+}
+
+/** Null for a value that is not a cursor of the current format (400 VALIDATION). */
+export function decodeCursor(value: string): ListPosition | null {
+  const m = CURSOR.exec(value);
+  if (!m) return null;
+  return { createdAt: new Date(Number(m[1])), id: m[2] };
+}

@@ -1,0 +1,53 @@
+import type { RecordingStatus } from '@mm/contract';
+
+/** The two steps the pipeline runs; a failed meeting retries the one that failed. */
+export type Step = 'transcribe' | 'generate';
+
+export const STEP_STATUS: Record<Step, RecordingStatus> = { transcribe: 'TRANSCRIBING', generate: 'GENERATING' };
+
+export interface NamingInput {
+  naming: 'default' | 'skip';
+  mode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+  speakerCount: number;
+  now: Date;
+  autoWaitSeconds: number;
+  forceOnDeadlineHours: number;
+  /** Seconds of the short stop a single voice makes. */
+  singleVoiceWaitSeconds: number;
+}
+
+export type NamingDecision = { stop: false } | { stop: true; deadline: Date | null; notify: boolean };
+
+/**
+ * Whether a meeting whose transcript is ready stops at NAMING. `naming=skip` and FORCE_OFF never
+ * stop; a single voice makes a short stop without notification; AUTO waits a short while;
+ * FORCE_ON waits until named, skipped or its deadline (none when the deadline hours are 0).
+ */
+export function decideNaming(i: NamingInput): NamingDecision {
+  if (i.naming === 'skip' || i.mode === 'FORCE_OFF') return { stop: false };
+  const after = (s: number) => new Date(i.now.getTime() + s * 1000);
+  if (i.speakerCount <= 1) return { stop: true, deadline: after(i.singleVoiceWaitSeconds), notify: false };
+  if (i.mode === 'AUTO') return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
+  return { stop: true, deadline: i.forceOnDeadlineHours > 0 ? after(i.forceOnDeadlineHours * 3600) : null, notify: true };
+}
+
+/** Failure codes the contract says no retry can help. */
+export function isRetryable(code: string): boolean {
+  return code !== 'NO_SPEECH' && code !== 'AUDIO_CORRUPT';
+}
+
+/**
+ * Speaker names the service fills itself: a voice that introduces itself ("my name is Sara",
+ * "I'm Sara", "this is Sara") gets that name unless the person named it already.
+ */
+export function suggestNames(segments: { speaker: string; text: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const pattern = /\b(?:my name is|i am|i'm|this is)\s+([a-z][a-z'-]{1,20})\b/i;
+  const notNames = new Set(['going', 'not', 'sure', 'here', 'glad', 'happy', 'sorry', 'the', 'a', 'an', 'just', 'also', 'so', 'very', 'really', 'about', 'what', 'it', 'that', 'on', 'in', 'at', 'done', 'ready', 'working', 'looking', 'thinking', 'fine', 'good', 'great', 'okay']);
+  for (const s of segments) {
+    if (out[s.speaker]) continue;
+    const m = pattern.exec(s.text);
+    if (m && !notNames.has(m[1].toLowerCase())) out[s.speaker] = m[1][0].toUpperCase() + m[1].slice(1).toLowerCase();
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { connectBus, startOutboxRelay } from '@mm/bus';
+import { openStore } from '@mm/store';
+import { loadConfig, type RecordingsConfig } from './config';
+import { createApp } from './app';
+import type { Database } from './db/schema';
+import { LifecycleService } from './services/lifecycle.service';
+import { consumePipelineResults } from './bus/pipeline-results.consumer';
+import { migrations } from '../migrations';
+
+/** Starts the recordings service: migrate, relay its outbox, apply pipeline results, listen. */
+export async function startRecordings(config: RecordingsConfig): Promise<Running> {
+  const logger = createLogger('recordings', config.logLevel);
+  await migrateSchema(config.databaseUrl, 'recordings', migrations);
+  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'recordings', poolSize: 20 });
+  const bus = await connectBus(config.natsUrl, 'recordings', config.busNamespace);
+  const store = await openStore(config.audioStore);
+  const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming });
+  const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
+  const stopConsumer = await consumePipelineResults(bus, lifecycle, logger);
+  const app = createApp({
+    config,
+    db,
+    nc: bus.nc,
+    store,
+    lifecycle,
+    verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
+    logger,
+    ready: async () => {
+      await sql`select 1`.execute(db);
+      return !bus.nc.isClosed();
+    },
+  });
+  return serve(app, config.port, logger, async () => {
+    await stopConsumer();
+    await relay.stop();
+    await bus.close();
+    await db.destroy();
+  });
+}
+
+if (require.main === module) runMain('recordings', () => startRecordings(loadConfig()));

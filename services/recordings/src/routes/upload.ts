@@ -1,0 +1,89 @@
+import { rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import multer from 'multer';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError, principalOf } from '@mm/http';
+import type { ObjectStore } from '@mm/store';
+import type { SubmitService, UploadedFile } from '../services/submit.service';
+import { readIdempotencyKey, type Caller, type IdempotencyKeys } from '../services/idempotency';
+import type { Views } from '../services/views';
+import type { RecordingRepository } from '../db/recording.repository';
+
+export interface UploadDeps {
+  submit: SubmitService;
+  keys: IdempotencyKeys;
+  views: Views;
+  repo: RecordingRepository;
+  store: ObjectStore;
+  maxUploadMb: number;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The submit handler shared by POST /recordings and the admin API's app upload: claims the
+ * Idempotency-Key before reading any audio, streams the parts to the store's disk (never into
+ * memory), then runs the submit use case. Whatever fails, the claim and the files go.
+ */
+export function submitHandler(deps: UploadDeps, source: Caller['source']) {
+  const tmpDir = path.dirname(deps.store.pathOf('tmp/x'));
+  const upload = multer({
+    storage: multer.diskStorage({ destination: tmpDir, filename: (_req, _file, cb) => cb(null, randomUUID()) }),
+    limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
+  }).fields([
+    { name: 'audio', maxCount: 1 },
+    { name: 'attachment', maxCount: 1 },
+  ]);
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const p = principalOf(res);
+    const caller: Caller = { accountId: p.accountId, tokenId: p.tokenId, source };
+    let key: string | null = null;
+    let files: UploadedFile[] = [];
+    try {
+      key = readIdempotencyKey(req.headers['idempotency-key']);
+      const claim = await deps.keys.claim(caller, key);
+      if (claim.kind === 'replay') {
+        const r = await deps.repo.get(deps.repo.db, claim.recordingId);
+        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
+        return;
+      }
+      try {
+        const declared = Number(req.headers['content-length'] ?? 0);
+        if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
+        if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+        const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+        files = Object.values(parts).flat();
+        const row = await deps.submit.submit({
+          principal: p,
+          caller,
+          key,
+          audio: parts.audio?.[0],
+          attachment: parts.attachment?.[0],
+          fields: { ...(req.body as Record<string, string>) },
+        });
+        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
+      } catch (err) {
+        await deps.keys.release(caller, key);
+        throw err;
+      }
+    } catch (err) {
+      next(mapMulterError(err));
+    } finally {
+      await Promise.all(files.map((f) => rm(f.path, { force: true })));
+    }
+  };
+}
+
+function mapMulterError(err: unknown): unknown {
+  if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE') return err.field === 'attachment' ? new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.') : new ApiError('UPLOAD_TOO_LARGE', 'The file is larger than the largest upload accepted.');
+    if (err.code === 'LIMIT_UNEXPECTED_FILE') return new ApiError('VALIDATION', `part ${err.field ?? ''} is not allowed`.trim());
+    return new ApiError('VALIDATION', `multipart body: ${err.message}`);
+  }
+  const e = err as { message?: string };
+  if (!(err instanceof ApiError) && e?.message && /Multipart|Unexpected end of form|boundary/i.test(e.message)) return new ApiError('VALIDATION', `multipart body: ${e.message}`);
+  return err;
+}

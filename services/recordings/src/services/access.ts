@@ -1,0 +1,41 @@
+import type { NatsConnection } from 'nats';
+import { ApiError, hasScope, type Principal } from '@mm/http';
+import { request, RemoteError } from '@mm/bus';
+import type { RecordingRow } from '../db/schema';
+
+const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach has that id.');
+
+/**
+ * Who may reach which meeting. Another account's meeting, a deleted one and a missing one all
+ * answer the same 404.
+ */
+export class MeetingAccess {
+  constructor(private readonly nc: NatsConnection) {}
+
+  /** Own meetings; a token without recordings:read reaches only the meetings it sent itself. */
+  own(p: Principal, r: RecordingRow | undefined): RecordingRow {
+    if (!r || r.deletedAt || r.accountId !== p.accountId) throw notFound();
+    if (p.source === 'token' && !hasScope(p, 'recordings:read') && r.tokenId !== p.tokenId) throw notFound();
+    return r;
+  }
+
+  /** Own meetings, or a joined series' meetings (for reading a bundle). */
+  async readable(p: Principal, r: RecordingRow | undefined): Promise<{ r: RecordingRow; access: 'owner' | 'member' }> {
+    if (!r || r.deletedAt) throw notFound();
+    if (r.accountId === p.accountId) return { r, access: 'owner' };
+    if (!r.seriesId || !(await this.seriesAccess(p, r.seriesId))) throw notFound();
+    return { r, access: 'member' };
+  }
+
+  /** The caller's access to a series, or null when it cannot read it (or series are off). */
+  async seriesAccess(p: Principal, seriesId: string): Promise<'owner' | 'member' | null> {
+    if (!p.features.series) return null;
+    try {
+      const s = await request<{ access: 'owner' | 'member' }>(this.nc, 'series.series.resolve', { accountId: p.accountId, seriesId });
+      return s.access;
+    } catch (err) {
+      if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;
+      throw err;
+    }
+  }
+}

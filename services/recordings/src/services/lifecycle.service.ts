@@ -1,0 +1,160 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { newId } from '@mm/http';
+import { request } from '@mm/bus';
+import type { ObjectStore } from '@mm/store';
+import type { Database, RecordingRow } from '../db/schema';
+import { RecordingRepository } from '../db/recording.repository';
+import { decideNaming, isRetryable, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
+
+export interface Segment {
+  index: number;
+  speaker: string;
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+export interface TranscriptDoc {
+  language: string;
+  speakers: { label: string; name: string | null }[];
+  segments: Segment[];
+  stats: Record<string, unknown>;
+}
+export interface DigestDoc {
+  type: string;
+  language: string;
+  title: string | null;
+  sections: { kind: string; title: string }[];
+  markdown: string;
+}
+
+export interface LifecycleDeps {
+  db: Kysely<Database>;
+  nc: NatsConnection;
+  store: ObjectStore;
+  logger: Logger;
+  naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
+}
+
+/**
+ * Applies the pipeline's results to meetings: the contract's transitions table. Every transition
+ * checks the meeting's current status and job first, so a redelivered or late message changes
+ * nothing; state, events and the next job commit together.
+ */
+export class LifecycleService {
+  readonly repo: RecordingRepository;
+  constructor(private readonly deps: LifecycleDeps) {
+    this.repo = new RecordingRepository(deps.db);
+  }
+
+  private tx<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.deps.db.transaction().execute(fn);
+  }
+
+  async started(m: { recordingId: string; jobId: string; step: Step }): Promise<void> {
+    await this.tx(async (trx) => {
+      const r = await this.repo.get(trx, m.recordingId, { forUpdate: true });
+      if (!r || r.jobId !== m.jobId) return;
+      const from = m.step === 'transcribe' ? ['QUEUED', 'FAILED'] : ['GENERATING', 'FAILED'];
+      if (!from.includes(r.status)) return;
+      await this.repo.update(trx, r.id, { status: STEP_STATUS[m.step], errorCode: null, errorRetryable: null, autoRetryPending: false });
+    });
+  }
+
+  async transcribed(m: { recordingId: string; jobId: string; transcriptKey: string }): Promise<void> {
+    const r = await this.repo.get(this.deps.db, m.recordingId);
+    if (!r || r.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(r.status)) return;
+    const doc = await this.deps.store.getJson<TranscriptDoc>(m.transcriptKey);
+    // The charge is taken once, at transcript-ready; the wallet is idempotent by reference.
+    if (!r.charged && !r.deletedAt) {
+      await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);
+    }
+    const settings = await request<{ settings: { speakerNamingMode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF' } }>(this.deps.nc, 'account.settings.get', { accountId: r.accountId }).catch(() => ({
+      settings: { speakerNamingMode: 'AUTO' as const },
+    }));
+    await this.tx(async (trx) => {
+      const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
+      if (!cur || cur.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(cur.status)) return;
+      await trx.deleteFrom('transcript').where('recordingId', '=', cur.id).execute();
+      await trx
+        .insertInto('transcript')
+        .values({ recordingId: cur.id, language: doc.language, speakers: JSON.stringify(doc.speakers), segments: JSON.stringify(doc.segments), stats: JSON.stringify(doc.stats) })
+        .execute();
+      const decision = decideNaming({ naming: cur.naming, mode: settings.settings.speakerNamingMode, speakerCount: doc.speakers.length, now: new Date(), ...this.deps.naming });
+      if (decision.stop) {
+        const next = await this.repo.update(trx, cur.id, { status: 'NAMING', charged: true, namingDeadline: decision.deadline, namingOpen: true, errorCode: null, errorRetryable: null, autoRetryPending: false });
+        if (decision.notify && !cur.deletedAt) await this.repo.emit(trx, next, 'recording.naming_required', {});
+        if (decision.deadline) await this.repo.requestTimer(trx, { timerId: newId('tmr'), recordingId: cur.id, kind: 'naming_deadline', runAt: decision.deadline.toISOString(), ref: decision.deadline.toISOString() });
+      } else {
+        await this.repo.update(trx, cur.id, { charged: true });
+        await this.startGenerate(trx, cur.id, suggestNames(doc.segments));
+      }
+    });
+  }
+
+  /** NAMING (or READY, for a regeneration) → GENERATING: writes the transcript as read now and asks for a digest. */
+  async startGenerate(trx: Transaction<Database>, recordingId: string, suggested: Record<string, string> = {}, regenerate = false): Promise<RecordingRow> {
+    const t = await trx.selectFrom('transcript').selectAll().where('recordingId', '=', recordingId).executeTakeFirstOrThrow();
+    const speakers = (t.speakers as TranscriptDoc['speakers']).map((s) => ({ ...s, name: s.name ?? suggested[s.label] ?? null }));
+    if (Object.keys(suggested).length) await trx.updateTable('transcript').set({ speakers: JSON.stringify(speakers) }).where('recordingId', '=', recordingId).execute();
+    const jobId = newId('job');
+    const r = await this.repo.update(trx, recordingId, { status: 'GENERATING', jobId, namingOpen: false, namingDeadline: null, errorCode: null, errorRetryable: null, autoRetryPending: false });
+    const transcriptKey = `work/${recordingId}/transcript-${jobId}.json`;
+    await this.deps.store.putJson(transcriptKey, { language: t.language, speakers, segments: t.segments });
+    const memory = await request<{ items: { text: string }[] }>(this.deps.nc, 'account.memory.notes', { accountId: r.accountId }, 2000).catch(() => ({ items: [] }));
+    await this.repo.requestJob(trx, {
+      jobId,
+      step: 'generate',
+      recordingId,
+      accountId: r.accountId,
+      transcriptKey,
+      kind: r.kind,
+      outputLanguage: r.outputLanguage,
+      memory: memory.items.map((i) => i.text),
+      regenerate,
+      attempt: 1,
+    });
+    return r;
+  }
+
+  async generated(m: { recordingId: string; jobId: string; digestKey: string }): Promise<void> {
+    const r = await this.repo.get(this.deps.db, m.recordingId);
+    if (!r || r.jobId !== m.jobId || !['GENERATING', 'FAILED'].includes(r.status)) return;
+    const d = await this.deps.store.getJson<DigestDoc>(m.digestKey);
+    await this.tx(async (trx) => {
+      const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
+      if (!cur || cur.jobId !== m.jobId || !['GENERATING', 'FAILED'].includes(cur.status)) return;
+      await trx.deleteFrom('digest').where('recordingId', '=', cur.id).execute();
+      await trx.insertInto('digest').values({ recordingId: cur.id, type: d.type, language: d.language, title: d.title, sections: JSON.stringify(d.sections), markdown: d.markdown }).execute();
+      const next = await this.repo.update(trx, cur.id, { status: 'READY', readyOnce: true, readyAt: cur.readyAt ?? new Date(), errorCode: null, errorRetryable: null, autoRetryPending: false });
+      if (!cur.deletedAt) {
+        if (cur.readyOnce) await this.repo.emit(trx, next, 'recording.updated', { change: 'regenerated' });
+        else await this.repo.emit(trx, next, 'recording.ready', {});
+      }
+    });
+  }
+
+  async failed(m: { recordingId: string; jobId: string; step: Step; code: string; final: boolean }): Promise<void> {
+    const r = await this.repo.get(this.deps.db, m.recordingId);
+    if (!r || r.jobId !== m.jobId || ![STEP_STATUS[m.step], 'QUEUED', 'FAILED'].includes(r.status)) return;
+    // A transcription that failed for good costs nothing.
+    if (m.final && m.step === 'transcribe' && !r.charged) await request(this.deps.nc, 'account.wallet.release', { accountId: r.accountId, reference: r.holdRef }, 10_000);
+    await this.tx(async (trx) => {
+      const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
+      if (!cur || cur.jobId !== m.jobId) return;
+      if (cur.status === 'FAILED' && !cur.autoRetryPending) return;
+      const next = await this.repo.update(trx, cur.id, { status: 'FAILED', failedStep: m.step, errorCode: m.code, errorRetryable: isRetryable(m.code), autoRetryPending: !m.final });
+      if (m.final && !cur.deletedAt) await this.repo.emit(trx, next, 'recording.failed', { error: { code: m.code, retryable: isRetryable(m.code) } });
+    });
+  }
+
+  async namingDeadline(m: { recordingId: string; ref: string }): Promise<void> {
+    await this.tx(async (trx) => {
+      const r = await this.repo.get(trx, m.recordingId, { forUpdate: true });
+      if (!r || r.status !== 'NAMING' || !r.namingDeadline || r.namingDeadline.toISOString() !== m.ref) return;
+      const t = await trx.selectFrom('transcript').select('segments').where('recordingId', '=', r.id).executeTakeFirstOrThrow();
+      await this.startGenerate(trx, r.id, suggestNames(t.segments as Segment[]));
+    });
+  }
+}

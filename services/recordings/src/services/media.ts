@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+
+export interface Probe {
+  durationMs: number | null;
+  hasAudio: boolean;
+  /** A real picture track (cover art does not count). */
+  hasVideo: boolean;
+  formatName: string;
+}
+
+export class MediaError extends Error {
+  constructor(
+    readonly kind: 'unreadable' | 'incomplete' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 20_000) stderr += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new MediaError('unavailable', `${cmd}: ${err.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+const TRUNCATED = /moov atom not found|Invalid data found when processing input.*mov|partial file|truncat|End of file|unexpected end/i;
+
+/** Measures a file with ffprobe. A cut-short MP4-family file (no moov atom) is `incomplete`. */
+export async function probe(path: string): Promise<Probe> {
+  const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], 60_000);
+  if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffprobe failed');
+  const info = JSON.parse(r.stdout) as {
+    format?: { duration?: string; format_name?: string };
+    streams?: { codec_type?: string; duration?: string; disposition?: { attached_pic?: number } }[];
+  };
+  const streams = info.streams ?? [];
+  const audio = streams.filter((s) => s.codec_type === 'audio');
+  const video = streams.filter((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const seconds = Number(info.format?.duration ?? audio[0]?.duration ?? NaN);
+  return {
+    durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+    hasAudio: audio.length > 0,
+    hasVideo: video.length > 0,
+    formatName: info.format?.format_name ?? 'unknown',
+  };
+}
+
+/**
+ * Decodes the whole audio track once: proves it readable to the end (a file cut short fails
+ * here) and measures its real length when the container does not say.
+ */
+export async function decodeCheck(path: string): Promise<{ durationMs: number }> {
+  const r = await run('ffmpeg', ['-nostdin', '-v', 'error', '-xerror', '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
+  if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
+  const m = /time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(r.stderr);
+  return { durationMs: m ? Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000) : 0 };
+}
+
+/** Takes the audio out of a video into a 16 kHz mono WAV. */
+export async function extractAudio(input: string, output: string): Promise<void> {
+  const r = await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output], 900_000);
+  if (r.code !== 0) throw new MediaError('unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
+}

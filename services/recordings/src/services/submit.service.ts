@@ -1,0 +1,248 @@
+import { open, rm } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import type { NatsConnection } from 'nats';
+import { RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS } from '@mm/contract';
+import { ApiError, newId, type Principal } from '@mm/http';
+import { request, RemoteError } from '@mm/bus';
+import type { ObjectStore } from '@mm/store';
+import type { Database, RecordingRow } from '../db/schema';
+import { RecordingRepository } from '../db/recording.repository';
+import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
+import { attachmentMinutesOf, priceOf } from '../domain/pricing';
+import { decodeCheck, extractAudio, MediaError, probe } from './media';
+import { completeClaim, type Caller } from './idempotency';
+
+export interface UploadedFile {
+  path: string;
+  mimetype: string;
+  originalname: string;
+  size: number;
+}
+
+export interface SubmitInput {
+  principal: Principal;
+  caller: Caller;
+  key: string | null;
+  audio: UploadedFile | undefined;
+  attachment: UploadedFile | undefined;
+  fields: Record<string, string>;
+}
+
+const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
+const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+async function head(path: string, n = 4096): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The submit form's text parts, validated (400 VALIDATION names the part). */
+export function readSubmitFields(fields: Record<string, string>, now: Date) {
+  for (const name of Object.keys(fields)) if (!(TEXT_PARTS as readonly string[]).includes(name)) throw new ApiError('VALIDATION', `part ${name} is not allowed`);
+  let recordedAt = now;
+  if (fields.recordedAt !== undefined) {
+    const t = Date.parse(fields.recordedAt);
+    if (!RFC3339_OFFSET.test(fields.recordedAt) || Number.isNaN(t)) throw new ApiError('VALIDATION', 'recordedAt must be ISO 8601 with an offset');
+    if (t > now.getTime() + LIMITS.recordedAtMaxFutureMinutes * 60_000) throw new ApiError('VALIDATION', 'recordedAt may be at most 5 minutes in the future');
+    if (new Date(t).getUTCFullYear() < LIMITS.recordedAtMinYear) throw new ApiError('VALIDATION', 'recordedAt must not be before the year 2000');
+    recordedAt = new Date(t);
+  }
+  const naming = fields.naming ?? 'default';
+  if (naming !== 'default' && naming !== 'skip') throw new ApiError('VALIDATION', 'naming must be default or skip');
+  const useKeyterms = fields.useKeyterms ?? 'false';
+  if (useKeyterms !== 'true' && useKeyterms !== 'false') throw new ApiError('VALIDATION', 'useKeyterms must be true or false');
+  const title = fields.title === undefined ? null : fields.title.replace(/\s+/g, ' ').trim();
+  if (title !== null && (title.length === 0 || title.length > 200)) throw new ApiError('VALIDATION', 'title must be 1 to 200 characters');
+  const kind = fields.kind ?? 'MEETING';
+  if (!(RECORDING_KINDS as readonly string[]).includes(kind)) throw new ApiError('VALIDATION', `kind must be one of ${RECORDING_KINDS.join(', ')}`);
+  const outputLanguage = fields.outputLanguage ?? 'MATCH';
+  if (!(OUTPUT_LANGUAGES as readonly string[]).includes(outputLanguage)) throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
+  const seriesId = fields.seriesId === undefined ? null : fields.seriesId.trim();
+  if (seriesId !== null && (seriesId.length < 1 || seriesId.length > 64)) throw new ApiError('VALIDATION', 'seriesId must be 1 to 64 characters');
+  return { recordedAt, naming: naming as 'default' | 'skip', useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
+}
+
+interface SeriesInfo {
+  id: string;
+  name: string;
+  titleStyle: string;
+  dateCalendar: string;
+  access: 'owner' | 'member';
+  keyterms: string[];
+  inheritAccountKeyterms: boolean;
+}
+
+/**
+ * Accepts a meeting: checks and measures the audio, prices it, holds the minutes, then creates
+ * the meeting, its event and its first job in one transaction. Nothing is left behind on error.
+ */
+export class SubmitService {
+  private readonly repo: RecordingRepository;
+  constructor(
+    private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; maxRecordingMinutes: number },
+  ) {
+    this.repo = new RecordingRepository(deps.db);
+  }
+
+  async submit(i: SubmitInput): Promise<RecordingRow> {
+    const now = new Date(Math.floor(Date.now()));
+    if (!i.audio) throw new ApiError('VALIDATION', 'part audio is required');
+    const f = readSubmitFields(i.fields, now);
+    const id = newId('rec');
+    const audioKey = `audio/${id}/source`;
+    let attachmentKey: string | null = null;
+    let attachmentMinutes = 0;
+
+    const { durationMs, audioPath } = await this.measure(i, id);
+    if (i.attachment) {
+      if (i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
+      const type = sniffAttachment(await head(i.attachment.path), i.attachment.originalname);
+      if (!type) throw new ApiError('ATTACHMENT_TYPE', 'The attachment is not PDF, PPTX or DOCX.');
+      attachmentMinutes = attachmentMinutesOf(i.attachment.size);
+      attachmentKey = `audio/${id}/attachment.${type}`;
+    }
+
+    const series = f.seriesId ? await this.resolveSeries(i.principal, f.seriesId) : null;
+    const keyterms = await this.keyterms(i.principal.accountId, series);
+    const usesKeyterms = f.useKeyterms && keyterms.length > 0;
+    const price = priceOf({ durationMs, usesKeyterms, attachmentMinutes });
+
+    await this.wallet('hold', {
+      accountId: i.principal.accountId,
+      reference: id,
+      minutes: price.minutes,
+      tokenId: i.principal.tokenId,
+      dailyMinuteCap: i.principal.source === 'token' ? i.principal.dailyMinuteCap : null,
+      showBalance: i.principal.source === 'app' || i.principal.scopes.includes('account:read'),
+    });
+    try {
+      await this.deps.store.adopt(audioPath, audioKey);
+      if (i.attachment && attachmentKey) await this.deps.store.adopt(i.attachment.path, attachmentKey);
+      return await this.deps.db.transaction().execute(async (trx) => {
+        const jobId = newId('job');
+        const row = await this.repo.insert(trx, {
+          id,
+          accountId: i.principal.accountId,
+          tokenId: i.principal.tokenId,
+          source: i.caller.source,
+          status: 'QUEUED',
+          title: f.title,
+          kind: f.kind,
+          outputLanguage: f.outputLanguage,
+          naming: f.naming,
+          keyterms: usesKeyterms ? keyterms : [],
+          seriesId: series?.id ?? null,
+          seriesName: series?.name ?? null,
+          seriesTitleStyle: series?.titleStyle ?? null,
+          seriesDateCalendar: series?.dateCalendar ?? null,
+          recordedAt: f.recordedAt,
+          createdAt: now,
+          readyAt: null,
+          durationMs,
+          minutes: price.minutes,
+          attachmentMinutes,
+          audioKey,
+          attachmentKey,
+          holdRef: id,
+          jobId,
+          failedStep: null,
+          errorCode: null,
+          errorRetryable: null,
+          namingDeadline: null,
+          deletedAt: null,
+        });
+        if (i.key) await completeClaim(trx as unknown as Kysely<Database>, i.caller, i.key, id);
+        await this.repo.emit(trx, row, 'recording.created', {});
+        await this.repo.requestJob(trx, { jobId, step: 'transcribe', recordingId: id, accountId: row.accountId, audioKey, keyterms: row.keyterms, attempt: 1 });
+        return row;
+      });
+    } catch (err) {
+      await this.wallet('release', { accountId: i.principal.accountId, reference: id }).catch(() => undefined);
+      await this.deps.store.remove(`audio/${id}`).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Sniffs, probes and (for video) extracts; returns the audio's length and the file to keep. */
+  private async measure(i: SubmitInput, id: string): Promise<{ durationMs: number; audioPath: string }> {
+    const audio = i.audio!;
+    const sniffed = sniffMedia(await head(audio.path));
+    const declaredVideo = /^video\//i.test(audio.mimetype);
+    if (!isMediaType(audio.mimetype) && !sniffed) throw new ApiError('VALIDATION', 'Unsupported audio type');
+    const looksVideo = declaredVideo || sniffed?.family === 'video';
+    let p;
+    try {
+      p = await probe(audio.path);
+      if (sniffed?.family === 'container' && p.hasAudio) p = { ...p, durationMs: (await decodeCheck(audio.path)).durationMs || p.durationMs };
+    } catch (err) {
+      if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
+      if (looksVideo) throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
+      if (err instanceof MediaError && err.kind === 'incomplete') throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
+      throw new ApiError('INVALID_AUDIO', 'The file is not readable audio.');
+    }
+    let audioPath = audio.path;
+    if (p.hasVideo) {
+      if (!i.principal.features.videoUpload) throw new ApiError('VIDEO_UPLOAD_DISABLED', 'Video upload is switched off; send audio.');
+      if (!p.hasAudio) throw new ApiError('VIDEO_NO_AUDIO', 'The video has no audio track.');
+      audioPath = await this.deps.store.tempPath();
+      try {
+        await extractAudio(audio.path, audioPath);
+      } catch (err) {
+        await rm(audioPath, { force: true });
+        if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError('VIDEO_UNAVAILABLE', 'Audio cannot be taken from a video right now.');
+        throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
+      }
+      await rm(audio.path, { force: true });
+    } else if (!p.hasAudio) {
+      throw new ApiError('INVALID_AUDIO', 'The file has no audio.');
+    }
+    if (p.durationMs === null || p.durationMs <= 0) throw new ApiError('INVALID_AUDIO', 'The audio has no measurable length.');
+    if (p.durationMs > this.deps.maxRecordingMinutes * 60_000) throw new ApiError('RECORDING_TOO_LONG', `The meeting is longer than ${this.deps.maxRecordingMinutes} minutes.`);
+    void id;
+    return { durationMs: p.durationMs, audioPath };
+  }
+
+  private async resolveSeries(p: Principal, seriesId: string): Promise<SeriesInfo> {
+    if (!p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    try {
+      const s = await request<SeriesInfo>(this.deps.nc, 'series.series.resolve', { accountId: p.accountId, seriesId });
+      if (s.access !== 'owner') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+      return s;
+    } catch (err) {
+      if (err instanceof RemoteError && err.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+      throw err instanceof ApiError ? err : new ApiError('INTERNAL', 'The series service did not answer; retry with the same key.');
+    }
+  }
+
+  /** The words a meeting is transcribed with: series terms first, then (if inherited) the account's, up to 100. */
+  private async keyterms(accountId: string, series: SeriesInfo | null): Promise<string[]> {
+    let account: string[] = [];
+    if (!series || series.inheritAccountKeyterms) {
+      try {
+        account = (await request<{ keyterms: string[] }>(this.deps.nc, 'account.settings.get', { accountId })).keyterms ?? [];
+      } catch {
+        throw new ApiError('INTERNAL', 'The account service did not answer; retry with the same key.');
+      }
+    }
+    const merged: string[] = [];
+    for (const t of [...(series?.keyterms ?? []), ...account]) if (!merged.some((m) => m.toLowerCase() === t.toLowerCase())) merged.push(t);
+    return merged.slice(0, LIMITS.keytermsMax);
+  }
+
+  private async wallet(verb: 'hold' | 'release', payload: Record<string, unknown>): Promise<void> {
+    try {
+      await request(this.deps.nc, `account.wallet.${verb}`, payload, 10_000);
+    } catch (err) {
+      if (err instanceof RemoteError && ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'].includes(err.code)) {
+        throw new ApiError(err.code as never, err.message, err.details, err.headers);
+      }
+      throw new ApiError('INTERNAL', 'The wallet did not answer; retry with the same key.');
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { createServiceApp, finishApp, PrincipalVerifier } from '@mm/http';
+import type { SeriesConfig } from './config';
+import type { SeriesService } from './services/series.service';
+import { seriesRoutes } from './routes/series.routes';
+import { seriesKeytermsRoutes } from './routes/series-keyterms.routes';
+
+export interface SeriesDeps {
+  config: SeriesConfig;
+  series: SeriesService;
+  verifier: PrincipalVerifier;
+  logger: Logger;
+  ready: () => Promise<boolean>;
+}
+
+/** The series service's express app (reached only through the gateway). */
+export function createApp(deps: SeriesDeps): Express {
+  const app = createServiceApp({ name: 'series', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
+  app.use(seriesRoutes({ series: deps.series, urls: { appUrl: deps.config.appUrl, publicBaseUrl: deps.config.publicBaseUrl } }));
+  app.use(seriesKeytermsRoutes({ series: deps.series }));
+  return finishApp(app, deps.logger);
+}

@@ -1,0 +1,45 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export type RecordingKind = 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+export type OutputLanguage = 'MATCH' | 'FA' | 'EN';
+export type TitleStyle = 'SESSION' | 'TOPIC';
+export type DateCalendar = 'AUTO' | 'JALALI' | 'GREGORIAN';
+
+/** One row per account that ever created a series: locked while creating, so the limit holds. */
+export interface SeriesOwnerTable {
+  ownerId: string;
+  createdAt: Generated<Date>;
+}
+
+export interface SeriesTable {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** Uniqueness key of the name (case ignored); unique per owner. */
+  nameKey: string;
+  defaultKind: RecordingKind;
+  defaultOutputLanguage: OutputLanguage;
+  titleStyle: TitleStyle;
+  dateCalendar: DateCalendar;
+  keyterms: Generated<string[]>;
+  inheritAccountKeyterms: Generated<boolean>;
+  meetingCount: Generated<number>;
+  lastRecordedAt: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface MemberTable {
+  seriesId: string;
+  accountId: string;
+  createdAt: Generated<Date>;
+}
+
+export type SeriesRow = Selectable<SeriesTable>;
+export type NewSeries = Insertable<SeriesTable>;
+
+export interface Database {
+  seriesOwner: SeriesOwnerTable;
+  series: SeriesTable;
+  member: MemberTable;
+}

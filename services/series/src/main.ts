@@ -1,0 +1,37 @@
+import { sql } from 'kysely';
+import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { connectBus } from '@mm/bus';
+import { loadConfig, type SeriesConfig } from './config';
+import { createApp } from './app';
+import type { Database } from './db/schema';
+import { SeriesService } from './services/series.service';
+import { serveSeries } from './bus/series.handlers';
+import { migrations } from '../migrations';
+
+/** Starts the series service: migrate, answer series requests over NATS, listen. */
+export async function startSeries(config: SeriesConfig): Promise<Running> {
+  const logger = createLogger('series', config.logLevel);
+  await migrateSchema(config.databaseUrl, 'series', migrations);
+  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
+  const { nc } = await connectBus(config.natsUrl, 'series', config.busNamespace);
+  const series = new SeriesService(db);
+  const subs = serveSeries(nc, series, logger);
+  const app = createApp({
+    config,
+    series,
+    verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
+    logger,
+    ready: async () => {
+      await sql`select 1`.execute(db);
+      return !nc.isClosed();
+    },
+  });
+  return serve(app, config.port, logger, async () => {
+    subs.forEach((s) => s.unsubscribe());
+    await nc.drain();
+    await db.destroy();
+  });
+}
+
+if (require.main === module) runMain('series', () => startSeries(loadConfig()));

@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import { inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
+import { toSeriesListItem, toSeriesView } from '../domain/series';
+import type { SeriesInput, SeriesService } from '../services/series.service';
+import { rulesFirst, seriesFeatureOn } from './series-guards';
+
+export interface SeriesRouteDeps {
+  series: SeriesService;
+  urls: { appUrl: string; publicBaseUrl: string };
+}
+
+/** GET /series/readable, GET /series/{id}, POST /series, PATCH /series/{id}. */
+export function seriesRoutes(deps: SeriesRouteDeps): Router {
+  const router = Router();
+
+  // Declared before /series/:id, which would otherwise take "readable" for an id.
+  router.get('/series/readable', validateOperation('listReadableSeries'), async (_req, res) => {
+    const p = principalOf(res);
+    // Switched off, the list is empty rather than 404: the route is the caller's way to learn there is nothing.
+    const rows = p.features.series ? await deps.series.listReadable(p.accountId) : [];
+    sendOk(res, { items: rows.map(({ row, role }) => toSeriesListItem(row, role, deps.urls)) });
+  });
+
+  router.get('/series/:id', seriesFeatureOn, validateOperation('getSeries'), async (_req, res) => {
+    const { row, access } = await deps.series.readable(principalOf(res).accountId, inputOf(res).params.id);
+    sendOk(res, { series: toSeriesView(row, access) });
+  });
+
+  router.post('/series', seriesFeatureOn, rulesFirst, validateOperation('createSeries'), async (_req, res) => {
+    const body = inputOf(res).body as unknown as SeriesInput & { name: string };
+    const row = await deps.series.create(principalOf(res).accountId, body);
+    sendOk(res, { series: toSeriesView(row, 'owner') }, 201);
+  });
+
+  router.patch('/series/:id', seriesFeatureOn, rulesFirst, validateOperation('updateSeries'), async (_req, res) => {
+    const { params, body } = inputOf(res);
+    const row = await deps.series.update(principalOf(res).accountId, params.id, body as SeriesInput);
+    sendOk(res, { series: toSeriesView(row, 'owner') });
+  });
+
+  return router;
+}

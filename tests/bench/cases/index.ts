@@ -1,0 +1,10 @@
+/**
+ * Every bench case, in run order. To add one: write `cases/<name>.ts` exporting a BenchCase
+ * (lib/types.ts) and list it here; `pnpm bench --only <name>` runs it alone.
+ */
+import type { BenchCase } from '../lib/types';
+import { whoamiCase } from './whoami';
+import { pipelineRtfCase } from './pipeline-rtf';
+import { uploadMemoryCase } from './upload-memory';
+
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase];

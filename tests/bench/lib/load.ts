@@ -1,0 +1,127 @@
+/**
+ * One HTTP load measurement as every HTTP bench does it: a warm-up run (JIT, pools, caches),
+ * then the measured wrk run with CPU sampled per process group over its steady middle.
+ * Error responses or socket errors in either run fail the bench.
+ */
+import path from 'node:path';
+import type { Stack } from './stack';
+import { CpuSampler, cpuCount, loadAverage, pidsByComm, type CpuGroup } from './proc';
+import { BenchError, type CaseContext, type ServiceName } from './types';
+import { runWrk, wrkProblems, type WrkResult } from './wrk';
+
+export interface LoadTarget {
+  /** Row name in the report, e.g. `gateway /api/v1/whoami`. */
+  label: string;
+  url: string;
+  /** Called before each wrk run (warm-up and measured), so short-lived credentials stay fresh. */
+  headers: () => Promise<Record<string, string>>;
+}
+
+export interface CpuBreakdown {
+  /** Percent of one core per group, in `groups` order, then `other` (everything else on the machine). */
+  byGroup: Array<{ label: string; percentOfCore: number }>;
+  machineBusyPercent: number;
+  stealPercent: number;
+  cores: number;
+  /** Length of the sampled window. */
+  wallSeconds: number;
+}
+
+export interface LoadMeasurement {
+  label: string;
+  wrk: WrkResult;
+  cpu: CpuBreakdown | null;
+  loadBefore: number;
+}
+
+/** The process groups whose CPU use is shown: the stack's services, then the shared infrastructure. */
+export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: () => number | null): CpuGroup[] {
+  return [
+    ...services.map((s) => ({ label: s, pids: () => stack.pids(s) })),
+    { label: 'postgres', pids: () => pidsByComm(['postgres']) },
+    { label: 'redis', pids: () => pidsByComm(['redis-server']) },
+    { label: 'nats', pids: () => pidsByComm(['nats-server']) },
+    { label: 'wrk', pids: () => {
+      const p = wrkPid();
+      return p ? [p] : [];
+    } },
+  ];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function measureLoad(ctx: CaseContext, target: LoadTarget, services: ServiceName[]): Promise<LoadMeasurement> {
+  const { opts } = ctx;
+  const slug = target.label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '');
+  const common = { url: target.url, threads: opts.threads, connections: opts.connections };
+
+  if (opts.warmup > 0) {
+    ctx.log(`${target.label}: warm-up ${opts.warmup} s`);
+    const warm = await runWrk({ ...common, headers: await target.headers(), durationSeconds: opts.warmup, rawFile: path.join(opts.logDir, `wrk-${slug}-warmup.txt`) });
+    const problems = wrkProblems(warm);
+    if (problems.length) throw new BenchError(`${target.label} (warm-up): ${problems.join('; ')}`);
+  }
+  ctx.checkAborted();
+  ctx.stack.assertAlive();
+
+  const loadBefore = loadAverage();
+  ctx.log(`${target.label}: measuring ${opts.duration} s (${opts.threads} threads, ${opts.connections} connections; load average ${loadBefore.toFixed(2)})`);
+  let wrkPid: number | null = null;
+  const sampler = new CpuSampler(defaultCpuGroups(ctx.stack, services, () => wrkPid));
+  // Sample the steady middle of the run: skip its first and last second (wrk must still be alive to be counted).
+  const edge = opts.duration >= 4 ? 1000 : 0;
+  let cpu: CpuBreakdown | null = null;
+  const sampling = (async () => {
+    if (opts.duration < 2) return;
+    await sleep(edge);
+    sampler.start();
+    await sleep(opts.duration * 1000 - 2 * edge - 200);
+    const s = sampler.stop();
+    const known = s.shares.reduce((a, g) => a + g.percentOfCore, 0);
+    cpu = {
+      byGroup: [...s.shares, { label: 'other', percentOfCore: Math.max(0, (s.machineBusyPercent * s.cores) - known) }],
+      machineBusyPercent: s.machineBusyPercent,
+      stealPercent: s.stealPercent,
+      cores: cpuCount(),
+      wallSeconds: s.wallSeconds,
+    };
+  })();
+  const wrk = await runWrk({
+    ...common,
+    headers: await target.headers(),
+    durationSeconds: opts.duration,
+    rawFile: path.join(opts.logDir, `wrk-${slug}.txt`),
+    onSpawn: (pid) => (wrkPid = pid),
+  });
+  await sampling;
+  ctx.stack.assertAlive();
+  const problems = wrkProblems(wrk);
+  if (problems.length) throw new BenchError(`${target.label}: ${problems.join('; ')} — the numbers are not valid (raw output in ${opts.logDir})`);
+  return { label: target.label, wrk, cpu, loadBefore };
+}
+
+/**
+ * CPU time each group spent per request (microseconds), from the sampled window and the run's
+ * throughput. Unlike req/s this barely moves when other work shares the machine, so it is the
+ * figure to compare between runs; `other` is left out (it is not the bench's work).
+ */
+export function cpuPerRequestUs(m: LoadMeasurement): Array<{ label: string; us: number }> | null {
+  if (!m.cpu) return null;
+  const requests = m.wrk.requestsPerSec * m.cpu.wallSeconds;
+  if (requests <= 0) return null;
+  return m.cpu.byGroup
+    .filter((g) => g.label !== 'other')
+    .map((g) => ({ label: g.label, us: ((g.percentOfCore / 100) * m.cpu!.wallSeconds * 1e6) / requests }));
+}
+
+/**
+ * The throughput the measured path could reach if it had the machine's cores to itself:
+ * cores / CPU seconds per request (every group but `other`). An upper bound that ignores
+ * contention and latency; it shows how far from the target the code is, whatever else runs.
+ */
+export function cpuBoundCeiling(m: LoadMeasurement): number | null {
+  const per = cpuPerRequestUs(m);
+  if (!per || !m.cpu) return null;
+  const total = per.reduce((a, g) => a + g.us, 0);
+  return total > 0 ? (m.cpu.cores * 1e6) / total : null;
+}

@@ -1,0 +1,106 @@
+/** `pnpm bench [options]`: the command line of tests/bench/run.ts. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_BENCH_PORTS } from './stack';
+import type { BenchOptions, ServiceName } from './types';
+
+export const USAGE = `usage: pnpm bench [options]
+
+Starts its own stack (real processes on ports 18080-18086, database meeting_memory_bench),
+runs the bench cases, prints a table per case and PASS/FAIL per target, stops everything.
+
+  --only NAME[,NAME]      run only these cases (repeatable); --list shows them
+  --list                  list the cases and exit
+  --duration S            measured seconds per load run (default 15)
+  --warmup S              unmeasured warm-up seconds before each run (default 3)
+  --connections N         wrk connections (default 50; the targets are defined at 50)
+  --threads N             wrk threads (default 2)
+  --port NAME=PORT        a service's port (repeatable), e.g. --port gateway=19080
+  --database-url URL      default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/meeting_memory_bench
+  --service-env KEY=VAL   extra environment for every service (repeatable), e.g. LOG_LEVEL=silent
+  --cpu-prof NAME         run a service under node --cpu-prof (repeatable); profiles in <log-dir>/prof
+  --root DIR              start the services of another checkout (compare a branch or an experiment)
+  --log-dir DIR           service logs, raw wrk output, results.json (default /tmp/mm-bench-<time>)
+
+exit status: 0 every target passed, 1 the bench failed (error responses, a service died),
+2 bad usage, 3 a target failed, 130 interrupted.`;
+
+const SERVICE_NAMES = Object.keys(DEFAULT_BENCH_PORTS) as ServiceName[];
+
+export class UsageError extends Error {}
+
+function positive(name: string, raw: string | undefined, def: number, min: number): number {
+  if (raw === undefined) return def;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number >= ${min}`);
+  return n;
+}
+
+function service(raw: string, flag: string): ServiceName {
+  if (!SERVICE_NAMES.includes(raw as ServiceName)) throw new UsageError(`${flag}: unknown service ${raw} (one of ${SERVICE_NAMES.join(', ')})`);
+  return raw as ServiceName;
+}
+
+export interface ParsedArgs {
+  opts: BenchOptions;
+  only: string[] | null;
+  list: boolean;
+  help: boolean;
+}
+
+export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs {
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      only: { type: 'string', multiple: true },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      threads: { type: 'string' },
+      port: { type: 'string', multiple: true },
+      'database-url': { type: 'string' },
+      'service-env': { type: 'string', multiple: true },
+      'cpu-prof': { type: 'string', multiple: true },
+      root: { type: 'string' },
+      'log-dir': { type: 'string' },
+    },
+  });
+  const ports: BenchOptions['ports'] = {};
+  for (const p of values.port ?? []) {
+    const m = /^(\w+)=(\d+)$/.exec(p);
+    if (!m) throw new UsageError(`--port takes NAME=PORT (got ${p})`);
+    ports[service(m[1], '--port')] = Number(m[2]);
+  }
+  const serviceEnv: Record<string, string> = {};
+  for (const e of values['service-env'] ?? []) {
+    const i = e.indexOf('=');
+    if (i <= 0) throw new UsageError(`--service-env takes KEY=VALUE (got ${e})`);
+    serviceEnv[e.slice(0, i)] = e.slice(i + 1);
+  }
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  const logDir = path.resolve(values['log-dir'] ?? `/tmp/mm-bench-${stamp}`);
+  const threads = positive('threads', values.threads, 2, 1);
+  const connections = positive('connections', values.connections, 50, 1);
+  if (connections < threads) throw new UsageError('--connections must be >= --threads (wrk gives each thread at least one)');
+  const opts: BenchOptions = {
+    root: path.resolve(values.root ?? defaultRoot),
+    duration: positive('duration', values.duration, 15, 1),
+    warmup: positive('warmup', values.warmup, 3, 0),
+    connections,
+    threads,
+    ports,
+    databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_bench',
+    serviceEnv,
+    cpuProf: (values['cpu-prof'] ?? []).map((s) => service(s, '--cpu-prof')),
+    logDir,
+  };
+  const only = values.only ? values.only.flatMap((o) => o.split(',')).map((s) => s.trim()).filter(Boolean) : null;
+  if (!values.list && !values.help) mkdirSync(logDir, { recursive: true });
+  return { opts, only, list: !!values.list, help: !!values.help };
+}

@@ -1,0 +1,150 @@
+/**
+ * `pnpm bench`: starts its own stack as real processes, runs the bench cases (cases/index.ts),
+ * prints a table per case and a PASS/FAIL line per target, and stops every process it started,
+ * on success, on error and on Ctrl-C. `pnpm bench --help` for the options.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CASES } from './cases';
+import { parseBenchArgs, USAGE } from './lib/options';
+import { cpuCount, loadAverage } from './lib/proc';
+import { formatTable, formatTarget } from './lib/report';
+import { benchEnv, portOf, Stack } from './lib/stack';
+import { BenchError, type BenchCase, type CaseReport } from './lib/types';
+import { killRunningWrk, WRK_BIN } from './lib/wrk';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+class Interrupted extends Error {}
+
+let activeStack: Stack | null = null;
+let interrupted = false;
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (interrupted) {
+    // Second Ctrl-C: no more grace.
+    activeStack?.killNow();
+    process.exit(130);
+  }
+  interrupted = true;
+  log(`${signal}: stopping wrk and the services (Ctrl-C again to kill at once)`);
+  killRunningWrk();
+  void (activeStack?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+}
+
+function describeEnvironment(root: string): string {
+  const tryRun = (cmd: string, args: string[]) => {
+    try {
+      return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    } catch (err) {
+      return (err as { stdout?: string }).stdout?.trim() || '?';
+    }
+  };
+  const commit = tryRun('git', ['-C', root, 'rev-parse', '--short', 'HEAD']);
+  const dirty = tryRun('git', ['-C', root, 'status', '--porcelain']) ? ' (uncommitted changes)' : '';
+  const wrk = tryRun(WRK_BIN, ['--version']).split('\n')[0].replace(/\s+Copyright.*/, '');
+  return `root ${root} at ${commit}${dirty}; node ${process.version}; ${wrk}; ${cpuCount()} cores; load average ${loadAverage().toFixed(2)}`;
+}
+
+async function runCase(c: BenchCase, opts: ReturnType<typeof parseBenchArgs>['opts']): Promise<CaseReport> {
+  const stack = new Stack(opts, benchEnv(opts, c.env));
+  activeStack = stack;
+  try {
+    log(`case ${c.name}: starting ${c.services.join(', ')}`);
+    await stack.start(c.services, log);
+    return await c.run({
+      opts,
+      stack,
+      log: (m) => log(`${c.name}: ${m}`),
+      checkAborted: () => {
+        if (interrupted) throw new Interrupted();
+      },
+    });
+  } finally {
+    await stack.stop();
+    activeStack = null;
+    log(`case ${c.name}: services stopped`);
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof parseBenchArgs>;
+  try {
+    parsed = parseBenchArgs(process.argv.slice(2), REPO_ROOT);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { opts, only, list, help } = parsed;
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (list) {
+    for (const c of CASES) process.stdout.write(`${c.name.padEnd(16)} ${c.implemented ? '' : '[not written yet] '}${c.description}\n`);
+    return 0;
+  }
+  const unknown = (only ?? []).filter((n) => !CASES.some((c) => c.name === n));
+  if (unknown.length) {
+    process.stderr.write(`unknown case(s): ${unknown.join(', ')}; known: ${CASES.map((c) => c.name).join(', ')}\n`);
+    return 2;
+  }
+  const selected = CASES.filter((c) => (only ? only.includes(c.name) : true));
+  for (const c of selected.filter((x) => !x.implemented)) log(`case ${c.name}: not written yet, skipped (${c.description})`);
+  const runnable = selected.filter((c) => c.implemented);
+  if (!runnable.length) {
+    log('nothing to run');
+    return only ? 2 : 0;
+  }
+
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', () => activeStack?.killNow());
+
+  const environment = describeEnvironment(opts.root);
+  log(environment);
+  log(`stack: gateway :${portOf(opts, 'gateway')}, account :${portOf(opts, 'account')}, database ${opts.databaseUrl}; logs ${opts.logDir}`);
+  const results: Array<{ name: string; report?: CaseReport; error?: string }> = [];
+  for (const c of runnable) {
+    try {
+      results.push({ name: c.name, report: await runCase(c, opts) });
+    } catch (err) {
+      if (interrupted || err instanceof Interrupted) return 130;
+      const message = err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+      log(`case ${c.name} FAILED: ${message}`);
+      results.push({ name: c.name, error: message });
+    }
+  }
+
+  const out: string[] = ['', `Meeting Memory bench — ${environment}`, ''];
+  for (const r of results) {
+    if (r.error) {
+      out.push(`## ${r.name}: BENCH FAILED — ${r.error}`, '');
+      continue;
+    }
+    for (const t of r.report!.tables) out.push(`## ${t.title}`, '', formatTable(t.table), '');
+    out.push(...r.report!.lines, '');
+    out.push(...r.report!.targets.map(formatTarget), '');
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+  writeFileSync(
+    path.join(opts.logDir, 'results.json'),
+    JSON.stringify({ at: new Date().toISOString(), environment, opts: { ...opts }, results: results.map((r) => ({ ...r, report: r.report && { ...r.report } })) }, null, 2),
+  );
+  log(`raw wrk output, service logs and results.json in ${opts.logDir}`);
+
+  if (results.some((r) => r.error)) return 1;
+  if (results.some((r) => r.report!.targets.some((t) => !t.pass))) return 3;
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    log(`crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

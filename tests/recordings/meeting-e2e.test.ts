@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { createAjv } from '@mm/http';
+import { ROUTES } from '@mm/contract';
+import { startStack, type Stack } from '../support/stack';
+import { speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
+import { contentWords, waitForStatus } from '../support/wait';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '2' }, { pipeline: true });
+}, 60_000);
+afterAll(async () => {
+  await stack.stop();
+});
+
+const ajv = createAjv();
+const schemaOf = (operationId: string, status = 200) => ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
+const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
+
+describe('a meeting end to end with the offline engines', () => {
+  it('reaches READY with speakers, the words said, turn times and a digest from what was said; charged once', async () => {
+    const spoken = await speakMeeting(STANDUP_SCRIPT);
+    const account = await stack.admin.account({ balanceMinutes: 100 });
+    const token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read', 'account:read']);
+    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('title', 'Weekly standup').attach('audio', readFileSync(spoken.path), { filename: 'standup.wav', contentType: 'audio/wav' });
+    expect(res.status).toBe(202);
+    expect(schemaOf('submitRecording', 202)(res.body)).toBe(true);
+    const id = res.body.recording.id as string;
+    const seen = new Set<string>();
+    const ready = await waitForStatus(stack, token.value, id, (s) => {
+      seen.add(s);
+      return s === 'READY' || s === 'FAILED';
+    }, 180_000);
+    expect(ready.status).toBe('READY');
+    expect(schemaOf('getRecordingStatus')(ready)).toBe(true);
+
+    const bundle = await stack.api.get(`/api/v1/recordings/${id}/bundle`).set(bearer(token.value));
+    expect(bundle.status).toBe(200);
+    const validate = schemaOf('getRecordingBundle');
+    expect(validate(bundle.body) || validate.errors).toBe(true);
+    const { transcript, digest, stats, recording } = bundle.body;
+    expect(recording).toMatchObject({ id, title: 'Weekly standup', displayTitle: 'Weekly standup', access: 'owner', source: 'api' });
+    expect(transcript.speakers.length).toBeGreaterThanOrEqual(2);
+
+    const said = contentWords(STANDUP_SCRIPT.map(([, t]) => t).join(' '));
+    const heard = contentWords(transcript.text);
+    const found = [...said].filter((w) => heard.has(w));
+    expect(found.length / said.size).toBeGreaterThanOrEqual(0.4);
+
+    // Every spoken turn has a transcript turn starting within 1.5 s of it.
+    const starts = transcript.segments.map((s: { startMs: number }) => s.startMs);
+    for (const turn of spoken.turns) expect(Math.min(...starts.map((s: number) => Math.abs(s - turn.startMs)))).toBeLessThanOrEqual(1500);
+
+    const kinds = digest.sections.map((s: { kind: string }) => s.kind);
+    expect(kinds.slice(0, 3)).toEqual(['summary', 'decision_list', 'action_item_list']);
+    const summary = digest.sections[0].text as string;
+    expect(summary.length).toBeGreaterThan(20);
+    const sentences = transcript.segments.map((s: { text: string }) => s.text.toLowerCase()).join(' ');
+    const firstWords = summary.toLowerCase().split(/\s+/).slice(0, 4).join(' ');
+    expect(sentences).toContain(firstWords);
+    expect(digest.sections[1].items.length + digest.sections[2].items.length).toBeGreaterThan(0);
+    expect(stats.speakers.length).toBe(transcript.speakers.length);
+
+    const md = await stack.api.get(`/api/v1/recordings/${id}/bundle?format=markdown`).set(bearer(token.value));
+    expect(md.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(md.text.startsWith('# Weekly standup\n')).toBe(true);
+
+    const who = await stack.api.get('/api/v1/whoami').set(bearer(token.value));
+    expect(who.body.wallet.balanceMinutes).toBe(100 - res.body.recording.minutes);
+    expect(who.body.token.usedMinutes24h).toBe(res.body.recording.minutes);
+
+    const list = await stack.api.get('/api/v1/recordings/ready').set(bearer(token.value));
+    expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([id]);
+    expect(schemaOf('listReadyRecordings')(list.body)).toBe(true);
+  }, 240_000);
+
+  it('fails a silent meeting with NO_SPEECH, retryable false, and charges nothing', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 10 });
+    const token = await stack.admin.token(account.id, ['recordings:write', 'account:read']);
+    const silentWav = await (await import('../support/speak-meeting')).silence(4);
+    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('naming', 'skip').attach('audio', readFileSync(silentWav), { filename: 's.wav', contentType: 'audio/wav' });
+    expect(res.status).toBe(202);
+    const failed = await waitForStatus(stack, token.value, res.body.recording.id, (s) => s === 'FAILED' || s === 'READY');
+    expect(failed.error).toEqual({ code: 'NO_SPEECH', retryable: false });
+    const who = await stack.api.get('/api/v1/whoami').set(bearer(token.value));
+    expect(who.body.wallet.balanceMinutes).toBe(10);
+  }, 120_000);
+});

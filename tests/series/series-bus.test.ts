@@ -1,0 +1,44 @@
+import { connectBus, request, RemoteError, type Bus } from '@mm/bus';
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+let bus: Bus;
+beforeAll(async () => {
+  stack = await startStack();
+  // The stack's own namespace: only its services answer these requests.
+  bus = await connectBus(stack.natsUrl, 'test', stack.busNamespace);
+});
+afterAll(async () => {
+  await bus.close();
+  await stack.stop();
+});
+
+async function refusal(subject: string, payload: unknown): Promise<string> {
+  try {
+    await request(bus.nc, subject, payload);
+  } catch (err) {
+    if (err instanceof RemoteError) return err.code;
+    throw err;
+  }
+  throw new Error(`${subject} answered instead of refusing`);
+}
+
+describe('series.series.resolve (for the recordings service)', () => {
+  it('answers the series for its owner and a member, NOT_FOUND for anyone else or a missing id', async () => {
+    const account = await stack.admin.account();
+    const token = await stack.admin.token(account.id, ['series:write']);
+    const auth = { Authorization: `Bearer ${token.value}` };
+    const { series } = (await stack.api.post('/api/v1/series').set(auth).send({ name: 'Planning', titleStyle: 'TOPIC', dateCalendar: 'GREGORIAN' })).body;
+    await stack.api.put(`/api/v1/series/${series.id}/keyterms`).set(auth).send({ keyterms: ['Roadmap'], inheritAccountKeyterms: false });
+    const member = await stack.admin.account();
+    const stranger = await stack.admin.account();
+    await stack.admin.addSeriesMember(series.id, member.id);
+
+    const expected = { id: series.id, name: 'Planning', titleStyle: 'TOPIC', dateCalendar: 'GREGORIAN', keyterms: ['Roadmap'], inheritAccountKeyterms: false };
+    expect(await request(bus.nc, 'series.series.resolve', { accountId: account.id, seriesId: series.id })).toEqual({ ...expected, access: 'owner' });
+    expect(await request(bus.nc, 'series.series.resolve', { accountId: member.id, seriesId: series.id })).toEqual({ ...expected, access: 'member' });
+    expect(await refusal('series.series.resolve', { accountId: stranger.id, seriesId: series.id })).toBe('NOT_FOUND');
+    expect(await refusal('series.series.resolve', { accountId: account.id, seriesId: 'ser_missing' })).toBe('NOT_FOUND');
+    expect(await refusal('series.series.resolve', { accountId: account.id })).toBe('VALIDATION');
+  });
+});
