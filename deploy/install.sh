@@ -12,6 +12,8 @@ for bin in ffmpeg:ffmpeg ffprobe:ffmpeg pocketsphinx_batch:pocketsphinx flite:fl
   command -v "${bin%%:*}" >/dev/null 2>&1 || need_pkgs+=("${bin##*:}")
 done
 [ -d /usr/share/pocketsphinx/model/en-us ] || need_pkgs+=(pocketsphinx-en-us)
+# The digest PDF of the summary email embeds DejaVu Sans (Latin and Persian in one face).
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_pkgs+=(fonts-dejavu-core)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "== installing system packages: ${need_pkgs[*]}"
   $SUDO apt-get update -qq

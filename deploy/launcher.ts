@@ -9,12 +9,12 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..');
 const ORDER = ['account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'gateway'];
 const services = ORDER.filter((s) => existsSync(path.join(root, 'services', s, 'src', 'main.ts')));
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
 function start(name: string): void {
-  const child = spawn(tsx, [path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: process.env });
+  // One node process per service (tsx as a loader, not a wrapper), so signals reach the service itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: process.env });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);

@@ -4,13 +4,14 @@
  * on success, on error and on Ctrl-C. `pnpm bench --help` for the options.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CASES } from './cases';
 import { parseBenchArgs, USAGE } from './lib/options';
 import { cpuCount, loadAverage } from './lib/proc';
 import { formatTable, formatTarget } from './lib/report';
-import { benchEnv, portOf, Stack } from './lib/stack';
+import { benchEnv, natsUrlOf, portOf, redisUrlOf, Stack } from './lib/stack';
 import { BenchError, type BenchCase, type CaseReport } from './lib/types';
 import { killRunningWrk, WRK_BIN } from './lib/wrk';
 
@@ -21,7 +22,19 @@ const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 class Interrupted extends Error {}
 
 let activeStack: Stack | null = null;
+/** The running case's scratch directory (generated audio, audio store), removed when the case ends. */
+let activeScratch: string | null = null;
 let interrupted = false;
+
+function removeScratch(): void {
+  if (!activeScratch) return;
+  try {
+    rmSync(activeScratch, { recursive: true, force: true });
+  } catch (err) {
+    log(`could not remove ${activeScratch}: ${(err as Error).message}`);
+  }
+  activeScratch = null;
+}
 
 function onSignal(signal: NodeJS.Signals): void {
   if (interrupted) {
@@ -50,7 +63,10 @@ function describeEnvironment(root: string): string {
 }
 
 async function runCase(c: BenchCase, opts: ReturnType<typeof parseBenchArgs>['opts']): Promise<CaseReport> {
-  const stack = new Stack(opts, benchEnv(opts, c.env));
+  const scratchDir = mkdtempSync(path.join(os.tmpdir(), `mm-bench-${c.name}-`));
+  activeScratch = scratchDir;
+  const caseEnv = typeof c.env === 'function' ? c.env(scratchDir) : c.env;
+  const stack = new Stack(opts, benchEnv(opts, caseEnv));
   activeStack = stack;
   try {
     log(`case ${c.name}: starting ${c.services.join(', ')}`);
@@ -62,10 +78,12 @@ async function runCase(c: BenchCase, opts: ReturnType<typeof parseBenchArgs>['op
       checkAborted: () => {
         if (interrupted) throw new Interrupted();
       },
+      scratchDir,
     });
   } finally {
     await stack.stop();
     activeStack = null;
+    removeScratch();
     log(`case ${c.name}: services stopped`);
   }
 }
@@ -102,20 +120,31 @@ async function main(): Promise<number> {
 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  process.on('exit', () => activeStack?.killNow());
+  process.on('exit', () => {
+    activeStack?.killNow();
+    removeScratch();
+  });
 
   const environment = describeEnvironment(opts.root);
   log(environment);
-  log(`stack: gateway :${portOf(opts, 'gateway')}, account :${portOf(opts, 'account')}, database ${opts.databaseUrl}; logs ${opts.logDir}`);
-  const results: Array<{ name: string; report?: CaseReport; error?: string }> = [];
+  log(
+    `stack: gateway :${portOf(opts, 'gateway')}, account :${portOf(opts, 'account')}, database ${opts.databaseUrl}, ` +
+      `nats ${natsUrlOf(opts)}${opts.natsUrl ? '' : ' (private)'}, redis ${redisUrlOf(opts)}${opts.redisUrl ? '' : ' (private)'}; logs ${opts.logDir}`,
+  );
+  const results: Array<{ name: string; report?: CaseReport; error?: string; seconds: number; loadBefore: number; loadAfter: number }> = [];
   for (const c of runnable) {
+    const started = performance.now();
+    const loadBefore = loadAverage();
+    const done = () => ({ seconds: (performance.now() - started) / 1000, loadBefore, loadAfter: loadAverage() });
     try {
-      results.push({ name: c.name, report: await runCase(c, opts) });
+      const report = await runCase(c, opts);
+      if (interrupted) return 130;
+      results.push({ name: c.name, report, ...done() });
     } catch (err) {
       if (interrupted || err instanceof Interrupted) return 130;
       const message = err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
       log(`case ${c.name} FAILED: ${message}`);
-      results.push({ name: c.name, error: message });
+      results.push({ name: c.name, error: message, ...done() });
     }
   }
 
@@ -129,6 +158,21 @@ async function main(): Promise<number> {
     out.push(...r.report!.lines, '');
     out.push(...r.report!.targets.map(formatTarget), '');
   }
+  // The summary: one row per case, whatever happened to it, its headline numbers, every target again.
+  const verdict = (r: (typeof results)[number]) => (r.error ? 'BENCH FAILED' : r.report!.targets.every((t) => t.pass) ? 'PASS' : 'FAIL');
+  out.push(
+    '## Summary',
+    '',
+    formatTable({
+      headers: ['case', 'result', 'seconds', 'load average before', 'after'],
+      rows: results.map((r) => [r.name, verdict(r), r.seconds.toFixed(0), r.loadBefore.toFixed(2), r.loadAfter.toFixed(2)]),
+    }),
+    '',
+    ...results.map((r) => `${r.name}: ${r.error ? `BENCH FAILED — ${r.error.split('\n')[0]}` : (r.report!.summary ?? r.report!.targets.map((t) => t.measured).join('; '))}`),
+    '',
+    ...results.flatMap((r) => (r.report ? r.report.targets.map((t) => `${r.name}: ${formatTarget(t)}`) : [])),
+    '',
+  );
   process.stdout.write(`${out.join('\n')}\n`);
   writeFileSync(
     path.join(opts.logDir, 'results.json'),

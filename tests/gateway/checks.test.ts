@@ -62,7 +62,7 @@ describe('the checks every token request passes, in order', () => {
     await stack.admin.revoke(token.id);
     const revoked = await whoami(bearer(token.value));
     const { token: other } = await liveToken();
-    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
     await db.query("update access.token set expires_at = now() - interval '1 second' where id = $1", [other.id]);
     await db.end();
@@ -166,7 +166,7 @@ describe('tokens made through the admin API', () => {
 
   it('stores only a keyed hash of the token', async () => {
     const { token } = await liveToken();
-    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
     const { rows } = await db.query('select * from access.token where id = $1', [token.id]);
     await db.end();

@@ -16,7 +16,7 @@ const send = (token: string, key: string, body: Buffer = readFileSync(toneWav(3)
   stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', key).attach('audio', body, { filename: 'a.wav', contentType: 'audio/wav' });
 
 async function holdsOf(accountId: string): Promise<number> {
-  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
   const { rows } = await db.query("select count(*)::int as n from account.ledger_entry where account_id = $1 and kind = 'hold'", [accountId]);
   await db.end();
@@ -24,7 +24,7 @@ async function holdsOf(accountId: string): Promise<number> {
 }
 
 async function meetingsOf(accountId: string): Promise<number> {
-  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
   const { rows } = await db.query('select count(*)::int as n from recordings.recording where account_id = $1', [accountId]);
   await db.end();

@@ -42,3 +42,19 @@ describe('series.series.resolve (for the recordings service)', () => {
     expect(await refusal('series.series.resolve', { accountId: account.id })).toBe('VALIDATION');
   });
 });
+
+describe('recordings.series.stats (for the series service)', () => {
+  it('answers 0 and null for every series asked that holds no finished meeting', async () => {
+    expect(await request(bus.nc, 'recordings.series.stats', { seriesIds: ['ser_none', '__proto__'] })).toEqual({
+      stats: { ser_none: { meetingCount: 0, lastRecordedAt: null }, ['__proto__']: { meetingCount: 0, lastRecordedAt: null } },
+    });
+    expect(await request(bus.nc, 'recordings.series.stats', { seriesIds: [] })).toEqual({ stats: {} });
+  });
+
+  it('refuses a malformed question with VALIDATION', async () => {
+    expect(await refusal('recordings.series.stats', {})).toBe('VALIDATION');
+    expect(await refusal('recordings.series.stats', { seriesIds: 'ser_a' })).toBe('VALIDATION');
+    expect(await refusal('recordings.series.stats', { seriesIds: [''] })).toBe('VALIDATION');
+    expect(await refusal('recordings.series.stats', { seriesIds: Array.from({ length: 1001 }, (_, i) => `ser_${i}`) })).toBe('VALIDATION');
+  });
+});

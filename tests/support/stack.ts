@@ -11,6 +11,8 @@ import { startRecordings } from '../../services/recordings/src/main';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { connectBus, dropNamespace } from '@mm/bus';
+import { ensureDatabase } from '@mm/db';
+import { Client } from 'pg';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -40,7 +42,11 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   const audioStore = `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}`;
   // Each stack has its own NATS namespace: no other stack (or a dev stack) answers its requests or takes its jobs.
   const busNamespace = `t${randomBytes(5).toString('hex')}.`;
-  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, AUDIO_STORE: audioStore, BUS_NAMESPACE: busNamespace, ...env };
+  // ... and its own database: an outbox relay publishes every unpublished row of its schema, so
+  // stacks sharing a database would publish each other's work into their own namespace.
+  const databaseUrl = stackDatabaseUrl(busNamespace);
+  await ensureDatabase(databaseUrl);
+  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, AUDIO_STORE: audioStore, BUS_NAMESPACE: busNamespace, DATABASE_URL: databaseUrl, ...env };
   const running: Running[] = [];
   const account = await startAccount({ ...accountConfig(base), port: 0 });
   running.push(account);
@@ -76,8 +82,26 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
       const bus = await connectBus(cfg.natsUrl, 'test-cleanup', busNamespace);
       await dropNamespace(bus);
       await bus.close();
+      await dropDatabase(databaseUrl);
     },
   };
+}
+
+/** A database of its own for a stack, next to the run's test database. */
+function stackDatabaseUrl(namespace: string): string {
+  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test');
+  url.pathname = `/${url.pathname.slice(1)}_${namespace.replace(/\W/g, '')}`;
+  return url.toString();
+}
+
+async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  await client.query(`drop database if exists "${name}" with (force)`);
+  await client.end();
 }
 
 export interface TestAccount {

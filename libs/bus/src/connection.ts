@@ -16,7 +16,8 @@ export interface Bus {
  */
 export const STREAMS = [
   // Meeting facts from the recordings outbox; consumers: events, series, ask, account.
-  { name: 'RECORDINGS', subjects: ['recordings.recording.>'], maxAgeDays: 31 },
+  // `recordings.digest.>` carries digest content for internal consumers (account: memory, summary email).
+  { name: 'RECORDINGS', subjects: ['recordings.recording.>', 'recordings.digest.>'], maxAgeDays: 31 },
   // Work for the pipeline, and the pipeline's results and timers back to recordings.
   { name: 'PIPELINE', subjects: ['pipeline.>'], maxAgeDays: 7 },
 ] as const;
@@ -52,18 +53,25 @@ export async function connectBus(url: string, name: string, namespace = ''): Pro
       max_age: s.maxAgeDays * 24 * 3600 * 1e9,
       duplicate_window: DUPLICATE_WINDOW_NS,
     };
+    let existing: string[] | null = null;
     try {
-      await jsm.streams.info(config.name);
+      existing = (await jsm.streams.info(config.name)).config.subjects ?? [];
     } catch {
       try {
         await jsm.streams.add(config);
       } catch (err) {
-        // Another replica created it between our look and our add.
-        await jsm.streams.info(config.name).catch(() => {
-          throw err;
-        });
+        // Another replica created it between our look and our add (perhaps an older release).
+        existing = (
+          await jsm.streams.info(config.name).catch(() => {
+            throw err;
+          })
+        ).config.subjects ?? [];
       }
     }
+    const missing = existing ? config.subjects.filter((sub) => !existing!.includes(sub)) : [];
+    // A stream made by an older release lacks subjects added since. Only add, never remove: a
+    // replica of the older release starting during a rolling update must not take them away again.
+    if (existing && missing.length) await jsm.streams.update(config.name, { subjects: [...existing, ...missing] });
   }
   return { nc, js: nc.jetstream(), jsm, namespace, close: () => nc.drain() };
 }

@@ -33,9 +33,17 @@ export const outboxMigration: Migration = {
   },
 };
 
-/** Writes a fact to the outbox inside the caller's transaction; the relay publishes it later. */
+/**
+ * Writes a fact to the outbox inside the caller's transaction; the relay publishes it later.
+ * The id is the message's identity: writing the same id again (a step re-run after a crash) is a
+ * no-op, and JetStream drops a re-published id as well.
+ */
 export async function enqueue(trx: Transaction<any> | Kysely<any>, id: string, subject: string, payload: unknown): Promise<void> {
-  await trx.insertInto('outbox').values({ id, subject, payload: JSON.stringify(payload) }).execute();
+  await trx
+    .insertInto('outbox')
+    .values({ id, subject, payload: JSON.stringify(payload) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }
 
 /**

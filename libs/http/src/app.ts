@@ -1,5 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Logger } from 'pino';
 import { ApiError } from './errors';
@@ -39,6 +40,39 @@ function metricsFor(name: string) {
   return m;
 }
 
+/** Per-request facts the log line reads when the response finishes. */
+export interface RequestFacts {
+  reqId?: string;
+  route?: string;
+  tokenId?: string | null;
+  principal?: Principal;
+}
+
+/**
+ * Gives a request its id (kept from a well-formed X-Request-Id), and when the response finishes
+ * records its latency in the histogram and writes one JSON log line (never a token or body).
+ * Plain node:http handlers use it as well as express apps.
+ */
+export function requestObserver(name: string, logger: Logger) {
+  const { duration } = metricsFor(name);
+  return (req: IncomingMessage, res: ServerResponse, routeOf: () => string, facts: RequestFacts): void => {
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const reqId = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    facts.reqId = reqId;
+    res.setHeader('X-Request-Id', reqId);
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const route = routeOf();
+      duration.observe({ method: req.method ?? '', route, status: String(res.statusCode) }, ms / 1000);
+      const path = req.url ?? '';
+      if (path === '/healthz' || path === '/readyz' || path === '/metrics') return;
+      const p = facts.principal;
+      logger.info({ reqId, method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10, tokenId: p?.tokenId ?? facts.tokenId ?? null, accountId: p?.accountId ?? null }, 'request');
+    });
+  };
+}
+
 /** The principal the gateway vouched for; set by the principal middleware. */
 export function principalOf(res: Response): Principal {
   const p = res.locals.principal as Principal | undefined;
@@ -56,22 +90,11 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const { registry, duration } = metricsFor(opts.name);
+  const { registry } = metricsFor(opts.name);
 
+  const observe = requestObserver(opts.name, opts.logger);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    const incoming = req.headers['x-request-id'];
-    const reqId = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    res.locals.reqId = reqId;
-    res.setHeader('X-Request-Id', reqId);
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const route = (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched';
-      duration.observe({ method: req.method, route, status: String(res.statusCode) }, ms / 1000);
-      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
-      const p = res.locals.principal as Principal | undefined;
-      opts.logger.info({ reqId, method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10, tokenId: p?.tokenId ?? res.locals.tokenId ?? null, accountId: p?.accountId ?? null }, 'request');
-    });
+    observe(req, res, () => (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched', res.locals);
     next();
   });
 

@@ -1,5 +1,4 @@
-import type { Express } from 'express';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 
@@ -13,10 +12,11 @@ export interface Running {
  * Listens (port 0 picks a free one), and returns a close that stops taking requests, lets open
  * ones finish, then runs `onClose` (consumers, pools).
  */
-export async function serve(app: Express, port: number, logger: Logger, onClose: () => Promise<void>): Promise<Running> {
+export async function serve(app: RequestListener, port: number, logger: Logger, onClose: () => Promise<void>): Promise<Running> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, '0.0.0.0', () => resolve(s));
+    const s = createServer(app);
     s.once('error', reject);
+    s.listen(port, '0.0.0.0', () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   const actual = (server.address() as AddressInfo).port;

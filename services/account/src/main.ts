@@ -10,18 +10,30 @@ import { SettingsService } from './services/settings.service';
 import { MemoryService } from './services/memory.service';
 import { serveWallet } from './bus/wallet.handlers';
 import { serveAccount } from './bus/account.handlers';
+import { consumeDigestCreated } from './bus/digest-created.consumer';
+import { SummaryEmailService } from './services/summary-email.service';
+import { createSmtpMailer } from './mail/smtp.mailer';
 import { migrations } from '../migrations';
 
-/** Starts the account service: migrate, answer wallet, memory and settings requests over NATS, listen. */
+/**
+ * Starts the account service: migrate, answer wallet, memory and settings requests over NATS,
+ * learn from and email each first digest, listen.
+ */
 export async function startAccount(config: AccountConfig): Promise<Running> {
   const logger = createLogger('account', config.logLevel);
   await migrateSchema(config.databaseUrl, 'account', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
-  const { nc } = await connectBus(config.natsUrl, 'account', config.busNamespace);
+  const bus = await connectBus(config.natsUrl, 'account', config.busNamespace);
+  const { nc } = bus;
   const wallet = new WalletService(db, config.wallet);
   const settings = new SettingsService(db);
   const memory = new MemoryService(db);
   const subs = [...serveWallet(nc, wallet, logger), ...serveAccount(nc, { memory, settings }, logger)];
+  const mailer = createSmtpMailer(config.summaryEmail);
+  if (!mailer) logger.warn('SMTP_URL is not set: summary emails are not sent');
+  if (!config.summaryEmail.pdfFonts.regular) logger.warn('no PDF font found: digest PDFs use Helvetica, and Persian digests are emailed without a PDF');
+  const summaryEmail = new SummaryEmailService({ db, nc, mailer, fonts: config.summaryEmail.pdfFonts, appUrl: config.appUrl, logger });
+  const stopDigests = await consumeDigestCreated(bus, { memory, summaryEmail }, logger);
   const app = createApp({
     config,
     wallet,
@@ -36,6 +48,8 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   });
   return serve(app, config.port, logger, async () => {
     subs.forEach((s) => s.unsubscribe());
+    await stopDigests();
+    mailer?.close();
     await nc.drain();
     await db.destroy();
   });

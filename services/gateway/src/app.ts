@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -10,7 +10,7 @@ import { AccessRepository } from './db/access.repository';
 import { AccessGate } from './services/access-gate';
 import { AccessService } from './services/access.service';
 import { PrincipalSigner } from './services/principals';
-import { publicRouter } from './routes/public.routes';
+import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
 
 export interface GatewayDeps {
@@ -22,8 +22,11 @@ export interface GatewayDeps {
   ready: () => Promise<boolean>;
 }
 
-/** The gateway's express app: the public API under /api/v1 and the admin API under /admin/v1. */
-export function createApp(deps: GatewayDeps): Express {
+/**
+ * The gateway: the public API under /api/v1 on a plain node:http handler (its hot path), and
+ * everything else (admin API, health, metrics, plain 404s) on express.
+ */
+export function createApp(deps: GatewayDeps): RequestListener {
   const { config, logger } = deps;
   const repo = new AccessRepository(deps.db);
   const signer = new PrincipalSigner(principalKey(config.internalJwtSecret));
@@ -31,10 +34,15 @@ export function createApp(deps: GatewayDeps): Express {
   const access = new AccessService({ repo, nc: deps.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
 
   const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false });
-  app.use('/api/v1', publicRouter({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, logger }));
+  const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, logger });
   app.use('/api', (_req, res) => {
     res.status(404).type('text/plain').send('Not Found');
   });
   app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.nc, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls }));
-  return finishApp(app, logger);
+  finishApp(app, logger);
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX) api(req, res);
+    else app(req, res);
+  };
 }

@@ -6,9 +6,11 @@ import { connectBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
+import { AccessRepository } from './db/access.repository';
+import { serveAccountContact } from './bus/account-contact.handlers';
 import { migrations } from '../migrations';
 
-/** Starts the gateway: migrate its schema, connect Redis and NATS, listen. */
+/** Starts the gateway: migrate its schema, connect Redis and NATS, answer contact requests, listen. */
 export async function startGateway(config: GatewayConfig): Promise<Running> {
   const logger = createLogger('gateway', config.logLevel);
   await migrateSchema(config.databaseUrl, 'access', migrations);
@@ -17,6 +19,7 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
   const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
   redis.on('error', () => undefined);
   const { nc } = await connectBus(config.natsUrl, 'gateway', config.busNamespace);
+  const subs = serveAccountContact(nc, new AccessRepository(db), logger);
   const app = createApp({
     config,
     db,
@@ -29,6 +32,7 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
     },
   });
   return serve(app, config.port, logger, async () => {
+    subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     redis.disconnect();
     await db.destroy();

@@ -8,9 +8,10 @@ import { createApp } from './app';
 import type { Database } from './db/schema';
 import { LifecycleService } from './services/lifecycle.service';
 import { consumePipelineResults } from './bus/pipeline-results.consumer';
+import { serveSeriesStats } from './bus/series-stats.handler';
 import { migrations } from '../migrations';
 
-/** Starts the recordings service: migrate, relay its outbox, apply pipeline results, listen. */
+/** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
 export async function startRecordings(config: RecordingsConfig): Promise<Running> {
   const logger = createLogger('recordings', config.logLevel);
   await migrateSchema(config.databaseUrl, 'recordings', migrations);
@@ -20,6 +21,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming });
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
   const stopConsumer = await consumePipelineResults(bus, lifecycle, logger);
+  const seriesStats = serveSeriesStats(bus.nc, db, logger);
   const app = createApp({
     config,
     db,
@@ -34,6 +36,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     },
   });
   return serve(app, config.port, logger, async () => {
+    seriesStats.unsubscribe();
     await stopConsumer();
     await relay.stop();
     await bus.close();

@@ -7,6 +7,7 @@ import { createApp } from './app';
 import type { Database } from './db/schema';
 import { SeriesService } from './services/series.service';
 import { serveSeries } from './bus/series.handlers';
+import { RecordingsStatsClient } from './bus/series-stats.client';
 import { migrations } from '../migrations';
 
 /** Starts the series service: migrate, answer series requests over NATS, listen. */
@@ -15,7 +16,7 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   await migrateSchema(config.databaseUrl, 'series', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
   const { nc } = await connectBus(config.natsUrl, 'series', config.busNamespace);
-  const series = new SeriesService(db);
+  const series = new SeriesService(db, new RecordingsStatsClient(nc, logger));
   const subs = serveSeries(nc, series, logger);
   const app = createApp({
     config,

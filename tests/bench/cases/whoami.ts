@@ -14,6 +14,7 @@ import { BenchError, type BenchCase, type CaseContext, type CaseReport, type Ser
 export const WHOAMI_TARGET = { requestsPerSec: 3000, p99Ms: 20, connections: 50 };
 
 const SERVICES: ServiceName[] = ['account', 'gateway'];
+const BALANCE = 1000;
 
 /** The principal the gateway would forward for this token (same fields, so the account does the same work). */
 function principalFor(account: BenchAccount, token: BenchToken): Principal {
@@ -56,7 +57,7 @@ export const whoamiCase: BenchCase = {
       throw new BenchError(`whoami: --duration and --warmup must be <= ${maxJwtLife} s (the direct run's principal lives 60 s)`);
     }
 
-    const account = await createAccount(gateway, { displayName: 'bench whoami', developerMode: true, balanceMinutes: 1000 });
+    const account = await createAccount(gateway, { displayName: 'bench whoami', developerMode: true, balanceMinutes: BALANCE });
     const token = await createToken(gateway, account.id, { name: 'bench whoami', scopes: ['recordings:read', 'account:read'], expiresInDays: 30 });
     ctx.log(`account ${account.id}, token ${token.id}`);
     const key = principalKey(BENCH_INTERNAL_SECRET);
@@ -67,6 +68,12 @@ export const whoamiCase: BenchCase = {
     // Both paths must answer the same resource, or the comparison measures different work.
     const viaGateway = await getJson(`${gateway}/api/v1/whoami`, await gatewayHeaders());
     const viaDirect = await getJson(`${direct}/whoami`, await directHeaders());
+    const balance = (viaGateway as { wallet?: { balanceMinutes?: number } | null }).wallet?.balanceMinutes;
+    if (balance !== BALANCE) {
+      throw new BenchError(
+        `whoami shows a balance of ${balance}, not the ${BALANCE} minutes credited: another account service on the same NATS took the credit (run on the bench's private NATS, without --nats-url, or check BUS_NAMESPACE)`,
+      );
+    }
     if (JSON.stringify(viaGateway) !== JSON.stringify(viaDirect)) {
       throw new BenchError(`whoami answers differ between the gateway and the account service:\n gateway: ${JSON.stringify(viaGateway)}\n direct:  ${JSON.stringify(viaDirect)}`);
     }

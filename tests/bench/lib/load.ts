@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Stack } from './stack';
-import { CpuSampler, cpuCount, loadAverage, pidsByComm, type CpuGroup } from './proc';
+import { CpuSampler, cpuCount, loadAverage, pidsByComm, postgresBackendsOf, type CpuGroup } from './proc';
 import { BenchError, type CaseContext, type ServiceName } from './types';
 import { runWrk, wrkProblems, type WrkResult } from './wrk';
 
@@ -35,12 +35,13 @@ export interface LoadMeasurement {
 }
 
 /** The process groups whose CPU use is shown: the stack's services, then the shared infrastructure. */
-export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: () => number | null): CpuGroup[] {
+export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: () => number | null, database: string): CpuGroup[] {
   return [
     ...services.map((s) => ({ label: s, pids: () => stack.pids(s) })),
-    { label: 'postgres', pids: () => pidsByComm(['postgres']) },
-    { label: 'redis', pids: () => pidsByComm(['redis-server']) },
-    { label: 'nats', pids: () => pidsByComm(['nats-server']) },
+    // Postgres is shared: only the backends serving the bench's database count.
+    { label: 'postgres', pids: () => postgresBackendsOf(database) },
+    { label: 'redis', pids: () => (stack.hasPrivate('redis') ? stack.pids('redis') : pidsByComm(['redis-server'])) },
+    { label: 'nats', pids: () => (stack.hasPrivate('nats') ? stack.pids('nats') : pidsByComm(['nats-server'])) },
     { label: 'wrk', pids: () => {
       const p = wrkPid();
       return p ? [p] : [];
@@ -67,7 +68,8 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
   const loadBefore = loadAverage();
   ctx.log(`${target.label}: measuring ${opts.duration} s (${opts.threads} threads, ${opts.connections} connections; load average ${loadBefore.toFixed(2)})`);
   let wrkPid: number | null = null;
-  const sampler = new CpuSampler(defaultCpuGroups(ctx.stack, services, () => wrkPid));
+  const database = decodeURIComponent(new URL(opts.databaseUrl).pathname.replace(/^\//, ''));
+  const sampler = new CpuSampler(defaultCpuGroups(ctx.stack, services, () => wrkPid, database));
   // Sample the steady middle of the run: skip its first and last second (wrk must still be alive to be counted).
   const edge = opts.duration >= 4 ? 1000 : 0;
   let cpu: CpuBreakdown | null = null;
@@ -94,6 +96,7 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
     onSpawn: (pid) => (wrkPid = pid),
   });
   await sampling;
+  ctx.checkAborted();
   ctx.stack.assertAlive();
   const problems = wrkProblems(wrk);
   if (problems.length) throw new BenchError(`${target.label}: ${problems.join('; ')} — the numbers are not valid (raw output in ${opts.logDir})`);
@@ -102,8 +105,9 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
 
 /**
  * CPU time each group spent per request (microseconds), from the sampled window and the run's
- * throughput. Unlike req/s this barely moves when other work shares the machine, so it is the
- * figure to compare between runs; `other` is left out (it is not the bench's work).
+ * throughput; `other` is left out (it is not the bench's work). It moves less than req/s when
+ * other work shares the machine, but contention still inflates it (fewer requests per wake-up,
+ * cold caches): compare the medians of several runs, interleaved.
  */
 export function cpuPerRequestUs(m: LoadMeasurement): Array<{ label: string; us: number }> | null {
   if (!m.cpu) return null;

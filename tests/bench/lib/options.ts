@@ -2,8 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BENCH_PORTS } from './stack';
-import type { BenchOptions, ServiceName } from './types';
+import { DEFAULT_BENCH_PORTS, DEFAULT_INFRA_PORTS } from './stack';
+import type { BenchOptions, InfraName, ServiceName } from './types';
 
 export const USAGE = `usage: pnpm bench [options]
 
@@ -16,8 +16,12 @@ runs the bench cases, prints a table per case and PASS/FAIL per target, stops ev
   --warmup S              unmeasured warm-up seconds before each run (default 3)
   --connections N         wrk connections (default 50; the targets are defined at 50)
   --threads N             wrk threads (default 2)
-  --port NAME=PORT        a service's port (repeatable), e.g. --port gateway=19080
+  --port NAME=PORT        a port of the stack (repeatable), e.g. --port gateway=19080, --port nats=14223
+                          (defaults: services 18080-18086, private nats 14222, private redis 16379)
   --database-url URL      default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/meeting_memory_bench
+  --nats-url URL          use this NATS instead of starting a private nats-server (shares subjects
+                          and queue groups with every other stack on it)
+  --redis-url URL         use this Redis instead of starting a private redis-server
   --service-env KEY=VAL   extra environment for every service (repeatable), e.g. LOG_LEVEL=silent
   --cpu-prof NAME         run a service under node --cpu-prof (repeatable); profiles in <log-dir>/prof
   --root DIR              start the services of another checkout (compare a branch or an experiment)
@@ -65,6 +69,8 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
       threads: { type: 'string' },
       port: { type: 'string', multiple: true },
       'database-url': { type: 'string' },
+      'nats-url': { type: 'string' },
+      'redis-url': { type: 'string' },
       'service-env': { type: 'string', multiple: true },
       'cpu-prof': { type: 'string', multiple: true },
       root: { type: 'string' },
@@ -75,7 +81,8 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
   for (const p of values.port ?? []) {
     const m = /^(\w+)=(\d+)$/.exec(p);
     if (!m) throw new UsageError(`--port takes NAME=PORT (got ${p})`);
-    ports[service(m[1], '--port')] = Number(m[2]);
+    const name = m[1] in DEFAULT_INFRA_PORTS ? (m[1] as InfraName) : service(m[1], '--port');
+    ports[name] = Number(m[2]);
   }
   const serviceEnv: Record<string, string> = {};
   for (const e of values['service-env'] ?? []) {
@@ -96,6 +103,8 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     threads,
     ports,
     databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_bench',
+    natsUrl: values['nats-url'] ?? null,
+    redisUrl: values['redis-url'] ?? null,
     serviceEnv,
     cpuProf: (values['cpu-prof'] ?? []).map((s) => service(s, '--cpu-prof')),
     logDir,

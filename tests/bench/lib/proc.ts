@@ -54,6 +54,14 @@ export function pidsByComm(names: readonly string[]): number[] {
   return out;
 }
 
+/** Postgres backends serving one database (their process title names it: `postgres: … user db host(port) state`). */
+export function postgresBackendsOf(database: string): number[] {
+  return pidsByComm(['postgres']).filter((pid) => {
+    const cmd = read(`/proc/${pid}/cmdline`)?.replace(/\0/g, ' ') ?? '';
+    return cmd.includes(` ${database} `);
+  });
+}
+
 /** User + system CPU seconds a process has used so far (0 when it is gone). */
 export function cpuSeconds(pid: number): number {
   const stat = read(`/proc/${pid}/stat`);
@@ -63,11 +71,34 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
+/**
+ * User + system CPU seconds of a process plus those of its children it has waited for (cutime,
+ * cstime): for a service that runs engines as short-lived child processes (pocketsphinx, ffmpeg),
+ * whose own /proc entries are gone by the time anyone samples them.
+ */
+export function cpuSecondsWithReapedChildren(pid: number): number {
+  const stat = read(`/proc/${pid}/stat`);
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLK_TCK;
+}
+
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  const status = read(`/proc/${pid}/status`);
+  const m = status && new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return m ? Number(m[1]) : null;
+}
+
 /** Resident set size of a process in MiB (null when it is gone). */
 export function rssMiB(pid: number): number | null {
-  const status = read(`/proc/${pid}/status`);
-  const m = status && /^VmRSS:\s+(\d+) kB/m.exec(status);
-  return m ? Number(m[1]) / 1024 : null;
+  const kib = statusKiB(pid, 'VmRSS');
+  return kib === null ? null : kib / 1024;
+}
+
+/** The process's resident high-water mark since it started (VmHWM), in MiB (null when it is gone). */
+export function hwmMiB(pid: number): number | null {
+  const kib = statusKiB(pid, 'VmHWM');
+  return kib === null ? null : kib / 1024;
 }
 
 /** Busy, stolen and total jiffies of the whole machine (all cores), from /proc/stat. */
@@ -144,6 +175,7 @@ export class RssSampler {
   private baseline = 0;
   private peak = 0;
   private last = 0;
+  private samples = 0;
   constructor(
     private readonly pid: number,
     private readonly intervalMs = 50,
@@ -151,17 +183,19 @@ export class RssSampler {
 
   start(): void {
     this.baseline = this.last = this.peak = rssMiB(this.pid) ?? 0;
+    this.samples = 0;
     this.timer = setInterval(() => {
       const v = rssMiB(this.pid);
       if (v === null) return;
+      this.samples++;
       this.last = v;
       if (v > this.peak) this.peak = v;
     }, this.intervalMs);
   }
 
-  stop(): { baselineMiB: number; peakMiB: number; lastMiB: number } {
+  stop(): { baselineMiB: number; peakMiB: number; lastMiB: number; samples: number } {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    return { baselineMiB: this.baseline, peakMiB: this.peak, lastMiB: this.last };
+    return { baselineMiB: this.baseline, peakMiB: this.peak, lastMiB: this.last, samples: this.samples };
   }
 }

@@ -1,14 +1,16 @@
 /**
  * Starts services as real processes, the way `pnpm start` does (deploy/launcher.ts): each one is
  * `node_modules/.bin/tsx services/<name>/src/main.ts` with its configuration in the environment.
- * Ports are the bench's own (18080-18086 by default) so a running development stack is untouched.
+ * Ports are the bench's own (18080-18086 by default) so a running development stack is untouched,
+ * and by default so are NATS and Redis: the bench runs its own nats-server (JetStream, data in the
+ * log directory) and redis-server (no persistence). Only Postgres is shared, in a database of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { ensureDatabase } from '@mm/db';
-import { BenchError, type BenchOptions, type ServiceName } from './types';
+import { BenchError, type BenchOptions, type InfraName, type ServiceName } from './types';
 import { treeOf } from './proc';
 
 /** Signs the principals of the bench stack (set explicitly, so a direct bench can sign too). */
@@ -25,20 +27,32 @@ export const DEFAULT_BENCH_PORTS: Record<ServiceName, number> = {
   events: 18086,
 };
 
+export const DEFAULT_INFRA_PORTS: Record<InfraName, number> = { nats: 14222, redis: 16379 };
+
 const READY_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 12_000;
 
-interface ServiceProcess {
-  name: ServiceName;
+interface ManagedProcess {
+  name: ServiceName | InfraName;
   child: ChildProcess;
   logFile: string;
   exited: Promise<void>;
-  /** Pids of the tsx wrapper and the node process under it, captured once ready (for a forced kill). */
+  /** Pids of the process and its children (tsx wrapper + node), captured once ready (for a forced kill). */
   tree: number[];
+  /** Text the command line of each of its processes contains: a forced kill never hits a recycled pid. */
+  signature: string;
 }
 
-export function portOf(opts: BenchOptions, name: ServiceName): number {
-  return opts.ports[name] ?? DEFAULT_BENCH_PORTS[name];
+export function portOf(opts: BenchOptions, name: ServiceName | InfraName): number {
+  return opts.ports[name] ?? (name === 'nats' || name === 'redis' ? DEFAULT_INFRA_PORTS[name] : DEFAULT_BENCH_PORTS[name]);
+}
+
+export function natsUrlOf(opts: BenchOptions): string {
+  return opts.natsUrl ?? `nats://127.0.0.1:${portOf(opts, 'nats')}`;
+}
+
+export function redisUrlOf(opts: BenchOptions): string {
+  return opts.redisUrl ?? `redis://127.0.0.1:${portOf(opts, 'redis')}`;
 }
 
 /** The environment every bench service gets; `caseEnv` and `--service-env` come last. */
@@ -54,6 +68,10 @@ export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {
     PORT: String(portOf(opts, 'gateway')),
     PUBLIC_BASE_URL: `http://127.0.0.1:${portOf(opts, 'gateway')}`,
     DATABASE_URL: opts.databaseUrl,
+    NATS_URL: natsUrlOf(opts),
+    // Subjects and streams of its own even on a shared NATS (--nats-url); see docs/decisions.md.
+    BUS_NAMESPACE: 'bench.',
+    REDIS_URL: redisUrlOf(opts),
     INTERNAL_JWT_SECRET: BENCH_INTERNAL_SECRET,
     ADMIN_API_KEY: BENCH_ADMIN_KEY,
     RATE_LIMIT_SCALE: '1000',
@@ -84,9 +102,16 @@ function tail(file: string, lines = 30): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A binary on PATH, or in an sbin directory (nats-server lives in /usr/sbin on Debian). */
+function findBinary(name: string): string {
+  const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'];
+  for (const d of dirs) if (existsSync(path.join(d, name))) return path.join(d, name);
+  throw new BenchError(`${name} not found (install it, see deploy/install.sh, or pass --${name.replace('-server', '')}-url to use a running one)`);
+}
+
 /** A set of running services; stop() is safe to call more than once and from a signal handler. */
 export class Stack {
-  private readonly procs: ServiceProcess[] = [];
+  private readonly procs: ManagedProcess[] = [];
   private stopping: Promise<void> | null = null;
 
   constructor(
@@ -94,24 +119,82 @@ export class Stack {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  url(name: ServiceName): string {
+  url(name: ServiceName | InfraName): string {
     return `http://127.0.0.1:${portOf(this.opts, name)}`;
   }
 
-  /** The pids running a service right now (tsx wrapper and its node child). */
-  pids(name: ServiceName): number[] {
+  /** The pids running a service right now (tsx wrapper and its node child), or private NATS/Redis. */
+  pids(name: ServiceName | InfraName): number[] {
     const p = this.procs.find((x) => x.name === name);
     return p?.child.pid ? treeOf(p.child.pid) : [];
   }
 
-  /** The node process that runs the service's code (the deepest one; for memory measurements). */
+  /**
+   * The node process that runs the service's code (for memory measurements): the deepest process
+   * of its tree whose command line names the service's main.ts. Not simply the last of the tree:
+   * tsx's loader runs an esbuild child, and a service may be running ffprobe or an engine.
+   */
   servicePid(name: ServiceName): number | null {
-    const pids = this.pids(name);
+    const signature = `services/${name}/src/main.ts`;
+    const pids = this.pids(name).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(signature);
+      } catch {
+        return false;
+      }
+    });
     return pids.length ? pids[pids.length - 1] : null;
   }
 
-  logFile(name: ServiceName): string | null {
+  logFile(name: ServiceName | InfraName): string | null {
     return this.procs.find((x) => x.name === name)?.logFile ?? null;
+  }
+
+  /** True when the bench runs its own NATS/Redis (their CPU is then exactly theirs). */
+  hasPrivate(name: InfraName): boolean {
+    return this.procs.some((p) => p.name === name);
+  }
+
+  private spawnLogged(name: ServiceName | InfraName, cmd: string, args: string[], signature: string): ManagedProcess {
+    const logFile = path.join(this.opts.logDir, `${name}.log`);
+    const fd = openSync(logFile, 'a');
+    const child = spawn(cmd, args, { cwd: this.opts.root, env: this.env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.once('error', () => undefined); // reported by waitReady through the exit code
+    const p: ManagedProcess = { name, child, logFile, exited, tree: [], signature };
+    this.procs.push(p);
+    return p;
+  }
+
+  /** Private nats-server and redis-server, unless URLs were given; ready when they say so in their logs. */
+  private async startInfra(log: (m: string) => void): Promise<void> {
+    const started: Array<{ p: ManagedProcess; readyLine: RegExp }> = [];
+    if (this.opts.natsUrl === null) {
+      const port = portOf(this.opts, 'nats');
+      await assertPortFree(port, 'nats');
+      const dataDir = path.join(this.opts.logDir, 'nats-data');
+      mkdirSync(dataDir, { recursive: true });
+      const p = this.spawnLogged('nats', findBinary('nats-server'), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dataDir], `-p\0${port}`);
+      started.push({ p, readyLine: /Server is ready/ });
+    }
+    if (this.opts.redisUrl === null) {
+      const port = portOf(this.opts, 'redis');
+      await assertPortFree(port, 'redis');
+      const p = this.spawnLogged('redis', findBinary('redis-server'), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], `:${port}`);
+      started.push({ p, readyLine: /Ready to accept connections/ });
+    }
+    for (const { p, readyLine } of started) {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        if (p.child.exitCode !== null || p.child.signalCode !== null) throw new BenchError(`${p.name} exited at start (is ${p.name}-server installed?); log:\n${tail(p.logFile)}`);
+        if (readyLine.test(tail(p.logFile, 200))) break;
+        if (Date.now() > deadline) throw new BenchError(`${p.name} not ready after 15 s; log:\n${tail(p.logFile)}`);
+        await sleep(100);
+      }
+      p.tree = p.child.pid ? [p.child.pid] : [];
+    }
+    if (started.length) log(`private ${started.map(({ p }) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}`);
   }
 
   /**
@@ -119,30 +202,27 @@ export class Stack {
    * for every /readyz. The database is created first so that no two services race to create it.
    */
   async start(services: ServiceName[], log: (m: string) => void): Promise<void> {
-    for (const s of services) await assertPortFree(portOf(this.opts, s), s);
-    await ensureDatabase(this.opts.databaseUrl);
     const tsx = path.join(this.opts.root, 'node_modules', '.bin', 'tsx');
-    mkdirSync(this.opts.logDir, { recursive: true });
-    for (const name of services) {
-      const logFile = path.join(this.opts.logDir, `${name}.log`);
-      const fd = openSync(logFile, 'a');
-      const nodeFlags = this.opts.cpuProf.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${path.join(this.opts.logDir, 'prof', name)}`] : [];
-      const child = spawn(tsx, [...nodeFlags, path.join(this.opts.root, 'services', name, 'src', 'main.ts')], {
-        cwd: this.opts.root,
-        env: this.env,
-        stdio: ['ignore', fd, fd],
-      });
-      closeSync(fd);
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.once('error', (err) => log(`${name}: spawn failed: ${err.message}`));
-      this.procs.push({ name, child, logFile, exited, tree: [] });
+    if (!existsSync(tsx)) throw new BenchError(`${tsx} is missing: --root must be a checkout with its dependencies installed`);
+    for (const s of services) {
+      if (!existsSync(path.join(this.opts.root, 'services', s, 'src', 'main.ts'))) throw new BenchError(`services/${s}/src/main.ts is missing in ${this.opts.root}`);
+      await assertPortFree(portOf(this.opts, s), s);
     }
-    log(`started ${services.map((s) => `${s} :${portOf(this.opts, s)} (pid ${this.procs.find((p) => p.name === s)!.child.pid})`).join(', ')}; logs in ${this.opts.logDir}`);
-    await Promise.all(this.procs.map((p) => this.waitReady(p)));
-    for (const p of this.procs) p.tree = p.child.pid ? treeOf(p.child.pid) : [];
+    mkdirSync(this.opts.logDir, { recursive: true });
+    await this.startInfra(log);
+    await ensureDatabase(this.opts.databaseUrl);
+    const launched: ManagedProcess[] = [];
+    for (const name of services) {
+      const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
+      const nodeFlags = this.opts.cpuProf.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${path.join(this.opts.logDir, 'prof', name)}`] : [];
+      launched.push(this.spawnLogged(name, tsx, [...nodeFlags, main], `services/${name}/src/main.ts`));
+    }
+    log(`started ${launched.map((p) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}; logs in ${this.opts.logDir}`);
+    await Promise.all(launched.map((p) => this.waitReady(p)));
+    for (const p of launched) p.tree = p.child.pid ? treeOf(p.child.pid) : [];
   }
 
-  private async waitReady(p: ServiceProcess): Promise<void> {
+  private async waitReady(p: ManagedProcess): Promise<void> {
     const url = `${this.url(p.name)}/readyz`;
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
@@ -178,11 +258,11 @@ export class Stack {
         p.child.kill('SIGTERM');
         const done = await Promise.race([p.exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
         if (!done) {
-          for (const pid of tree) killIfOurs(pid, p.name);
+          for (const pid of tree) killIfOurs(pid, p.signature);
           await p.exited;
         }
         // tsx waits for its child, but make sure no orphan keeps the port.
-        for (const pid of tree) killIfOurs(pid, p.name);
+        for (const pid of tree) killIfOurs(pid, p.signature);
       }
     })();
     return this.stopping;
@@ -190,19 +270,19 @@ export class Stack {
 
   /** Last resort on process exit (synchronous): kills every process this stack started. */
   killNow(): void {
-    for (const p of this.procs) for (const pid of new Set([...(p.child.pid ? treeOf(p.child.pid) : []), ...p.tree])) killIfOurs(pid, p.name);
+    for (const p of this.procs) for (const pid of new Set([...(p.child.pid ? treeOf(p.child.pid) : []), ...p.tree])) killIfOurs(pid, p.signature);
   }
 }
 
-/** SIGKILL a pid only while it still runs this service's main.ts (never a recycled pid). */
-function killIfOurs(pid: number, name: ServiceName): void {
+/** SIGKILL a pid only while its command line still has the signature (never a recycled pid). */
+function killIfOurs(pid: number, signature: string): void {
   let cmdline: string;
   try {
     cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
     return; // gone
   }
-  if (!cmdline.includes(`services/${name}/src/main.ts`)) return;
+  if (!cmdline.includes(signature)) return;
   try {
     process.kill(pid, 'SIGKILL');
   } catch {

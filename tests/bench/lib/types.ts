@@ -7,6 +7,9 @@ import type { Stack } from './stack';
 /** Services the bench can start (each is `services/<name>/src/main.ts`). */
 export type ServiceName = 'gateway' | 'account' | 'recordings' | 'pipeline' | 'series' | 'ask' | 'events';
 
+/** Infrastructure the bench runs privately (unless given a URL): its own NATS and Redis. */
+export type InfraName = 'nats' | 'redis';
+
 export interface BenchOptions {
   /** Tree whose services are started (default: this repository; another checkout to compare). */
   root: string;
@@ -16,8 +19,15 @@ export interface BenchOptions {
   connections: number;
   threads: number;
   /** Ports of the bench stack (never the defaults, so a running `pnpm start` is left alone). */
-  ports: Partial<Record<ServiceName, number>>;
+  ports: Partial<Record<ServiceName | InfraName, number>>;
   databaseUrl: string;
+  /**
+   * NATS and Redis of the stack. null (the default): the bench starts its own nats-server and
+   * redis-server, so no other stack on the machine (tests, `pnpm start`) shares its JetStream
+   * state, rate-limit counters or access epoch.
+   */
+  natsUrl: string | null;
+  redisUrl: string | null;
   /** Extra environment for every service (`--service-env KEY=VALUE`), applied last. */
   serviceEnv: Record<string, string>;
   /** Services to run under `node --cpu-prof` (profiles land in `logDir/prof`). */
@@ -47,6 +57,8 @@ export interface CaseReport {
   targets: TargetCheck[];
   /** Raw figures, kept in results.json for comparing runs. */
   data?: unknown;
+  /** One line for the summary printed at the end of a run (the case's headline numbers). */
+  summary?: string;
 }
 
 export interface CaseContext {
@@ -56,6 +68,11 @@ export interface CaseContext {
   log(message: string): void;
   /** Throws when the run was interrupted (Ctrl-C); call between long steps. */
   checkAborted(): void;
+  /**
+   * A temporary directory of this case (generated audio, the services' audio store), made before
+   * the services start and removed after they stop.
+   */
+  scratchDir: string;
 }
 
 export interface BenchCase {
@@ -66,8 +83,11 @@ export interface BenchCase {
   implemented: boolean;
   /** Services started for the case, in start order (dependencies first). */
   services: ServiceName[];
-  /** Environment for this case's services, before `--service-env`. */
-  env?: Record<string, string>;
+  /**
+   * Environment for this case's services, before `--service-env`. A function gets the case's
+   * scratch directory (see CaseContext.scratchDir), e.g. for an `AUDIO_STORE` that is removed afterwards.
+   */
+  env?: Record<string, string> | ((scratchDir: string) => Record<string, string>);
   run(ctx: CaseContext): Promise<CaseReport>;
 }
 

@@ -59,10 +59,22 @@ export interface MemoryLearningTable {
   createdAt: Generated<Date>;
 }
 
+/** A meeting's summary email: claimed while sending, then sent or failed for good; never sent twice. */
+export interface SummaryEmailTable {
+  recordingId: string;
+  accountId: string;
+  state: 'sending' | 'sent' | 'failed';
+  claimedAt: Generated<Date>;
+  sentAt: Date | null;
+  messageId: string | null;
+  error: string | null;
+}
+
 export interface Database {
   wallet: WalletTable;
   ledgerEntry: LedgerEntryTable;
   setting: SettingTable;
   memoryNote: MemoryNoteTable;
   memoryLearning: MemoryLearningTable;
+  summaryEmail: SummaryEmailTable;
 }

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema';
 import { MemoryRepository, type MemoryItem } from '../db/memory.repository';
 import { SettingsRepository } from '../db/settings.repository';
 import { editedNoteText, learnCandidates, noteKey, type LearnInput } from '../domain/memory-note';
+import { digestNotes, type DigestForNotes } from '../domain/digest-notes';
 
 const disabled = () => new ApiError('MEMORY_DISABLED', 'Memory is switched off; turn memoryLearningEnabled on to edit or delete notes.');
 const noNote = () => new ApiError('NOT_FOUND', 'No memory note with that id.');
@@ -55,6 +56,15 @@ export class MemoryService {
     if (!(await this.settings.settings(this.db, accountId)).memoryLearningEnabled) throw disabled();
     if (!(await this.repo.delete(this.db, accountId, id))) throw noNote();
     return { id, deleted: true };
+  }
+
+  /**
+   * Learns from a meeting's first digest (`recordings.digest.created`): the people, terms and
+   * topics it names. The account's keyterms are known vocabulary, never people.
+   */
+  async learnFromDigest(d: DigestForNotes & { accountId: string; recordingId: string }): Promise<LearnResult> {
+    const keyterms = await this.settings.keyterms(this.db, d.accountId);
+    return this.learn({ accountId: d.accountId, meetingId: d.recordingId, ...digestNotes(d, keyterms) });
   }
 
   /**

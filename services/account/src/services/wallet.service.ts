@@ -32,9 +32,14 @@ function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
   throw new ApiError(r.code, message, 'details' in r ? r.details : undefined, retryAfter);
 }
 
+/** `createdAt` for an entry: the database's time unless a test drives the clock. */
+const at = (clock: Date | undefined) => (clock ? { createdAt: clock } : {});
+
 /**
  * The wallet's use cases. Each runs in one transaction holding the account's wallet lock, and is
  * idempotent by its reference: a retried or redelivered request finds its entry and answers the same.
+ * The optional `clock` of each use case lets tests drive time (rolling 24-hour windows); left
+ * out, the clock is the real one and entries take the database's time.
  */
 export class WalletService {
   readonly repo: WalletRepository;
@@ -45,20 +50,20 @@ export class WalletService {
     this.repo = new WalletRepository(db);
   }
 
-  async credit(accountId: string, minutes: number, kind: CreditKind, reference: string): Promise<{ balanceMinutes: number }> {
+  async credit(accountId: string, minutes: number, kind: CreditKind, reference: string, clock?: Date): Promise<{ balanceMinutes: number }> {
     return this.db.transaction().execute(async (trx) => {
       await this.repo.lock(trx, accountId);
-      if (!(await this.repo.byReference(trx, reference))) await this.repo.insert(trx, { accountId, kind: 'credit', creditKind: kind, minutes, reference });
+      if (!(await this.repo.byReference(trx, reference))) await this.repo.insert(trx, { accountId, kind: 'credit', creditKind: kind, minutes, reference, ...at(clock) });
       return { balanceMinutes: balanceOf(await this.repo.facts(trx, accountId)) };
     });
   }
 
   /** Holds a meeting's minutes at acceptance, after the daily limit, the token cap and the balance. */
-  async hold(req: SpendRequest): Promise<{ held: true; replay: boolean }> {
+  async hold(req: SpendRequest, clock?: Date): Promise<{ held: true; replay: boolean }> {
     return this.db.transaction().execute(async (trx) => {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
-      const now = new Date();
+      const now = clock ?? new Date();
       const refusal = req.force
         ? null
         : admit({
@@ -72,7 +77,7 @@ export class WalletService {
         against: 'available',
       });
       if (refusal) refuse(refusal);
-      await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId });
+      await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId, ...at(clock) });
       return { held: true as const, replay: false };
     });
   }
@@ -81,16 +86,16 @@ export class WalletService {
    * Charges a held meeting once, at transcript-ready. `minutes` may be below the hold (an
    * attachment that could not be used); the rest of the hold is simply not taken.
    */
-  async capture(accountId: string, reference: string, minutes?: number): Promise<{ captured: boolean }> {
-    return this.close(accountId, reference, 'capture', minutes);
+  async capture(accountId: string, reference: string, minutes?: number, clock?: Date): Promise<{ captured: boolean }> {
+    return this.close(accountId, reference, 'capture', minutes, clock);
   }
 
   /** Lets go of a hold: transcription failed, or the meeting was deleted before its transcript. */
-  async release(accountId: string, reference: string): Promise<{ captured: boolean }> {
-    return this.close(accountId, reference, 'release');
+  async release(accountId: string, reference: string, clock?: Date): Promise<{ captured: boolean }> {
+    return this.close(accountId, reference, 'release', undefined, clock);
   }
 
-  private async close(accountId: string, reference: string, kind: 'capture' | 'release', minutes?: number): Promise<{ captured: boolean }> {
+  private async close(accountId: string, reference: string, kind: 'capture' | 'release', minutes?: number, clock?: Date): Promise<{ captured: boolean }> {
     return this.db.transaction().execute(async (trx) => {
       await this.repo.lock(trx, accountId);
       const hold = await this.repo.byReference(trx, `hold:${reference}`);
@@ -98,17 +103,17 @@ export class WalletService {
       const closed = await this.repo.closing(trx, hold.reference);
       if (closed) return { captured: closed.kind === 'capture' };
       const charged = kind === 'capture' ? Math.min(hold.minutes, minutes ?? hold.minutes) : 0;
-      await this.repo.insert(trx, { accountId, kind, minutes: charged, reference: `${kind}:${reference}`, holdReference: hold.reference, tokenId: hold.tokenId });
+      await this.repo.insert(trx, { accountId, kind, minutes: charged, reference: `${kind}:${reference}`, holdReference: hold.reference, tokenId: hold.tokenId, ...at(clock) });
       return { captured: kind === 'capture' };
     });
   }
 
   /** Charges an Ask its quoted price (a refusal to answer is charged too). */
-  async chargeAsk(req: SpendRequest): Promise<{ charged: true; replay: boolean }> {
+  async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: true; replay: boolean }> {
     return this.db.transaction().execute(async (trx) => {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `ask:${req.reference}`)) return { charged: true as const, replay: true };
-      const now = new Date();
+      const now = clock ?? new Date();
       const refusal = admit({
         facts: await this.repo.facts(trx, req.accountId),
         price: req.minutes,
@@ -120,14 +125,14 @@ export class WalletService {
         against: 'balance',
       });
       if (refusal) refuse(refusal);
-      await this.repo.insert(trx, { accountId: req.accountId, kind: 'ask_charge', minutes: req.minutes, reference: `ask:${req.reference}`, tokenId: req.tokenId });
+      await this.repo.insert(trx, { accountId: req.accountId, kind: 'ask_charge', minutes: req.minutes, reference: `ask:${req.reference}`, tokenId: req.tokenId, ...at(clock) });
       return { charged: true as const, replay: false };
     });
   }
 
   /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */
-  async summary(accountId: string, tokenId: string | null): Promise<{ balanceMinutes: number; availableMinutes: number; usedMinutes24h: number }> {
-    const now = new Date();
+  async summary(accountId: string, tokenId: string | null, clock?: Date): Promise<{ balanceMinutes: number; availableMinutes: number; usedMinutes24h: number }> {
+    const now = clock ?? new Date();
     const [facts, spends] = await Promise.all([this.repo.facts(this.db, accountId), tokenId ? this.repo.tokenSpends(this.db, tokenId, now) : Promise.resolve([])]);
     return { balanceMinutes: balanceOf(facts), availableMinutes: availableOf(facts), usedMinutes24h: usedInWindow(spends, now) };
   }

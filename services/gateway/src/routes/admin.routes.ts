@@ -87,7 +87,15 @@ export function adminRouter(deps: AdminDeps): Router {
         features: account?.features ?? { series: true, ask: true, videoUpload: true },
       });
       const json = req.is('application/json') ? Buffer.from(JSON.stringify(req.body ?? {})) : undefined;
-      forward(req, res, deps.serviceUrls.recordings, pathOf(req), principal, (err) => deps.logger.error({ err: String(err) }, 'admin proxy error'), json);
+      forward(req, res, {
+        target: deps.serviceUrls.recordings,
+        path: pathOf(req),
+        principal,
+        reqId: res.locals.reqId as string,
+        clientIp: req.ip ?? '',
+        onError: (err) => deps.logger.error({ err: String(err) }, 'admin proxy error'),
+        body: json,
+      });
     });
   const operator = async () => OPERATOR;
   const id = (req: Request) => encodeURIComponent(String(req.params.id));

@@ -131,6 +131,11 @@ export function assembleDigest(kind: DigestKind, language: DigestLanguage, title
   return { ...digest, markdown: renderDigestMarkdown(digest) };
 }
 
+/** The title the service suggests for a meeting when nobody gave one. */
+export function suggestDigestTitle(input: DigestInput): string {
+  return suggestTitle(scoreSentences(input.segments, input.language, input.memory ?? []), input.kind, input.language);
+}
+
 /** A title from the weightiest terms ("Release notes, budget and search"), else the kind's name. */
 export function suggestTitle(sentences: readonly Sentence[], kind: DigestKind, language: DigestLanguage): string {
   const terms = titleTerms(sentences, language);

@@ -30,27 +30,44 @@ export function correctKeyterms<W extends TimedWord>(words: readonly W[], keyter
   const terms = prepareTerms(keyterms);
   if (terms.length === 0 || words.length === 0) return words.slice();
   const letters = words.map((w) => lettersOf(w.word));
+  // Windows and their sound keys are shared by all terms: computed once, not once per term.
+  const sounds = new Map<string, string>();
+  const soundOf = (joined: string): string => {
+    let key = sounds.get(joined);
+    if (key === undefined) sounds.set(joined, (key = soundKey(joined)));
+    return key;
+  };
+  const joins = new Map<number, string>();
+  const joinedOf = (from: number, to: number): string => {
+    const k = from * 8 + (to - from);
+    let j = joins.get(k);
+    if (j === undefined) joins.set(k, (j = letters.slice(from, to).join('')));
+    return j;
+  };
   const taken = new Array<boolean>(words.length).fill(false);
   const replacements = new Map<number, { to: number; term: Term }>();
   for (const term of terms) {
     const fuzzy = term.letters.length >= rules.minFuzzyLetters;
     const need = term.letters.length < 6 ? rules.minScoreShort : rules.minScore;
     const sizes = windowSizes(term, fuzzy);
+    const candidates: Array<{ from: number; to: number; score: number }> = [];
     for (let i = 0; i < words.length; i++) {
-      let best: { to: number; score: number } | null = null;
       for (const size of sizes) {
         const to = i + size;
-        if (to > words.length || taken.slice(i, to).some(Boolean)) continue;
-        const joined = letters.slice(i, to).join('');
+        if (to > words.length) continue;
+        const joined = joinedOf(i, to);
         if (joined === '' || Math.abs(joined.length - term.letters.length) > Math.max(2, term.letters.length * 0.4)) continue;
         if (isInflection(joined, term.letters)) continue;
-        const score = joined === term.letters ? 1 : fuzzy ? similarity(joined, term) : 0;
-        if (score >= need && (!best || score > best.score)) best = { to, score };
+        const score = joined === term.letters ? 1 : fuzzy ? similarity(joined, soundOf(joined), term, need) : 0;
+        if (score >= need) candidates.push({ from: i, to, score });
       }
-      if (!best) continue;
-      for (let k = i; k < best.to; k++) taken[k] = true;
-      replacements.set(i, { to: best.to, term });
-      i = best.to - 1;
+    }
+    // Best match first, so "project appollo" wins over "the project appollo" for the same term.
+    candidates.sort((a, b) => b.score - a.score || a.to - a.from - (b.to - b.from) || a.from - b.from);
+    for (const c of candidates) {
+      if (taken.slice(c.from, c.to).some(Boolean)) continue;
+      for (let k = c.from; k < c.to; k++) taken[k] = true;
+      replacements.set(c.from, { to: c.to, term });
     }
   }
   const out: W[] = [];
@@ -76,10 +93,11 @@ export function correctKeytermsInText(text: string, keyterms: readonly string[],
 }
 
 /** How alike a decoded run and a term are, 0..1: spelling and sound, sound counting more. */
-function similarity(joined: string, term: Term): number {
-  const spelled = 1 - levenshtein(joined, term.letters) / Math.max(joined.length, term.letters.length);
-  const soundA = soundKey(joined);
+function similarity(joined: string, soundA: string, term: Term, need: number): number {
   const sounded = soundA === '' && term.sound === '' ? 1 : 1 - levenshtein(soundA, term.sound) / Math.max(soundA.length, term.sound.length, 1);
+  // Sound keys are short and cheap; most windows fail here before spelling is compared.
+  if (0.4 + 0.6 * sounded < need) return 0;
+  const spelled = 1 - levenshtein(joined, term.letters) / Math.max(joined.length, term.letters.length);
   return 0.4 * spelled + 0.6 * sounded;
 }
 
@@ -169,13 +187,17 @@ export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (!a.length) return b.length;
   if (!b.length) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let prev = new Uint16Array(b.length + 1);
+  let cur = new Uint16Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const sub = prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, sub);
     }
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
   return prev[b.length];
 }

@@ -61,7 +61,9 @@ function stemEn(word: string): string {
 }
 
 const EN_QUESTION_WORDS = /^(what|why|how|who|whom|whose|when|where|which)\b/;
-const EN_AUX_QUESTION = /^(do|does|did|is|are|was|were|can|could|should|will|would|shall|have|has|may|might)\s+(you|we|i|they|he|she|it|there|this|that|these|those|the|a|an|anyone|anybody|someone|everyone|everybody|our|your|my|his|her|their)\b/;
+// "do the review" is an instruction, "does the build pass" a question: bare "do" needs a pronoun.
+const EN_AUX_QUESTION =
+  /^(?:do\s+(?:you|we|i|they|he|she|it|anyone|anybody|someone|everyone|everybody)|(?:does|did|is|are|was|were|can|could|should|will|would|shall|have|has|may|might)\s+(?:you|we|i|they|he|she|it|there|this|that|these|those|the|a|an|anyone|anybody|someone|everyone|everybody|our|your|my|his|her|their))\b/;
 const FA_QUESTION_WORDS = /^(آیا|چرا|چطور|چگونه|کی|کجا|چه|چی|کدام|چند|مگر)(\s|$)/u;
 
 /** A question: ends with a question mark, or opens like one (decoders write no punctuation). */

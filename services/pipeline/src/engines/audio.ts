@@ -35,7 +35,7 @@ export async function probe(path: string): Promise<AudioProbe> {
   try {
     ({ stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', path], { maxBuffer: 8 << 20 }));
   } catch (err) {
-    throw new EngineError('AUDIO_CORRUPT', `ffprobe cannot read the file: ${stderrOf(err)}`, { cause: err });
+    throw decodeFailure(err, 'ffprobe cannot read the file');
   }
   const json = JSON.parse(stdout || '{}') as FfprobeJson;
   const streams = json.streams ?? [];
@@ -62,7 +62,7 @@ export async function toWav16k(inputPath: string, outPath: string): Promise<void
     });
   } catch (err) {
     await fs.rm(outPath, { force: true });
-    throw new EngineError('AUDIO_CORRUPT', `ffmpeg cannot decode the audio: ${stderrOf(err)}`, { cause: err });
+    throw decodeFailure(err, 'ffmpeg cannot decode the audio');
   }
 }
 
@@ -75,9 +75,11 @@ export async function readPcm16k(inputPath: string): Promise<Float32Array> {
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
+    child.on('error', (err) => reject(decodeFailure(err, 'ffmpeg cannot run')));
     child.on('close', resolve);
   });
+  // A null code means a signal ended ffmpeg (out of memory, shutdown): not the file's fault.
+  if (code === null) throw new EngineError('TRANSCRIBE_FAILED', 'ffmpeg was stopped before it finished');
   if (code !== 0) throw new EngineError('AUDIO_CORRUPT', `ffmpeg cannot decode the audio: ${lastLine(stderr)}`);
   return int16ToFloat(Buffer.concat(chunks));
 }
@@ -109,6 +111,16 @@ function int16ToFloat(buf: Buffer): Float32Array {
   const out = new Float32Array(buf.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = buf.readInt16LE(i * 2) / 32768;
   return out;
+}
+
+/**
+ * A decoder that ran and refused the file means damaged audio (final); a decoder that could
+ * not run at all, was killed or timed out is our failure, and a retry may help.
+ */
+function decodeFailure(err: unknown, what: string): EngineError {
+  const e = err as { code?: unknown; signal?: unknown; killed?: boolean };
+  const ourFault = typeof e.code === 'string' || Boolean(e.signal) || e.killed === true;
+  return new EngineError(ourFault ? 'TRANSCRIBE_FAILED' : 'AUDIO_CORRUPT', `${what}: ${stderrOf(err)}`, { cause: err });
 }
 
 function stderrOf(err: unknown): string {

@@ -57,7 +57,9 @@ export interface DiarizeOptions {
 
 // Thresholds measured on flite's three voices (30 s and 5 min meetings): pieces of 2.5 s or
 // more of one voice stay under 3.0 apart, different voices start at 3.5 (rms against awb, the
-// closest pair). Below 2 s of speech the two overlap, hence the minimum window.
+// closest pair). Below 2 s of speech the two overlap, hence the minimum window. The change
+// threshold sits lower than the cluster one on purpose: a needless split is rejoined by the
+// clustering, a missed one is not.
 export const DEFAULT_DIARIZE: DiarizeOptions = {
   minPauseMs: 250,
   windowMs: 2500,
@@ -145,7 +147,7 @@ export class VoiceClusterDiarizer implements Diarizer {
  * Prefix sums of per-frame voice features over voiced frames only, so the statistics of any
  * time span cost O(dimensions) however long it is; change detection asks for thousands.
  */
-export class VoicePrefix {
+class VoicePrefix {
   private readonly count: number;
   private readonly prefix: Float64Array;
   private readonly prefixSq: Float64Array;

@@ -5,8 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { assembleDigest, type Digest, type DigestInput, suggestTitle } from '../domain/digest';
-import { scoreSentences } from '../domain/digest-extract';
+import { assembleDigest, type Digest, type DigestInput, suggestDigestTitle } from '../domain/digest';
 import { DigestCheckError, digestPrompt, parseModelDigest } from '../domain/digest-json';
 import type { AsrEngine, AsrInput, AsrResult, AsrWord } from './asr';
 import type { DigestEngine } from './digest';
@@ -37,7 +36,7 @@ export class OpenAiAsr implements AsrEngine {
     if (!res.ok) {
       const detail = await errorText(res);
       // Whisper servers answer 400 for a file they cannot decode; that is the audio, not us.
-      const corrupt = res.status === 400 && /decod|corrupt|invalid (?:file|audio|data)|unsupported|format|could not process/i.test(detail);
+      const corrupt = res.status === 400 && /decod|corrupt|invalid (?:file|audio|data)|file format|unsupported (?:file|audio|format|media)|could not process/i.test(detail);
       throw new EngineError(corrupt ? 'AUDIO_CORRUPT' : 'TRANSCRIBE_FAILED', `transcription server answered ${res.status}: ${detail}`);
     }
     const body = (await res.json().catch(() => null)) as VerboseJson | null;
@@ -65,7 +64,7 @@ export class OpenAiDigest implements DigestEngine {
     if (typeof content !== 'string') throw new EngineError('GENERATE_FAILED', 'chat server answered without message content');
     try {
       const parsed = parseModelDigest(content, input);
-      const title = parsed.title || suggestTitle(scoreSentences(input.segments, input.language, input.memory), input.kind, input.language);
+      const title = parsed.title || suggestDigestTitle(input);
       return assembleDigest(input.kind, input.language, title, parsed.content);
     } catch (err) {
       if (err instanceof DigestCheckError) throw new EngineError('GENERATE_FAILED', err.message, { cause: err });

@@ -1,6 +1,7 @@
 import { PocketsphinxAsr } from '../engines/asr';
 import { VoiceClusterDiarizer } from '../engines/diarize';
 import { transcribeMeeting } from '../engines/transcribe-meeting';
+import { OpenAiAsr, OpenAiDigest } from '../engines/openai';
 import { ExtractiveDigest, type DigestInput } from '../engines/digest';
 import { stats } from '../domain/digest';
 import type { PipelineConfig } from '../config';
@@ -15,10 +16,10 @@ export function digestLanguage(outputLanguage: string, transcriptLanguage: strin
 
 /** Builds the engines configuration names: offline (pocketsphinx, extractive) unless told otherwise. */
 export function createEngines(config: PipelineConfig): Engines {
-  const asr = new PocketsphinxAsr();
+  const openai = (model: string) => ({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey ?? undefined, model });
+  const asr = config.asrEngine === 'openai' ? new OpenAiAsr(openai(config.openai.asrModel)) : new PocketsphinxAsr();
   const diarizer = new VoiceClusterDiarizer();
-  const digest = new ExtractiveDigest();
-  void config;
+  const digest = config.llmEngine === 'openai' ? new OpenAiDigest(openai(config.openai.llmModel)) : new ExtractiveDigest();
   return {
     async transcribe({ audioPath, keyterms }): Promise<TranscriptDoc> {
       const t = await transcribeMeeting({ asr, diarizer }, { audioPath, keyterms });

@@ -75,6 +75,23 @@ export class RecordingRepository {
     return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
+  /**
+   * Per series: how many READY, not deleted meetings it holds (what listReady with seriesId lists)
+   * and when the newest of them happened. Series with none are absent from the map.
+   */
+  async seriesStats(db: Db, seriesIds: string[]): Promise<Map<string, { meetingCount: number; lastRecordedAt: Date }>> {
+    if (seriesIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('recording')
+      .select((eb) => ['seriesId', eb.fn.countAll<string>().as('n'), eb.fn.max('recordedAt').as('last')])
+      .where('status', '=', 'READY')
+      .where('deletedAt', 'is', null)
+      .where('seriesId', 'in', seriesIds)
+      .groupBy('seriesId')
+      .execute();
+    return new Map(rows.map((r) => [r.seriesId as string, { meetingCount: Number(r.n), lastRecordedAt: r.last as Date }]));
+  }
+
   async digestHeads(db: Db, ids: string[]): Promise<Map<string, { title: string | null; language: string }>> {
     if (ids.length === 0) return new Map();
     const rows = await db.selectFrom('digest').select(['recordingId', 'title', 'language']).where('recordingId', 'in', ids).execute();

@@ -20,15 +20,15 @@ export type NamingDecision = { stop: false } | { stop: true; deadline: Date | nu
 
 /**
  * Whether a meeting whose transcript is ready stops at NAMING. `naming=skip` and FORCE_OFF never
- * stop; a single voice makes a short stop without notification; AUTO waits a short while;
- * FORCE_ON waits until named, skipped or its deadline (none when the deadline hours are 0).
+ * stop; FORCE_ON waits until named, skipped or its deadline (none when the deadline hours are 0);
+ * under AUTO a single voice makes a short stop without notification, several voices a short wait.
  */
 export function decideNaming(i: NamingInput): NamingDecision {
   if (i.naming === 'skip' || i.mode === 'FORCE_OFF') return { stop: false };
   const after = (s: number) => new Date(i.now.getTime() + s * 1000);
+  if (i.mode === 'FORCE_ON') return { stop: true, deadline: i.forceOnDeadlineHours > 0 ? after(i.forceOnDeadlineHours * 3600) : null, notify: true };
   if (i.speakerCount <= 1) return { stop: true, deadline: after(i.singleVoiceWaitSeconds), notify: false };
-  if (i.mode === 'AUTO') return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
-  return { stop: true, deadline: i.forceOnDeadlineHours > 0 ? after(i.forceOnDeadlineHours * 3600) : null, notify: true };
+  return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
 }
 
 /** Failure codes the contract says no retry can help. */

@@ -7,6 +7,7 @@ import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import { decideNaming, isRetryable, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
+import { enqueueDigestCreated } from '../bus/digest-created.publisher';
 
 export interface Segment {
   index: number;
@@ -130,7 +131,10 @@ export class LifecycleService {
       const next = await this.repo.update(trx, cur.id, { status: 'READY', readyOnce: true, readyAt: cur.readyAt ?? new Date(), errorCode: null, errorRetryable: null, autoRetryPending: false });
       if (!cur.deletedAt) {
         if (cur.readyOnce) await this.repo.emit(trx, next, 'recording.updated', { change: 'regenerated' });
-        else await this.repo.emit(trx, next, 'recording.ready', {});
+        else {
+          await this.repo.emit(trx, next, 'recording.ready', {});
+          await enqueueDigestCreated(trx, next, d);
+        }
       }
     });
   }

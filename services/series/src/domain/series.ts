@@ -22,8 +22,20 @@ export const SERIES_DEFAULTS: Readonly<SeriesSettings> = Object.freeze({
   dateCalendar: 'AUTO',
 });
 
+/**
+ * A series' finished meetings as the caller can read them (READY, not deleted: what its
+ * meetingsUrl lists). Counted by the recordings service, which owns meetings, at read time.
+ */
+export interface MeetingStats {
+  meetingCount: number;
+  lastRecordedAt: Date | null;
+}
+
+/** A series just created holds no meeting yet. */
+export const NO_MEETINGS: Readonly<MeetingStats> = Object.freeze({ meetingCount: 0, lastRecordedAt: null });
+
 /** The `series` object of getSeries, createSeries and updateSeries. */
-export function toSeriesView(row: SeriesRow, access: Access) {
+export function toSeriesView(row: SeriesRow, access: Access, stats: MeetingStats) {
   return {
     id: row.id,
     name: row.name,
@@ -32,8 +44,8 @@ export function toSeriesView(row: SeriesRow, access: Access) {
     defaultOutputLanguage: row.defaultOutputLanguage,
     titleStyle: row.titleStyle,
     dateCalendar: row.dateCalendar,
-    meetingCount: row.meetingCount,
-    lastRecordedAt: row.lastRecordedAt ? row.lastRecordedAt.toISOString() : null,
+    meetingCount: stats.meetingCount,
+    lastRecordedAt: stats.lastRecordedAt ? stats.lastRecordedAt.toISOString() : null,
   };
 }
 
@@ -47,6 +59,6 @@ export function seriesLinks(id: string, urls: { appUrl: string; publicBaseUrl: s
 }
 
 /** An item of listReadableSeries. */
-export function toSeriesListItem(row: SeriesRow, role: Access, urls: { appUrl: string; publicBaseUrl: string }) {
-  return { id: row.id, name: row.name, role, meetingCount: row.meetingCount, ...seriesLinks(row.id, urls) };
+export function toSeriesListItem(row: SeriesRow, role: Access, stats: MeetingStats, urls: { appUrl: string; publicBaseUrl: string }) {
+  return { id: row.id, name: row.name, role, meetingCount: stats.meetingCount, ...seriesLinks(row.id, urls) };
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
-import { toSeriesListItem, toSeriesView } from '../domain/series';
+import { NO_MEETINGS, toSeriesListItem, toSeriesView } from '../domain/series';
 import type { SeriesInput, SeriesService } from '../services/series.service';
 import { rulesFirst, seriesFeatureOn } from './series-guards';
 
@@ -18,24 +18,25 @@ export function seriesRoutes(deps: SeriesRouteDeps): Router {
     const p = principalOf(res);
     // Switched off, the list is empty rather than 404: the route is the caller's way to learn there is nothing.
     const rows = p.features.series ? await deps.series.listReadable(p.accountId) : [];
-    sendOk(res, { items: rows.map(({ row, role }) => toSeriesListItem(row, role, deps.urls)) });
+    sendOk(res, { items: rows.map(({ row, role, stats }) => toSeriesListItem(row, role, stats, deps.urls)) });
   });
 
   router.get('/series/:id', seriesFeatureOn, validateOperation('getSeries'), async (_req, res) => {
-    const { row, access } = await deps.series.readable(principalOf(res).accountId, inputOf(res).params.id);
-    sendOk(res, { series: toSeriesView(row, access) });
+    const { row, access, stats } = await deps.series.get(principalOf(res).accountId, inputOf(res).params.id);
+    sendOk(res, { series: toSeriesView(row, access, stats) });
   });
 
   router.post('/series', seriesFeatureOn, rulesFirst, validateOperation('createSeries'), async (_req, res) => {
     const body = inputOf(res).body as unknown as SeriesInput & { name: string };
     const row = await deps.series.create(principalOf(res).accountId, body);
-    sendOk(res, { series: toSeriesView(row, 'owner') }, 201);
+    // A series just made holds no meeting: nothing to ask the recordings service.
+    sendOk(res, { series: toSeriesView(row, 'owner', NO_MEETINGS) }, 201);
   });
 
   router.patch('/series/:id', seriesFeatureOn, rulesFirst, validateOperation('updateSeries'), async (_req, res) => {
     const { params, body } = inputOf(res);
-    const row = await deps.series.update(principalOf(res).accountId, params.id, body as SeriesInput);
-    sendOk(res, { series: toSeriesView(row, 'owner') });
+    const { row, stats } = await deps.series.update(principalOf(res).accountId, params.id, body as SeriesInput);
+    sendOk(res, { series: toSeriesView(row, 'owner', stats) });
   });
 
   return router;

@@ -4,7 +4,7 @@ import { KeytermRuleError, normalizeKeyterms } from '@mm/text';
 import type { Database, SeriesRow } from '../db/schema';
 import { SeriesRepository, type SeriesPatch } from '../db/series.repository';
 import { SeriesNameError, normalizeSeriesName, seriesNameKey } from '../domain/series-name';
-import { SERIES_DEFAULTS, SERIES_PER_OWNER, type Access, type SeriesSettings } from '../domain/series';
+import { SERIES_DEFAULTS, SERIES_PER_OWNER, type Access, type MeetingStats, type SeriesSettings } from '../domain/series';
 
 /** Another account's series, a missing one and (upstream) a switched-off feature all answer alike. */
 export const seriesNotFound = () => new ApiError('NOT_FOUND', 'No series the caller can reach has that id.');
@@ -45,15 +45,38 @@ export interface ResolvedSeries {
   inheritAccountKeyterms: boolean;
 }
 
+/**
+ * Where meeting counts come from: the recordings service (bus/series-stats.client.ts) in
+ * production, a stub in tests.
+ */
+export interface MeetingStatsSource {
+  /** Stats for each id asked (0 and null for a series with no finished meeting). Throws when unavailable. */
+  statsOf(seriesIds: string[]): Promise<Map<string, MeetingStats>>;
+}
+
 /** Use cases of series; HTTP routes and bus handlers share them. */
 export class SeriesService {
   readonly repo: SeriesRepository;
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly meetings: MeetingStatsSource,
+  ) {
     this.repo = new SeriesRepository(db);
   }
 
-  listReadable(accountId: string) {
-    return this.repo.listReadable(this.db, accountId);
+  /** listReadableSeries: owned then joined, each with its meeting count (one stats request). */
+  async listReadable(accountId: string): Promise<{ row: SeriesRow; role: Access; stats: MeetingStats }[]> {
+    const rows = await this.repo.listReadable(this.db, accountId);
+    if (rows.length === 0) return [];
+    const stats = await this.meetings.statsOf(rows.map((r) => r.row.id));
+    return rows.map((r) => ({ ...r, stats: stats.get(r.row.id)! }));
+  }
+
+  /** getSeries: a series the account owns or joined, with its meeting stats. */
+  async get(accountId: string, id: string): Promise<{ row: SeriesRow; access: Access; stats: MeetingStats }> {
+    const found = await this.readable(accountId, id);
+    const stats = await this.meetings.statsOf([id]);
+    return { ...found, stats: stats.get(id)! };
   }
 
   async readable(accountId: string, id: string): Promise<{ row: SeriesRow; access: Access }> {
@@ -90,15 +113,18 @@ export class SeriesService {
         defaultOutputLanguage: input.defaultOutputLanguage ?? SERIES_DEFAULTS.defaultOutputLanguage,
         titleStyle: input.titleStyle ?? SERIES_DEFAULTS.titleStyle,
         dateCalendar: input.dateCalendar ?? SERIES_DEFAULTS.dateCalendar,
-        lastRecordedAt: null,
       });
       if (row === 'taken') throw nameTaken();
       return row;
     });
   }
 
-  /** Changes an owned series; omitted fields keep their value. Another account's series is NOT_FOUND. */
-  async update(ownerId: string, id: string, input: SeriesInput): Promise<SeriesRow> {
+  /**
+   * Changes an owned series; omitted fields keep their value. Another account's series is
+   * NOT_FOUND. The meeting stats are asked first: if the recordings service does not answer, the
+   * request fails with nothing written, and a retry is safe.
+   */
+  async update(ownerId: string, id: string, input: SeriesInput): Promise<{ row: SeriesRow; stats: MeetingStats }> {
     const patch: SeriesPatch = {};
     if (input.name !== undefined) {
       patch.name = checkedSeriesName(input.name);
@@ -107,14 +133,17 @@ export class SeriesService {
     for (const k of ['defaultKind', 'defaultOutputLanguage', 'titleStyle', 'dateCalendar'] as const) {
       if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
     }
-    return this.db.transaction().execute(async (trx) => {
+    if (!(await this.repo.findOwned(this.db, ownerId, id))) throw seriesNotFound();
+    const stats = (await this.meetings.statsOf([id])).get(id)!;
+    const row = await this.db.transaction().execute(async (trx) => {
       if (!(await this.repo.findOwned(trx, ownerId, id))) throw seriesNotFound();
       if (patch.nameKey && (await this.repo.nameTaken(trx, ownerId, patch.nameKey, id))) throw nameTaken();
-      const row = await this.repo.update(trx, ownerId, id, patch);
-      if (row === 'taken') throw nameTaken();
-      if (!row) throw seriesNotFound();
-      return row;
+      const updated = await this.repo.update(trx, ownerId, id, patch);
+      if (updated === 'taken') throw nameTaken();
+      if (!updated) throw seriesNotFound();
+      return updated;
     });
+    return { row, stats };
   }
 
   async replaceKeyterms(ownerId: string, id: string, terms: unknown[], inheritAccountKeyterms: boolean): Promise<SeriesRow> {

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { ApiError } from '@mm/http';
+import { migrations } from '../migrations';
+import type { Database } from '../src/db/schema';
+import { WalletService } from '../src/services/wallet.service';
+import { newSequence, type Op, type Outcome } from './support/wallet-model';
+
+/**
+ * The real WalletService on Postgres against the independent model of the contract's rules:
+ * 20 random sequences of 30 operations, time driven through the use cases' `clock`.
+ */
+const SEQUENCES = 20;
+const OPS = 30;
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
+
+let db: Kysely<Database>;
+beforeAll(async () => {
+  await migrateSchema(DATABASE_URL, 'account', migrations);
+  db = openDatabase<Database>({ url: DATABASE_URL, schema: 'account', poolSize: 2 }).db;
+});
+afterAll(async () => {
+  await db.destroy();
+});
+
+type Normal = { ok: true; replay?: boolean; captured?: boolean } | { ok: false; code: string; details: Record<string, number> | null; retryAfter: number | null };
+
+const normal = (o: Outcome): Normal => (o.ok ? o : { ok: false, code: o.code, details: o.details ?? null, retryAfter: o.retryAfter ?? null });
+
+/**
+ * Runs one operation on the service. References are unique in the whole ledger (they are meeting
+ * and Ask ids), so they carry the account id; token ids carry it too.
+ */
+async function applyToService(wallet: WalletService, accountId: string, op: Op, now: Date): Promise<Normal> {
+  const ref = (r: string) => `${accountId}:${r}`;
+  const tok = (t: string | null) => (t === null ? null : `${accountId}:${t}`);
+  try {
+    switch (op.kind) {
+      case 'advance':
+        return { ok: true };
+      case 'credit':
+        await wallet.credit(accountId, op.minutes, op.creditKind, ref(op.ref), now);
+        return { ok: true };
+      case 'hold':
+      case 'ask': {
+        const req = { accountId, reference: ref(op.ref), minutes: op.minutes, tokenId: tok(op.caller.tokenId), dailyMinuteCap: op.caller.cap, showBalance: op.caller.showBalance };
+        const r = op.kind === 'hold' ? await wallet.hold(req, now) : await wallet.chargeAsk(req, now);
+        return { ok: true, replay: r.replay };
+      }
+      case 'capture':
+        return { ok: true, captured: (await wallet.capture(accountId, ref(op.ref), op.minutes, now)).captured };
+      case 'release':
+        return { ok: true, captured: (await wallet.release(accountId, ref(op.ref), now)).captured };
+    }
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const retryAfter = err.headers?.['Retry-After'];
+    return { ok: false, code: err.code, details: (err.details as Record<string, number> | undefined) ?? null, retryAfter: retryAfter === undefined ? null : Number(retryAfter) };
+  }
+}
+
+describe('WalletService on Postgres against the model of the contract (property)', () => {
+  it(`agrees on every decision and figure over ${SEQUENCES} random sequences of ${OPS} operations`, async () => {
+    const run = `prop_${randomBytes(4).toString('hex')}`;
+    const codes = new Set<string>();
+    for (let seed = 1; seed <= SEQUENCES; seed++) {
+      const seq = newSequence(10_000 + seed);
+      const wallet = new WalletService(db, seq.limits);
+      const accountId = `acc_${run}_${seed}`;
+      const tokens = seq.callers.flatMap((c) => (c.tokenId ? [c.tokenId] : []));
+      for (let step = 0; step < OPS; step++) {
+        const op = seq.next();
+        const expected = normal(seq.model.apply(op));
+        const now = new Date(seq.model.now);
+        const actual = await applyToService(wallet, accountId, op, now);
+        const where = `seed ${10_000 + seed}, step ${step}: ${JSON.stringify(op)}`;
+        expect({ where, outcome: actual }).toEqual({ where, outcome: expected });
+        if (!expected.ok) codes.add(`${op.kind} ${expected.code}`);
+
+        const summaries = await Promise.all(tokens.map((t) => wallet.summary(accountId, `${accountId}:${t}`, now)));
+        expect({ where, figures: summaries }).toEqual({
+          where,
+          figures: tokens.map((t) => ({ balanceMinutes: seq.model.balance(), availableMinutes: seq.model.available(), usedMinutes24h: seq.model.used24h(t) })),
+        });
+      }
+    }
+    // The refusals the rules know must have been met, through the database's own sums and windows.
+    expect([...codes].sort()).toEqual(expect.arrayContaining(['hold DAILY_LIMIT_REACHED', 'hold INSUFFICIENT_MINUTES', 'hold TOKEN_DAILY_CAP']));
+  }, 120_000);
+});

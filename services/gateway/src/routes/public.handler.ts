@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi, type ErrorCode, type RouteDef } from '@mm/contract';
+import { ApiError, requestObserver, type RequestFacts } from '@mm/http';
+import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
+import { hashToken, isWellFormedToken } from '../domain/token-value';
+import type { AccessGate } from '../services/access-gate';
+import type { PrincipalSigner } from '../services/principals';
+import { forward } from '../services/proxy';
+
+export interface PublicDeps {
+  gate: AccessGate;
+  signer: PrincipalSigner;
+  tokenHashKey: string;
+  publicBaseUrl: string;
+  serviceUrls: Record<RouteDef['service'], string>;
+  logger: Logger;
+}
+
+type Entry = { appOnly: false; def: RouteDef } | { appOnly: true };
+
+export const API_PREFIX = '/api/v1';
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/;
+
+const refusal = (code: ErrorCode, headers?: Record<string, string>) => new ApiError(code, CHECK_MESSAGES[code] ?? code, undefined, headers);
+
+function hasSessionCookie(req: IncomingMessage): boolean {
+  const cookie = req.headers.cookie;
+  return !!cookie && cookie.split(';').some((c) => c.trim().startsWith(`${APP_SESSION_COOKIE}=`));
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end('Not Found');
+}
+
+function sendError(res: ServerResponse, err: ApiError): void {
+  const body = JSON.stringify(err.toBody());
+  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...err.headers });
+  res.end(body);
+}
+
+/**
+ * The public API on plain node:http (the gateway's hot path, without express): every request
+ * under /api/v1 passes the contract's checks in order, then goes to the owning service with a
+ * signed principal. The route table drives all of it.
+ */
+export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const matcher = new RouteMatcher<Entry>([
+    ...ROUTES.map((def) => ({ method: def.method, path: def.path, route: { appOnly: false as const, def } })),
+    ...APP_ONLY_ROUTES.map((r) => ({ method: r.method, path: r.path, route: { appOnly: true as const } })),
+  ]);
+  const openapi = JSON.stringify(buildOpenApi({ serverUrl: `${deps.publicBaseUrl}${API_PREFIX}` }));
+  const observe = requestObserver('gateway', deps.logger);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts): Promise<void> => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = (q === -1 ? url : url.slice(0, q)).slice(API_PREFIX.length) || '/';
+    if (path === '/openapi.json' && req.method === 'GET') {
+      facts.route = 'openapi';
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(openapi);
+      return;
+    }
+    const found = matcher.match(req.method ?? 'GET', path);
+    if (!found || 'methodMismatch' in found) return notFound(res);
+    const entry = found.route;
+    facts.route = entry.appOnly ? 'app-only' : entry.def.operationId;
+    const auth = req.headers.authorization;
+    const bearer = auth ? BEARER.exec(auth) : null;
+    if (!bearer) {
+      if (!auth && !entry.appOnly && entry.def.operationId === 'whoami' && hasSessionCookie(req)) throw refusal('TOKEN_REQUIRED');
+      throw refusal('UNAUTHORIZED');
+    }
+    if (entry.appOnly) throw refusal('TOKEN_NOT_ACCEPTED');
+    const def = entry.def;
+    const value = bearer[1];
+    const clientIp = req.socket.remoteAddress ?? 'unknown';
+    const gate = await deps.gate.check(hashToken(deps.tokenHashKey, value), isWellFormedToken(value), def.rateClass, clientIp);
+    const refused = authenticate(gate.token, gate.tokensDisabled, new Date());
+    if (refused) throw refusal(refused);
+    const token = gate.token!;
+    facts.tokenId = token.tokenId;
+    if (gate.retryAfter !== null) throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
+    const denied = authorize(token, def.scopes);
+    if (denied) throw refusal(denied);
+    forward(req, res, {
+      target: deps.serviceUrls[def.service],
+      path: url.slice(API_PREFIX.length) || '/',
+      principal: await deps.signer.forToken(token),
+      reqId: facts.reqId!,
+      clientIp,
+      onError: (err) => deps.logger.error({ err: String(err), service: def.service }, 'proxy error'),
+    });
+  };
+
+  return (req, res) => {
+    const facts: RequestFacts = {};
+    observe(req, res, () => facts.route ?? 'unmatched', facts);
+    handle(req, res, facts).catch((err: unknown) => {
+      if (err instanceof ApiError) return sendError(res, err);
+      deps.logger.error({ err, reqId: facts.reqId }, 'unexpected error');
+      if (!res.headersSent) sendError(res, new ApiError('INTERNAL_ERROR', 'Unexpected failure.'));
+    });
+  };
+}

@@ -1,0 +1,212 @@
+import { promises as fs } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { DigestSegment } from '../src/domain/digest';
+import { EngineError } from '../src/engines/engine-error';
+import { OpenAiAsr, OpenAiDigest } from '../src/engines/openai';
+
+/** A tiny OpenAI-compatible server: each test sets how it answers and reads what it received. */
+interface Received {
+  path: string;
+  auth: string | undefined;
+  form?: FormData;
+  json?: { model: string; response_format: unknown; messages: Array<{ role: string; content: string }> };
+}
+let answer: (r: Received) => { status: number; body: unknown } = () => ({ status: 500, body: {} });
+let received: Received[] = [];
+let server: Server;
+let baseUrl: string;
+let audioPath: string;
+
+async function readRequest(req: IncomingMessage): Promise<Received> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const body = Buffer.concat(chunks);
+  const r: Received = { path: req.url ?? '', auth: req.headers.authorization };
+  const type = String(req.headers['content-type'] ?? '');
+  // Let undici parse the multipart body exactly as a real server framework would.
+  if (type.startsWith('multipart/')) r.form = await new Request('http://local/', { method: 'POST', headers: { 'content-type': type }, body }).formData();
+  else r.json = JSON.parse(body.toString('utf8'));
+  return r;
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    readRequest(req).then((r) => {
+      received.push(r);
+      const { status, body } = answer(r);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  audioPath = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'mm-openai-test-')), 'meeting.wav');
+  await fs.writeFile(audioPath, Buffer.from('RIFF fake audio bytes'));
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await fs.rm(path.dirname(audioPath), { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  received = [];
+});
+
+const VERBOSE = {
+  task: 'transcribe',
+  language: 'english',
+  duration: 4.2,
+  text: 'Hello Sara. Is the release ready?',
+  segments: [
+    { id: 0, start: 0, end: 1.5, text: ' Hello Sara.', no_speech_prob: 0.01 },
+    { id: 1, start: 1.6, end: 4.2, text: ' Is the release ready?', no_speech_prob: 0.01 },
+  ],
+  words: [
+    { word: 'Hello', start: 0.0, end: 0.5 },
+    { word: 'Sara', start: 0.6, end: 1.2 },
+    { word: 'Is', start: 1.6, end: 1.8 },
+    { word: 'the', start: 1.8, end: 2.0 },
+    { word: 'release', start: 2.0, end: 2.8 },
+    { word: 'ready', start: 2.9, end: 3.6 },
+  ],
+};
+
+describe('OpenAiAsr', () => {
+  const asr = (): OpenAiAsr => new OpenAiAsr({ baseUrl: `${baseUrl}/v1/`, apiKey: 'sk-test', model: 'whisper-1' });
+
+  it('posts the audio with the keyterms as prompt and asks for word and segment times', async () => {
+    answer = () => ({ status: 200, body: VERBOSE });
+    const result = await asr().transcribe({ wavPath: audioPath, keyterms: ['Sara', 'Project Apollo'], language: 'en' });
+    const [r] = received;
+    expect(r.path).toBe('/v1/audio/transcriptions');
+    expect(r.auth).toBe('Bearer sk-test');
+    expect(r.form?.get('model')).toBe('whisper-1');
+    expect(r.form?.get('prompt')).toBe('Sara, Project Apollo');
+    expect(r.form?.get('response_format')).toBe('verbose_json');
+    expect(r.form?.getAll('timestamp_granularities[]')).toEqual(['word', 'segment']);
+    expect(r.form?.get('language')).toBe('en');
+    const file = r.form?.get('file') as File;
+    expect(file.name).toBe('meeting.wav');
+    expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('RIFF fake audio bytes');
+    expect(result.language).toBe('en');
+    // Punctuation comes back from the segment text, times from the word list.
+    expect(result.words).toEqual([
+      { word: 'Hello', startMs: 0, endMs: 500 },
+      { word: 'Sara.', startMs: 600, endMs: 1200 },
+      { word: 'Is', startMs: 1600, endMs: 1800 },
+      { word: 'the', startMs: 1800, endMs: 2000 },
+      { word: 'release', startMs: 2000, endMs: 2800 },
+      { word: 'ready?', startMs: 2900, endMs: 3600 },
+    ]);
+  });
+
+  it('spreads segment words over the segment when the server gives no word times', async () => {
+    answer = () => ({ status: 200, body: { ...VERBOSE, words: undefined } });
+    const { words } = await asr().transcribe({ wavPath: audioPath, keyterms: [] });
+    expect(words.map((w) => w.word)).toEqual(['Hello', 'Sara.', 'Is', 'the', 'release', 'ready?']);
+    expect(words[2].startMs).toBe(1600);
+    expect(words[5].endMs).toBe(4200);
+  });
+
+  it.each([
+    ['AUDIO_CORRUPT', 'a file it cannot decode', { status: 400, body: { error: { message: 'Invalid file format. Supported formats: flac, m4a, mp3, wav' } } }],
+    ['NO_SPEECH', 'an empty transcription', { status: 200, body: { language: 'english', text: '', segments: [], words: [] } }],
+    ['TRANSCRIBE_FAILED', 'a server error', { status: 500, body: { error: { message: 'overloaded' } } }],
+    ['TRANSCRIBE_FAILED', 'a refused key', { status: 401, body: { error: { message: 'Incorrect API key provided' } } }],
+  ])('fails with %s when the server answers %s', async (code, _what, reply) => {
+    answer = () => reply;
+    await expect(asr().transcribe({ wavPath: audioPath, keyterms: [] })).rejects.toMatchObject({ code });
+  });
+
+  it('is TRANSCRIBE_FAILED when the server cannot be reached', async () => {
+    const down = new OpenAiAsr({ baseUrl: 'http://127.0.0.1:1', model: 'whisper-1' });
+    const err = await down.transcribe({ wavPath: audioPath, keyterms: [] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err).toMatchObject({ code: 'TRANSCRIBE_FAILED', retryable: true });
+  });
+});
+
+const SEGMENTS: DigestSegment[] = [
+  { index: 0, speaker: 'speaker_0', speakerName: 'Sara', startMs: 0, endMs: 4000, text: 'We decided to ship the release on Friday.' },
+  { index: 1, speaker: 'speaker_1', speakerName: null, startMs: 4500, endMs: 8000, text: 'John will fix the login bug. Can we test it on Thursday?' },
+];
+
+const chat = (content: unknown): { status: number; body: unknown } => ({
+  status: 200,
+  body: { choices: [{ index: 0, message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) } }] },
+});
+
+describe('OpenAiDigest', () => {
+  const engine = (): OpenAiDigest => new OpenAiDigest({ baseUrl, apiKey: 'sk-test', model: 'gpt-test' });
+
+  it('asks for JSON with the transcript and builds the template from the answer', async () => {
+    answer = () =>
+      chat({
+        title: 'Release plan',
+        summary: { text: 'The team will ship on Friday.', segments: [0] },
+        decisions: [{ text: 'Ship the release on Friday', segments: [0] }],
+        action_items: [{ text: 'Fix the login bug', owner: 'John', segments: [1] }],
+      });
+    const digest = await engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS, memory: ['Sara leads the release'] });
+    const [r] = received;
+    expect(r.path).toBe('/v1/chat/completions');
+    expect(r.json?.model).toBe('gpt-test');
+    expect(r.json?.response_format).toEqual({ type: 'json_object' });
+    expect(r.json?.messages[1].content).toContain('[1] speaker_1 (0:04): John will fix the login bug.');
+    expect(r.json?.messages[0].content).toContain('Sara leads the release');
+    expect(digest).toMatchObject({
+      type: 'MEETING',
+      title: 'Release plan',
+      sections: [
+        { kind: 'summary', title: 'Summary', text: 'The team will ship on Friday.' },
+        { kind: 'decision_list', items: ['Ship the release on Friday'] },
+        { kind: 'action_item_list', items: [{ text: 'Fix the login bug', owner: 'John' }] },
+      ],
+    });
+    expect(digest.markdown).toContain('- [ ] Fix the login bug — **John**');
+  });
+
+  it('drops items citing segments that do not exist, misquoted questions and invented owners', async () => {
+    answer = () =>
+      chat({
+        title: 'Interview',
+        summary: { text: 'A short talk about testing.', segments: [1] },
+        questions: [
+          { text: 'Can we test it on Thursday?', quote: 'Can we test it on Thursday?', segments: [1] },
+          { text: 'Did anyone see the budget?', quote: 'Did anyone see the budget?', segments: [1] },
+          { text: 'What about Monday?', quote: 'What about Monday?', segments: [9] },
+        ],
+        key_points: [{ text: 'Testing happens Thursday', segments: [1] }],
+      });
+    const digest = await engine().generate({ kind: 'INTERVIEW', language: 'en', segments: SEGMENTS });
+    expect(digest.sections[1]).toEqual({ kind: 'question_list', title: 'Questions', items: ['Can we test it on Thursday?'] });
+    answer = () => chat({ summary: 'ok', action_items: [{ text: 'Call the bank', owner: 'Mallory', segments: [0] }] });
+    const memo = await engine().generate({ kind: 'VOICE_MEMO', language: 'en', segments: SEGMENTS });
+    expect(memo.sections[1]).toMatchObject({ items: [{ text: 'Call the bank', owner: null }] });
+  });
+
+  it('refuses an answer whose citations are all invented', async () => {
+    answer = () => chat({ title: 'x', summary: { text: 'Made up.', segments: [42] }, decisions: [{ text: 'Nothing real', segments: [42] }] });
+    await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({ code: 'GENERATE_FAILED' });
+  });
+
+  it.each([
+    ['text that is not JSON', chat('this is not json')],
+    ['a server error', { status: 503, body: { error: 'busy' } }],
+    ['an answer without a message', { status: 200, body: { choices: [] } }],
+  ])('is GENERATE_FAILED for %s', async (_what, reply) => {
+    answer = () => reply;
+    await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({ code: 'GENERATE_FAILED' });
+  });
+
+  it('writes Persian section titles and falls back to a suggested title', async () => {
+    answer = () => chat({ summary: { text: 'خلاصه جلسه', segments: [0] }, decisions: [{ text: 'انتشار جمعه', segments: [0] }] });
+    const digest = await engine().generate({ kind: 'CALL', language: 'fa', segments: SEGMENTS });
+    expect(digest.sections.map((s) => s.title)).toEqual(['خلاصه', 'تصمیم‌ها', 'کارهای پیگیری']);
+    expect(digest.title).not.toBe('');
+  });
+});

@@ -1,0 +1,45 @@
+import type { NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { request } from '@mm/bus';
+import type { MeetingStats } from '../domain/series';
+import type { MeetingStatsSource } from '../services/series.service';
+
+/** How long a series answer waits for the recordings service's counts. */
+export const SERIES_STATS_TIMEOUT_MS = 2000;
+/** The recordings service's limit on ids per request (`recordings.series.stats`). */
+const MAX_IDS_PER_REQUEST = 1000;
+
+/** Thrown when the recordings service did not answer in time: the series answer fails (500) rather than show a false count. */
+export class MeetingStatsUnavailable extends Error {}
+
+/**
+ * Asks the recordings service (`recordings.series.stats`), which owns the meetings, for the
+ * finished-meeting count and newest recordedAt of each series: one request per response.
+ */
+export class RecordingsStatsClient implements MeetingStatsSource {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly logger: Logger,
+    private readonly timeoutMs = SERIES_STATS_TIMEOUT_MS,
+  ) {}
+
+  async statsOf(seriesIds: string[]): Promise<Map<string, MeetingStats>> {
+    const ids = [...new Set(seriesIds)];
+    const out = new Map<string, MeetingStats>();
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_REQUEST) {
+      const chunk = ids.slice(i, i + MAX_IDS_PER_REQUEST);
+      let answer: { stats: Record<string, { meetingCount: number; lastRecordedAt: string | null }> };
+      try {
+        answer = await request(this.nc, 'recordings.series.stats', { seriesIds: chunk }, this.timeoutMs);
+      } catch (err) {
+        this.logger.warn({ err, seriesCount: chunk.length }, 'recordings.series.stats did not answer; the series answer fails');
+        throw new MeetingStatsUnavailable('meeting counts are unavailable');
+      }
+      for (const id of chunk) {
+        const s = answer.stats[id];
+        out.set(id, s ? { meetingCount: s.meetingCount, lastRecordedAt: s.lastRecordedAt === null ? null : new Date(s.lastRecordedAt) } : { meetingCount: 0, lastRecordedAt: null });
+      }
+    }
+    return out;
+  }
+}
