@@ -22,10 +22,10 @@ import { migrations } from '../migrations';
 export async function startAccount(config: AccountConfig): Promise<Running> {
   const logger = createLogger('account', config.logLevel);
   await migrateSchema(config.databaseUrl, 'account', migrations);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
+  const { db, pool } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
   const bus = await connectBus(config.natsUrl, 'account', config.busNamespace);
   const { nc } = bus;
-  const wallet = new WalletService(db, config.wallet);
+  const wallet = new WalletService(db, config.wallet, pool);
   const settings = new SettingsService(db);
   const memory = new MemoryService(db);
   const subs = [...serveWallet(nc, wallet, logger), ...serveAccount(nc, { memory, settings }, logger)];

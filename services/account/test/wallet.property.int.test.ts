@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { migrateSchema, openDatabase } from '@mm/db';
+import type { Pool } from 'pg';
 import { ApiError } from '@mm/http';
 import { migrations } from '../migrations';
 import type { Database } from '../src/db/schema';
@@ -16,9 +17,10 @@ const OPS = 30;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
 
 let db: Kysely<Database>;
+let pool: Pool;
 beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'account', migrations);
-  db = openDatabase<Database>({ url: DATABASE_URL, schema: 'account', poolSize: 2 }).db;
+  ({ db, pool } = openDatabase<Database>({ url: DATABASE_URL, schema: 'account', poolSize: 2 }));
 });
 afterAll(async () => {
   await db.destroy();
@@ -66,7 +68,7 @@ describe('WalletService on Postgres against the model of the contract (property)
     const codes = new Set<string>();
     for (let seed = 1; seed <= SEQUENCES; seed++) {
       const seq = newSequence(10_000 + seed);
-      const wallet = new WalletService(db, seq.limits);
+      const wallet = new WalletService(db, seq.limits, pool);
       const accountId = `acc_${run}_${seed}`;
       const tokens = seq.callers.flatMap((c) => (c.tokenId ? [c.tokenId] : []));
       for (let step = 0; step < OPS; step++) {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Pool } from 'pg';
 import { ApiError } from '@mm/http';
-import { admit, balanceOf, availableOf, usedInWindow } from '../domain/wallet';
+import { admit, balanceOf, DAY_MS } from '../domain/wallet';
 import type { CreditKind, Database } from '../db/schema';
 import { WalletRepository } from '../db/wallet.repository';
 
@@ -46,8 +47,9 @@ export class WalletService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly limits: WalletLimits,
+    pool: Pool,
   ) {
-    this.repo = new WalletRepository(db);
+    this.repo = new WalletRepository(db, pool);
   }
 
   async credit(accountId: string, minutes: number, kind: CreditKind, reference: string, clock?: Date): Promise<{ balanceMinutes: number }> {
@@ -133,7 +135,8 @@ export class WalletService {
   /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */
   async summary(accountId: string, tokenId: string | null, clock?: Date): Promise<{ balanceMinutes: number; availableMinutes: number; usedMinutes24h: number }> {
     const now = clock ?? new Date();
-    const [facts, spends] = await Promise.all([this.repo.facts(this.db, accountId), tokenId ? this.repo.tokenSpends(this.db, tokenId, now) : Promise.resolve([])]);
-    return { balanceMinutes: balanceOf(facts), availableMinutes: availableOf(facts), usedMinutes24h: usedInWindow(spends, now) };
+    const s = await this.repo.summary(accountId, tokenId, new Date(now.getTime() - DAY_MS));
+    return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used };
   }
+
 }
