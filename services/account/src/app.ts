@@ -1,11 +1,11 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { createServiceApp, finishApp, PrincipalVerifier } from '@mm/http';
 import type { AccountConfig } from './config';
 import type { WalletService } from './services/wallet.service';
 import type { SettingsService } from './services/settings.service';
 import type { MemoryService } from './services/memory.service';
-import { whoamiRoutes } from './routes/whoami.routes';
+import { whoamiHandler } from './routes/whoami.handler';
 import { accountRoutes } from './routes/account.routes';
 import { keytermsRoutes } from './routes/keyterms.routes';
 import { memoryRoutes } from './routes/memory.routes';
@@ -20,12 +20,15 @@ export interface AccountDeps {
   ready: () => Promise<boolean>;
 }
 
-/** The account service's express app (reached only through the gateway). */
-export function createApp(deps: AccountDeps): Express {
+/** The account service (reached only through the gateway): whoami on plain node:http, the rest on express. */
+export function createApp(deps: AccountDeps): RequestListener {
   const app = createServiceApp({ name: 'account', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
-  app.use(whoamiRoutes({ wallet: deps.wallet, uploadLimits: deps.config.uploadLimits }));
   app.use(accountRoutes({ wallet: deps.wallet, settings: deps.settings }));
   app.use(keytermsRoutes({ settings: deps.settings }));
   app.use(memoryRoutes({ memory: deps.memory }));
-  return finishApp(app, deps.logger);
+  finishApp(app, deps.logger);
+  const whoami = whoamiHandler({ wallet: deps.wallet, verifier: deps.verifier, uploadLimits: deps.config.uploadLimits, logger: deps.logger });
+  return (req, res) => {
+    if (!whoami(req, res)) app(req, res);
+  };
 }

@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ApiError, hasScope, PRINCIPAL_HEADER, requestObserver, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
+import type { WalletService } from '../services/wallet.service';
+
+export interface WhoamiDeps {
+  wallet: WalletService;
+  verifier: PrincipalVerifier;
+  uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
+  logger: Logger;
+}
+
+/** The Token info resource, from the principal and the wallet's figures. */
+export function tokenInfo(p: Principal, s: { balanceMinutes: number; usedMinutes24h: number }, limits: WhoamiDeps['uploadLimits']) {
+  return {
+    schemaVersion: 1,
+    owner: { type: 'user', id: p.accountId, displayName: p.displayName },
+    token: { id: p.tokenId, name: p.tokenName, scopes: p.scopes, dailyMinuteCap: p.dailyMinuteCap, usedMinutes24h: s.usedMinutes24h, expiresAt: p.tokenExpiresAt },
+    wallet: hasScope(p, 'account:read') ? { balanceMinutes: s.balanceMinutes } : null,
+    limits,
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+/**
+ * GET /whoami on plain node:http: the most frequent call of every agent, so it skips express.
+ * Same principal check, validation (whoami takes no parameters), log line and metrics.
+ * Returns false for any other request.
+ */
+export function whoamiHandler(deps: WhoamiDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const observe = requestObserver('account', deps.logger);
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (req.method !== 'GET' || !(url === '/whoami' || url.startsWith('/whoami?'))) return false;
+    const facts: RequestFacts = { route: 'whoami' };
+    observe(req, res, () => 'whoami', facts);
+    (async () => {
+      const p = await deps.verifier.verify(req.headers[PRINCIPAL_HEADER] as string | undefined);
+      facts.principal = p;
+      const query = url.slice('/whoami'.length + 1);
+      if (query) throw new ApiError('VALIDATION', `query parameter ${decodeURIComponent(query.split('=')[0])} is not allowed`);
+      send(res, 200, tokenInfo(p, await deps.wallet.summary(p.accountId, p.tokenId), deps.uploadLimits));
+    })().catch((err: unknown) => {
+      if (err instanceof ApiError) return send(res, err.status, err.toBody());
+      deps.logger.error({ err, reqId: facts.reqId }, 'unexpected error');
+      send(res, 500, { error: { code: 'INTERNAL_ERROR' } });
+    });
+    return true;
+  };
+}
