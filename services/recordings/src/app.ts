@@ -33,7 +33,7 @@ export function createApp(deps: RecordingsDeps): Express {
   const views = new Views({ apiBase: `${config.publicBaseUrl}/api/v1`, appUrl: config.appUrl });
   const access = new MeetingAccess(nc);
   const upload = {
-    submit: new SubmitService({ db, nc, store, maxRecordingMinutes: config.uploadLimits.maxRecordingMinutes }),
+    submit: new SubmitService({ db, nc, store, maxRecordingMinutes: config.uploadLimits.maxRecordingMinutes, tools: config.mediaTools }),
     keys: new IdempotencyKeys(db, config.staleClaimSeconds),
     views,
     repo: deps.lifecycle.repo,

@@ -6,6 +6,8 @@ export interface RecordingsConfig extends CommonConfig {
   naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
   /** A `storing` idempotency claim older than this belongs to a request that died. */
   staleClaimSeconds: number;
+  /** ffmpeg and ffprobe (`FFMPEG_PATH`, `FFPROBE_PATH`; found on PATH by default). */
+  mediaTools: { ffmpeg: string; ffprobe: string };
 }
 
 /** Reads the recordings service's environment once; every bad variable is reported at once. */
@@ -21,5 +23,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
       singleVoiceWaitSeconds: r.num('NAMING_SINGLE_VOICE_WAIT_SECONDS', 5, 0),
     },
     staleClaimSeconds: r.num('UPLOAD_CLAIM_STALE_SECONDS', 900, 1),
+    mediaTools: { ffmpeg: r.str('FFMPEG_PATH', 'ffmpeg'), ffprobe: r.str('FFPROBE_PATH', 'ffprobe') },
   });
 }

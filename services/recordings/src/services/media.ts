@@ -8,6 +8,12 @@ export interface Probe {
   formatName: string;
 }
 
+/** The media tools' paths (`FFMPEG_PATH`, `FFPROBE_PATH`). */
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
 export class MediaError extends Error {
   constructor(
     readonly kind: 'unreadable' | 'incomplete' | 'unavailable',
@@ -41,8 +47,8 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: nu
 const TRUNCATED = /moov atom not found|Invalid data found when processing input.*mov|partial file|truncat|End of file|unexpected end/i;
 
 /** Measures a file with ffprobe. A cut-short MP4-family file (no moov atom) is `incomplete`. */
-export async function probe(path: string): Promise<Probe> {
-  const r = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], 60_000);
+export async function probe(tools: MediaTools, path: string): Promise<Probe> {
+  const r = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], 60_000);
   if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffprobe failed');
   const info = JSON.parse(r.stdout) as {
     format?: { duration?: string; format_name?: string };
@@ -64,15 +70,15 @@ export async function probe(path: string): Promise<Probe> {
  * Decodes the whole audio track once: proves it readable to the end (a file cut short fails
  * here) and measures its real length when the container does not say.
  */
-export async function decodeCheck(path: string): Promise<{ durationMs: number }> {
-  const r = await run('ffmpeg', ['-nostdin', '-v', 'error', '-xerror', '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
+export async function decodeCheck(tools: MediaTools, path: string): Promise<{ durationMs: number }> {
+  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-xerror', '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
   if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
   const m = /time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(r.stderr);
   return { durationMs: m ? Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000) : 0 };
 }
 
 /** Takes the audio out of a video into a 16 kHz mono WAV. */
-export async function extractAudio(input: string, output: string): Promise<void> {
-  const r = await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output], 900_000);
+export async function extractAudio(tools: MediaTools, input: string, output: string): Promise<void> {
+  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output], 900_000);
   if (r.code !== 0) throw new MediaError('unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
 }

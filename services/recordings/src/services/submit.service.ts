@@ -9,7 +9,7 @@ import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
-import { decodeCheck, extractAudio, MediaError, probe } from './media';
+import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from './media';
 import { completeClaim, type Caller } from './idempotency';
 
 export interface UploadedFile {
@@ -85,7 +85,7 @@ interface SeriesInfo {
 export class SubmitService {
   private readonly repo: RecordingRepository;
   constructor(
-    private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; maxRecordingMinutes: number },
+    private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; maxRecordingMinutes: number; tools: MediaTools },
   ) {
     this.repo = new RecordingRepository(deps.db);
   }
@@ -178,8 +178,8 @@ export class SubmitService {
     const looksVideo = declaredVideo || sniffed?.family === 'video';
     let p;
     try {
-      p = await probe(audio.path);
-      if (sniffed?.family === 'container' && p.hasAudio) p = { ...p, durationMs: (await decodeCheck(audio.path)).durationMs || p.durationMs };
+      p = await probe(this.deps.tools, audio.path);
+      if (sniffed?.family === 'container' && p.hasAudio) p = { ...p, durationMs: (await decodeCheck(this.deps.tools, audio.path)).durationMs || p.durationMs };
     } catch (err) {
       if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
       if (looksVideo) throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
@@ -192,7 +192,7 @@ export class SubmitService {
       if (!p.hasAudio) throw new ApiError('VIDEO_NO_AUDIO', 'The video has no audio track.');
       audioPath = await this.deps.store.tempPath();
       try {
-        await extractAudio(audio.path, audioPath);
+        await extractAudio(this.deps.tools, audio.path, audioPath);
       } catch (err) {
         await rm(audioPath, { force: true });
         if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError('VIDEO_UNAVAILABLE', 'Audio cannot be taken from a video right now.');
