@@ -9,6 +9,7 @@ import type { Database } from './db/schema';
 import { LifecycleService } from './services/lifecycle.service';
 import { consumePipelineResults } from './bus/pipeline-results.consumer';
 import { serveSeriesStats } from './bus/series-stats.handler';
+import { serveSeriesChanged } from './bus/series-changed.handler';
 import { migrations } from '../migrations';
 
 /** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
@@ -22,6 +23,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
   const stopConsumer = await consumePipelineResults(bus, lifecycle, logger);
   const seriesStats = serveSeriesStats(bus.nc, db, logger);
+  const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
   const app = createApp({
     config,
     db,
@@ -37,6 +39,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   });
   return serve(app, config.port, logger, async () => {
     seriesStats.unsubscribe();
+    seriesChanged.unsubscribe();
     await stopConsumer();
     await relay.stop();
     await bus.close();

@@ -38,6 +38,10 @@ class FakeStats implements MeetingStatsSource {
     if (this.down) throw new MeetingStatsUnavailable('down');
     return new Map(ids.map((id) => [id, { meetingCount: 4, lastRecordedAt: new Date('2024-03-20T10:00:00Z') }]));
   }
+  changes: { seriesId: string; name: string }[] = [];
+  async seriesChanged(s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string }): Promise<void> {
+    this.changes.push({ seriesId: s.seriesId, name: s.name });
+  }
 }
 
 describe('RecordingsStatsClient (recordings.series.stats)', () => {

@@ -42,4 +42,16 @@ export class RecordingsStatsClient implements MeetingStatsSource {
     }
     return out;
   }
+
+  /**
+   * Meetings keep a copy of their series' name and title settings; a change reaches them here.
+   * Unanswered, it is logged and the copies stay as they were until the next change.
+   */
+  async seriesChanged(s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string }): Promise<void> {
+    try {
+      await request(this.nc, 'recordings.series.changed', s, this.timeoutMs);
+    } catch (err) {
+      this.logger?.warn({ err: String(err), seriesId: s.seriesId }, 'recordings did not take the series change');
+    }
+  }
 }

@@ -52,6 +52,8 @@ export interface ResolvedSeries {
 export interface MeetingStatsSource {
   /** Stats for each id asked (0 and null for a series with no finished meeting). Throws when unavailable. */
   statsOf(seriesIds: string[]): Promise<Map<string, MeetingStats>>;
+  /** Tells the meetings' owner that a series' name or title settings changed. */
+  seriesChanged(s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string }): Promise<void>;
 }
 
 /** Use cases of series; HTTP routes and bus handlers share them. */
@@ -143,6 +145,9 @@ export class SeriesService {
       if (!updated) throw seriesNotFound();
       return updated;
     });
+    if (patch.name !== undefined || input.titleStyle !== undefined || input.dateCalendar !== undefined) {
+      await this.meetings.seriesChanged({ seriesId: row.id, name: row.name, titleStyle: row.titleStyle, dateCalendar: row.dateCalendar });
+    }
     return { row, stats };
   }
 
