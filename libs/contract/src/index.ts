@@ -6,3 +6,4 @@ export * from './route-match';
 export * from './route-errors';
 export * from './schemas';
 export * from './openapi';
+export * from './artefacts';

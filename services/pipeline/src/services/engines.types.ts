@@ -1,26 +1,7 @@
-/** A turn of the transcript as recordings stores it. */
-export interface Segment {
-  index: number;
-  speaker: string;
-  startMs: number;
-  endMs: number;
-  text: string;
-}
+import type { DigestDoc, TranscriptDoc, TranscriptSegment } from '@mm/contract';
 
-export interface TranscriptDoc {
-  language: string;
-  speakers: { label: string; name: string | null }[];
-  segments: Segment[];
-  stats: Record<string, unknown>;
-}
-
-export interface DigestDoc {
-  type: string;
-  language: string;
-  title: string | null;
-  sections: ({ kind: string; title: string } & Record<string, unknown>)[];
-  markdown: string;
-}
+export type { DigestDoc, TranscriptDoc };
+export type Segment = TranscriptSegment;
 
 export interface GenerateInput {
   kind: string;

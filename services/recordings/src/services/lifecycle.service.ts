@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { newId } from '@mm/http';
+import type { DigestDoc, TranscriptDoc, TranscriptSegment } from '@mm/contract';
 import { request } from '@mm/bus';
 import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
@@ -9,26 +10,8 @@ import { RecordingRepository } from '../db/recording.repository';
 import { decideNaming, isRetryable, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
 import { enqueueDigestCreated } from '../bus/digest-created.publisher';
 
-export interface Segment {
-  index: number;
-  speaker: string;
-  startMs: number;
-  endMs: number;
-  text: string;
-}
-export interface TranscriptDoc {
-  language: string;
-  speakers: { label: string; name: string | null }[];
-  segments: Segment[];
-  stats: Record<string, unknown>;
-}
-export interface DigestDoc {
-  type: string;
-  language: string;
-  title: string | null;
-  sections: { kind: string; title: string }[];
-  markdown: string;
-}
+export type { TranscriptDoc, DigestDoc } from '@mm/contract';
+export type Segment = TranscriptSegment;
 
 export interface LifecycleDeps {
   db: Kysely<Database>;
