@@ -6,6 +6,8 @@ import { loadConfig as accountConfig } from '../../services/account/src/config';
 import { startAccount } from '../../services/account/src/main';
 import { loadConfig as seriesConfig } from '../../services/series/src/config';
 import { startSeries } from '../../services/series/src/main';
+import { loadConfig as eventsConfig } from '../../services/events/src/config';
+import { startEvents } from '../../services/events/src/main';
 import { loadConfig as recordingsConfig } from '../../services/recordings/src/config';
 import { startRecordings } from '../../services/recordings/src/main';
 import { mkdtempSync } from 'node:fs';
@@ -52,6 +54,8 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   running.push(account);
   const series = await startSeries({ ...seriesConfig(base), port: 0 });
   running.push(series);
+  const events = await startEvents({ ...eventsConfig(base), port: 0 });
+  running.push(events);
   const recordings = await startRecordings({ ...recordingsConfig(base), port: 0 });
   running.push(recordings);
   if (opts.pipeline) {
@@ -64,7 +68,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   const gateway = await startGateway({
     ...cfg,
     port: 0,
-    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}` },
+    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, events: `http://127.0.0.1:${events.port}` },
   });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;

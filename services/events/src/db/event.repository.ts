@@ -1,0 +1,65 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, EventRow, NewEvent } from './schema';
+
+type Db = Kysely<Database>;
+
+/**
+ * Advisory lock taken by every insert (and by `latest`): inserts commit one at a time, so a
+ * reader never sees seq N+1 committed while N is still in flight and can never skip an event.
+ */
+const INSERT_LOCK = 7_291_001;
+
+export interface FeedQuery {
+  accountId: string;
+  /** Only this token's meetings (a write-only token); undefined = every event of the account. */
+  tokenId?: string | null;
+  afterSeq: bigint;
+  limit: number;
+  /** Events that occurred before this are no longer served. */
+  notBefore: Date;
+}
+
+/** The events table: the feed's one store. */
+export class EventRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Stores an event once; returns false when it was already there (a redelivery). */
+  async insert(e: NewEvent): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
+      const r = await trx.insertInto('event').values(e).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    });
+  }
+
+  /** Up to `limit` events after `afterSeq`, oldest first. */
+  async page(q: FeedQuery): Promise<EventRow[]> {
+    let query = this.db
+      .selectFrom('event')
+      .selectAll()
+      .where('accountId', '=', q.accountId)
+      .where('seq', '>', q.afterSeq.toString())
+      .where('occurredAt', '>=', q.notBefore);
+    if (q.tokenId !== undefined) query = q.tokenId === null ? query.where(sql<boolean>`false`) : query.where('tokenId', '=', q.tokenId);
+    return query.orderBy('seq', 'asc').limit(q.limit).execute();
+  }
+
+  /**
+   * The highest seq handed out so far (0 when none). Read under the insert lock, so every event
+   * up to it is committed: a cursor placed there misses nothing.
+   */
+  async currentSeq(): Promise<bigint> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
+      const { rows } = await sql<{ lastValue: string; isCalled: boolean }>`select last_value, is_called from event_seq_seq`.execute(trx);
+      const row = rows[0];
+      return row && row.isCalled ? BigInt(row.lastValue) : 0n;
+    });
+  }
+
+  /** Deletes events that occurred before `before`; returns how many. */
+  async deleteOlderThan(before: Date): Promise<number> {
+    const r = await this.db.deleteFrom('event').where('occurredAt', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows ?? 0);
+  }
+}

@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { connectBus } from '@mm/bus';
+import { loadConfig, type EventsConfig } from './config';
+import { createApp } from './app';
+import type { Database } from './db/schema';
+import { EventRepository } from './db/event.repository';
+import { CursorCodec } from './domain/feed-cursor';
+import { EventsService } from './services/events.service';
+import { startRetention } from './services/retention.service';
+import { consumeRecordingEvents } from './bus/recording-events.consumer';
+import { migrations } from '../migrations';
+
+/** Starts the events service: migrate, copy meeting events from the bus, serve the feed, prune. */
+export async function startEvents(config: EventsConfig): Promise<Running> {
+  const logger = createLogger('events', config.logLevel);
+  await migrateSchema(config.databaseUrl, 'events', migrations);
+  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'events', poolSize: 10 });
+  const bus = await connectBus(config.natsUrl, 'events', config.busNamespace);
+  const repo = new EventRepository(db);
+  const stopConsumer = await consumeRecordingEvents(bus, repo, logger);
+  const stopRetention = startRetention(repo, logger);
+  const app = createApp({
+    config,
+    events: new EventsService(repo, new CursorCodec(config.internalJwtSecret)),
+    verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
+    logger,
+    ready: async () => {
+      await sql`select 1`.execute(db);
+      return !bus.nc.isClosed();
+    },
+  });
+  return serve(app, config.port, logger, async () => {
+    stopRetention();
+    await stopConsumer();
+    await bus.close();
+    await db.destroy();
+  });
+}
+
+if (require.main === module) runMain('events', () => startEvents(loadConfig()));
