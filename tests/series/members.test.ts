@@ -6,7 +6,7 @@ import { expectContract, expectError } from '../support/contract-response';
 
 /**
  * A member reads a joined series' meetings through the series' meetingsUrl and the bundle, never
- * in its own plain list. (A member's event feed belongs to the events service, not built yet.)
+ * in its own plain list or its own events feed.
  */
 let stack: Stack;
 beforeAll(async () => {
@@ -89,6 +89,13 @@ describe('reads of a member of a series', () => {
     const page = expectContract('listReadyRecordings', await stack.api.get('/api/v1/recordings/ready').set(bearer(memberToken)));
     expect(page.items).toEqual([]);
     expect(page.nextCursor).toBeNull();
+  });
+
+  it("does not show the meeting in the member's own events feed, while the owner's feed has it", async () => {
+    const memberFeed = expectContract('listEvents', await stack.api.get('/api/v1/events').set(bearer(memberToken)));
+    expect(memberFeed.events).toEqual([]);
+    const ownerFeed = expectContract('listEvents', await stack.api.get('/api/v1/events').set(bearer(ownerToken)));
+    expect(ownerFeed.events.map((e: { type: string }) => e.type)).toContain('recording.ready');
   });
 
   it('gives the member no owner rights: updateSeries and the series keyterms answer 404', async () => {
