@@ -1,2 +1,3 @@
 export * from './whitespace';
 export * from './keyterms';
+export * from './search';

@@ -11,6 +11,7 @@ import { IdempotencyKeys } from './services/idempotency';
 import { SubmitService } from './services/submit.service';
 import { MeetingAccess } from './services/access';
 import { MeetingsService } from './services/meetings.service';
+import { SearchService } from './services/search.service';
 import { AdminOpsService } from './services/admin-ops.service';
 import type { LifecycleService } from './services/lifecycle.service';
 import { recordingsRoutes } from './routes/recordings.routes';
@@ -41,7 +42,7 @@ export function createApp(deps: RecordingsDeps): Express {
     maxUploadMb: config.uploadLimits.maxUploadMb,
   };
   const app = createServiceApp({ name: 'recordings', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
-  app.use(recordingsRoutes({ ...upload, meetings: new MeetingsService({ db, nc, lifecycle: deps.lifecycle, access, views }) }));
+  app.use(recordingsRoutes({ ...upload, meetings: new MeetingsService({ db, nc, lifecycle: deps.lifecycle, access, views }), search: new SearchService({ db, access, views }) }));
   app.use(adminRoutes({ ...upload, ops: new AdminOpsService({ db, nc, lifecycle: deps.lifecycle }) }));
   return finishApp(app, deps.logger);
 }

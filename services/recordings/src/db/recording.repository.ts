@@ -29,7 +29,7 @@ export class RecordingRepository {
     return q.executeTakeFirst();
   }
 
-  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt'> & { attachmentMinutes: number }): Promise<RecordingRow> {
+  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText'> & { attachmentMinutes: number }): Promise<RecordingRow> {
     return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
   }
 

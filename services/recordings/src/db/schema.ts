@@ -37,6 +37,8 @@ export interface RecordingTable {
   namingOpen: Generated<boolean>;
   readyOnce: Generated<boolean>;
   deletedAt: Date | null;
+  /** Normalized title, transcript and digest (libs/text normalizeForSearch); null until READY. */
+  searchText: Generated<string | null>;
   updatedAt: Generated<Date>;
 }
 

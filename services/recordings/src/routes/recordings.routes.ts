@@ -1,12 +1,13 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
 import type { MeetingsService } from '../services/meetings.service';
+import type { SearchService } from '../services/search.service';
 import { submitHandler, type UploadDeps } from './upload';
 
 const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
 /** The public meeting routes (through the gateway). */
-export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService }): Router {
+export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService; search: SearchService }): Router {
   const router = Router();
   const m = deps.meetings;
 
@@ -14,6 +15,10 @@ export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService 
 
   router.get('/recordings/ready', validateOperation('listReadyRecordings'), wrap(async (_req, res) => {
     sendOk(res, await m.listReady(principalOf(res), inputOf(res).query as never));
+  }));
+
+  router.get('/recordings/search', validateOperation('searchRecordings'), wrap(async (_req, res) => {
+    sendOk(res, await deps.search.search(principalOf(res), inputOf(res).query as never));
   }));
 
   router.get('/recordings/:id/status', validateOperation('getRecordingStatus'), wrap(async (_req, res) => {

@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import { ApiError, newId, type Principal } from '@mm/http';
 import { request } from '@mm/bus';
 import type { Database, RecordingRow } from '../db/schema';
+import { refreshSearchText } from './search-text';
 import type { LifecycleService, Segment, TranscriptDoc } from './lifecycle.service';
 
 /** The operator (the admin API with no account in the path) reaches every meeting. */
@@ -72,6 +73,7 @@ export class AdminOpsService {
         if (title !== r.title) {
           row = await this.repo.update(trx, r.id, { title });
           change = 'renamed';
+          await refreshSearchText(trx, r.id);
         }
       }
       if (series !== undefined && (series?.id ?? null) !== r.seriesId) {
@@ -101,6 +103,7 @@ export class AdminOpsService {
       if (!segments[index]) throw new ApiError('NOT_FOUND', 'No such segment.');
       segments[index] = { ...segments[index], text: text.trim() };
       await trx.updateTable('transcript').set({ segments: JSON.stringify(segments) }).where('recordingId', '=', r.id).execute();
+      await refreshSearchText(trx, r.id);
       return { row: r, change: 'transcript_edited' };
     });
   }

@@ -7,6 +7,7 @@ import { request } from '@mm/bus';
 import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
+import { refreshSearchText } from './search-text';
 import { decideNaming, isRetryable, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
 import { enqueueDigestCreated } from '../bus/digest-created.publisher';
 
@@ -112,6 +113,7 @@ export class LifecycleService {
       await trx.deleteFrom('digest').where('recordingId', '=', cur.id).execute();
       await trx.insertInto('digest').values({ recordingId: cur.id, type: d.type, language: d.language, title: d.title, sections: JSON.stringify(d.sections), markdown: d.markdown }).execute();
       const next = await this.repo.update(trx, cur.id, { status: 'READY', readyOnce: true, readyAt: cur.readyAt ?? new Date(), errorCode: null, errorRetryable: null, autoRetryPending: false });
+      await refreshSearchText(trx, cur.id);
       if (!cur.deletedAt) {
         if (cur.readyOnce) await this.repo.emit(trx, next, 'recording.updated', { change: 'regenerated' });
         else {

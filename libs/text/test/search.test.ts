@@ -1,0 +1,24 @@
+import { normalizeForSearch, searchWords } from '../src/search';
+
+describe('search normalization', () => {
+  it('ignores capitals and Latin diacritics', () => {
+    expect(normalizeForSearch('Café RÉSUMÉ')).toBe('cafe resume');
+  });
+  it('ignores the half-space, so می‌روم matches میروم', () => {
+    expect(normalizeForSearch('می\u200cروم')).toBe(normalizeForSearch('میروم'));
+  });
+  it('matches Arabic letter forms to Persian ones', () => {
+    expect(normalizeForSearch('كتاب علي')).toBe(normalizeForSearch('کتاب علی'));
+  });
+  it('matches Persian and Arabic-Indic digits to Latin ones', () => {
+    expect(normalizeForSearch('۱۴۰۳ ٢٠٢٤')).toBe('1403 2024');
+  });
+  it('drops Arabic diacritics and the madda', () => {
+    expect(normalizeForSearch('مُحَمَّد آب')).toBe(normalizeForSearch('محمد اب'));
+  });
+  it('splits a query into normalized words, and finds none in spaces or punctuation', () => {
+    expect(searchWords('  Release, NOTES!  ')).toEqual(['release', 'notes']);
+    expect(searchWords('   ')).toEqual([]);
+    expect(searchWords('—')).toEqual([]);
+  });
+});

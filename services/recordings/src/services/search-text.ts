@@ -1,0 +1,26 @@
+import type { Transaction } from 'kysely';
+import { normalizeForSearch } from '@mm/text';
+import type { Database } from '../db/schema';
+
+/** The plain text of digest sections, in reading order. */
+export function digestText(sections: unknown): string {
+  const out: string[] = [];
+  for (const s of (sections ?? []) as { title?: string; text?: string; items?: (string | { text: string })[] }[]) {
+    if (s.text) out.push(s.text);
+    for (const it of s.items ?? []) out.push(typeof it === 'string' ? it : it.text);
+  }
+  return out.join('\n');
+}
+
+/**
+ * Rewrites the text search reads for one meeting, inside the transaction that changed its title,
+ * transcript or digest. Fields are joined by line breaks, so no word spans two of them.
+ */
+export async function refreshSearchText(trx: Transaction<Database>, recordingId: string): Promise<void> {
+  const r = await trx.selectFrom('recording').select(['title']).where('id', '=', recordingId).executeTakeFirst();
+  if (!r) return;
+  const t = await trx.selectFrom('transcript').select('segments').where('recordingId', '=', recordingId).executeTakeFirst();
+  const d = await trx.selectFrom('digest').select(['title', 'sections']).where('recordingId', '=', recordingId).executeTakeFirst();
+  const parts = [r.title ?? d?.title ?? '', ((t?.segments ?? []) as { text: string }[]).map((s) => s.text).join('\n'), digestText(d?.sections)];
+  await trx.updateTable('recording').set({ searchText: normalizeForSearch(parts.join('\n')) }).where('id', '=', recordingId).execute();
+}
