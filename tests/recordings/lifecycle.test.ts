@@ -6,7 +6,7 @@ import { createAjv } from '@mm/http';
 import { ROUTES } from '@mm/contract';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { speakMeeting } from '../support/speak-meeting';
-import { toneWav } from '../support/media';
+import { toneWav, wavHeader } from '../support/media';
 import { waitForStatus } from '../support/wait';
 
 let stack: Stack;
@@ -22,24 +22,6 @@ const statusSchema = ajv.compile(ROUTES.find((r) => r.operationId === 'getRecord
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
 const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
 const ALL = ['recordings:read', 'recordings:write', 'account:write', 'account:read'];
-
-/** A canonical 44-byte header of 16 kHz mono 16-bit PCM with `dataBytes` of samples. */
-function wavHeader(dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(16000, 24);
-  h.writeUInt32LE(32000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
 
 async function twoVoices() {
   return speakMeeting([

@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
+import { wavHeader } from './media';
+
 const run = promisify(execFile);
 
 export type Voice = 'slt' | 'rms' | 'awb';
@@ -221,20 +223,7 @@ async function readWav(file: string): Promise<{ samples: Int16Array; rate: numbe
 }
 
 async function writeWav(file: string, samples: Int16Array, rate: number): Promise<void> {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.length * 2, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.length * 2, 40);
-  await fs.writeFile(file, Buffer.concat([header, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]));
+  await fs.writeFile(file, Buffer.concat([wavHeader(samples.length * 2, rate), Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]));
 }
 
 async function readCached(outPath: string, metaPath: string): Promise<SpokenMeeting | null> {

@@ -8,6 +8,7 @@ import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import http from 'node:http';
 import { once } from 'node:events';
 import { BenchError } from './types';
+import { wavHeader } from '../../support/media';
 
 export interface UploadResult {
   status: number;
@@ -98,19 +99,7 @@ export async function postMultipart(url: string, headers: Record<string, string>
 export async function writeLargeWav(file: string, dataBytes: number): Promise<number> {
   const rate = 16_000;
   const samples = Math.floor(dataBytes / 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples * 2, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples * 2, 40);
+  const header = wavHeader(samples * 2, rate);
   const second = Buffer.alloc(rate * 2);
   let seed = 12345;
   for (let i = 0; i < rate; i++) {
