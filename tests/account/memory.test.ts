@@ -1,22 +1,17 @@
-import { connectBus, request, type Bus } from '@mm/bus';
 import { startStack, type Stack } from '../support/stack';
 import { expectContract, expectError } from '../support/contract-response';
 
 let stack: Stack;
-let bus: Bus;
 beforeAll(async () => {
   stack = await startStack();
-  // The stack's own namespace: only its services answer these requests.
-  bus = await connectBus(stack.natsUrl, 'test', stack.busNamespace);
 });
 afterAll(async () => {
-  await bus.close();
   await stack.stop();
 });
 
 let meetings = 0;
 const learn = (accountId: string, notes: { people?: string[]; terms?: string[]; topics?: string[] }, meetingId = `rec_test_${++meetings}_${Date.now()}`) =>
-  request<{ applied: boolean; replay: boolean; added: number; strengthened: number }>(bus.nc, 'account.memory.learn', {
+  stack.request<{ applied: boolean; replay: boolean; added: number; strengthened: number }>('account.memory.learn', {
     accountId,
     meetingId,
     people: notes.people ?? [],
@@ -161,12 +156,12 @@ describe('account.settings.get (for the recordings service)', () => {
     const auth = { Authorization: `Bearer ${token.value}` };
     await stack.api.patch('/api/v1/account/settings').set(auth).send({ speakerNamingMode: 'FORCE_OFF' });
     await stack.api.put('/api/v1/account/keyterms').set(auth).send({ keyterms: ['Roadmap', 'OKR'] });
-    expect(await request(bus.nc, 'account.settings.get', { accountId: account.id })).toEqual({
+    expect(await stack.request('account.settings.get', { accountId: account.id })).toEqual({
       settings: { speakerNamingMode: 'FORCE_OFF', memoryLearningEnabled: true, summaryEmailEnabled: false, uiLocale: 'en' },
       keyterms: ['Roadmap', 'OKR'],
     });
     const fresh = await stack.admin.account();
-    expect(await request(bus.nc, 'account.settings.get', { accountId: fresh.id })).toEqual({
+    expect(await stack.request('account.settings.get', { accountId: fresh.id })).toEqual({
       settings: { speakerNamingMode: 'AUTO', memoryLearningEnabled: true, summaryEmailEnabled: false, uiLocale: 'en' },
       keyterms: [],
     });

@@ -1,21 +1,17 @@
-import { connectBus, request, RemoteError, type Bus } from '@mm/bus';
+import { RemoteError } from '@mm/bus';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
-let bus: Bus;
 beforeAll(async () => {
   stack = await startStack();
-  // The stack's own namespace: only its services answer these requests.
-  bus = await connectBus(stack.natsUrl, 'test', stack.busNamespace);
 });
 afterAll(async () => {
-  await bus.close();
   await stack.stop();
 });
 
 async function refusal(subject: string, payload: unknown): Promise<string> {
   try {
-    await request(bus.nc, subject, payload);
+    await stack.request(subject, payload);
   } catch (err) {
     if (err instanceof RemoteError) return err.code;
     throw err;
@@ -35,8 +31,8 @@ describe('series.series.resolve (for the recordings service)', () => {
     await stack.admin.addSeriesMember(series.id, member.id);
 
     const expected = { id: series.id, name: 'Planning', titleStyle: 'TOPIC', dateCalendar: 'GREGORIAN', keyterms: ['Roadmap'], inheritAccountKeyterms: false };
-    expect(await request(bus.nc, 'series.series.resolve', { accountId: account.id, seriesId: series.id })).toEqual({ ...expected, access: 'owner' });
-    expect(await request(bus.nc, 'series.series.resolve', { accountId: member.id, seriesId: series.id })).toEqual({ ...expected, access: 'member' });
+    expect(await stack.request('series.series.resolve', { accountId: account.id, seriesId: series.id })).toEqual({ ...expected, access: 'owner' });
+    expect(await stack.request('series.series.resolve', { accountId: member.id, seriesId: series.id })).toEqual({ ...expected, access: 'member' });
     expect(await refusal('series.series.resolve', { accountId: stranger.id, seriesId: series.id })).toBe('NOT_FOUND');
     expect(await refusal('series.series.resolve', { accountId: account.id, seriesId: 'ser_missing' })).toBe('NOT_FOUND');
     expect(await refusal('series.series.resolve', { accountId: account.id })).toBe('VALIDATION');
@@ -45,10 +41,10 @@ describe('series.series.resolve (for the recordings service)', () => {
 
 describe('recordings.series.stats (for the series service)', () => {
   it('answers 0 and null for every series asked that holds no finished meeting', async () => {
-    expect(await request(bus.nc, 'recordings.series.stats', { seriesIds: ['ser_none', '__proto__'] })).toEqual({
+    expect(await stack.request('recordings.series.stats', { seriesIds: ['ser_none', '__proto__'] })).toEqual({
       stats: { ser_none: { meetingCount: 0, lastRecordedAt: null }, ['__proto__']: { meetingCount: 0, lastRecordedAt: null } },
     });
-    expect(await request(bus.nc, 'recordings.series.stats', { seriesIds: [] })).toEqual({ stats: {} });
+    expect(await stack.request('recordings.series.stats', { seriesIds: [] })).toEqual({ stats: {} });
   });
 
   it('refuses a malformed question with VALIDATION', async () => {

@@ -12,7 +12,7 @@ import { loadConfig as recordingsConfig } from '../../services/recordings/src/co
 import { startRecordings } from '../../services/recordings/src/main';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { connectBus, dropNamespace } from '@mm/bus';
+import { connectBus, dropNamespace, request as busRequest, type Bus } from '@mm/bus';
 import { ensureDatabase } from '@mm/db';
 import { Client } from 'pg';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,8 @@ export interface Stack {
   natsUrl: string;
   stop(): Promise<void>;
   admin: AdminClient;
+  /** A NATS request to this stack's services (its own namespace: no other stack answers). */
+  request<T>(subject: string, payload: unknown): Promise<T>;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
+  let testBus: Promise<Bus> | undefined;
   const api = request(url);
   return {
     url,
@@ -81,7 +84,12 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
     env: base,
     admin: new AdminClient(url),
     busNamespace,
+    request: async <T>(subject: string, payload: unknown) => {
+      testBus ??= connectBus(cfg.natsUrl, 'test', busNamespace);
+      return busRequest<T>((await testBus).nc, subject, payload);
+    },
     stop: async () => {
+      if (testBus) await (await testBus).close();
       for (const r of running.reverse()) await r.close();
       const bus = await connectBus(cfg.natsUrl, 'test-cleanup', busNamespace);
       await dropNamespace(bus);
