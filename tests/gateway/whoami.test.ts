@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { toneWav } from '../support/media';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -33,4 +36,37 @@ describe('GET /whoami', () => {
     expect(res.body.token.expiresAt).toBeNull();
     expect(res.body.owner.displayName).toBeNull();
   });
+
+  it('shows every money move on the very next call, though its figures are cached between moves', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 30 });
+    const token = await stack.admin.token(account.id, ['account:read', 'recordings:write']);
+    const whoami = async () => (await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`)).body;
+    const figures = async () => {
+      const w = await whoami();
+      return { balance: w.wallet.balanceMinutes, used: w.token.usedMinutes24h };
+    };
+    expect(await figures()).toEqual({ balance: 30, used: 0 });
+    expect(await figures()).toEqual({ balance: 30, used: 0 });
+
+    await stack.admin.minutes(account.id, 12);
+    expect(await figures()).toEqual({ balance: 42, used: 0 });
+
+    const sent = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${token.value}`)
+      .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect(sent.status).toBe(202);
+    // A hold is not a charge: the balance stays, the token's 24-hour use counts the meeting at once.
+    expect(await figures()).toEqual({ balance: 42, used: sent.body.recording.minutes });
+
+    // A write the account service did not make (another replica, an operator in psql) reaches it through the ledger's trigger.
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    await db.query("insert into account.ledger_entry (account_id, kind, credit_kind, minutes, reference) values ($1, 'credit', 'grant', 8, $2)", [account.id, `manual:${account.id}`]);
+    await db.end();
+    const until = Date.now() + 5000;
+    let seen = await figures();
+    while (seen.balance !== 50 && Date.now() < until) seen = await figures();
+    expect(seen).toEqual({ balance: 50, used: sent.body.recording.minutes });
+  }, 60_000);
 });

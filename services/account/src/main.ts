@@ -6,6 +6,8 @@ import { loadConfig, type AccountConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
 import { WalletService } from './services/wallet.service';
+import { WalletSummaryCache } from './services/wallet-summary.cache';
+import { WalletChangesListener } from './db/wallet-changes.listener';
 import { SettingsService } from './services/settings.service';
 import { MemoryService } from './services/memory.service';
 import { serveWallet } from './bus/wallet.handlers';
@@ -25,7 +27,10 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   const { db, pool } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
   const bus = await connectBus(config.natsUrl, 'account', config.busNamespace);
   const { nc } = bus;
-  const wallet = new WalletService(db, config.wallet, pool);
+  const summaries = new WalletSummaryCache();
+  const walletChanges = new WalletChangesListener(config.databaseUrl, summaries, logger);
+  await walletChanges.start();
+  const wallet = new WalletService(db, config.wallet, pool, summaries);
   const settings = new SettingsService(db);
   const memory = new MemoryService(db);
   const subs = [...serveWallet(nc, wallet, logger), ...serveAccount(nc, { memory, settings }, logger)];
@@ -50,6 +55,7 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
     subs.forEach((s) => s.unsubscribe());
     await stopDigests();
     mailer?.close();
+    await walletChanges.stop();
     await nc.drain();
     await db.destroy();
   });

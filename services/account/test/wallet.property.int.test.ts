@@ -6,6 +6,8 @@ import { ApiError } from '@mm/http';
 import { migrations } from '../migrations';
 import type { Database } from '../src/db/schema';
 import { WalletService } from '../src/services/wallet.service';
+import { WalletSummaryCache } from '../src/services/wallet-summary.cache';
+import { WalletChangesListener } from '../src/db/wallet-changes.listener';
 import { newSequence, type Op, type Outcome } from './support/wallet-model';
 
 /**
@@ -16,13 +18,21 @@ const SEQUENCES = 20;
 const OPS = 30;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
 
+const quiet = { warn: () => undefined } as never;
+
 let db: Kysely<Database>;
 let pool: Pool;
+/** A cache kept coherent by the ledger's change notifications, as in the running service. */
+const cache = new WalletSummaryCache();
+let listener: WalletChangesListener;
 beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'account', migrations);
   ({ db, pool } = openDatabase<Database>({ url: DATABASE_URL, schema: 'account', poolSize: 2 }));
+  listener = new WalletChangesListener(DATABASE_URL, cache, quiet);
+  await listener.start();
 });
 afterAll(async () => {
+  await listener.stop();
   await db.destroy();
 });
 
@@ -62,13 +72,17 @@ async function applyToService(wallet: WalletService, accountId: string, op: Op, 
   }
 }
 
-describe('WalletService on Postgres against the model of the contract (property)', () => {
+describe.each([
+  ['reading the ledger every time', false],
+  ['through the summary cache', true],
+])('WalletService on Postgres against the model of the contract (property), %s', (_how, cached) => {
   it(`agrees on every decision and figure over ${SEQUENCES} random sequences of ${OPS} operations`, async () => {
+    const hitsBefore = cache.hits;
     const run = `prop_${randomBytes(4).toString('hex')}`;
     const codes = new Set<string>();
     for (let seed = 1; seed <= SEQUENCES; seed++) {
       const seq = newSequence(10_000 + seed);
-      const wallet = new WalletService(db, seq.limits, pool);
+      const wallet = cached ? new WalletService(db, seq.limits, pool, cache) : new WalletService(db, seq.limits, pool);
       const accountId = `acc_${run}_${seed}`;
       const tokens = seq.callers.flatMap((c) => (c.tokenId ? [c.tokenId] : []));
       for (let step = 0; step < OPS; step++) {
@@ -80,14 +94,46 @@ describe('WalletService on Postgres against the model of the contract (property)
         expect({ where, outcome: actual }).toEqual({ where, outcome: expected });
         if (!expected.ok) codes.add(`${op.kind} ${expected.code}`);
 
-        const summaries = await Promise.all(tokens.map((t) => wallet.summary(accountId, `${accountId}:${t}`, now)));
-        expect({ where, figures: summaries }).toEqual({
-          where,
-          figures: tokens.map((t) => ({ balanceMinutes: seq.model.balance(), availableMinutes: seq.model.available(), usedMinutes24h: seq.model.used24h(t) })),
-        });
+        // Read twice: with the cache, the second read is answered from it.
+        for (let read = 0; read < 2; read++) {
+          const summaries = await Promise.all(tokens.map((t) => wallet.summary(accountId, `${accountId}:${t}`, now)));
+          expect({ where, read, figures: summaries }).toEqual({
+            where,
+            read,
+            figures: tokens.map((t) => ({ balanceMinutes: seq.model.balance(), availableMinutes: seq.model.available(), usedMinutes24h: seq.model.used24h(t) })),
+          });
+        }
       }
     }
     // The refusals the rules know must have been met, through the database's own sums and windows.
     expect([...codes].sort()).toEqual(expect.arrayContaining(['hold DAILY_LIMIT_REACHED', 'hold INSUFFICIENT_MINUTES', 'hold TOKEN_DAILY_CAP']));
+    // The cached run did answer from the cache (most second reads), not only from the ledger.
+    if (cached) expect(cache.hits - hitsBefore).toBeGreaterThan(SEQUENCES * OPS * 0.5);
   }, 120_000);
+});
+
+describe('the summary cache across replicas', () => {
+  it("forgets an account's figures when another process writes its ledger (trigger, NOTIFY)", async () => {
+    const accountId = `acc_notify_${randomBytes(4).toString('hex')}`;
+    const wallet = new WalletService(db, { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 }, pool, cache);
+    await wallet.credit(accountId, 10, 'grant', `${accountId}:c1`);
+    // The credit's own notification may arrive after the first read and forget it: read until one is answered from the cache.
+    const until = Date.now() + 5000;
+    let hits = cache.hits;
+    while (cache.hits === hits && Date.now() < until) {
+      hits = cache.hits;
+      expect((await wallet.summary(accountId, null)).balanceMinutes).toBe(10);
+    }
+    expect(cache.hits).toBeGreaterThan(hits);
+
+    // Another replica's write: straight into the ledger, not through this WalletService.
+    await pool.query("insert into ledger_entry (account_id, kind, credit_kind, minutes, reference) values ($1, 'credit', 'grant', 5, $2)", [accountId, `${accountId}:c2`]);
+    const deadline = Date.now() + 5000;
+    let balance = 10;
+    while (balance !== 15 && Date.now() < deadline) {
+      balance = (await wallet.summary(accountId, null)).balanceMinutes;
+      if (balance !== 15) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(balance).toBe(15);
+  });
 });

@@ -16,7 +16,8 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
   await migrateSchema(config.databaseUrl, 'access', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
   // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).
-  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
+  // Auto-pipelining sends the gate calls of requests that arrive in the same tick in one write.
+  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true });
   redis.on('error', () => undefined);
   const { nc } = await connectBus(config.natsUrl, 'gateway', config.busNamespace);
   const subs = serveAccountContact(nc, new AccessRepository(db), logger);

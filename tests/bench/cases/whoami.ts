@@ -1,6 +1,6 @@
 /**
  * whoami through the gateway (token checks, rate limit + epoch in Redis, principal, proxy) and
- * straight at the account service (principal verified, two ledger queries), under the same load.
+ * straight at the account service (principal verified, wallet figures from the summary cache), under the same load.
  * The ratio between the two is the gateway's cost; the target is the gateway's absolute figure.
  */
 import { PRINCIPAL_HEADER, principalKey, signPrincipal, type Principal } from '@mm/http';

@@ -1,14 +1,16 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Pool } from 'pg';
 import type { LedgerFacts, Spend } from '../domain/wallet';
+import type { LoadedSummary } from '../domain/wallet-summary';
 import type { CreditKind, Database, LedgerKind } from './schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * whoami's figures in one statement: the balance, the open holds and one token's spending since a
- * moment. Run as a named prepared statement (planned once per connection): it is on the path of
- * every whoami and account read.
+ * moment, with the oldest spend counted (which says how long the figure holds: domain/wallet-summary).
+ * Run as a named prepared statement (planned once per connection): it is on the path of every
+ * whoami and account read that the summary cache does not answer.
  */
 const SUMMARY_SQL = `
   select
@@ -16,7 +18,8 @@ const SUMMARY_SQL = `
       - coalesce(sum(l.minutes) filter (where l.kind in ('capture', 'ask_charge')), 0) as balance,
     coalesce(sum(l.minutes) filter (where l.kind = 'hold' and not exists (
       select 1 from ledger_entry c where c.hold_reference = l.reference and c.kind in ('capture', 'release'))), 0) as open_holds,
-    coalesce(sum(l.minutes) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3), 0) as used
+    coalesce(sum(l.minutes) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3), 0) as used,
+    min(l.created_at) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3) as oldest_used
   from ledger_entry l where l.account_id = $1`;
 
 /** Ledger queries. Money moves only by inserting entries; figures are sums over them. */
@@ -27,9 +30,14 @@ export class WalletRepository {
     private readonly pool: Pool,
   ) {}
 
-  async summary(accountId: string, tokenId: string | null, since: Date): Promise<{ balance: number; openHolds: number; used: number }> {
-    const { rows } = await this.pool.query<{ balance: string; open_holds: string; used: string }>({ name: 'wallet-summary', text: SUMMARY_SQL, values: [accountId, tokenId, since] });
-    return { balance: Number(rows[0].balance), openHolds: Number(rows[0].open_holds), used: Number(rows[0].used) };
+  async summary(accountId: string, tokenId: string | null, since: Date): Promise<LoadedSummary> {
+    const { rows } = await this.pool.query<{ balance: string; open_holds: string; used: string; oldest_used: Date | null }>({
+      name: 'wallet-summary',
+      text: SUMMARY_SQL,
+      values: [accountId, tokenId, since],
+    });
+    const r = rows[0];
+    return { balance: Number(r.balance), openHolds: Number(r.open_holds), used: Number(r.used), since, oldestCountedAt: r.oldest_used };
   }
 
   /** Creates the account's wallet row if needed and locks it for the transaction. */

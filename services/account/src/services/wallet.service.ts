@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
 import { ApiError } from '@mm/http';
 import { admit, balanceOf, DAY_MS } from '../domain/wallet';
 import type { CreditKind, Database } from '../db/schema';
 import { WalletRepository } from '../db/wallet.repository';
+import { WalletSummaryCache } from './wallet-summary.cache';
 
 export interface WalletLimits {
   dailyMeetingLimit: number;
@@ -48,12 +49,23 @@ export class WalletService {
     private readonly db: Kysely<Database>,
     private readonly limits: WalletLimits,
     pool: Pool,
+    /** whoami's figures per account and token; every write below invalidates its account. */
+    readonly summaries: WalletSummaryCache = new WalletSummaryCache(),
   ) {
     this.repo = new WalletRepository(db, pool);
   }
 
+  /** Runs a money move in a transaction, then forgets the account's cached figures (after commit or failure). */
+  private async move<T>(accountId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(work);
+    } finally {
+      this.summaries.invalidate(accountId);
+    }
+  }
+
   async credit(accountId: string, minutes: number, kind: CreditKind, reference: string, clock?: Date): Promise<{ balanceMinutes: number }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.move(accountId, async (trx) => {
       await this.repo.lock(trx, accountId);
       if (!(await this.repo.byReference(trx, reference))) await this.repo.insert(trx, { accountId, kind: 'credit', creditKind: kind, minutes, reference, ...at(clock) });
       return { balanceMinutes: balanceOf(await this.repo.facts(trx, accountId)) };
@@ -62,7 +74,7 @@ export class WalletService {
 
   /** Holds a meeting's minutes at acceptance, after the daily limit, the token cap and the balance. */
   async hold(req: SpendRequest, clock?: Date): Promise<{ held: true; replay: boolean }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.move(req.accountId, async (trx) => {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
       const now = clock ?? new Date();
@@ -98,7 +110,7 @@ export class WalletService {
   }
 
   private async close(accountId: string, reference: string, kind: 'capture' | 'release', minutes?: number, clock?: Date): Promise<{ captured: boolean }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.move(accountId, async (trx) => {
       await this.repo.lock(trx, accountId);
       const hold = await this.repo.byReference(trx, `hold:${reference}`);
       if (!hold) throw new ApiError('NOT_FOUND', `No hold for ${reference}.`);
@@ -112,7 +124,7 @@ export class WalletService {
 
   /** Charges an Ask its quoted price (a refusal to answer is charged too). */
   async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: true; replay: boolean }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.move(req.accountId, async (trx) => {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `ask:${req.reference}`)) return { charged: true as const, replay: true };
       const now = clock ?? new Date();
@@ -135,7 +147,13 @@ export class WalletService {
   /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */
   async summary(accountId: string, tokenId: string | null, clock?: Date): Promise<{ balanceMinutes: number; availableMinutes: number; usedMinutes24h: number }> {
     const now = clock ?? new Date();
-    const s = await this.repo.summary(accountId, tokenId, new Date(now.getTime() - DAY_MS));
+    const since = new Date(now.getTime() - DAY_MS);
+    let s = this.summaries.get(accountId, tokenId, since);
+    if (!s) {
+      const mark = this.summaries.mark();
+      s = await this.repo.summary(accountId, tokenId, since);
+      this.summaries.set(mark, accountId, tokenId, s);
+    }
     return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used };
   }
 
