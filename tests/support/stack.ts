@@ -10,6 +10,8 @@ import { loadConfig as eventsConfig } from '../../services/events/src/config';
 import { startEvents } from '../../services/events/src/main';
 import { loadConfig as recordingsConfig } from '../../services/recordings/src/config';
 import { startRecordings } from '../../services/recordings/src/main';
+import { loadConfig as askConfig } from '../../services/ask/src/config';
+import { startAsk } from '../../services/ask/src/main';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { connectBus, dropNamespace, request as busRequest, type Bus } from '@mm/bus';
@@ -60,6 +62,8 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   running.push(events);
   const recordings = await startRecordings({ ...recordingsConfig(base), port: 0 });
   running.push(recordings);
+  const ask = await startAsk({ ...askConfig(base), port: 0 });
+  running.push(ask);
   if (opts.pipeline) {
     // Loaded only when asked for: most tests need no engines.
     const { loadConfig } = await import('../../services/pipeline/src/config');
@@ -70,7 +74,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   const gateway = await startGateway({
     ...cfg,
     port: 0,
-    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, events: `http://127.0.0.1:${events.port}` },
+    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, ask: `http://127.0.0.1:${ask.port}`, events: `http://127.0.0.1:${events.port}` },
   });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;

@@ -26,3 +26,42 @@ export interface DigestDoc {
   sections: ({ kind: string; title: string } & Record<string, unknown>)[];
   markdown: string;
 }
+
+/**
+ * A transcript as a reader (a person or a model) reads it: one line per turn, the speaker's given
+ * name where there is one, else the label. What an Ask reads and is priced by.
+ */
+export function transcriptAsText(t: Pick<TranscriptDoc, 'speakers' | 'segments'>): string {
+  const names = new Map(t.speakers.map((s) => [s.label, s.name ?? s.label]));
+  return t.segments.map((s) => `${names.get(s.speaker) ?? s.speaker}: ${s.text}`).join('\n');
+}
+
+/** A digest's sections as plain text (summary, then each list's items), for reading and pricing. */
+export function digestAsText(sections: readonly Record<string, unknown>[]): string {
+  const lines: string[] = [];
+  for (const s of sections) {
+    if (typeof s.title === 'string') lines.push(`${s.title}:`);
+    if (typeof s.text === 'string') lines.push(s.text);
+    if (Array.isArray(s.items)) {
+      for (const item of s.items) {
+        if (typeof item === 'string') lines.push(`- ${item}`);
+        else if (item && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string') lines.push(`- ${(item as { text: string }).text}`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * What an Ask reads of one meeting, as recordings hands it to the ask service
+ * (`recordings.ask.meeting` and `recordings.ask.series`).
+ */
+export interface AskMeetingDoc {
+  recordingId: string;
+  recordedAt: string;
+  title: string | null;
+  language: string;
+  digestText: string;
+  /** null when a series Ask's budget left this meeting's transcript out (its digest is still read). */
+  transcript: Pick<TranscriptDoc, 'speakers' | 'segments'> | null;
+}

@@ -10,6 +10,8 @@ import { LifecycleService } from './services/lifecycle.service';
 import { consumePipelineResults } from './bus/pipeline-results.consumer';
 import { serveSeriesStats } from './bus/series-stats.handler';
 import { serveSeriesChanged } from './bus/series-changed.handler';
+import { serveAskContext } from './bus/ask-context.handler';
+import { MeetingAccess } from './services/access';
 import { migrations } from '../migrations';
 
 /** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
@@ -24,6 +26,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const stopConsumer = await consumePipelineResults(bus, lifecycle, logger);
   const seriesStats = serveSeriesStats(bus.nc, db, logger);
   const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
+  const askContext = serveAskContext(bus.nc, db, new MeetingAccess(bus.nc), logger);
   const app = createApp({
     config,
     db,
@@ -40,6 +43,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   return serve(app, config.port, logger, async () => {
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
+    askContext.forEach((s) => s.unsubscribe());
     await stopConsumer();
     await relay.stop();
     await bus.close();

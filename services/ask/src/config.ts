@@ -1,0 +1,22 @@
+import { DEFAULT_CHARS_PER_MINUTE } from './domain/price';
+import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+
+export interface AskConfig extends CommonConfig {
+  llmEngine: 'extractive' | 'openai';
+  /** Characters an Ask reads per minute it costs (domain/price.ts). */
+  charsPerMinute: number;
+  openai: { baseUrl: string; apiKey: string | null; llmModel: string };
+}
+
+/** Reads the ask service's environment once; every bad variable is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<AskConfig> {
+  const r = new EnvReader(env);
+  const llmEngine = r.oneOf('LLM_ENGINE', ['extractive', 'openai'] as const, 'extractive');
+  if (llmEngine === 'openai' && !r.optional('OPENAI_BASE_URL')) r.problem('OPENAI_BASE_URL must be set when LLM_ENGINE=openai');
+  return r.done('ask', {
+    ...readCommonConfig(r, 'ask'),
+    llmEngine,
+    charsPerMinute: r.num('ASK_CHARS_PER_MINUTE', DEFAULT_CHARS_PER_MINUTE, 1),
+    openai: { baseUrl: r.str('OPENAI_BASE_URL', 'https://api.openai.com'), apiKey: r.optional('OPENAI_API_KEY'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },
+  });
+}

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { connectBus } from '@mm/bus';
+import { loadConfig, type AskConfig } from './config';
+import { createApp } from './app';
+import type { Database } from './db/schema';
+import { AskRepository } from './db/ask.repository';
+import { ContextLoader } from './services/context';
+import { AskService } from './services/ask.service';
+import { ExtractiveAskEngine } from './engines/extractive.engine';
+import { OpenAiAskEngine } from './engines/openai.engine';
+import { migrations } from '../migrations';
+
+/** Starts the ask service: migrate, then answer quotes and questions from what recordings holds. */
+export async function startAsk(config: AskConfig): Promise<Running> {
+  const logger = createLogger('ask', config.logLevel);
+  await migrateSchema(config.databaseUrl, 'ask', migrations);
+  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'ask', poolSize: 10 });
+  const bus = await connectBus(config.natsUrl, 'ask', config.busNamespace);
+  const engine = config.llmEngine === 'openai' ? new OpenAiAskEngine({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model: config.openai.llmModel }) : new ExtractiveAskEngine();
+  const asks = new AskService({ repo: new AskRepository(db), context: new ContextLoader(bus.nc, config.charsPerMinute), engine, nc: bus.nc, logger });
+  const app = createApp({
+    config,
+    asks,
+    verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
+    logger,
+    ready: async () => {
+      await sql`select 1`.execute(db);
+      return !bus.nc.isClosed();
+    },
+  });
+  return serve(app, config.port, logger, async () => {
+    await bus.close();
+    await db.destroy();
+  });
+}
+
+if (require.main === module) runMain('ask', () => startAsk(loadConfig()));

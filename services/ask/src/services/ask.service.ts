@@ -1,0 +1,158 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { request, RemoteError } from '@mm/bus';
+import { LIMITS } from '@mm/contract';
+import { ApiError, hasScope, newId, type Principal } from '@mm/http';
+import { finishAnswer } from '../domain/answer';
+import type { AskRepository, Target } from '../db/ask.repository';
+import type { AskRow } from '../db/schema';
+import type { AskEngine } from '../engines/engine';
+import type { AskContext, ContextLoader } from './context';
+
+export const MEETING_MAX_CITATIONS = 3;
+export const SERIES_MAX_CITATIONS = 5;
+/** Earlier questions and answers on the same meeting or series given to the engine. */
+const HISTORY = 3;
+/** A claim older than this belongs to a request that died; a retry with its key takes it over. */
+const CLAIM_STALE_MS = 60_000;
+/** How long a repeat waits for the first request with its key to finish. */
+const WAIT_FOR_FIRST_MS = 30_000;
+
+export interface AskBody {
+  question: string;
+  maxMinutes?: number;
+  idempotencyKey?: string;
+}
+
+export interface AskAnswer {
+  schemaVersion: 1;
+  answer: string;
+  citations: { startMs: number; speaker: string | null; recordingId?: string }[];
+  minutes: number;
+  refused: boolean;
+}
+
+/** The Idempotency-Key of an Ask: the header wins over the body; 8 to 64 characters after trimming. */
+export function askKey(header: unknown, body: string | undefined): string | null {
+  const raw = header !== undefined ? String(header) : body;
+  if (raw === undefined) return null;
+  const key = raw.trim();
+  if (key.length < LIMITS.idempotencyKeyMin || key.length > LIMITS.idempotencyKeyMax) {
+    throw new ApiError('VALIDATION', `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`);
+  }
+  return key;
+}
+
+const SPEND_REFUSALS = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'];
+
+/** Quotes and Asks, on one meeting or on a series. */
+export class AskService {
+  constructor(
+    private readonly deps: { repo: AskRepository; context: ContextLoader; engine: AskEngine; nc: NatsConnection; logger: Logger },
+  ) {}
+
+  async quoteRecording(p: Principal, recordingId: string): Promise<{ minutes: number }> {
+    if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
+    return { minutes: (await this.deps.context.meeting(p, recordingId)).minutes };
+  }
+
+  async quoteSeries(p: Principal, seriesId: string): Promise<{ minutes: number; meetingCount: number }> {
+    // While Ask is off the series quote answers 404, not ASK_DISABLED (contract).
+    if (!p.features.ask) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    const c = await this.deps.context.series(p, seriesId);
+    return { minutes: c.minutes, meetingCount: c.meetingCount };
+  }
+
+  askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
+    return this.ask(p, { kind: 'recording', id: recordingId }, body, headerKey);
+  }
+
+  askSeries(p: Principal, seriesId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
+    return this.ask(p, { kind: 'series', id: seriesId }, body, headerKey);
+  }
+
+  private async ask(p: Principal, target: Target, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
+    if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
+    const key = askKey(headerKey, body.idempotencyKey);
+    const question = body.question.trim();
+    let takenOver: AskRow | null = null;
+    if (key) {
+      const first = await this.firstWithKey(p, target, key);
+      if (first && first.state === 'answered') return first.answer as AskAnswer;
+      takenOver = first;
+    }
+    const context = target.kind === 'recording' ? await this.deps.context.meeting(p, target.id) : await this.deps.context.series(p, target.id);
+    if (body.maxMinutes !== undefined && context.minutes > body.maxMinutes) {
+      throw new ApiError('PRICE_ABOVE_MAX', `The price, ${context.minutes} minutes, is above maxMinutes; nothing was charged.`, { minutes: context.minutes, maxMinutes: body.maxMinutes });
+    }
+    let id = takenOver?.id;
+    if (!id) {
+      id = newId('ask');
+      if (!(await this.deps.repo.claim({ id, accountId: p.accountId, tokenId: p.tokenId, target, key, question, minutes: context.minutes }))) {
+        // Another request with the same key got in first: answer as a repeat of it.
+        return this.ask(p, target, body, headerKey);
+      }
+    }
+    try {
+      const answer = await this.answer(p, target, question, context);
+      await this.charge(p, id, context.minutes);
+      await this.deps.repo.answered(id, answer);
+      return answer;
+    } catch (err) {
+      await this.deps.repo.release(id).catch((e: unknown) => this.deps.logger.error({ err: e, askId: id }, 'could not release an Ask claim'));
+      throw err;
+    }
+  }
+
+  /**
+   * The first Ask with this key, once it is answered, or null when there is none (or it failed).
+   * Another token's key is 409; a first request still running is waited for; one whose request
+   * died is taken over (returned in state 'answering').
+   */
+  private async firstWithKey(p: Principal, target: Target, key: string): Promise<AskRow | null> {
+    const until = Date.now() + WAIT_FOR_FIRST_MS;
+    for (;;) {
+      const first = await this.deps.repo.byKey(p.accountId, target, key);
+      if (!first) return null;
+      if (first.tokenId !== p.tokenId) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was already used by another token or the app.');
+      if (first.state === 'answered') return first;
+      if (await this.deps.repo.takeOver(first.id, new Date(Date.now() - CLAIM_STALE_MS))) return { ...first };
+      if (Date.now() > until) throw new ApiError('INTERNAL', 'The first request with this Idempotency-Key is still running; retry with the same key.');
+      await sleep(100);
+    }
+  }
+
+  private async answer(p: Principal, target: Target, question: string, context: AskContext): Promise<AskAnswer> {
+    const series = target.kind === 'series';
+    const maxCitations = series ? SERIES_MAX_CITATIONS : MEETING_MAX_CITATIONS;
+    const history = await this.deps.repo.history(p.accountId, target, HISTORY);
+    let draft;
+    try {
+      draft = await this.deps.engine.answer({ question, turns: context.turns, maxCitations, series, history }, context.documents);
+    } catch (err) {
+      this.deps.logger.warn({ err: String(err) }, 'ask engine failed');
+      throw new ApiError('GENERATE_FAILED', 'The model could not answer; nothing was charged.');
+    }
+    const done = finishAnswer(draft, context.turns, maxCitations, series);
+    if (!done.ok) {
+      this.deps.logger.warn({ reason: done.reason }, 'ask answer rejected');
+      throw new ApiError('GENERATE_FAILED', 'The model could not answer from real turns; nothing was charged.');
+    }
+    return { schemaVersion: 1, answer: done.answer, citations: done.citations, minutes: context.minutes, refused: done.refused };
+  }
+
+  private async charge(p: Principal, askId: string, minutes: number): Promise<void> {
+    try {
+      await request(
+        this.deps.nc,
+        'account.wallet.charge',
+        { accountId: p.accountId, reference: askId, minutes, tokenId: p.tokenId, dailyMinuteCap: p.dailyMinuteCap, showBalance: p.source === 'app' || hasScope(p, 'account:read') },
+        10_000,
+      );
+    } catch (err) {
+      if (err instanceof RemoteError && SPEND_REFUSALS.includes(err.code)) throw new ApiError(err.code as never, err.message, err.details, err.headers);
+      throw new ApiError('INTERNAL', 'The wallet did not answer; retry with the same key.');
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import type { NatsConnection } from 'nats';
+import { request, RemoteError } from '@mm/bus';
+import { transcriptAsText, type AskMeetingDoc } from '@mm/contract';
+import { ApiError, type Principal } from '@mm/http';
+import { priceOf, SERIES_MAX_MEETINGS, SERIES_MIN_MEETINGS, SERIES_TRANSCRIPT_BUDGET_CHARS } from '../domain/price';
+import type { AskInput } from '../domain/extractive';
+
+/** What an Ask reads and what it costs. */
+export interface AskContext {
+  turns: AskInput['turns'];
+  minutes: number;
+  meetingCount: number;
+  /** The text an engine that reads (a language model) is given: digests and transcripts. */
+  documents: { recordingId: string; title: string | null; recordedAt: string; digestText: string; transcriptText: string | null }[];
+}
+
+type AskMeeting = AskMeetingDoc;
+
+/** Asks the recordings service, passing NOT_FOUND on as the same 404 and anything else as a 500. */
+async function ask<T>(nc: NatsConnection, subject: string, payload: unknown, notFound: string): Promise<T> {
+  try {
+    return await request<T>(nc, subject, payload, 10_000);
+  } catch (err) {
+    if (err instanceof RemoteError && err.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', notFound);
+    throw err;
+  }
+}
+
+const turnsOf = (m: AskMeeting, withMeeting: boolean): AskContext['turns'] =>
+  (m.transcript?.segments ?? [])
+    .filter((s) => s.text.trim().length > 0)
+    .map((s) => (withMeeting ? { recordingId: m.recordingId, meetingTitle: m.title, startMs: s.startMs, speaker: s.speaker, text: s.text } : { startMs: s.startMs, speaker: s.speaker, text: s.text }));
+
+/** Loads what Asks read from the recordings service (the owner of transcripts and digests). */
+export class ContextLoader {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly charsPerMinute: number,
+  ) {}
+
+  /** A meeting the caller can reach: 404 otherwise, 409 ASK_NOT_READY before READY. */
+  async meeting(p: Principal, recordingId: string): Promise<AskContext> {
+    const r = await ask<{ status: string; meeting: AskMeeting | null }>(this.nc, 'recordings.ask.meeting', { principal: p, recordingId }, 'No meeting the token can reach has that id.');
+    if (r.status !== 'READY' || !r.meeting?.transcript) throw new ApiError('ASK_NOT_READY', `The meeting has no digest yet (status ${r.status}); ask again once it is READY.`);
+    const m = r.meeting;
+    const transcriptText = transcriptAsText(m.transcript!);
+    return {
+      turns: turnsOf(m, false),
+      minutes: priceOf(transcriptText.length, this.charsPerMinute),
+      meetingCount: 1,
+      documents: [{ recordingId: m.recordingId, title: m.title, recordedAt: m.recordedAt, digestText: m.digestText, transcriptText }],
+    };
+  }
+
+  /** A series the caller can reach (404 otherwise, and while series are off) with 2+ finished meetings. */
+  async series(p: Principal, seriesId: string): Promise<AskContext> {
+    const r = await ask<{ finishedCount: number; meetings: AskMeeting[] }>(
+      this.nc,
+      'recordings.ask.series',
+      { principal: p, seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
+      'No series the token can reach has that id.',
+    );
+    if (r.finishedCount < SERIES_MIN_MEETINGS) {
+      throw new ApiError('SERIES_ASK_TOO_FEW', `A series Ask needs at least ${SERIES_MIN_MEETINGS} finished meetings; this one has ${r.finishedCount}.`);
+    }
+    // Reading order: oldest meeting first.
+    const meetings = [...r.meetings].reverse();
+    const documents = meetings.map((m) => ({
+      recordingId: m.recordingId,
+      title: m.title,
+      recordedAt: m.recordedAt,
+      digestText: m.digestText,
+      transcriptText: m.transcript ? transcriptAsText(m.transcript) : null,
+    }));
+    const chars = documents.reduce((n, d) => n + d.digestText.length + (d.transcriptText?.length ?? 0), 0);
+    return { turns: meetings.flatMap((m) => turnsOf(m, true)), minutes: priceOf(chars, this.charsPerMinute), meetingCount: meetings.length, documents };
+  }
+}

@@ -1,0 +1,133 @@
+import type { Kysely } from 'kysely';
+import type { NatsConnection, Subscription } from 'nats';
+import type { Logger } from 'pino';
+import { serveRequests } from '@mm/bus';
+import { digestAsText, transcriptAsText, type AskMeetingDoc, type TranscriptSegment } from '@mm/contract';
+import { ApiError, createAjv, type Principal } from '@mm/http';
+import type { Database } from '../db/schema';
+import { RecordingRepository } from '../db/recording.repository';
+import type { MeetingAccess } from '../services/access';
+
+type AskMeeting = AskMeetingDoc;
+
+// These payload schemas belong in libs/contract beside the other bus payloads once it has them.
+const ajv = createAjv();
+const principal = { type: 'object', required: ['accountId', 'features'], properties: { accountId: { type: 'string' }, features: { type: 'object' } } };
+const validMeeting = ajv.compile({
+  type: 'object',
+  required: ['principal', 'recordingId'],
+  properties: { principal, recordingId: { type: 'string', minLength: 1, maxLength: 64 } },
+});
+const validSeries = ajv.compile({
+  type: 'object',
+  required: ['principal', 'seriesId', 'maxMeetings', 'transcriptBudgetChars'],
+  properties: {
+    principal,
+    seriesId: { type: 'string', minLength: 1, maxLength: 64 },
+    maxMeetings: { type: 'integer', minimum: 1, maximum: 500 },
+    transcriptBudgetChars: { type: 'integer', minimum: 0 },
+  },
+});
+
+async function readMeetings(db: Kysely<Database>, ids: string[]) {
+  if (ids.length === 0) return { transcripts: new Map(), digests: new Map() };
+  const [t, d] = await Promise.all([
+    db.selectFrom('transcript').select(['recordingId', 'language', 'speakers', 'segments']).where('recordingId', 'in', ids).execute(),
+    db.selectFrom('digest').select(['recordingId', 'title', 'sections']).where('recordingId', 'in', ids).execute(),
+  ]);
+  return { transcripts: new Map(t.map((r) => [r.recordingId, r])), digests: new Map(d.map((r) => [r.recordingId, r])) };
+}
+
+/**
+ * `recordings.ask.meeting` {principal, recordingId} → {status, meeting}: a meeting the caller can
+ * reach (its own, or one of a joined series; NOT_FOUND otherwise), with its transcript and digest
+ * once READY (meeting null before).
+ */
+export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p: Principal, recordingId: string): Promise<{ status: string; meeting: AskMeeting | null }> {
+  const repo = new RecordingRepository(db);
+  const { r } = await access.readable(p, await repo.get(db, recordingId));
+  if (r.status !== 'READY') return { status: r.status, meeting: null };
+  const { transcripts, digests } = await readMeetings(db, [r.id]);
+  const t = transcripts.get(r.id);
+  const d = digests.get(r.id);
+  if (!t || !d) return { status: r.status, meeting: null };
+  return {
+    status: r.status,
+    meeting: {
+      recordingId: r.id,
+      recordedAt: r.recordedAt.toISOString(),
+      title: r.title ?? d.title ?? null,
+      language: t.language,
+      digestText: digestAsText(d.sections as Record<string, unknown>[]),
+      transcript: { speakers: t.speakers as { label: string; name: string | null }[], segments: t.segments as TranscriptSegment[] },
+    },
+  };
+}
+
+/**
+ * `recordings.ask.series` {principal, seriesId, maxMeetings, transcriptBudgetChars} →
+ * {finishedCount, meetings}: the finished meetings of a series the caller can reach, newest first
+ * by recordedAt, at most maxMeetings of them; every one with its digest, and as many full
+ * transcripts as fit the budget (newest first; a transcript that does not fit is left out whole).
+ */
+export async function askSeries(
+  db: Kysely<Database>,
+  access: MeetingAccess,
+  p: Principal,
+  q: { seriesId: string; maxMeetings: number; transcriptBudgetChars: number },
+): Promise<{ finishedCount: number; meetings: AskMeeting[] }> {
+  if (!(await access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+  const base = db.selectFrom('recording').where('seriesId', '=', q.seriesId).where('status', '=', 'READY').where('deletedAt', 'is', null);
+  const [{ n }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    base.selectAll().orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(q.maxMeetings).execute(),
+  ]);
+  const { transcripts, digests } = await readMeetings(db, rows.map((r) => r.id));
+  let budget = q.transcriptBudgetChars;
+  const meetings: AskMeeting[] = [];
+  for (const r of rows) {
+    const t = transcripts.get(r.id);
+    const d = digests.get(r.id);
+    if (!t || !d) continue;
+    const doc = { speakers: t.speakers as { label: string; name: string | null }[], segments: t.segments as TranscriptSegment[] };
+    const length = transcriptAsText(doc).length;
+    const fits = length <= budget;
+    if (fits) budget -= length;
+    meetings.push({
+      recordingId: r.id,
+      recordedAt: r.recordedAt.toISOString(),
+      title: r.title ?? d.title ?? null,
+      language: t.language,
+      digestText: digestAsText(d.sections as Record<string, unknown>[]),
+      transcript: fits ? doc : null,
+    });
+  }
+  return { finishedCount: Number(n), meetings };
+}
+
+/** Answers the ask service's two context requests. */
+export function serveAskContext(nc: NatsConnection, db: Kysely<Database>, access: MeetingAccess, logger: Logger): Subscription[] {
+  const onError = (subject: string) => (err: unknown) => logger.error({ err }, `${subject} failed`);
+  return [
+    serveRequests(
+      nc,
+      'recordings.ask.meeting',
+      async (payload) => {
+        if (!validMeeting(payload)) throw new ApiError('VALIDATION', `recordings.ask.meeting: ${ajv.errorsText(validMeeting.errors)}`);
+        const q = payload as { principal: Principal; recordingId: string };
+        return askMeeting(db, access, q.principal, q.recordingId);
+      },
+      onError('recordings.ask.meeting'),
+    ),
+    serveRequests(
+      nc,
+      'recordings.ask.series',
+      async (payload) => {
+        if (!validSeries(payload)) throw new ApiError('VALIDATION', `recordings.ask.series: ${ajv.errorsText(validSeries.errors)}`);
+        const q = payload as { principal: Principal; seriesId: string; maxMeetings: number; transcriptBudgetChars: number };
+        return askSeries(db, access, q.principal, q);
+      },
+      onError('recordings.ask.series'),
+    ),
+  ];
+}
