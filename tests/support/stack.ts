@@ -42,9 +42,10 @@ export interface Stack {
 
 /**
  * Starts the services in this process on free ports, wired like production: the gateway in
- * front, real Postgres, Redis and NATS behind. `env` overrides configuration (rate budgets, limits).
+ * front, real Postgres, Redis and NATS behind. `env` overrides configuration (rate budgets, limits);
+ * `askEnv` overrides it for the ask service alone (its engine, without changing the digest engine).
  */
-export async function startStack(env: Record<string, string> = {}, opts: { pipeline?: boolean } = {}): Promise<Stack> {
+export async function startStack(env: Record<string, string> = {}, opts: { pipeline?: boolean; askEnv?: Record<string, string> } = {}): Promise<Stack> {
   const audioStore = `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}`;
   // Each stack has its own NATS namespace: no other stack (or a dev stack) answers its requests or takes its jobs.
   const busNamespace = `t${randomBytes(5).toString('hex')}.`;
@@ -62,7 +63,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   running.push(events);
   const recordings = await startRecordings({ ...recordingsConfig(base), port: 0 });
   running.push(recordings);
-  const ask = await startAsk({ ...askConfig(base), port: 0 });
+  const ask = await startAsk({ ...askConfig({ ...base, ...opts.askEnv }), port: 0 });
   running.push(ask);
   if (opts.pipeline) {
     // Loaded only when asked for: most tests need no engines.
