@@ -1,5 +1,5 @@
 import { extractiveAnswer } from '../src/domain/extractive';
-import { contentWords, rankTurns } from '../src/domain/retrieval';
+import { contentWords, EXCERPT_MAX_WORDS, excerptOf, rankTurns } from '../src/domain/retrieval';
 
 const turns = [
   { startMs: 0, speaker: 'speaker_0', text: 'Good morning everyone, the new release is almost ready.' },
@@ -46,5 +46,24 @@ describe('extractiveAnswer', () => {
   });
   it('cites at most maxCitations turns', () => {
     expect(ask('release ship Friday survey search login morning', { maxCitations: 2 }).citations).toHaveLength(2);
+  });
+});
+
+describe('excerptOf', () => {
+  const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+  it('quotes a short turn whole', () => {
+    expect(excerptOf('We ship on Friday.', 'ship')).toBe('We ship on Friday.');
+  });
+  it('quotes the sentences of a long turn that share a word with the question', () => {
+    const text = `${long}. We ship the release on Friday. ${long}.`;
+    expect(excerptOf(text, 'When do we ship?')).toBe('We ship the release on Friday.');
+  });
+  it('quotes a window around the first shared word of a long unpunctuated turn', () => {
+    const text = `${long} we ship the release on friday ${long}`;
+    const quoted = excerptOf(text, 'ship release');
+    expect(quoted.startsWith('… ')).toBe(true);
+    expect(quoted.endsWith(' …')).toBe(true);
+    expect(quoted).toContain('we ship the release on friday');
+    expect(quoted.split(/\s+/).length).toBeLessThanOrEqual(EXCERPT_MAX_WORDS + 2);
   });
 });

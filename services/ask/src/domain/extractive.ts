@@ -1,4 +1,4 @@
-import { contentWords, rankTurns, type Turn } from './retrieval';
+import { contentWords, excerptOf, rankTurns, type Turn } from './retrieval';
 import type { AnswerDraft } from './answer';
 
 export interface AskInput {
@@ -34,7 +34,8 @@ const KEEP_SHARE = 0.35;
 
 /**
  * The offline Ask engine: retrieval over the turns (BM25), then an answer made of the best turns'
- * own words, each followed by its marker, in reading order. A question none of the turns shares
+ * own words (the part of a long turn that matters: excerptOf), each followed by its marker, in
+ * reading order. A question none of the turns shares
  * a word with is declined (refused, charged like any answer). A short follow-up ("and when?")
  * borrows the words of the previous question on the same meeting.
  */
@@ -53,7 +54,8 @@ export function extractiveAnswer(input: AskInput): AnswerDraft {
   chosen.forEach((turn, i) => {
     if (input.series && turn.meetingTitle && turn.meetingTitle !== lastTitle) parts.push(t.inMeeting(turn.meetingTitle));
     lastTitle = turn.meetingTitle;
-    const said = turn.text.trim().replace(/[.!?۔]+$/u, '');
+    const trimmed = excerptOf(turn.text, query).replace(/[.!?۔]+$/u, '');
+    const said = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
     parts.push(`${said} [${i + 1}].`);
   });
   return {

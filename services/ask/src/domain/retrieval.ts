@@ -65,3 +65,28 @@ export function rankTurns<T extends Turn>(question: string, turns: readonly T[])
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
   return ranked.map(({ turn, score }) => ({ turn, score }));
 }
+
+/** Longest excerpt of one turn an answer quotes, in words. */
+export const EXCERPT_MAX_WORDS = 40;
+
+/**
+ * The part of a turn worth quoting for a question: a short turn whole; else its sentences that
+ * share a word with the question; else (a long turn without punctuation, as speech recognizers
+ * write) a window of words from a little before the first shared word, with ellipses.
+ */
+export function excerptOf(text: string, question: string, maxWords = EXCERPT_MAX_WORDS): string {
+  const clean = text.trim();
+  const words = clean.split(/\s+/);
+  if (words.length <= maxWords) return clean;
+  const terms = contentWords(question);
+  const shares = (s: string) => contentWords(s).some((w) => terms.some((q) => matches(q, w)));
+  const sentences = clean.split(/(?<=[.!?؟۔])\s+/u);
+  if (sentences.length > 1) {
+    const kept = sentences.filter(shares);
+    if (kept.length > 0 && kept.join(' ').split(/\s+/).length <= maxWords * 1.5) return kept.join(' ');
+  }
+  const first = Math.max(0, words.findIndex((w) => shares(w)));
+  const start = Math.max(0, first - 8);
+  const end = Math.min(words.length, start + maxWords);
+  return `${start > 0 ? '… ' : ''}${words.slice(start, end).join(' ')}${end < words.length ? ' …' : ''}`;
+}
