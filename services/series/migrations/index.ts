@@ -1,6 +1,8 @@
 import type { MigrationSet } from '@mm/db';
 import { createSeries } from './0001_create_series';
+import { dropSeriesCounts } from './0002_drop_series_counts';
 
 export const migrations: MigrationSet = {
   '0001_create_series': createSeries,
+  '0002_drop_series_counts': dropSeriesCounts,
 };

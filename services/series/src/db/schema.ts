@@ -23,12 +23,6 @@ export interface SeriesTable {
   dateCalendar: DateCalendar;
   keyterms: Generated<string[]>;
   inheritAccountKeyterms: Generated<boolean>;
-  /**
-   * Unused since meeting counts are asked of the recordings service at read time (see
-   * docs/decisions.md). Kept until every replica runs without them; a later migration drops them.
-   */
-  meetingCount: Generated<number>;
-  lastRecordedAt: Generated<Date | null>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }
