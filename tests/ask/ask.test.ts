@@ -236,5 +236,10 @@ describe('while Ask is switched off', () => {
     expect([series.status, series.body.error.code]).toEqual([409, 'ASK_DISABLED']);
     const seriesQuote = await stack.api.get(`/api/v1/series/${seriesId}/ask/quote`).set(bearer(token.value));
     expect([seriesQuote.status, seriesQuote.body.error.code]).toEqual([404, 'NOT_FOUND']);
+
+    // With series switched off as well, every series is 404, the Ask on one too.
+    await stack.admin.patchAccount(other.id, { features: { series: false } });
+    const seriesOff = await stack.api.post(`/api/v1/series/${seriesId}/ask`).set(bearer(token.value)).send({ question: 'What crashed?' });
+    expect([seriesOff.status, seriesOff.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 });

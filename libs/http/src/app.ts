@@ -136,7 +136,8 @@ export function finishApp(app: Express, logger: Logger): Express {
     if (!apiErr) {
       const errorId = randomUUID();
       logger.error({ errorId, reqId: res.locals.reqId, err }, 'unexpected error');
-      if (!res.headersSent) res.status(500).json({ error: { code: 'INTERNAL_ERROR', message: `Unexpected failure (${errorId}).` } });
+      // The code alone (contract); the error id and the stack stay in the log line.
+      if (!res.headersSent) res.status(500).json({ error: { code: 'INTERNAL_ERROR' } });
       return;
     }
     if (res.headersSent) return;

@@ -18,7 +18,9 @@ export class ApiError extends Error {
   }
 
   /** The contract's error envelope (no schemaVersion). */
-  toBody(): { error: { code: string; message: string; details?: Record<string, unknown> } } {
+  toBody(): { error: { code: string; message?: string; details?: Record<string, unknown> } } {
+    // The contract: a 500 INTERNAL_ERROR carries its code alone (the log line has the rest).
+    if (this.code === 'INTERNAL_ERROR') return { error: { code: this.code } };
     return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
   }
 }

@@ -73,6 +73,8 @@ export class AskService {
   }
 
   private async ask(p: Principal, target: Target, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
+    // Every series is 404 while series are switched off, before anything else is said of it.
+    if (target.kind === 'series' && !p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
     const key = askKey(headerKey, body.idempotencyKey);
     const question = body.question.trim();

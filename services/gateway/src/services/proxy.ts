@@ -52,8 +52,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   upstream.on('error', (err) => {
     o.onError(err);
     if (!res.headersSent) {
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'The owning service did not answer.' } }));
+      // An owning service that does not answer is an unexpected failure: 500, the code alone (contract).
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR' } }));
     } else res.destroy();
   });
   req.on('aborted', () => upstream.destroy());
