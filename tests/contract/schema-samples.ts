@@ -30,11 +30,20 @@ export const statusNaming = {
 };
 export const statusFailed = { ...statusNaming, status: 'FAILED', naming: null, error: { code: 'NO_SPEECH', retryable: false } };
 
+const SECTIONS = [
+  { kind: 'summary', title: 'Summary', text: 'A short kickoff.' },
+  { kind: 'decision_list', title: 'Decisions', items: ['Ship on Friday'] },
+  { kind: 'action_item_list', title: 'Action items', items: [{ text: 'Write notes', owner: 'Sara' }, { text: 'Book room', owner: null }] },
+  { kind: 'key_point_list', title: 'Key points', items: ['Friday'] },
+  { kind: 'question_list', title: 'Questions', items: ['Who tests?'] },
+  { kind: 'timeline', title: 'A kind from a later release', entries: [] },
+];
+
 export const bundle = {
   schemaVersion: 1,
   recording: {
     id: 'r1', title: 'Kickoff', displayTitle: 'Weekly — 1403/02/12', subtitle: 'Kickoff', kind: 'MEETING', source: 'api', recordedAt: at, createdAt: at,
-    durationSeconds: 61, url: app, series: { id: 's1', name: 'Weekly' }, access: 'owner',
+    duration: 61, durationSeconds: 61, url: app, series: { id: 's1', name: 'Weekly' }, access: 'owner',
   },
   transcript: {
     language: 'en',
@@ -49,14 +58,8 @@ export const bundle = {
   digest: {
     type: 'MEETING',
     language: 'en',
-    sections: [
-      { kind: 'summary', title: 'Summary', text: 'A short kickoff.' },
-      { kind: 'decision_list', title: 'Decisions', items: ['Ship on Friday'] },
-      { kind: 'action_item_list', title: 'Action items', items: [{ text: 'Write notes', owner: 'Sara' }, { text: 'Book room', owner: null }] },
-      { kind: 'key_point_list', title: 'Key points', items: ['Friday'] },
-      { kind: 'question_list', title: 'Questions', items: ['Who tests?'] },
-      { kind: 'timeline', title: 'A kind from a later release', entries: [] },
-    ],
+    content: SECTIONS,
+    sections: SECTIONS,
     markdown: '## Summary\n\nA short kickoff.',
   },
   stats: {

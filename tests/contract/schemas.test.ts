@@ -90,7 +90,7 @@ describe('success responses', () => {
 
   it('checks the fields of each known digest section kind and lets unknown kinds through', () => {
     const schema = successOf('getRecordingBundle');
-    const withSection = (s: unknown) => ({ ...sample.bundle, digest: { ...sample.bundle.digest, sections: [s] } });
+    const withSection = (s: unknown) => ({ ...sample.bundle, digest: { ...sample.bundle.digest, content: [s], sections: [s] } });
     expect(valid(schema, withSection({ kind: 'summary', title: 'Summary' }))).toBe(false);
     expect(valid(schema, withSection({ kind: 'action_item_list', title: 'Actions', items: ['not an object'] }))).toBe(false);
     expect(valid(schema, withSection({ kind: 'decision_list', title: 'Decisions', items: [{ text: 'x' }] }))).toBe(false);

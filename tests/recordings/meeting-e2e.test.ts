@@ -51,7 +51,11 @@ describe('a meeting end to end with the offline engines', () => {
     const starts = transcript.segments.map((s: { startMs: number }) => s.startMs);
     for (const turn of spoken.turns) expect(Math.min(...starts.map((s: number) => Math.abs(s - turn.startMs)))).toBeLessThanOrEqual(1500);
 
-    const kinds = digest.sections.map((s: { kind: string }) => s.kind);
+    // `content` is the contract's name for the sections (`sections` is kept for earlier clients).
+    expect(digest.content).toEqual(digest.sections);
+    expect(recording.duration).toBe(recording.durationSeconds);
+    expect(recording.duration).toBeGreaterThan(10);
+    const kinds = digest.content.map((s: { kind: string }) => s.kind);
     expect(kinds.slice(0, 3)).toEqual(['summary', 'decision_list', 'action_item_list']);
     const summary = digest.sections[0].text as string;
     expect(summary.length).toBeGreaterThan(20);

@@ -30,7 +30,8 @@ const recordingPart = objectOf(
     ),
     recordedAt: dateTime('When the meeting happened.', 'زمان برگزاری جلسه.'),
     createdAt: dateTime('When the service received the meeting.', 'زمانی که سرویس جلسه را دریافت کرد.'),
-    durationSeconds: nullable(integer(0, 'Measured audio length in seconds; null if unknown.', 'طول اندازه‌گیری‌شدهٔ صدا به ثانیه؛ اگر نامعلوم باشد null است.')),
+    duration: nullable(integer(0, 'Length of the meeting: measured audio length in seconds; null if unknown.', 'طول جلسه: طول اندازه‌گیری‌شدهٔ صدا به ثانیه؛ اگر نامعلوم باشد null است.')),
+    durationSeconds: nullable(integer(0, 'The same as duration, named as in the list items.', 'همان duration، با نامی که در اقلام فهرست دارد.')),
     url: uri('The meeting\'s page in the web app.', 'صفحهٔ جلسه در برنامهٔ وب.'),
     series: seriesRefField,
     access: enumOf(ACCESS_ROLES, '`owner`, or `member` for a meeting of a joined series.', 'مقدار `owner`، یا `member` برای جلسه‌ای از مجموعه‌ای که به آن پیوسته‌اید.'),
@@ -125,10 +126,15 @@ const digestPart = objectOf(
   {
     type: enumOf(RECORDING_KINDS, 'The template the digest was written with (the meeting kind).', 'قالبی که گزارش جلسه با آن نوشته شد (همان نوع جلسه).'),
     language: languageField('Language of the digest, an ISO 639-1 code such as en or fa.', 'زبان گزارش جلسه با کد ISO 639-1، مانند en یا fa.'),
+    content: arrayOf(
+      d({ anyOf: sectionSchemas }, 'A section; `kind` says which fields it has.', 'یک بخش؛ `kind` مشخص می‌کند چه فیلدهایی دارد.'),
+      'The content: sections in reading order.',
+      'محتوا: بخش‌ها به ترتیب خواندن.',
+    ),
     sections: arrayOf(
       d({ anyOf: sectionSchemas }, 'A section; `kind` says which fields it has.', 'یک بخش؛ `kind` مشخص می‌کند چه فیلدهایی دارد.'),
-      'The sections in reading order.',
-      'بخش‌ها به ترتیب خواندن.',
+      'The same sections as content (an earlier name).',
+      'همان بخش‌های content (نام پیشین).',
     ),
     markdown: text('The digest as Markdown.', 'گزارش جلسه در قالب Markdown.'),
   },

@@ -91,6 +91,7 @@ export class Views {
         source: r.source,
         recordedAt: r.recordedAt.toISOString(),
         createdAt: r.createdAt.toISOString(),
+        duration: durationSeconds,
         durationSeconds,
         url: this.url(r.id),
         series,
@@ -103,7 +104,7 @@ export class Views {
         text: t.segments.map((s) => s.text).join('\n'),
         markdown: transcriptMarkdown(t.speakers, t.segments),
       },
-      digest: { type: d.type, language: d.language, sections: d.sections, markdown: digestMd },
+      digest: { type: d.type, language: d.language, content: d.sections, sections: d.sections, markdown: digestMd },
       stats: {
         ...t.stats,
         speakers: ((t.stats.speakers as { speaker: string }[]) ?? []).map((s) => ({ ...s, name: nameOf.get(s.speaker) ?? null })),
