@@ -72,7 +72,10 @@ export interface AdmissionInput {
   showBalance: boolean;
   /** For a meeting: the trial overdraft allowance; for an Ask: 0. */
   trialOverdraftMinutes: number;
-  /** Meetings are admitted against balance less holds; Asks against the balance. */
+  /**
+   * Meetings are admitted against balance less holds ('available'), Asks against the balance;
+   * this also tells a meeting's refusal from an Ask's.
+   */
   against: 'available' | 'balance';
 }
 
@@ -83,6 +86,9 @@ export interface AdmissionInput {
  */
 export function admit(i: AdmissionInput): Refusal | null {
   if (i.dailyCount.used >= i.dailyCount.limit) {
+    // On a meeting the contract's 429 has no Retry-After ("will not pass by waiting"); on an Ask it
+    // says when the oldest Ask of the window leaves it.
+    if (i.against === 'available') return { code: 'DAILY_LIMIT_REACHED', retryAfter: null };
     const retryAfter = i.dailyCount.oldestAt ? Math.max(1, Math.ceil((i.dailyCount.oldestAt.getTime() + DAY_MS - i.now.getTime()) / 1000)) : null;
     return { code: 'DAILY_LIMIT_REACHED', retryAfter };
   }

@@ -143,6 +143,8 @@ export class WalletModel {
     const today = [...(what === 'meeting' ? this.holds : this.asks).values()].filter((e) => this.inWindow(e.at));
     const limit = what === 'meeting' ? this.limits.dailyMeetingLimit : this.limits.dailyAskLimit;
     if (today.length >= limit) {
+      // A meeting's refusal does not pass by waiting (no Retry-After); an Ask's says when the oldest leaves the window.
+      if (what === 'meeting') return { ok: false, code: 'DAILY_LIMIT_REACHED', retryAfter: null };
       const oldest = Math.min(...today.map((e) => e.at));
       return { ok: false, code: 'DAILY_LIMIT_REACHED', retryAfter: Math.max(1, Math.ceil((oldest + DAY_MS - this.now) / 1000)) };
     }
