@@ -29,6 +29,8 @@ async function owner() {
     edit: (id: string, body: unknown) => stack.api.patch(`/api/v1/account/memory/${id}`).set(auth).send(body as object),
     remove: (id: string) => stack.api.delete(`/api/v1/account/memory/${id}`).set(auth),
     settings: (body: Record<string, unknown>) => stack.api.patch('/api/v1/account/settings').set(auth).send(body),
+    /** Memory switched off or on for the account (an app-side switch: the admin API's features.memory). */
+    memory: (on: boolean) => stack.admin.patchAccount(account.id, { features: { memory: on } }),
   };
 }
 
@@ -58,15 +60,28 @@ describe('GET /account/memory (listMemory)', () => {
     expect(expectContract('listMemory', await me.list()).items).toEqual([expect.objectContaining({ text: 'Sara', meetingCount: 1 })]);
   });
 
-  it('answers memoryEnabled false and no items while learning is off; the notes come back when it is on', async () => {
+  it('keeps the notes listed, editable and in use while learning is off; only learning stops', async () => {
     const me = await owner();
     await learn(me.account.id, { terms: ['Grafana'] });
-    await me.settings({ memoryLearningEnabled: false });
-    expect(expectContract('listMemory', await me.list())).toEqual({ schemaVersion: 1, memoryEnabled: false, items: [] });
+    expect(expectContract('updateAccountSettings', await me.settings({ memoryLearningEnabled: false })).settings.memoryLearningEnabled).toBe(false);
+    const listed = expectContract('listMemory', await me.list());
+    expect(listed).toMatchObject({ memoryEnabled: true, items: [expect.objectContaining({ text: 'Grafana' })] });
     expect(await learn(me.account.id, { terms: ['Prometheus'] }, 'rec_while_off')).toMatchObject({ applied: false });
+    expect(expectContract('updateMemoryItem', await me.edit(listed.items[0].id, { text: 'Grafana dashboards' })).item).toMatchObject({ pinned: true });
+    // Digests keep reading the notes.
+    expect(await stack.request('account.memory.notes', { accountId: me.account.id })).toEqual({ items: [{ text: 'Grafana dashboards' }] });
     await me.settings({ memoryLearningEnabled: true });
     // A meeting handled while learning was off does not teach later.
     expect(await learn(me.account.id, { terms: ['Prometheus'] }, 'rec_while_off')).toMatchObject({ applied: false, replay: true });
+    expect(expectContract('listMemory', await me.list()).items.map((i: Item) => i.text)).toEqual(['Grafana dashboards']);
+  });
+
+  it('answers memoryEnabled false and no items while memory is switched off; the notes come back when it is on', async () => {
+    const me = await owner();
+    await learn(me.account.id, { terms: ['Grafana'] });
+    await me.memory(false);
+    expect(expectContract('listMemory', await me.list())).toEqual({ schemaVersion: 1, memoryEnabled: false, items: [] });
+    await me.memory(true);
     expect(expectContract('listMemory', await me.list()).items.map((i: Item) => i.text)).toEqual(['Grafana']);
   });
 });
@@ -97,9 +112,9 @@ describe('PATCH /account/memory/{id} (updateMemoryItem)', () => {
     const me = await owner();
     await learn(me.account.id, { people: ['Sara'] });
     const note = byText(expectContract('listMemory', await me.list()).items, 'Sara');
-    await me.settings({ memoryLearningEnabled: false });
+    await me.memory(false);
     expectError(await me.edit(note.id, { text: 'Changed' }), 409, 'MEMORY_DISABLED');
-    await me.settings({ memoryLearningEnabled: true });
+    await me.memory(true);
     expect(byText(expectContract('listMemory', await me.list()).items, 'Sara').pinned).toBe(false);
   });
 
@@ -142,9 +157,9 @@ describe('DELETE /account/memory/{id} (deleteMemoryItem)', () => {
     const me = await owner();
     await learn(me.account.id, { terms: ['Kafka'] });
     const note = byText(expectContract('listMemory', await me.list()).items, 'Kafka');
-    await me.settings({ memoryLearningEnabled: false });
+    await me.memory(false);
     expectError(await me.remove(note.id), 409, 'MEMORY_DISABLED');
-    await me.settings({ memoryLearningEnabled: true });
+    await me.memory(true);
     expect(expectContract('listMemory', await me.list()).items).toHaveLength(1);
   });
 });

@@ -17,7 +17,7 @@ export interface Principal {
   scopes: Scope[];
   dailyMinuteCap: number | null;
   /** Account features the admin API can switch off. */
-  features: { series: boolean; ask: boolean; videoUpload: boolean };
+  features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
 }
 
 const ISSUER = 'mm-gateway';

@@ -1,6 +1,8 @@
 import type { MigrationSet } from '@mm/db';
 import { createAccess } from './0001_create_access';
+import { addFeatureMemory } from './0002_add_feature_memory';
 
 export const migrations: MigrationSet = {
   '0001_create_access': createAccess,
+  '0002_add_feature_memory': addFeatureMemory,
 };

@@ -5,7 +5,7 @@ import { BENCH_ADMIN_KEY } from './stack';
 export interface BenchAccount {
   id: string;
   displayName: string | null;
-  features: { series: boolean; ask: boolean; videoUpload: boolean };
+  features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
 }
 
 export interface BenchToken {

@@ -25,13 +25,20 @@ function checked<T>(valid: ReturnType<typeof ajv.compile>, subject: string, payl
 
 /**
  * The account's requests for other services. `account.memory.learn`: notes from a finished
- * meeting, idempotent per meeting. `account.settings.get`: what a new meeting needs (naming
- * mode, memory and email settings, account keyterms).
+ * meeting, idempotent per meeting. `account.memory.notes`: the notes a new digest reads.
+ * `account.settings.get`: what a new meeting needs (naming mode, memory and email settings,
+ * account keyterms).
  */
 export function serveAccount(nc: NatsConnection, deps: { memory: MemoryService; settings: SettingsService }, logger: Logger): Subscription[] {
   const onError = (err: unknown) => logger.error({ err }, 'account request failed');
   return [
     serveRequests(nc, 'account.memory.learn', (p) => deps.memory.learn(checked<LearnInput>(validLearn, 'account.memory.learn', p)), onError),
+    serveRequests(
+      nc,
+      'account.memory.notes',
+      (p) => deps.memory.notesForDigest(checked<{ accountId: string }>(validSettingsGet, 'account.memory.notes', p).accountId),
+      onError,
+    ),
     serveRequests(
       nc,
       'account.settings.get',

@@ -6,14 +6,17 @@ import type { MemoryService } from '../services/memory.service';
 export function memoryRoutes(deps: { memory: MemoryService }): Router {
   const router = Router();
   router.get('/account/memory', validateOperation('listMemory'), async (_req, res) => {
-    sendOk(res, { ...(await deps.memory.list(principalOf(res).accountId)) });
+    const p = principalOf(res);
+    sendOk(res, { ...(await deps.memory.list(p.accountId, p.features.memory)) });
   });
   router.patch('/account/memory/:id', validateOperation('updateMemoryItem'), async (_req, res) => {
     const { params, body } = inputOf(res);
-    sendOk(res, { item: await deps.memory.edit(principalOf(res).accountId, params.id, body.text as string) });
+    const p = principalOf(res);
+    sendOk(res, { item: await deps.memory.edit(p.accountId, p.features.memory, params.id, body.text as string) });
   });
   router.delete('/account/memory/:id', validateOperation('deleteMemoryItem'), async (_req, res) => {
-    sendOk(res, { ...(await deps.memory.remove(principalOf(res).accountId, inputOf(res).params.id)) });
+    const p = principalOf(res);
+    sendOk(res, { ...(await deps.memory.remove(p.accountId, p.features.memory, inputOf(res).params.id)) });
   });
   return router;
 }

@@ -6,7 +6,7 @@ import { SettingsRepository } from '../db/settings.repository';
 import { editedNoteText, learnCandidates, noteKey, type LearnInput } from '../domain/memory-note';
 import { digestNotes, type DigestForNotes } from '../domain/digest-notes';
 
-const disabled = () => new ApiError('MEMORY_DISABLED', 'Memory is switched off; turn memoryLearningEnabled on to edit or delete notes.');
+const disabled = () => new ApiError('MEMORY_DISABLED', 'Memory is switched off for this account; notes cannot be edited or deleted.');
 const noNote = () => new ApiError('NOT_FOUND', 'No memory note with that id.');
 
 export interface LearnResult {
@@ -18,8 +18,10 @@ export interface LearnResult {
 }
 
 /**
- * Use cases of memory notes. While memoryLearningEnabled is false the owner sees no notes and can
- * neither edit nor delete them (MEMORY_DISABLED); the notes themselves are kept.
+ * Use cases of memory notes. Memory itself is an account feature (`memoryOn`, from the principal):
+ * while it is off the owner sees no notes and can neither edit nor delete them (MEMORY_DISABLED);
+ * the notes are kept. memoryLearningEnabled false only stops learning: the notes stay listed,
+ * editable and in use by digests.
  */
 export class MemoryService {
   readonly repo: MemoryRepository;
@@ -29,17 +31,21 @@ export class MemoryService {
     this.settings = new SettingsRepository(db);
   }
 
-  async list(accountId: string): Promise<{ memoryEnabled: boolean; items: MemoryItem[] }> {
-    const { memoryLearningEnabled } = await this.settings.settings(this.db, accountId);
-    return { memoryEnabled: memoryLearningEnabled, items: memoryLearningEnabled ? await this.repo.list(this.db, accountId) : [] };
+  async list(accountId: string, memoryOn: boolean): Promise<{ memoryEnabled: boolean; items: MemoryItem[] }> {
+    return { memoryEnabled: memoryOn, items: memoryOn ? await this.repo.list(this.db, accountId) : [] };
+  }
+
+  /** The notes a new digest reads (whatever the learning setting: existing notes stay in use). */
+  async notesForDigest(accountId: string): Promise<{ items: { text: string }[] }> {
+    return { items: (await this.repo.list(this.db, accountId)).map((n) => ({ text: n.text })) };
   }
 
   /** The owner's edit: new text, and the note is pinned (never rewritten or deleted by the service). */
-  async edit(accountId: string, id: string, rawText: string): Promise<MemoryItem> {
+  async edit(accountId: string, memoryOn: boolean, id: string, rawText: string): Promise<MemoryItem> {
+    if (!memoryOn) throw disabled();
     const edited = editedNoteText(rawText);
     if ('problem' in edited) throw new ApiError('VALIDATION', edited.problem);
     return this.db.transaction().execute(async (trx) => {
-      if (!(await this.settings.settings(trx, accountId)).memoryLearningEnabled) throw disabled();
       const note = await this.repo.find(trx, accountId, id);
       if (!note) throw noNote();
       const key = noteKey(edited.text);
@@ -52,8 +58,8 @@ export class MemoryService {
     });
   }
 
-  async remove(accountId: string, id: string): Promise<{ id: string; deleted: true }> {
-    if (!(await this.settings.settings(this.db, accountId)).memoryLearningEnabled) throw disabled();
+  async remove(accountId: string, memoryOn: boolean, id: string): Promise<{ id: string; deleted: true }> {
+    if (!memoryOn) throw disabled();
     if (!(await this.repo.delete(this.db, accountId, id))) throw noNote();
     return { id, deleted: true };
   }

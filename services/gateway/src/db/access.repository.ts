@@ -9,7 +9,7 @@ export interface ResolvedToken extends TokenState {
   displayName: string | null;
   name: string;
   dailyMinuteCap: number | null;
-  features: { series: boolean; ask: boolean; videoUpload: boolean };
+  features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
 }
 
 /** The admin API's view of an account. */
@@ -21,7 +21,7 @@ export interface AccountView {
   approved: boolean;
   trial: boolean;
   switches: Record<Switch, boolean>;
-  features: { series: boolean; ask: boolean; videoUpload: boolean };
+  features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
 }
 
 export function toAccountView(row: AccountRow): AccountView {
@@ -33,7 +33,7 @@ export function toAccountView(row: AccountRow): AccountView {
     approved: row.approved,
     trial: row.trial,
     switches: { API_WRITE_ENABLED: row.apiWriteEnabled, API_QUERY_ENABLED: row.apiQueryEnabled },
-    features: { series: row.featureSeries, ask: row.featureAsk, videoUpload: row.featureVideoUpload },
+    features: { series: row.featureSeries, ask: row.featureAsk, videoUpload: row.featureVideoUpload, memory: row.featureMemory },
   };
 }
 

@@ -12,6 +12,7 @@ export interface AccountTable {
   featureSeries: Generated<boolean>;
   featureAsk: Generated<boolean>;
   featureVideoUpload: Generated<boolean>;
+  featureMemory: Generated<boolean>;
   createdAt: Generated<Date>;
 }
 

@@ -84,7 +84,7 @@ export function adminRouter(deps: AdminDeps): Router {
       const principal = await deps.signer.forApp({
         accountId,
         displayName: account?.displayName ?? null,
-        features: account?.features ?? { series: true, ask: true, videoUpload: true },
+        features: account?.features ?? { series: true, ask: true, videoUpload: true, memory: true },
       });
       const json = req.is('application/json') ? Buffer.from(JSON.stringify(req.body ?? {})) : undefined;
       forward(req, res, {

@@ -8,7 +8,7 @@ const switches = {
 };
 const features = {
   type: 'object',
-  properties: { series: { type: 'boolean' }, ask: { type: 'boolean' }, videoUpload: { type: 'boolean' } },
+  properties: { series: { type: 'boolean' }, ask: { type: 'boolean' }, videoUpload: { type: 'boolean' }, memory: { type: 'boolean' } },
   additionalProperties: false,
 };
 const displayName = { type: ['string', 'null'], maxLength: 200 };

@@ -121,6 +121,7 @@ export class AccessService {
     if (input.features?.series !== undefined) patch.featureSeries = input.features.series;
     if (input.features?.ask !== undefined) patch.featureAsk = input.features.ask;
     if (input.features?.videoUpload !== undefined) patch.featureVideoUpload = input.features.videoUpload;
+    if (input.features?.memory !== undefined) patch.featureMemory = input.features.memory;
     return patch;
   }
 
