@@ -3,10 +3,12 @@ import { createWallet } from './0001_create_wallet';
 import { createSettingsAndMemory } from './0002_create_settings_and_memory';
 import { createSummaryEmail } from './0003_create_summary_email';
 import { notifyWalletChanges } from './0004_notify_wallet_changes';
+import { markForcedHolds } from './0005_mark_forced_holds';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
   '0002_create_settings_and_memory': createSettingsAndMemory,
   '0003_create_summary_email': createSummaryEmail,
   '0004_notify_wallet_changes': notifyWalletChanges,
+  '0005_mark_forced_holds': markForcedHolds,
 };

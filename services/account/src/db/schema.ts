@@ -19,6 +19,8 @@ export interface LedgerEntryTable {
   /** For capture and release: the hold they close. */
   holdReference: string | null;
   tokenId: string | null;
+  /** A hold made without admission (a retried or restored meeting): not counted as a new meeting. */
+  forced: Generated<boolean>;
   createdAt: Generated<Date>;
 }
 

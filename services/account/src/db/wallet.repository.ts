@@ -80,13 +80,17 @@ export class WalletRepository {
     return rows.map((r) => ({ minutes: r.minutes, at: r.createdAt }));
   }
 
-  /** How many entries of a kind the account made in the last 24 hours, and when the oldest was. */
+  /**
+   * How many entries of a kind the account made in the last 24 hours, and when the oldest was.
+   * Forced holds (a retried or restored meeting) are not new meetings and do not count.
+   */
   async dailyCount(db: Db, accountId: string, kind: LedgerKind, now: Date): Promise<{ used: number; oldestAt: Date | null }> {
     const r = await db
       .selectFrom('ledgerEntry')
       .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('createdAt').as('oldest')])
       .where('accountId', '=', accountId)
       .where('kind', '=', kind)
+      .where('forced', '=', false)
       .where('createdAt', '>', new Date(now.getTime() - 24 * 3600 * 1000))
       .executeTakeFirstOrThrow();
     return { used: Number(r.n), oldestAt: (r.oldest as Date | null) ?? null };
@@ -103,11 +107,11 @@ export class WalletRepository {
 
   async insert(
     db: Db,
-    e: { accountId: string; kind: LedgerKind; minutes: number; reference: string; creditKind?: CreditKind; holdReference?: string; tokenId?: string | null; createdAt?: Date },
+    e: { accountId: string; kind: LedgerKind; minutes: number; reference: string; creditKind?: CreditKind; holdReference?: string; tokenId?: string | null; forced?: boolean; createdAt?: Date },
   ): Promise<void> {
     await db
       .insertInto('ledgerEntry')
-      .values({ accountId: e.accountId, kind: e.kind, minutes: e.minutes, reference: e.reference, creditKind: e.creditKind ?? null, holdReference: e.holdReference ?? null, tokenId: e.tokenId ?? null, ...(e.createdAt ? { createdAt: e.createdAt } : {}) })
+      .values({ accountId: e.accountId, kind: e.kind, minutes: e.minutes, reference: e.reference, creditKind: e.creditKind ?? null, holdReference: e.holdReference ?? null, tokenId: e.tokenId ?? null, forced: e.forced ?? false, ...(e.createdAt ? { createdAt: e.createdAt } : {}) })
       .execute();
   }
 }

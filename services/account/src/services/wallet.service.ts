@@ -91,7 +91,7 @@ export class WalletService {
         against: 'available',
       });
       if (refusal) refuse(refusal);
-      await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId, ...at(clock) });
+      await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId, forced: req.force === true, ...at(clock) });
       return { held: true as const, replay: false };
     });
   }

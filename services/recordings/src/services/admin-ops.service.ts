@@ -44,17 +44,31 @@ export class AdminOpsService {
   }
 
   async restore(p: Principal, id: string) {
-    return this.change(
-      p,
-      id,
-      async (r, trx) => {
-        if (!r.deletedAt) return { row: r };
-        const row = await this.repo.update(trx, r.id, { deletedAt: null });
-        await this.repo.emit(trx, row, 'recording.updated', { change: 'restored' });
-        return { row };
-      },
-      { includeDeleted: true },
-    );
+    // Deleted before its transcript, the meeting's hold was let go; back at QUEUED or TRANSCRIBING
+    // it is held again (forced: it is not a new meeting) so that its transcript is charged once.
+    const before = await this.repo.get(this.deps.db, id);
+    const needsHold = !!before?.deletedAt && ownedBy(p, before) && !before.charged && ['QUEUED', 'TRANSCRIBING'].includes(before.status);
+    const holdRef = `${id}:restore:${newId('hold')}`;
+    if (needsHold) {
+      await request(this.deps.nc, 'account.wallet.hold', { accountId: before.accountId, reference: holdRef, minutes: before.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, 10_000);
+    }
+    let usedHold = false;
+    try {
+      return await this.change(
+        p,
+        id,
+        async (r, trx) => {
+          if (!r.deletedAt) return { row: r };
+          usedHold = needsHold && !r.charged;
+          const row = await this.repo.update(trx, r.id, { deletedAt: null, ...(usedHold ? { holdRef } : {}) });
+          await this.repo.emit(trx, row, 'recording.updated', { change: 'restored' });
+          return { row };
+        },
+        { includeDeleted: true },
+      );
+    } finally {
+      if (needsHold && !usedHold) await request(this.deps.nc, 'account.wallet.release', { accountId: before!.accountId, reference: holdRef }, 10_000).catch(() => undefined);
+    }
   }
 
   async patch(p: Principal, id: string, body: { title?: string | null; seriesId?: string | null }) {
