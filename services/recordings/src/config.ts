@@ -4,6 +4,8 @@ export interface RecordingsConfig extends CommonConfig {
   audioStore: string;
   uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
   naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
+  /** Silent meetings (NO_SPEECH) an account may have fail for free in 24 hours; beyond, they are charged with an empty digest. */
+  freeSilentMeetingsPerDay: number;
   /** A `storing` idempotency claim older than this belongs to a request that died. */
   staleClaimSeconds: number;
   /** ffmpeg and ffprobe (`FFMPEG_PATH`, `FFPROBE_PATH`; found on PATH by default). */
@@ -22,6 +24,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
       forceOnDeadlineHours: r.num('NAMING_FORCE_ON_DEADLINE_HOURS', 24, 0),
       singleVoiceWaitSeconds: r.num('NAMING_SINGLE_VOICE_WAIT_SECONDS', 5, 0),
     },
+    freeSilentMeetingsPerDay: r.num('FREE_SILENT_MEETINGS_PER_DAY', 3, 0),
     staleClaimSeconds: r.num('UPLOAD_CLAIM_STALE_SECONDS', 900, 1),
     mediaTools: { ffmpeg: r.str('FFMPEG_PATH', 'ffmpeg'), ffprobe: r.str('FFPROBE_PATH', 'ffprobe') },
   });

@@ -21,7 +21,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'recordings', poolSize: 20 });
   const bus = await connectBus(config.natsUrl, 'recordings', config.busNamespace);
   const store = await openStore(config.audioStore);
-  const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming });
+  const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming, freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay });
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
   const stopConsumer = await consumePipelineResults(bus, lifecycle, logger);
   const seriesStats = serveSeriesStats(bus.nc, db, logger);

@@ -71,8 +71,16 @@ export interface DigestTable {
   generatedAt: Generated<Date>;
 }
 
+/** A silent meeting (NO_SPEECH) that failed for free: the daily allowance counts these. */
+export interface SilentMeetingTable {
+  recordingId: string;
+  accountId: string;
+  failedAt: Generated<Date>;
+}
+
 export interface Database {
   recording: RecordingTable;
+  silentMeeting: SilentMeetingTable;
   idempotencyKey: IdempotencyKeyTable;
   transcript: TranscriptTable;
   digest: DigestTable;

@@ -20,7 +20,11 @@ export interface LifecycleDeps {
   store: ObjectStore;
   logger: Logger;
   naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
+  /** Silent meetings an account may have fail for free in 24 hours (contract: "a few"). */
+  freeSilentMeetingsPerDay?: number;
 }
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Applies the pipeline's results to meetings: the contract's transitions table. Every transition
@@ -127,6 +131,9 @@ export class LifecycleService {
   async failed(m: { recordingId: string; jobId: string; step: Step; code: string; final: boolean }): Promise<void> {
     const r = await this.repo.get(this.deps.db, m.recordingId);
     if (!r || r.jobId !== m.jobId || ![STEP_STATUS[m.step], 'QUEUED', 'FAILED'].includes(r.status)) return;
+    if (m.final && m.step === 'transcribe' && m.code === 'NO_SPEECH' && !r.charged && !r.deletedAt && !(await this.silentForFree(r))) {
+      return this.chargeSilent(m, r);
+    }
     // A transcription that failed for good costs nothing.
     if (m.final && m.step === 'transcribe' && !r.charged) await request(this.deps.nc, 'account.wallet.release', { accountId: r.accountId, reference: r.holdRef }, 10_000);
     await this.tx(async (trx) => {
@@ -135,6 +142,39 @@ export class LifecycleService {
       if (cur.status === 'FAILED' && !cur.autoRetryPending) return;
       const next = await this.repo.update(trx, cur.id, { status: 'FAILED', failedStep: m.step, errorCode: m.code, errorRetryable: isRetryable(m.code), autoRetryPending: !m.final });
       if (m.final && !cur.deletedAt) await this.repo.emit(trx, next, 'recording.failed', { error: { code: m.code, retryable: isRetryable(m.code) } });
+    });
+  }
+
+  /**
+   * Whether a silent meeting fails for free: the first few of an account's 24 hours do (each is
+   * remembered, so a redelivered failure stays free); beyond them it is charged (chargeSilent).
+   */
+  private async silentForFree(r: RecordingRow): Promise<boolean> {
+    const db = this.deps.db;
+    if (await db.selectFrom('silentMeeting').select('recordingId').where('recordingId', '=', r.id).executeTakeFirst()) return true;
+    const { n } = await db
+      .selectFrom('silentMeeting')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('accountId', '=', r.accountId)
+      .where('failedAt', '>', new Date(Date.now() - DAY_MS))
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= (this.deps.freeSilentMeetingsPerDay ?? 3)) return false;
+    await db.insertInto('silentMeeting').values({ recordingId: r.id, accountId: r.accountId }).onConflict((oc) => oc.column('recordingId').doNothing()).execute();
+    return true;
+  }
+
+  /** A silent meeting beyond the free ones: charged, with an empty transcript and digest, READY. */
+  private async chargeSilent(m: { recordingId: string; jobId: string }, r: RecordingRow): Promise<void> {
+    await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);
+    await this.tx(async (trx) => {
+      const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
+      if (!cur || cur.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(cur.status)) return;
+      const language = cur.outputLanguage === 'FA' ? 'fa' : 'en';
+      const stats = { speakers: [], totalTurns: 0, durationMs: cur.durationMs ?? 0 };
+      await trx.deleteFrom('transcript').where('recordingId', '=', cur.id).execute();
+      await trx.insertInto('transcript').values({ recordingId: cur.id, language, speakers: '[]', segments: '[]', stats: JSON.stringify(stats) }).execute();
+      await this.repo.update(trx, cur.id, { charged: true });
+      await this.startGenerate(trx, cur.id);
     });
   }
 
