@@ -137,3 +137,27 @@ describe('the summary cache across replicas', () => {
     expect(balance).toBe(15);
   });
 });
+
+describe('stale holds (for the recordings service reconciler)', () => {
+  it('pages through every open hold older than asked, each once, leaving out closed and recent ones', async () => {
+    const accountId = `acc_stale_${randomBytes(4).toString('hex')}`;
+    const wallet = new WalletService(db, { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 }, pool);
+    await wallet.credit(accountId, 100, 'grant', `${accountId}:c`);
+    const old = new Date(Date.now() - 3 * 3600 * 1000);
+    const hold = (ref: string, clock?: Date) => wallet.hold({ accountId, reference: `${accountId}:${ref}`, minutes: 1, tokenId: null, dailyMinuteCap: null, showBalance: false }, clock);
+    // Five at the very same moment (the page key must tell them apart), one closed, one recent.
+    for (const ref of ['a', 'b', 'c', 'd', 'e', 'closed']) await hold(ref, old);
+    await wallet.release(accountId, `${accountId}:closed`);
+    await hold('recent');
+
+    const seen: string[] = [];
+    let after: { createdAt: string; reference: string } | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const { holds } = await wallet.staleHolds(3600, 2, after);
+      seen.push(...holds.filter((h) => h.accountId === accountId).map((h) => h.reference));
+      if (holds.length < 2) break;
+      after = holds[holds.length - 1];
+    }
+    expect(seen.sort()).toEqual(['a', 'b', 'c', 'd', 'e'].map((r) => `${accountId}:${r}`));
+  });
+});

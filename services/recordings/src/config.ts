@@ -6,6 +6,8 @@ export interface RecordingsConfig extends CommonConfig {
   naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
   /** Silent meetings (NO_SPEECH) an account may have fail for free in 24 hours; beyond, they are charged with an empty digest. */
   freeSilentMeetingsPerDay: number;
+  /** Orphan holds: looked for every `intervalSeconds`, among holds open longer than `staleSeconds`. */
+  holdReconcile: { staleSeconds: number; intervalSeconds: number };
   /** A `storing` idempotency claim older than this belongs to a request that died. */
   staleClaimSeconds: number;
   /** ffmpeg and ffprobe (`FFMPEG_PATH`, `FFPROBE_PATH`; found on PATH by default). */
@@ -26,6 +28,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
     },
     freeSilentMeetingsPerDay: r.num('FREE_SILENT_MEETINGS_PER_DAY', 3, 0),
     staleClaimSeconds: r.num('UPLOAD_CLAIM_STALE_SECONDS', 900, 1),
+    holdReconcile: { staleSeconds: r.num('STALE_HOLD_SECONDS', 3600, 1), intervalSeconds: r.num('HOLD_RECONCILE_SECONDS', 300, 1) },
     mediaTools: { ffmpeg: r.str('FFMPEG_PATH', 'ffmpeg'), ffprobe: r.str('FFPROBE_PATH', 'ffprobe') },
   });
 }

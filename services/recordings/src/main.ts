@@ -12,6 +12,7 @@ import { serveSeriesStats } from './bus/series-stats.handler';
 import { serveSeriesChanged } from './bus/series-changed.handler';
 import { serveAskContext } from './bus/ask-context.handler';
 import { MeetingAccess } from './services/access';
+import { HoldReconciler } from './services/hold-reconciler';
 import { migrations } from '../migrations';
 
 /** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
@@ -27,6 +28,8 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const seriesStats = serveSeriesStats(bus.nc, db, logger);
   const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
   const askContext = serveAskContext(bus.nc, db, new MeetingAccess(bus.nc), logger);
+  const holds = new HoldReconciler({ db, nc: bus.nc, logger }, config.holdReconcile);
+  holds.start();
   const app = createApp({
     config,
     db,
@@ -44,6 +47,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());
+    await holds.stop();
     await stopConsumer();
     await relay.stop();
     await bus.close();

@@ -5,7 +5,7 @@ import type { WalletService, SpendRequest } from '../services/wallet.service';
 import type { CreditKind } from '../db/schema';
 
 /**
- * The wallet over NATS request/reply. Subjects: account.wallet.{credit,hold,capture,release,charge,summary}.
+ * The wallet over NATS request/reply. Subjects: account.wallet.{credit,hold,capture,release,charge,summary,stale-holds}.
  * Every one is idempotent by its reference.
  */
 export function serveWallet(nc: NatsConnection, wallet: WalletService, logger: Logger): Subscription[] {
@@ -18,5 +18,8 @@ export function serveWallet(nc: NatsConnection, wallet: WalletService, logger: L
     on<{ accountId: string; reference: string }>('release', (p) => wallet.release(p.accountId, p.reference)),
     on<SpendRequest>('charge', (p) => wallet.chargeAsk(p)),
     on<{ accountId: string; tokenId: string | null }>('summary', (p) => wallet.summary(p.accountId, p.tokenId)),
+    on<{ olderThanSeconds: number; limit?: number; after?: { createdAt: string; reference: string } }>('stale-holds', (p) =>
+      wallet.staleHolds(Math.max(0, Number(p.olderThanSeconds) || 0), Math.min(500, Math.max(1, Number(p.limit) || 100)), p.after),
+    ),
   ];
 }

@@ -100,6 +100,33 @@ export class WalletRepository {
     return db.selectFrom('ledgerEntry').selectAll().where('reference', '=', reference).executeTakeFirst();
   }
 
+  /**
+   * Holds neither captured nor released, made before `before`, oldest first, after the `after`
+   * hold of an earlier page (references without the `hold:` prefix).
+   */
+  async openHoldsBefore(db: Db, before: Date, limit: number, after?: { createdAt: Date; reference: string }): Promise<{ accountId: string; reference: string; createdAt: Date }[]> {
+    // Pages are keyed on the time in milliseconds (what a client's Date keeps) and the reference.
+    const at = sql<Date>`date_trunc('milliseconds', h.created_at)`;
+    let q = db
+      .selectFrom('ledgerEntry as h')
+      .select(['h.accountId', 'h.reference', at.as('createdAt')])
+      .where('h.kind', '=', 'hold')
+      .where('h.createdAt', '<', before);
+    if (after) {
+      const ref = `hold:${after.reference}`;
+      q = q.where((eb) => eb.or([eb(at, '>', after.createdAt), eb.and([eb(at, '=', after.createdAt), eb('h.reference', '>', ref)])]));
+    }
+    const rows = await q
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('ledgerEntry as c').select('c.id').whereRef('c.holdReference', '=', 'h.reference').where('c.kind', 'in', ['capture', 'release']))),
+      )
+      .orderBy(at)
+      .orderBy('h.reference')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ accountId: r.accountId, reference: r.reference.replace(/^hold:/, ''), createdAt: r.createdAt }));
+  }
+
   /** The entry that closed a hold (capture or release), if any. */
   async closing(db: Db, holdReference: string) {
     return db.selectFrom('ledgerEntry').selectAll().where('holdReference', '=', holdReference).where('kind', 'in', ['capture', 'release']).executeTakeFirst();
