@@ -14,8 +14,12 @@ export const MEETING_MAX_CITATIONS = 3;
 export const SERIES_MAX_CITATIONS = 5;
 /** Earlier questions and answers on the same meeting or series given to the engine. */
 const HISTORY = 3;
-/** A claim older than this belongs to a request that died; a retry with its key takes it over. */
-const CLAIM_STALE_MS = 60_000;
+/**
+ * A claim older than this belongs to a request that died (or is slow); a retry with its key takes
+ * it over. Safe even if the first is alive: both use the same Ask id, which is the wallet's
+ * reference, so the Ask is charged once and answered once.
+ */
+const CLAIM_STALE_MS = 15_000;
 /** How long a repeat waits for the first request with its key to finish. */
 const WAIT_FOR_FIRST_MS = 30_000;
 
@@ -96,12 +100,21 @@ export class AskService {
         return this.ask(p, target, body, headerKey);
       }
     }
+    let chargeSent = false;
     try {
       const answer = await this.answer(p, target, question, context);
+      chargeSent = true;
       await this.charge(p, id, context.minutes);
       await this.deps.repo.answered(id, answer);
       return answer;
     } catch (err) {
+      const refused = err instanceof ApiError && SPEND_REFUSALS.includes(err.code);
+      if (chargeSent && !refused) {
+        // The wallet may have charged (or did, and saving the answer failed): keep the claim, so
+        // a retry with the same key takes it over with the same Ask id and is not charged twice.
+        this.deps.logger.error({ err, askId: id }, 'ask failed after its charge was sent');
+        throw err instanceof ApiError ? err : new ApiError('INTERNAL', 'The answer could not be saved; retry with the same key (it is not charged twice).');
+      }
       await this.deps.repo.release(id).catch((e: unknown) => this.deps.logger.error({ err: e, askId: id }, 'could not release an Ask claim'));
       throw err;
     }
