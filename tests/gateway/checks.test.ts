@@ -27,6 +27,13 @@ describe('the checks every token request passes, in order', () => {
     }
   });
 
+  it('reads the auth scheme case-insensitively, as HTTP says', async () => {
+    const account = await stack.admin.account({ developerMode: true });
+    const token = await stack.admin.token(account.id, ['recordings:read']);
+    expect((await whoami({ Authorization: `bearer ${token.value}` })).status).toBe(200);
+    expect((await whoami({ Authorization: `BEARER ${token.value}` })).status).toBe(200);
+  });
+
   it('answers 400 TOKEN_REQUIRED to whoami from a signed-in browser (app session cookie, no token)', async () => {
     const res = await whoami({ Cookie: 'theme=dark; mm_session=abc123' });
     expect(res.status).toBe(400);

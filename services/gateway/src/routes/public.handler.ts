@@ -20,7 +20,8 @@ export interface PublicDeps {
 type Entry = { appOnly: false; def: RouteDef } | { appOnly: true };
 
 export const API_PREFIX = '/api/v1';
-const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/;
+/** The auth scheme is case-insensitive (RFC 9110 section 11.1): `bearer svc_...` is a Bearer header. */
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
 const refusal = (code: ErrorCode, headers?: Record<string, string>) => new ApiError(code, CHECK_MESSAGES[code] ?? code, undefined, headers);
 
