@@ -46,6 +46,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   const upstream = http.request({ host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent }, (up) => {
     const back: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k) && k !== 'x-request-id') back[k] = v;
+    if (!o.body && !req.complete) {
+      // The service answered before reading the whole body (a refused upload): the rest of it is
+      // still on the client's connection, so that connection cannot carry another request.
+      back.connection = 'close';
+    }
     res.writeHead(up.statusCode ?? 502, back);
     up.pipe(res);
   });
