@@ -9,16 +9,23 @@ export interface WalletChangeSink {
   setEnabled(on: boolean): void;
 }
 
+/** How often the idle LISTEN connection proves it is alive, and how long a proof may take. */
+const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
+
 /**
  * Listens for ledger changes on a connection of its own and tells the sink. The sink is enabled
  * only while the LISTEN is in place; on any error it is disabled, and the connection is rebuilt
- * with growing waits.
+ * with growing waits. An idle connection can die without a word (a NAT or proxy dropping it), so
+ * it sends a query every few seconds with TCP keepalive on; a query that fails or does not come
+ * back in time counts as a lost connection.
  */
 export class WalletChangesListener {
   private client: Client | null = null;
   private stopped = false;
   private retryMs = 250;
   private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly url: string,
@@ -32,10 +39,12 @@ export class WalletChangesListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.url });
+    const client = new Client({ connectionString: this.url, keepAlive: true });
     const lost = (err?: unknown) => {
       if (this.client !== client) return;
       this.client = null;
+      if (this.heartbeat) clearInterval(this.heartbeat);
+      this.heartbeat = null;
       this.sink.setEnabled(false);
       client.removeAllListeners();
       client.on('error', () => undefined);
@@ -58,6 +67,11 @@ export class WalletChangesListener {
       this.retryMs = 250;
       // Anything cached before the LISTEN may have missed a change.
       this.sink.setEnabled(true);
+      this.heartbeat = setInterval(() => {
+        const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('heartbeat timed out')), HEARTBEAT_TIMEOUT_MS).unref());
+        Promise.race([client.query('select 1'), timeout]).catch(lost);
+      }, HEARTBEAT_MS);
+      this.heartbeat.unref();
     } catch (err) {
       lost(err);
     }
@@ -77,6 +91,7 @@ export class WalletChangesListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     const client = this.client;
     this.client = null;
     this.sink.setEnabled(false);

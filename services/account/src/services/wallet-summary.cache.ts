@@ -1,20 +1,25 @@
 import { summaryHoldsFor, type LoadedSummary } from '../domain/wallet-summary';
 
 const MAX_ENTRIES = 100_000;
+/**
+ * A backstop, not the mechanism: an entry is reloaded after this long even without a change
+ * notification, which bounds the damage of a notification lost in a way nobody noticed.
+ */
+const MAX_AGE_MS = 60_000;
 
 /**
  * Remembers whoami's wallet figures per account and token, so that the most frequent read of the
  * API does not sum the ledger every time.
  *
- * Correctness rests on invalidation, never on time: every ledger write of this process calls
- * `invalidate` after its commit, and a trigger on the ledger notifies every replica (including
- * writes made by hand in psql) through `WalletChangesListener`. While that listener is not
+ * Correctness rests on invalidation (the age limit is only a backstop): every ledger write of this
+ * process calls `invalidate` after its commit, and a trigger on the ledger notifies every replica
+ * (including writes made by hand in psql) through `WalletChangesListener`. While that listener is not
  * connected the cache is off (`enabled` false), because writes of other replicas would go unseen.
  * A load that overlapped any invalidation is not kept: it may have read the ledger before a commit
  * that the invalidation announced.
  */
 export class WalletSummaryCache {
-  private readonly entries = new Map<string, Map<string, LoadedSummary>>();
+  private readonly entries = new Map<string, Map<string, LoadedSummary & { loadedAt: number }>>();
   /** Bumped by every invalidation; a load keeps its result only if this did not move meanwhile. */
   private generation = 0;
   private enabled = false;
@@ -25,7 +30,7 @@ export class WalletSummaryCache {
   /** The figures for a window starting at `since`, if cached and still valid for it. */
   get(accountId: string, tokenId: string | null, since: Date): LoadedSummary | null {
     const hit = this.enabled ? this.entries.get(accountId)?.get(tokenId ?? '') : undefined;
-    if (hit && summaryHoldsFor(hit, since)) {
+    if (hit && summaryHoldsFor(hit, since) && Date.now() - hit.loadedAt < MAX_AGE_MS) {
       this.hits += 1;
       return hit;
     }
@@ -46,7 +51,7 @@ export class WalletSummaryCache {
       byToken = new Map();
       this.entries.set(accountId, byToken);
     }
-    byToken.set(tokenId ?? '', loaded);
+    byToken.set(tokenId ?? '', { ...loaded, loadedAt: Date.now() });
   }
 
   /** The account's ledger changed (committed); `null` when any account's may have. */

@@ -47,14 +47,20 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     const back: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k) && k !== 'x-request-id') back[k] = v;
     if (!o.body && !req.complete) {
-      // The service answered before reading the whole body (a refused upload): the rest of it is
-      // still on the client's connection, so that connection cannot carry another request.
-      back.connection = 'close';
+      // The service answered before reading the whole body (a refused upload). The rest of it is
+      // still coming on the client's connection: read and drop it, as node does for its own early
+      // answers, so that the connection carries the client's next request (closing it instead
+      // could reset the connection before the client has read this answer).
+      req.unpipe(upstream);
+      req.resume();
+      up.once('end', () => upstream.destroy());
     }
     res.writeHead(up.statusCode ?? 502, back);
     up.pipe(res);
   });
   upstream.on('error', (err) => {
+    // The answer is already with the client (an early answer whose request was cut short).
+    if (res.writableFinished) return;
     o.onError(err);
     if (!res.headersSent) {
       // An owning service that does not answer is an unexpected failure: 500, the code alone (contract).

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { newId } from '@mm/http';
@@ -150,17 +150,20 @@ export class LifecycleService {
    * remembered, so a redelivered failure stays free); beyond them it is charged (chargeSilent).
    */
   private async silentForFree(r: RecordingRow): Promise<boolean> {
-    const db = this.deps.db;
-    if (await db.selectFrom('silentMeeting').select('recordingId').where('recordingId', '=', r.id).executeTakeFirst()) return true;
-    const { n } = await db
-      .selectFrom('silentMeeting')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('accountId', '=', r.accountId)
-      .where('failedAt', '>', new Date(Date.now() - DAY_MS))
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= (this.deps.freeSilentMeetingsPerDay ?? 3)) return false;
-    await db.insertInto('silentMeeting').values({ recordingId: r.id, accountId: r.accountId }).onConflict((oc) => oc.column('recordingId').doNothing()).execute();
-    return true;
+    return this.tx(async (trx) => {
+      // One account's silent meetings are counted one at a time, so concurrent ones cannot all fit.
+      await sql`select pg_advisory_xact_lock(hashtext(${`silent:${r.accountId}`}))`.execute(trx);
+      if (await trx.selectFrom('silentMeeting').select('recordingId').where('recordingId', '=', r.id).executeTakeFirst()) return true;
+      const { n } = await trx
+        .selectFrom('silentMeeting')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('accountId', '=', r.accountId)
+        .where('failedAt', '>', new Date(Date.now() - DAY_MS))
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= (this.deps.freeSilentMeetingsPerDay ?? 3)) return false;
+      await trx.insertInto('silentMeeting').values({ recordingId: r.id, accountId: r.accountId }).execute();
+      return true;
+    });
   }
 
   /** A silent meeting beyond the free ones: charged, with an empty transcript and digest, READY. */
