@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AskRow, Database, TargetKind } from './schema';
 
 export interface Target {
@@ -22,7 +22,7 @@ export class AskRepository {
   }
 
   /** Claims an Ask before its work; false when another request holds the same key. */
-  async claim(row: { id: string; accountId: string; tokenId: string | null; target: Target; key: string | null; question: string; minutes: number }): Promise<boolean> {
+  async claim(row: { id: string; attempt: string; accountId: string; tokenId: string | null; target: Target; key: string | null; question: string; minutes: number }): Promise<boolean> {
     const inserted = await this.db
       .insertInto('ask')
       .values({
@@ -33,6 +33,7 @@ export class AskRepository {
         targetId: row.target.id,
         idempotencyKey: row.key,
         state: 'answering',
+        attempt: row.attempt,
         question: row.question,
         minutes: row.minutes,
         answer: null,
@@ -44,19 +45,35 @@ export class AskRepository {
     return inserted !== undefined;
   }
 
-  /** Takes over a claim whose request died (same id, so its charge, if made, is not made twice). */
-  async takeOver(id: string, staleBefore: Date): Promise<boolean> {
-    const r = await this.db.updateTable('ask').set({ createdAt: new Date() }).where('id', '=', id).where('state', '=', 'answering').where('createdAt', '<', staleBefore).executeTakeFirst();
+  /**
+   * Takes over a claim older than `staleMs` (its request died or is slow) under a new attempt; the
+   * Ask id stays, so a charge already made under it is not made twice.
+   */
+  async takeOver(id: string, attempt: string, staleMs: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('ask')
+      .set({ createdAt: sql`now()`, attempt })
+      .where('id', '=', id)
+      .where('state', '=', 'answering')
+      .where('createdAt', '<', sql<Date>`now() - make_interval(secs => ${staleMs / 1000})`)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async answered(id: string, answer: unknown): Promise<void> {
-    await this.db.updateTable('ask').set({ state: 'answered', answer: JSON.stringify(answer), answeredAt: new Date() }).where('id', '=', id).execute();
+  /** Saves the answer, unless another attempt took the claim over (it answers under the same id). */
+  async answered(id: string, attempt: string, answer: unknown): Promise<boolean> {
+    const r = await this.db
+      .updateTable('ask')
+      .set({ state: 'answered', answer: JSON.stringify(answer), answeredAt: new Date() })
+      .where('id', '=', id)
+      .where('attempt', '=', attempt)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Forgets a claim whose Ask failed: the same key runs for real next time. */
-  async release(id: string): Promise<void> {
-    await this.db.deleteFrom('ask').where('id', '=', id).where('state', '=', 'answering').execute();
+  /** Forgets a claim whose Ask failed (the same key runs for real next time), unless it was taken over. */
+  async release(id: string, attempt: string): Promise<void> {
+    await this.db.deleteFrom('ask').where('id', '=', id).where('attempt', '=', attempt).where('state', '=', 'answering').execute();
   }
 
   async get(id: string): Promise<AskRow | undefined> {

@@ -10,6 +10,8 @@ export interface AskTable {
   targetId: string;
   idempotencyKey: string | null;
   state: 'answering' | 'answered';
+  /** The request holding the claim (a takeover gives it a new one). */
+  attempt: string;
   question: string;
   /** The Ask answer as sent (schemaVersion included), once answered. */
   answer: unknown;

@@ -16,10 +16,11 @@ export const SERIES_MAX_CITATIONS = 5;
 const HISTORY = 3;
 /**
  * A claim older than this belongs to a request that died (or is slow); a retry with its key takes
- * it over. Safe even if the first is alive: both use the same Ask id, which is the wallet's
- * reference, so the Ask is charged once and answered once.
+ * it over under a new attempt. Safe even if the first is alive: both use the same Ask id, which is
+ * the wallet's reference, so the Ask is charged once; the replaced attempt can neither release the
+ * claim nor save its answer.
  */
-const CLAIM_STALE_MS = 15_000;
+const CLAIM_STALE_MS = 30_000;
 /** How long a repeat waits for the first request with its key to finish. */
 const WAIT_FOR_FIRST_MS = 30_000;
 
@@ -82,9 +83,11 @@ export class AskService {
     if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
     const key = askKey(headerKey, body.idempotencyKey);
     const question = body.question.trim();
+    // Which request holds the claim: this one's attempt, also when it takes over a stale claim.
+    const attempt = newId('att');
     let takenOver: AskRow | null = null;
     if (key) {
-      const first = await this.firstWithKey(p, target, key);
+      const first = await this.firstWithKey(p, target, key, attempt);
       if (first && first.state === 'answered') return first.answer as AskAnswer;
       takenOver = first;
     }
@@ -95,7 +98,7 @@ export class AskService {
     let id = takenOver?.id;
     if (!id) {
       id = newId('ask');
-      if (!(await this.deps.repo.claim({ id, accountId: p.accountId, tokenId: p.tokenId, target, key, question, minutes: context.minutes }))) {
+      if (!(await this.deps.repo.claim({ id, attempt, accountId: p.accountId, tokenId: p.tokenId, target, key, question, minutes: context.minutes }))) {
         // Another request with the same key got in first: answer as a repeat of it.
         return this.ask(p, target, body, headerKey);
       }
@@ -105,7 +108,8 @@ export class AskService {
       const answer = await this.answer(p, target, question, context);
       chargeSent = true;
       await this.charge(p, id, context.minutes);
-      await this.deps.repo.answered(id, answer);
+      // false: a retry took the claim over meanwhile; it answers under the same id and charge.
+      await this.deps.repo.answered(id, attempt, answer);
       return answer;
     } catch (err) {
       const refused = err instanceof ApiError && SPEND_REFUSALS.includes(err.code);
@@ -115,7 +119,7 @@ export class AskService {
         this.deps.logger.error({ err, askId: id }, 'ask failed after its charge was sent');
         throw err instanceof ApiError ? err : new ApiError('INTERNAL', 'The answer could not be saved; retry with the same key (it is not charged twice).');
       }
-      await this.deps.repo.release(id).catch((e: unknown) => this.deps.logger.error({ err: e, askId: id }, 'could not release an Ask claim'));
+      await this.deps.repo.release(id, attempt).catch((e: unknown) => this.deps.logger.error({ err: e, askId: id }, 'could not release an Ask claim'));
       throw err;
     }
   }
@@ -125,14 +129,14 @@ export class AskService {
    * Another token's key is 409; a first request still running is waited for; one whose request
    * died is taken over (returned in state 'answering').
    */
-  private async firstWithKey(p: Principal, target: Target, key: string): Promise<AskRow | null> {
+  private async firstWithKey(p: Principal, target: Target, key: string, attempt: string): Promise<AskRow | null> {
     const until = Date.now() + WAIT_FOR_FIRST_MS;
     for (;;) {
       const first = await this.deps.repo.byKey(p.accountId, target, key);
       if (!first) return null;
       if (first.tokenId !== p.tokenId) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was already used by another token or the app.');
       if (first.state === 'answered') return first;
-      if (await this.deps.repo.takeOver(first.id, new Date(Date.now() - CLAIM_STALE_MS))) return { ...first };
+      if (await this.deps.repo.takeOver(first.id, attempt, CLAIM_STALE_MS)) return { ...first, attempt };
       if (Date.now() > until) throw new ApiError('INTERNAL', 'The first request with this Idempotency-Key is still running; retry with the same key.');
       await sleep(100);
     }
