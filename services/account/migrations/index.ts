@@ -4,6 +4,7 @@ import { createSettingsAndMemory } from './0002_create_settings_and_memory';
 import { createSummaryEmail } from './0003_create_summary_email';
 import { notifyWalletChanges } from './0004_notify_wallet_changes';
 import { markForcedHolds } from './0005_mark_forced_holds';
+import { indexOpenHolds } from './0006_index_open_holds';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
@@ -11,4 +12,5 @@ export const migrations: MigrationSet = {
   '0003_create_summary_email': createSummaryEmail,
   '0004_notify_wallet_changes': notifyWalletChanges,
   '0005_mark_forced_holds': markForcedHolds,
+  '0006_index_open_holds': indexOpenHolds,
 };

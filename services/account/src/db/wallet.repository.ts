@@ -104,23 +104,22 @@ export class WalletRepository {
    * Holds neither captured nor released, made before `before`, oldest first, after the `after`
    * hold of an earlier page (references without the `hold:` prefix).
    */
-  async openHoldsBefore(db: Db, before: Date, limit: number, after?: { createdAt: Date; reference: string }): Promise<{ accountId: string; reference: string; createdAt: Date }[]> {
-    // Pages are keyed on the time in milliseconds (what a client's Date keeps) and the reference.
-    const at = sql<Date>`date_trunc('milliseconds', h.created_at)`;
+  async openHoldsBefore(db: Db, before: Date, limit: number, after?: { createdAt: string; reference: string }): Promise<{ accountId: string; reference: string; createdAt: string }[]> {
+    // Pages are keyed on (created_at, reference), the time passed as Postgres text so that no
+    // microsecond is lost on the way (index ledger_open_hold, migration 0006).
     let q = db
       .selectFrom('ledgerEntry as h')
-      .select(['h.accountId', 'h.reference', at.as('createdAt')])
+      .select(['h.accountId', 'h.reference', sql<string>`h.created_at::text`.as('createdAt')])
       .where('h.kind', '=', 'hold')
       .where('h.createdAt', '<', before);
     if (after) {
-      const ref = `hold:${after.reference}`;
-      q = q.where((eb) => eb.or([eb(at, '>', after.createdAt), eb.and([eb(at, '=', after.createdAt), eb('h.reference', '>', ref)])]));
+      q = q.where(sql<boolean>`(h.created_at, h.reference) > (${after.createdAt}::timestamptz, ${`hold:${after.reference}`})`);
     }
     const rows = await q
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('ledgerEntry as c').select('c.id').whereRef('c.holdReference', '=', 'h.reference').where('c.kind', 'in', ['capture', 'release']))),
       )
-      .orderBy(at)
+      .orderBy('h.createdAt')
       .orderBy('h.reference')
       .limit(limit)
       .execute();

@@ -146,9 +146,7 @@ export class WalletService {
 
   /** Open holds older than `olderThanSeconds`, for the recordings service's reconciler. */
   async staleHolds(olderThanSeconds: number, limit = 100, after?: { createdAt: string; reference: string }): Promise<{ holds: { accountId: string; reference: string; createdAt: string }[] }> {
-    const from = after ? { createdAt: new Date(after.createdAt), reference: after.reference } : undefined;
-    const holds = await this.repo.openHoldsBefore(this.db, new Date(Date.now() - olderThanSeconds * 1000), limit, from);
-    return { holds: holds.map((h) => ({ ...h, createdAt: h.createdAt.toISOString() })) };
+    return { holds: await this.repo.openHoldsBefore(this.db, new Date(Date.now() - olderThanSeconds * 1000), limit, after) };
   }
 
   /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */

@@ -73,7 +73,7 @@ export class HoldReconciler {
 
   /** Releases one stale hold if it is an orphan; true when it did. */
   private async settle(h: StaleHold): Promise<boolean> {
-    const meeting = await this.deps.db.selectFrom('recording').select(['holdRef', 'accountId']).where('id', '=', meetingOfHold(h.reference)).executeTakeFirst();
+    const meeting = await this.deps.db.selectFrom('recording').select(['holdRef', 'accountId', 'deletedAt', 'charged']).where('id', '=', meetingOfHold(h.reference)).executeTakeFirst();
     // A hold of another account's meeting id is no hold of that meeting.
     if (staleHoldAction(h.reference, meeting?.accountId === h.accountId ? meeting : null) === 'keep') return false;
     await request(this.deps.nc, 'account.wallet.release', { accountId: h.accountId, reference: h.reference }, 10_000);
