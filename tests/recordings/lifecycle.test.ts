@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAjv } from '@mm/http';
 import { ROUTES } from '@mm/contract';
+import { Client } from 'pg';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { speakMeeting } from '../support/speak-meeting';
 import { toneWav, wavHeader } from '../support/media';
@@ -114,6 +115,37 @@ describe('states and transitions through the gateway', () => {
     expect((await stack.api.post(`/admin/v1/recordings/${id}/restore`).set(admin)).status).toBe(200);
     expect((await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer(token.value))).status).toBe(200);
   });
+});
+
+describe('money around delete and restore while the pipeline runs', () => {
+  it('charges, at restore, a meeting deleted while queued that the pipeline finished meanwhile; once', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 10 });
+    const token = await stack.admin.token(account.id, ALL);
+    const id = await submit(token.value, (await twoVoices()).path, { naming: 'skip' });
+    expect((await stack.api.delete(`/admin/v1/recordings/${id}`).set(admin)).status).toBe(200);
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const statusOf = async () => (await db.query('select status from recordings.recording where id = $1', [id])).rows[0].status as string;
+      const until = Date.now() + 120_000;
+      while (!['READY', 'FAILED'].includes(await statusOf()) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      expect(await statusOf()).toBe('READY');
+      const whoami = async () => (await stack.api.get('/api/v1/whoami').set(bearer(token.value))).body.wallet.balanceMinutes as number;
+      expect(await whoami()).toBe(10); // deleted before its transcript: nothing charged
+      expect((await stack.api.post(`/admin/v1/recordings/${id}/restore`).set(admin)).status).toBe(200);
+      const minutes = (await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer(token.value))).body.minutes ?? null;
+      const kinds = (await db.query("select kind from account.ledger_entry where account_id = $1 and kind <> 'credit' order by id", [account.id])).rows.map((r) => r.kind);
+      expect(kinds).toEqual(['hold', 'release', 'hold', 'capture']);
+      expect(await whoami()).toBeLessThan(10);
+      if (minutes !== null) expect(await whoami()).toBe(10 - minutes);
+      // Restoring again charges nothing more.
+      await stack.api.delete(`/admin/v1/recordings/${id}`).set(admin);
+      await stack.api.post(`/admin/v1/recordings/${id}/restore`).set(admin);
+      expect((await db.query("select count(*)::int as n from account.ledger_entry where account_id = $1 and kind = 'capture'", [account.id])).rows[0].n).toBe(1);
+    } finally {
+      await db.end();
+    }
+  }, 180_000);
 });
 
 describe('GET /recordings/ready', () => {

@@ -19,7 +19,8 @@ export function createEngines(config: PipelineConfig): Engines {
   const openai = (model: string) => ({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey ?? undefined, model });
   const asr = config.asrEngine === 'openai' ? new OpenAiAsr(openai(config.openai.asrModel)) : new PocketsphinxAsr();
   const diarizer = new VoiceClusterDiarizer();
-  const digest = config.llmEngine === 'openai' ? new OpenAiDigest(openai(config.openai.llmModel)) : new ExtractiveDigest();
+  const extractive = new ExtractiveDigest();
+  const digest = config.llmEngine === 'openai' ? new OpenAiDigest(openai(config.openai.llmModel)) : extractive;
   return {
     async transcribe({ audioPath, keyterms }): Promise<TranscriptDoc> {
       const t = await transcribeMeeting({ asr, diarizer }, { audioPath, keyterms });
@@ -34,7 +35,9 @@ export function createEngines(config: PipelineConfig): Engines {
     async generate(input: GenerateInput): Promise<DigestDoc> {
       const names = new Map(input.transcript.speakers.map((s) => [s.label, s.name]));
       const language = digestLanguage(input.outputLanguage, input.transcript.language);
-      const out = await digest.generate({
+      // A charged silent meeting has no turns: its digest is the empty one, with no model asked.
+      const engine = input.transcript.segments.length === 0 ? extractive : digest;
+      const out = await engine.generate({
         kind: input.kind as DigestInput['kind'],
         language,
         segments: input.transcript.segments.map((s) => ({ ...s, speakerName: names.get(s.speaker) ?? null })),

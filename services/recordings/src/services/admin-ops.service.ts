@@ -44,17 +44,20 @@ export class AdminOpsService {
   }
 
   async restore(p: Principal, id: string) {
-    // Deleted before its transcript, the meeting's hold was let go; back at QUEUED or TRANSCRIBING
-    // it is held again (forced: it is not a new meeting) so that its transcript is charged once.
+    // Deleted before its transcript, the meeting's hold was let go. Restored, it is held again
+    // (forced: it is not a new meeting) so that its transcript is charged once: at transcript-ready
+    // if it has not got there, else right away (the pipeline went on while it was deleted). A
+    // transcription that failed for good costs nothing and needs no hold (a retry holds).
     const before = await this.repo.get(this.deps.db, id);
-    const needsHold = !!before?.deletedAt && ownedBy(p, before) && !before.charged && ['QUEUED', 'TRANSCRIBING'].includes(before.status);
+    const failedForGood = before?.status === 'FAILED' && (before.failedStep ?? 'transcribe') === 'transcribe' && !before.autoRetryPending;
+    const needsHold = !!before?.deletedAt && ownedBy(p, before) && !before.charged && !failedForGood;
     const holdRef = `${id}:restore:${newId('hold')}`;
     if (needsHold) {
       await request(this.deps.nc, 'account.wallet.hold', { accountId: before.accountId, reference: holdRef, minutes: before.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, 10_000);
     }
     let usedHold = false;
     try {
-      return await this.change(
+      const restored = await this.change(
         p,
         id,
         async (r, trx) => {
@@ -66,6 +69,8 @@ export class AdminOpsService {
         },
         { includeDeleted: true },
       );
+      if (usedHold) await this.deps.lifecycle.settleCharge(id);
+      return restored;
     } finally {
       if (needsHold && !usedHold) await request(this.deps.nc, 'account.wallet.release', { accountId: before!.accountId, reference: holdRef }, 10_000).catch(() => undefined);
     }

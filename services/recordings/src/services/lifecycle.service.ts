@@ -55,10 +55,8 @@ export class LifecycleService {
     const r = await this.repo.get(this.deps.db, m.recordingId);
     if (!r || r.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(r.status)) return;
     const doc = await this.deps.store.getJson<TranscriptDoc>(m.transcriptKey);
-    // The charge is taken once, at transcript-ready; the wallet is idempotent by reference.
-    if (!r.charged && !r.deletedAt) {
-      await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);
-    }
+    // The charge is taken once, at transcript-ready (a deleted meeting is not charged).
+    const captured = r.charged || (!r.deletedAt && (await this.capture(r)));
     const settings = await request<{ settings: { speakerNamingMode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF' } }>(this.deps.nc, 'account.settings.get', { accountId: r.accountId }).catch(() => ({
       settings: { speakerNamingMode: 'AUTO' as const },
     }));
@@ -72,14 +70,35 @@ export class LifecycleService {
         .execute();
       const decision = decideNaming({ naming: cur.naming, mode: settings.settings.speakerNamingMode, speakerCount: doc.speakers.length, now: new Date(), ...this.deps.naming });
       if (decision.stop) {
-        const next = await this.repo.update(trx, cur.id, { status: 'NAMING', charged: true, namingDeadline: decision.deadline, namingOpen: true, errorCode: null, errorRetryable: null, autoRetryPending: false });
+        const next = await this.repo.update(trx, cur.id, { status: 'NAMING', charged: cur.charged || captured, namingDeadline: decision.deadline, namingOpen: true, errorCode: null, errorRetryable: null, autoRetryPending: false });
         if (decision.notify && !cur.deletedAt) await this.repo.emit(trx, next, 'recording.naming_required', {});
         if (decision.deadline) await this.repo.requestTimer(trx, { timerId: newId('tmr'), recordingId: cur.id, kind: 'naming_deadline', runAt: decision.deadline.toISOString(), ref: decision.deadline.toISOString() });
       } else {
-        await this.repo.update(trx, cur.id, { charged: true });
+        await this.repo.update(trx, cur.id, { charged: cur.charged || captured });
         await this.startGenerate(trx, cur.id, suggestNames(doc.segments));
       }
     });
+    // Restored between the read above and the transaction: charge it now.
+    if (!captured) await this.settleCharge(m.recordingId);
+  }
+
+  /** Captures a meeting's hold (idempotent by reference); true once done. */
+  private async capture(r: RecordingRow): Promise<boolean> {
+    await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);
+    return true;
+  }
+
+  /**
+   * Charges a meeting that is past its transcript but not charged, and not deleted: one deleted
+   * while it was transcribed and restored since (restore holds it again). Idempotent.
+   */
+  async settleCharge(recordingId: string): Promise<void> {
+    const r = await this.repo.get(this.deps.db, recordingId);
+    if (!r || r.deletedAt || r.charged) return;
+    const pastTranscript = ['NAMING', 'GENERATING', 'READY'].includes(r.status) || (r.status === 'FAILED' && r.failedStep === 'generate');
+    if (!pastTranscript) return;
+    await this.capture(r);
+    await this.deps.db.updateTable('recording').set({ charged: true }).where('id', '=', r.id).where('holdRef', '=', r.holdRef).execute();
   }
 
   /** NAMING (or READY, for a regeneration) → GENERATING: writes the transcript as read now and asks for a digest. */
@@ -132,7 +151,7 @@ export class LifecycleService {
     const r = await this.repo.get(this.deps.db, m.recordingId);
     if (!r || r.jobId !== m.jobId || ![STEP_STATUS[m.step], 'QUEUED', 'FAILED'].includes(r.status)) return;
     if (m.final && m.step === 'transcribe' && m.code === 'NO_SPEECH' && !r.charged && !r.deletedAt && !(await this.silentForFree(r))) {
-      return this.chargeSilent(m, r);
+      return this.chargeSilent(m);
     }
     // A transcription that failed for good costs nothing.
     if (m.final && m.step === 'transcribe' && !r.charged) await request(this.deps.nc, 'account.wallet.release', { accountId: r.accountId, reference: r.holdRef }, 10_000);
@@ -166,12 +185,21 @@ export class LifecycleService {
     });
   }
 
-  /** A silent meeting beyond the free ones: charged, with an empty transcript and digest, READY. */
-  private async chargeSilent(m: { recordingId: string; jobId: string }, r: RecordingRow): Promise<void> {
-    await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);
+  /**
+   * A silent meeting beyond the free ones: charged, with an empty transcript and digest, READY.
+   * Checked and charged under the meeting's lock, so a delete at that moment is not charged.
+   */
+  private async chargeSilent(m: { recordingId: string; jobId: string }): Promise<void> {
     await this.tx(async (trx) => {
       const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
       if (!cur || cur.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(cur.status)) return;
+      if (cur.deletedAt) {
+        // Deleted meanwhile: it fails like a free silent meeting, at no charge.
+        await request(this.deps.nc, 'account.wallet.release', { accountId: cur.accountId, reference: cur.holdRef }, 10_000);
+        await this.repo.update(trx, cur.id, { status: 'FAILED', failedStep: 'transcribe', errorCode: 'NO_SPEECH', errorRetryable: isRetryable('NO_SPEECH'), autoRetryPending: false });
+        return;
+      }
+      if (!cur.charged) await this.capture(cur);
       const language = cur.outputLanguage === 'FA' ? 'fa' : 'en';
       const stats = { speakers: [], totalTurns: 0, durationMs: cur.durationMs ?? 0 };
       await trx.deleteFrom('transcript').where('recordingId', '=', cur.id).execute();
