@@ -54,4 +54,23 @@ describe('limits on Asks', () => {
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(first.body);
   });
+
+  it('answers a replay over the rate budget with the first answer; anything else gets 429 RATE_LIMITED', async () => {
+    const token = await stack.admin.token(ownerId, ['recordings:query']);
+    const key = 'rate-key-0001';
+    // The owner's Ask limit is used up, so these are refused, but each counts in the ask class (30 per 600 s).
+    for (let i = 0; i < 30; i++) expect((await ask(token.value)).status).toBe(429);
+    const limited = await ask(token.value);
+    expect([limited.status, limited.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    // A key this token never used is no replay.
+    const unknown = await ask(token.value, key);
+    expect([unknown.status, unknown.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(unknown.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner token's earlier answered key: a replay, answered although its token is over budget too.
+    for (let i = 0; i < 30; i++) await ask(ownerToken.value);
+    expect((await ask(ownerToken.value)).body.error.code).toBe('RATE_LIMITED');
+    const replay = await ask(ownerToken.value, 'limit-key-0001');
+    expect(replay.status).toBe(200);
+    expect(replay.body.schemaVersion).toBe(1);
+  });
 });

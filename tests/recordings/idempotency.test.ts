@@ -98,3 +98,25 @@ describe('Idempotency-Key on POST /recordings', () => {
     expect(await meetingsOf(account.id)).toBe(1);
   });
 });
+
+describe('a replay over the rate budget', () => {
+  it('is answered (the first meeting, 202) while every other submit of the token gets 429 RATE_LIMITED', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 50 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    const key = `over-budget-${Date.now()}`;
+    const first = await send(token.value, key);
+    expect(first.status).toBe(202);
+    // Use up the submit class (30 per 600 s) with requests that are refused cheaply.
+    for (let i = 1; i < 30; i++) expect((await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`)).status).toBe(400);
+    const replay = await send(token.value, key);
+    expect(replay.status).toBe(202);
+    expect(replay.body.recording.id).toBe(first.body.recording.id);
+    for (const res of [await send(token.value, `${key}-new`), await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`)]) {
+      expect([res.status, res.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // The replay made nothing new: one meeting, one hold.
+    expect(await meetingsOf(account.id)).toBe(1);
+    expect(await holdsOf(account.id)).toBe(1);
+  });
+});

@@ -5,6 +5,19 @@ import { ApiError } from './errors';
 /** Header the gateway puts the signed principal in; stripped from every incoming request. */
 export const PRINCIPAL_HEADER = 'x-mm-principal';
 
+/**
+ * Set by the gateway (never by a client: every incoming x-mm-* header is stripped) on a spending
+ * request over its rate budget that carries an Idempotency-Key. Its value is the Retry-After in
+ * seconds. The service answers the request only if it is a replay (contract: "a replay is answered
+ * even when a limit is reached"), and 429 RATE_LIMITED with that Retry-After otherwise.
+ */
+export const REPLAY_ONLY_HEADER = 'x-mm-replay-only';
+
+/** The refusal a replay-only request gets when it is not a replay. */
+export function replayOnlyRefusal(retryAfter: string): never {
+  throw new ApiError('RATE_LIMITED', 'Too many requests in this rate class; wait Retry-After seconds.', undefined, { 'Retry-After': /^\d+$/.test(retryAfter) ? retryAfter : '1' });
+}
+
 /** Who is calling, as the gateway vouches for it. Services trust only this. */
 export interface Principal {
   accountId: string;

@@ -1,6 +1,12 @@
 import { Router } from 'express';
-import { inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
+import type { Request } from 'express';
+import { inputOf, principalOf, REPLAY_ONLY_HEADER, sendOk, validateOperation } from '@mm/http';
 import type { AskBody, AskService } from '../services/ask.service';
+
+const replayOnlyOf = (req: Request): string | undefined => {
+  const v = req.headers[REPLAY_ONLY_HEADER];
+  return typeof v === 'string' ? v : undefined;
+};
 
 /** Ask quotes and questions, for one meeting and for a series. */
 export function askRoutes(deps: { asks: AskService }): Router {
@@ -13,7 +19,7 @@ export function askRoutes(deps: { asks: AskService }): Router {
 
   router.post('/recordings/:id/ask', validateOperation('askRecording'), async (req, res) => {
     const input = inputOf(res);
-    const answer = await asks.askRecording(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key']);
+    const answer = await asks.askRecording(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key'], replayOnlyOf(req));
     res.status(200).json(answer);
   });
 
@@ -23,7 +29,7 @@ export function askRoutes(deps: { asks: AskService }): Router {
 
   router.post('/series/:id/ask', validateOperation('askSeries'), async (req, res) => {
     const input = inputOf(res);
-    const answer = await asks.askSeries(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key']);
+    const answer = await asks.askSeries(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key'], replayOnlyOf(req));
     res.status(200).json(answer);
   });
 

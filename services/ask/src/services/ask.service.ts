@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { request, RemoteError } from '@mm/bus';
 import { LIMITS } from '@mm/contract';
-import { ApiError, hasScope, newId, type Principal } from '@mm/http';
+import { ApiError, hasScope, newId, replayOnlyRefusal, type Principal } from '@mm/http';
 import { finishAnswer } from '../domain/answer';
 import type { AskRepository, Target } from '../db/ask.repository';
 import type { AskRow } from '../db/schema';
@@ -69,12 +69,23 @@ export class AskService {
     return { minutes: c.minutes, meetingCount: c.meetingCount };
   }
 
-  askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
-    return this.ask(p, { kind: 'recording', id: recordingId }, body, headerKey);
+  /** `replayOnly`: the gateway's Retry-After when the token is over its rate budget (answer only a replay). */
+  askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown, replayOnly?: string): Promise<AskAnswer> {
+    const target = { kind: 'recording' as const, id: recordingId };
+    return replayOnly === undefined ? this.ask(p, target, body, headerKey) : this.replayOnly(p, target, headerKey, replayOnly);
   }
 
-  askSeries(p: Principal, seriesId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
-    return this.ask(p, { kind: 'series', id: seriesId }, body, headerKey);
+  askSeries(p: Principal, seriesId: string, body: AskBody, headerKey: unknown, replayOnly?: string): Promise<AskAnswer> {
+    const target = { kind: 'series' as const, id: seriesId };
+    return replayOnly === undefined ? this.ask(p, target, body, headerKey) : this.replayOnly(p, target, headerKey, replayOnly);
+  }
+
+  /** Over the rate budget: the first answer for this token's key, else 429 RATE_LIMITED. */
+  private async replayOnly(p: Principal, target: Target, headerKey: unknown, retryAfter: string): Promise<AskAnswer> {
+    const key = typeof headerKey === 'string' ? headerKey.trim() : '';
+    const first = key ? await this.deps.repo.byKey(p.accountId, target, key) : undefined;
+    if (!first || first.state !== 'answered' || first.tokenId !== p.tokenId) replayOnlyRefusal(retryAfter);
+    return first.answer as AskAnswer;
   }
 
   private async ask(p: Principal, target: Target, body: AskBody, headerKey: unknown): Promise<AskAnswer> {

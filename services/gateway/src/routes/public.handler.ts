@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi, type ErrorCode, type RouteDef } from '@mm/contract';
-import { ApiError, requestObserver, type RequestFacts } from '@mm/http';
+import { ApiError, REPLAY_ONLY_HEADER, requestObserver, type RequestFacts } from '@mm/http';
 import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
 import type { AccessGate } from '../services/access-gate';
@@ -83,8 +83,16 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     if (refused) throw refusal(refused);
     const token = gate.token!;
     facts.tokenId = token.tokenId;
-    if (gate.retryAfter !== null) throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
     const denied = authorize(token, def.scopes);
+    let internal: Record<string, string> | undefined;
+    if (gate.retryAfter !== null) {
+      const limited = refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
+      // Over budget: only a replay of a spending request (its key in the Idempotency-Key header)
+      // may still be answered; the owning service knows whether it is one, and otherwise answers
+      // this 429. Anything else stays a refusal that costs the gateway one Redis call.
+      if (denied || !def.spends || req.headers['idempotency-key'] === undefined) throw limited;
+      internal = { [REPLAY_ONLY_HEADER]: String(gate.retryAfter) };
+    }
     if (denied) throw refusal(denied);
     forward(req, res, {
       target: deps.serviceUrls[def.service],
@@ -92,6 +100,7 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       principal: await deps.signer.forToken(token),
       reqId: facts.reqId!,
       clientIp,
+      internal,
       onError: (err) => deps.logger.error({ err: String(err), service: def.service }, 'proxy error'),
     });
   };

@@ -18,6 +18,8 @@ export interface ForwardOptions {
   onError: (err: unknown) => void;
   /** A body to send instead of the request's own stream (the admin API parses JSON first). */
   body?: Buffer;
+  /** Internal headers the gateway adds (x-mm-*). */
+  internal?: Record<string, string>;
 }
 
 /**
@@ -31,6 +33,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     headers[k] = v;
   }
   if (o.principal) headers[PRINCIPAL_HEADER] = o.principal;
+  Object.assign(headers, o.internal);
   headers['x-request-id'] = o.reqId;
   headers['x-forwarded-for'] = o.clientIp;
   if (o.body) {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, principalOf } from '@mm/http';
+import { ApiError, principalOf, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
 import type { ObjectStore } from '@mm/store';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
 import { readIdempotencyKey, type Caller, type IdempotencyKeys } from '../services/idempotency';
@@ -42,6 +42,22 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
     let key: string | null = null;
     let files: UploadedFile[] = [];
     try {
+      const replayOnly = req.headers[REPLAY_ONLY_HEADER];
+      if (typeof replayOnly === 'string') {
+        // Over the rate budget: answered only as a replay; the upload itself is never read.
+        const k = (() => {
+          try {
+            return readIdempotencyKey(req.headers['idempotency-key']);
+          } catch {
+            return null;
+          }
+        })();
+        const replayed = k ? await deps.keys.replayOf(caller, k) : null;
+        if (!replayed) replayOnlyRefusal(replayOnly);
+        const r = await deps.repo.get(deps.repo.db, replayed);
+        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
+        return;
+      }
       key = readIdempotencyKey(req.headers['idempotency-key']);
       const claim = await deps.keys.claim(caller, key);
       if (claim.kind === 'replay') {

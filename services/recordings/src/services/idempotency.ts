@@ -47,6 +47,13 @@ export class IdempotencyKeys {
     throw new ApiError('UPLOAD_IN_PROGRESS', 'An earlier request with this key is still storing its audio.', undefined, { 'Retry-After': '5' });
   }
 
+  /** The meeting a finished request of this caller made with this key, or null (claims nothing). */
+  async replayOf(caller: Caller, key: string): Promise<string | null> {
+    const row = await this.db.selectFrom('idempotencyKey').selectAll().where('accountId', '=', caller.accountId).where('key', '=', key).executeTakeFirst();
+    const sameCaller = row && row.source === caller.source && row.tokenId === caller.tokenId;
+    return sameCaller && row.state === 'done' ? row.recordingId : null;
+  }
+
   /** Drops a claim after a failed request: the same key runs for real next time. */
   async release(caller: Caller, key: string | null): Promise<void> {
     if (key === null) return;
