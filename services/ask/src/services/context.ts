@@ -14,8 +14,6 @@ export interface AskContext {
   documents: { recordingId: string; title: string | null; recordedAt: string; digestText: string; transcriptText: string | null }[];
 }
 
-type AskMeeting = AskMeetingDoc;
-
 /** Asks the recordings service, passing NOT_FOUND on as the same 404 and anything else as a 500. */
 async function ask<T>(nc: NatsConnection, subject: string, payload: unknown, notFound: string): Promise<T> {
   try {
@@ -26,7 +24,7 @@ async function ask<T>(nc: NatsConnection, subject: string, payload: unknown, not
   }
 }
 
-const turnsOf = (m: AskMeeting, withMeeting: boolean): AskContext['turns'] =>
+const turnsOf = (m: AskMeetingDoc, withMeeting: boolean): AskContext['turns'] =>
   (m.transcript?.segments ?? [])
     .filter((s) => s.text.trim().length > 0)
     .map((s) => (withMeeting ? { recordingId: m.recordingId, meetingTitle: m.title, startMs: s.startMs, speaker: s.speaker, text: s.text } : { startMs: s.startMs, speaker: s.speaker, text: s.text }));
@@ -40,7 +38,7 @@ export class ContextLoader {
 
   /** A meeting the caller can reach: 404 otherwise, 409 ASK_NOT_READY before READY. */
   async meeting(p: Principal, recordingId: string): Promise<AskContext> {
-    const r = await ask<{ status: string; meeting: AskMeeting | null }>(this.nc, 'recordings.ask.meeting', { principal: p, recordingId }, 'No meeting the token can reach has that id.');
+    const r = await ask<{ status: string; meeting: AskMeetingDoc | null }>(this.nc, 'recordings.ask.meeting', { principal: p, recordingId }, 'No meeting the token can reach has that id.');
     if (r.status !== 'READY' || !r.meeting?.transcript) throw new ApiError('ASK_NOT_READY', `The meeting has no digest yet (status ${r.status}); ask again once it is READY.`);
     const m = r.meeting;
     const transcriptText = transcriptAsText(m.transcript!);
@@ -54,7 +52,7 @@ export class ContextLoader {
 
   /** A series the caller can reach (404 otherwise, and while series are off) with 2+ finished meetings. */
   async series(p: Principal, seriesId: string): Promise<AskContext> {
-    const r = await ask<{ finishedCount: number; meetings: AskMeeting[] }>(
+    const r = await ask<{ finishedCount: number; meetings: AskMeetingDoc[] }>(
       this.nc,
       'recordings.ask.series',
       { principal: p, seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },

@@ -8,8 +8,6 @@ import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import type { MeetingAccess } from '../services/access';
 
-type AskMeeting = AskMeetingDoc;
-
 // These payload schemas belong in libs/contract beside the other bus payloads once it has them.
 const ajv = createAjv();
 const principal = { type: 'object', required: ['accountId', 'features'], properties: { accountId: { type: 'string' }, features: { type: 'object' } } };
@@ -43,7 +41,7 @@ async function readMeetings(db: Kysely<Database>, ids: string[]) {
  * reach (its own, or one of a joined series; NOT_FOUND otherwise), with its transcript and digest
  * once READY (meeting null before).
  */
-export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p: Principal, recordingId: string): Promise<{ status: string; meeting: AskMeeting | null }> {
+export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p: Principal, recordingId: string): Promise<{ status: string; meeting: AskMeetingDoc | null }> {
   const repo = new RecordingRepository(db);
   const { r } = await access.readable(p, await repo.get(db, recordingId));
   if (r.status !== 'READY') return { status: r.status, meeting: null };
@@ -75,7 +73,7 @@ export async function askSeries(
   access: MeetingAccess,
   p: Principal,
   q: { seriesId: string; maxMeetings: number; transcriptBudgetChars: number },
-): Promise<{ finishedCount: number; meetings: AskMeeting[] }> {
+): Promise<{ finishedCount: number; meetings: AskMeetingDoc[] }> {
   if (!(await access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
   const base = db.selectFrom('recording').where('seriesId', '=', q.seriesId).where('status', '=', 'READY').where('deletedAt', 'is', null);
   const [{ n }, rows] = await Promise.all([
@@ -84,7 +82,7 @@ export async function askSeries(
   ]);
   const { transcripts, digests } = await readMeetings(db, rows.map((r) => r.id));
   let budget = q.transcriptBudgetChars;
-  const meetings: AskMeeting[] = [];
+  const meetings: AskMeetingDoc[] = [];
   for (const r of rows) {
     const t = transcripts.get(r.id);
     const d = digests.get(r.id);
