@@ -1,7 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
-import { ROUTES, type RouteDef, type JsonSchema } from '@mm/contract';
+import { LIMITS, ROUTES, type RouteDef, type JsonSchema } from '@mm/contract';
 import { ApiError } from './errors';
 
 /** One ajv for the whole process, knowing the contract's vendor keywords. */
@@ -117,4 +117,18 @@ export function validateOperation(operationId: string) {
 
 export function inputOf(res: Response): ValidInput {
   return res.locals.input as ValidInput;
+}
+
+/**
+ * An Idempotency-Key as the three spending routes take it: trimmed, or null when none was sent;
+ * 400 VALIDATION outside the contract's length (the header of submit and the Asks, or the Asks'
+ * body field).
+ */
+export function readIdempotencyKey(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null;
+  const key = String(raw).trim();
+  if (key.length < LIMITS.idempotencyKeyMin || key.length > LIMITS.idempotencyKeyMax) {
+    throw new ApiError('VALIDATION', `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`);
+  }
+  return key;
 }

@@ -2,8 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { request, RemoteError } from '@mm/bus';
-import { LIMITS } from '@mm/contract';
-import { ApiError, hasScope, newId, replayOnlyRefusal, type Principal } from '@mm/http';
+import { ApiError, hasScope, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
 import { finishAnswer } from '../domain/answer';
 import type { AskRepository, Target } from '../db/ask.repository';
 import type { AskRow } from '../db/schema';
@@ -36,17 +35,6 @@ export interface AskAnswer {
   citations: { startMs: number; speaker: string | null; recordingId?: string }[];
   minutes: number;
   refused: boolean;
-}
-
-/** The Idempotency-Key of an Ask: the header wins over the body; 8 to 64 characters after trimming. */
-export function askKey(header: unknown, body: string | undefined): string | null {
-  const raw = header !== undefined ? String(header) : body;
-  if (raw === undefined) return null;
-  const key = raw.trim();
-  if (key.length < LIMITS.idempotencyKeyMin || key.length > LIMITS.idempotencyKeyMax) {
-    throw new ApiError('VALIDATION', `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`);
-  }
-  return key;
 }
 
 const SPEND_REFUSALS = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'];
@@ -92,7 +80,8 @@ export class AskService {
     // Every series is 404 while series are switched off, before anything else is said of it.
     if (target.kind === 'series' && !p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
-    const key = askKey(headerKey, body.idempotencyKey);
+    // The Idempotency-Key header wins over the body's idempotencyKey.
+    const key = readIdempotencyKey(headerKey ?? body.idempotencyKey);
     const question = body.question.trim();
     // Which request holds the claim: this one's attempt, also when it takes over a stale claim.
     const attempt = newId('att');

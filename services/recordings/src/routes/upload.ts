@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, principalOf, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { ApiError, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
 import type { ObjectStore } from '@mm/store';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
-import { readIdempotencyKey, type Caller, type IdempotencyKeys } from '../services/idempotency';
+import type { Caller, IdempotencyKeys } from '../services/idempotency';
 import type { Views } from '../services/views';
 import type { RecordingRepository } from '../db/recording.repository';
 

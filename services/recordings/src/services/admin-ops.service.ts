@@ -52,28 +52,25 @@ export class AdminOpsService {
     const failedForGood = before?.status === 'FAILED' && (before.failedStep ?? 'transcribe') === 'transcribe' && !before.autoRetryPending;
     const needsHold = !!before?.deletedAt && ownedBy(p, before) && !before.charged && !failedForGood;
     const holdRef = `${id}:restore:${newId('hold')}`;
-    if (needsHold) {
-      await request(this.deps.nc, 'account.wallet.hold', { accountId: before.accountId, reference: holdRef, minutes: before.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, 10_000);
-    }
-    let usedHold = false;
-    try {
-      const restored = await this.change(
+    let takesHold = false;
+    const hold = needsHold ? { accountId: before.accountId, minutes: before.minutes, reference: holdRef } : null;
+    const restored = await this.deps.lifecycle.withFreshHold(hold, (used) =>
+      this.change(
         p,
         id,
         async (r, trx) => {
           if (!r.deletedAt) return { row: r };
-          usedHold = needsHold && !r.charged;
-          const row = await this.repo.update(trx, r.id, { deletedAt: null, ...(usedHold ? { holdRef } : {}) });
+          takesHold = needsHold && !r.charged;
+          if (takesHold) used();
+          const row = await this.repo.update(trx, r.id, { deletedAt: null, ...(takesHold ? { holdRef } : {}) });
           await this.repo.emit(trx, row, 'recording.updated', { change: 'restored' });
           return { row };
         },
         { includeDeleted: true },
-      );
-      if (usedHold) await this.deps.lifecycle.settleCharge(id);
-      return restored;
-    } finally {
-      if (needsHold && !usedHold) await request(this.deps.nc, 'account.wallet.release', { accountId: before!.accountId, reference: holdRef }, 10_000).catch(() => undefined);
-    }
+      ),
+    );
+    if (takesHold) await this.deps.lifecycle.settleCharge(id);
+    return restored;
   }
 
   async patch(p: Principal, id: string, body: { title?: string | null; seriesId?: string | null }) {

@@ -66,10 +66,3 @@ export async function completeClaim(trx: Kysely<Database>, caller: Caller, key: 
   await trx.updateTable('idempotencyKey').set({ state: 'done', recordingId, createdAt: sql`created_at` }).where('accountId', '=', caller.accountId).where('key', '=', key).execute();
 }
 
-/** The header value trimmed, or null; 400 VALIDATION outside 8 to 64 characters. */
-export function readIdempotencyKey(raw: unknown): string | null {
-  if (raw === undefined) return null;
-  const key = String(raw).trim();
-  if (key.length < 8 || key.length > 64) throw new ApiError('VALIDATION', 'Idempotency-Key must be 8 to 64 characters.');
-  return key;
-}

@@ -82,6 +82,25 @@ export class LifecycleService {
     if (!captured) await this.settleCharge(m.recordingId);
   }
 
+  /**
+   * Holds a meeting again, without admission (a retry or a restore is not a new meeting), unless
+   * `hold` is null, then runs `attach`, which calls `used()` once the meeting names the new hold. A
+   * hold not used is let go at once (one whose attaching commit failed is left to the reconciler).
+   */
+  async withFreshHold<T>(hold: { accountId: string; minutes: number; reference: string } | null, attach: (used: () => void) => Promise<T>): Promise<T> {
+    if (!hold) return attach(() => undefined);
+    const { accountId, reference } = hold;
+    await request(this.deps.nc, 'account.wallet.hold', { accountId, reference, minutes: hold.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, 10_000);
+    let taken = false;
+    try {
+      return await attach(() => {
+        taken = true;
+      });
+    } finally {
+      if (!taken) await request(this.deps.nc, 'account.wallet.release', { accountId, reference }, 10_000).catch(() => undefined);
+    }
+  }
+
   /** Captures a meeting's hold (idempotent by reference); true once done. */
   private async capture(r: RecordingRow): Promise<boolean> {
     await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import { ApiError, newId, type Principal } from '@mm/http';
-import { request } from '@mm/bus';
 import type { Database } from '../db/schema';
 import { STEP_STATUS, suggestNames } from '../domain/lifecycle';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
@@ -81,24 +80,19 @@ export class MeetingsService {
     // runs, without admission checks (it is not a new meeting, and it costs nothing more).
     const holdRef = `${before.id}:retry:${jobId}`;
     const needsHold = (before.failedStep ?? 'transcribe') === 'transcribe' && !before.charged && !before.autoRetryPending && before.errorCode !== 'AUDIO_CORRUPT';
-    if (needsHold) {
-      await request(this.deps.nc, 'account.wallet.hold', { accountId: before.accountId, reference: holdRef, minutes: before.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, 10_000);
-    }
-    let usedHold = false;
-    try {
-      const r = await this.deps.db.transaction().execute(async (trx) => {
+    const hold = needsHold ? { accountId: before.accountId, minutes: before.minutes, reference: holdRef } : null;
+    const r = await this.deps.lifecycle.withFreshHold(hold, (used) =>
+      this.deps.db.transaction().execute(async (trx) => {
         const cur = this.deps.access.own(p, await this.repo.get(trx, id, { forUpdate: true }));
         if (cur.status !== 'FAILED') throw new ApiError('NOT_FAILED', 'The meeting is not FAILED.');
         if (cur.errorCode === 'AUDIO_CORRUPT' || cur.autoRetryPending) return cur;
         if ((cur.failedStep ?? 'transcribe') === 'generate') return this.deps.lifecycle.startGenerate(trx, cur.id);
-        usedHold = needsHold;
+        if (needsHold) used();
         const next = await this.repo.update(trx, cur.id, { status: STEP_STATUS.transcribe, jobId, ...(needsHold ? { holdRef } : {}), errorCode: null, errorRetryable: null });
         await this.repo.requestJob(trx, { jobId, step: 'transcribe', recordingId: cur.id, accountId: cur.accountId, audioKey: cur.audioKey, keyterms: cur.keyterms, attempt: 1 });
         return next;
-      });
-      return this.deps.views.status(r, await this.digestTitle(r.id));
-    } finally {
-      if (needsHold && !usedHold) await request(this.deps.nc, 'account.wallet.release', { accountId: before.accountId, reference: holdRef }, 10_000).catch(() => undefined);
-    }
+      }),
+    );
+    return this.deps.views.status(r, await this.digestTitle(r.id));
   }
 }
