@@ -96,6 +96,10 @@ export const RECORDING_STATUSES = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATI
 export type RecordingStatus = (typeof RECORDING_STATUSES)[number];
 export const FAILURE_CODES = ['TRANSCRIBE_FAILED', 'GENERATE_FAILED', 'NO_SPEECH', 'AUDIO_CORRUPT'] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
+/** Failures no retry can help (the contract: `retryable` false); the pipeline does not retry them either. */
+export const FINAL_FAILURE_CODES = ['NO_SPEECH', 'AUDIO_CORRUPT'] as const satisfies readonly FailureCode[];
+/** Whether a retry may help a failure (`error.retryable`). */
+export const isRetryable = (code: string): boolean => !(FINAL_FAILURE_CODES as readonly string[]).includes(code);
 export const EVENT_TYPES = [
   'recording.created',
   'recording.naming_required',

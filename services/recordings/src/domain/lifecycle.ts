@@ -31,10 +31,6 @@ export function decideNaming(i: NamingInput): NamingDecision {
   return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
 }
 
-/** Failure codes the contract says no retry can help. */
-export function isRetryable(code: string): boolean {
-  return code !== 'NO_SPEECH' && code !== 'AUDIO_CORRUPT';
-}
 
 /**
  * Speaker names the service fills itself: a voice that introduces itself ("my name is Sara",

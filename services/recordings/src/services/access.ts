@@ -1,6 +1,7 @@
 import type { NatsConnection } from 'nats';
 import { ApiError, hasScope, type Principal } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import type { RecordingRow } from '../db/schema';
 
 const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach has that id.');
@@ -31,7 +32,7 @@ export class MeetingAccess {
   async seriesAccess(p: Principal, seriesId: string): Promise<'owner' | 'member' | null> {
     if (!p.features.series) return null;
     try {
-      const s = await request<{ access: 'owner' | 'member' }>(this.nc, 'series.series.resolve', { accountId: p.accountId, seriesId });
+      const s = await request(this.nc, BUS.seriesResolve, { accountId: p.accountId, seriesId });
       return s.access;
     } catch (err) {
       if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;
