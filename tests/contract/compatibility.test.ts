@@ -46,7 +46,10 @@ describe('openapiBreaks on mutated copies of the real openapi.json', () => {
   it('fails on a removed operation, by operationId and by method and path', () => {
     const doc = openapi();
     delete doc.paths['/whoami'].get;
-    expect(openapiBreaks(current.openapi, doc)).toEqual(['GET /whoami (whoami): operation whoami removed', 'GET /whoami (whoami): GET /whoami removed']);
+    expect(openapiBreaks(current.openapi, doc)).toEqual([
+      'GET /whoami (whoami): operation whoami removed',
+      'GET /whoami (whoami): GET /whoami removed',
+    ]);
     const moved = openapi();
     moved.paths['/me'] = moved.paths['/whoami'];
     delete moved.paths['/whoami'];
@@ -94,14 +97,23 @@ function busTable(): BusSnapshot {
           '1': {
             payload: {
               type: 'object',
-              properties: { accountId, reference: { type: 'string' }, minutes: { type: 'integer', minimum: 0 }, tokenId: { type: ['string', 'null'] } },
+              properties: {
+                accountId,
+                reference: { type: 'string' },
+                minutes: { type: 'integer', minimum: 0 },
+                tokenId: { type: ['string', 'null'] },
+              },
               required: ['accountId', 'reference', 'minutes'],
               additionalProperties: false,
             },
             reply: {
               anyOf: [
                 { type: 'object', properties: { ok: { const: true }, balanceMinutes: { type: 'integer' } }, required: ['ok'] },
-                { type: 'object', properties: { ok: { const: false }, code: { enum: ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP'] } }, required: ['ok', 'code'] },
+                {
+                  type: 'object',
+                  properties: { ok: { const: false }, code: { enum: ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP'] } },
+                  required: ['ok', 'code'],
+                },
               ],
             },
           },
@@ -110,7 +122,15 @@ function busTable(): BusSnapshot {
       'recordings.recording.ready': {
         kind: 'fact',
         owner: 'recordings',
-        versions: { '1': { payload: { type: 'object', properties: { id: { type: 'string' }, recordingId: { type: 'string' }, accountId }, required: ['id', 'recordingId'] } } },
+        versions: {
+          '1': {
+            payload: {
+              type: 'object',
+              properties: { id: { type: 'string' }, recordingId: { type: 'string' }, accountId },
+              required: ['id', 'recordingId'],
+            },
+          },
+        },
       },
     },
   };
@@ -145,7 +165,7 @@ describe('busBreaks on mutated copies of a bus snapshot', () => {
   it('fails on a version removed without being listed in retired, and passes once it is listed', () => {
     const after = busTable();
     hold(after).versions = { '2': hold(after).versions['1'] };
-    expect(busBreaks(busTable(), after)).toEqual(['account.wallet.hold version 1: version removed without being listed in retired']);
+    expect(busBreaks(busTable(), after)).toEqual(['account.wallet.hold version 1: removed but not listed in retired']);
     hold(after).retired = ['1'];
     expect(busBreaks(busTable(), after)).toEqual([]);
   });

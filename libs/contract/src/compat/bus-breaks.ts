@@ -56,7 +56,7 @@ export function busBreaks(oldTable: BusSnapshot, newTable: BusSnapshot): string[
     for (const [version, schemas] of Object.entries(before.versions)) {
       const now = after.versions[version];
       if (now) out.push(...versionBreaks(`${subject} version ${version}`, schemas, now));
-      else if (!retired.has(version)) out.push(`${subject} version ${version}: version removed without being listed in retired`);
+      else if (!retired.has(version)) out.push(`${subject} version ${version}: removed but not listed in retired`);
     }
   }
   return out;

@@ -61,7 +61,8 @@ function parameterBreaks(docs: Docs, before: Operation, after: Operation): strin
     else out.push(...schemaBreaks(p.schema ?? true, q.schema ?? true, `${after.label} ${name}`, docs));
   }
   for (const [name, q] of newParams) {
-    if (q.required === true && oldParams.get(name)?.required !== true) out.push(`${after.label} ${name}: new required parameter`);
+    const wasRequired = oldParams.get(name)?.required === true;
+    if (q.required === true && !wasRequired) out.push(`${after.label} ${name}: new required parameter`);
   }
   return out;
 }
@@ -70,8 +71,12 @@ function parameterBreaks(docs: Docs, before: Operation, after: Operation): strin
 function contentBreaks(docs: Docs, oldContent: Json, newContent: Json, where: string): string[] {
   const out: string[] = [];
   for (const [type, media] of Object.entries(oldContent)) {
-    if (!(type in newContent)) out.push(`${where} ${type}: content type removed`);
-    else out.push(...schemaBreaks(objectAt(media, 'schema'), objectAt(newContent[type], 'schema'), `${where} ${type}`, docs));
+    if (!(type in newContent)) {
+      out.push(`${where} ${type}: content type removed`);
+      continue;
+    }
+    const [before, after] = [objectAt(media, 'schema'), objectAt(newContent[type], 'schema')];
+    out.push(...schemaBreaks(before, after, `${where} ${type}`, docs));
   }
   return out;
 }
@@ -96,7 +101,8 @@ function responseBreaks(docs: Docs, before: Operation, after: Operation): string
       continue;
     }
     const oldContent = objectAt(resolveLocalRef(docs.old, raw), 'content');
-    out.push(...contentBreaks(docs, oldContent, objectAt(resolveLocalRef(docs.new, newResponses[status]), 'content'), where));
+    const newContent = objectAt(resolveLocalRef(docs.new, newResponses[status]), 'content');
+    out.push(...contentBreaks(docs, oldContent, newContent, where));
   }
   return out;
 }
@@ -113,11 +119,13 @@ export function openapiBreaks(oldDoc: Json, newDoc: Json): string[] {
   const byId = new Map(after.filter((o) => o.operationId).map((o) => [o.operationId, o]));
   const byKey = new Map(after.map((o) => [o.key, o]));
   for (const before of operationsOf(oldDoc)) {
-    if (before.operationId && !byId.has(before.operationId)) out.push(`${before.label}: operation ${before.operationId} removed`);
+    const id = before.operationId;
+    if (id && !byId.has(id)) out.push(`${before.label}: operation ${id} removed`);
     if (!byKey.has(before.key)) out.push(`${before.label}: ${before.key} removed`);
     const match = (before.operationId && byId.get(before.operationId)) || byKey.get(before.key);
     if (!match) continue;
-    out.push(...parameterBreaks(docs, before, match), ...bodyBreaks(docs, before, match), ...responseBreaks(docs, before, match));
+    out.push(...parameterBreaks(docs, before, match), ...bodyBreaks(docs, before, match));
+    out.push(...responseBreaks(docs, before, match));
   }
   return out;
 }

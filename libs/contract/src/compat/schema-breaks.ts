@@ -29,7 +29,10 @@ export function isObject(v: unknown): v is Json {
 const show = (v: unknown): string => JSON.stringify(v);
 
 /** Keywords that constrain nothing: texts, and definitions only reached through `$ref`. */
-const NOT_CONSTRAINING = ['description', 'title', 'examples', 'example', 'default', '$comment', 'deprecated', '$defs', '$id', '$schema'];
+const NOT_CONSTRAINING = [
+  ...['description', 'title', 'examples', 'example', 'default', '$comment', 'deprecated'],
+  ...['$defs', '$id', '$schema'],
+];
 const isAnnotation = (key: string): boolean => key.startsWith('x-') || NOT_CONSTRAINING.includes(key);
 
 /** The members of a schema that is only a union (anyOf/oneOf beside annotations), else undefined. */
@@ -51,7 +54,8 @@ function resolve(root: unknown, schema: unknown, refs: string[]): unknown {
       .replace(/^#\/?/, '')
       .split('/')
       .filter((key) => key !== '')
-      .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+      .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
     if (target === undefined) throw new Error(`unresolvable ${ref}`);
     at = target;
   }
@@ -108,7 +112,8 @@ function constraintBreaks(old: Json, neu: Json, path: string): string[] {
     if (b !== undefined && (a === undefined || b > a)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
   }
   for (const k of EXACT_KEYWORDS) {
-    if (neu[k] !== undefined && show(neu[k]) !== show(old[k])) out.push(`${path}: ${k} changed from ${show(old[k]) ?? 'none'} to ${show(neu[k])}`);
+    if (neu[k] === undefined || show(neu[k]) === show(old[k])) continue;
+    out.push(`${path}: ${k} changed from ${show(old[k]) ?? 'none'} to ${show(neu[k])}`);
   }
   if (neu.uniqueItems === true && old.uniqueItems !== true) out.push(`${path}: items must now be unique`);
   return out;
@@ -148,7 +153,9 @@ function combinatorBreaks(old: Json, neu: Json, path: string, roots: SchemaRoots
     });
     if (k === 'allOf') {
       // A new allOf member only adds conditions.
-      for (let i = before.length; i < after.length; i++) out.push(...compare(true, after[i], `${path}.${k}[${i}]`, roots, seen));
+      for (let i = before.length; i < after.length; i++) {
+        out.push(...compare(true, after[i], `${path}.${k}[${i}]`, roots, seen));
+      }
     } else if (before.length === 0 && after.length > 0) {
       // New alternatives restrict values to their union: the old schema must fit one of them.
       const fits = after.some((member) => compare(old, member, path, roots, seen).length === 0);
@@ -158,7 +165,13 @@ function combinatorBreaks(old: Json, neu: Json, path: string, roots: SchemaRoots
   return out;
 }
 
-function compare(oldSchema: unknown, newSchema: unknown, path: string, roots: SchemaRoots, seen: Set<string>): string[] {
+function compare(
+  oldSchema: unknown,
+  newSchema: unknown,
+  path: string,
+  roots: SchemaRoots,
+  seen: Set<string>,
+): string[] {
   const oldRefs: string[] = [];
   const newRefs: string[] = [];
   const old = resolve(roots.old, oldSchema, oldRefs);
@@ -182,7 +195,9 @@ function compare(oldSchema: unknown, newSchema: unknown, path: string, roots: Sc
   // Object and array keywords say nothing about values of other types.
   const both = (t: string): boolean => [o, n].every((x) => typesOf(x)?.includes(t) ?? true);
   if (both('object')) out.push(...propertyBreaks(o, n, path, roots, next));
-  if (both('array') && ('items' in o || 'items' in n)) out.push(...compare(o.items ?? true, n.items ?? true, `${path}[]`, roots, next));
+  if (both('array') && ('items' in o || 'items' in n)) {
+    out.push(...compare(o.items ?? true, n.items ?? true, `${path}[]`, roots, next));
+  }
   out.push(...combinatorBreaks(o, n, path, roots, next));
   for (const k of BRANCHES) {
     if (k in o || k in n) out.push(...compare(o[k] ?? true, n[k] ?? true, `${path}.${k}`, roots, next));

@@ -15,7 +15,10 @@ function doc(): Doc {
           responses: {
             '200': {
               description: 'The note.',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } }, 'text/markdown': { schema: { type: 'string' } } },
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/Note' } },
+                'text/markdown': { schema: { type: 'string' } },
+              },
             },
             '404': { $ref: '#/components/responses/NotFound' },
           },
@@ -87,7 +90,10 @@ describe('openapiBreaks', () => {
     const after = doc();
     after.paths['/v2/notes/{id}'] = after.paths['/notes/{id}'];
     delete after.paths['/notes/{id}'];
-    expect(openapiBreaks(doc(), after)).toEqual(['GET /notes/{id} (getNote): GET /notes/{id} removed', 'PATCH /notes/{id} (updateNote): PATCH /notes/{id} removed']);
+    expect(openapiBreaks(doc(), after)).toEqual([
+      'GET /notes/{id} (getNote): GET /notes/{id} removed',
+      'PATCH /notes/{id} (updateNote): PATCH /notes/{id} removed',
+    ]);
   });
 
   it('accepts an added optional parameter, response status, content type and operation', () => {

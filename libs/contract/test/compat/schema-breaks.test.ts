@@ -121,7 +121,8 @@ describe('schemaBreaks', () => {
   });
 
   it('ends on a recursive schema', () => {
-    const tree = { $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } } }, $ref: '#/$defs/node' };
+    const node = { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } } };
+    const tree = { $defs: { node }, $ref: '#/$defs/node' };
     expect(schemaBreaks(tree, structuredClone(tree), 'tree')).toEqual([]);
   });
 
