@@ -124,8 +124,10 @@ function propertyBreaks(old: Json, neu: Json, path: string, roots: SchemaRoots, 
   const before = isObject(old.properties) ? old.properties : {};
   const after = isObject(neu.properties) ? neu.properties : {};
   for (const [name, schema] of Object.entries(before)) {
-    if (!(name in after)) out.push(`${path}.${name}: property removed`);
-    else out.push(...compare(schema, after[name], `${path}.${name}`, roots, seen));
+    // A property named only to forbid it (`false`) may go: nothing was promised.
+    if (!(name in after)) {
+      if (schema !== false) out.push(`${path}.${name}: property removed`);
+    } else out.push(...compare(schema, after[name], `${path}.${name}`, roots, seen));
   }
   const wasRequired = new Set(Array.isArray(old.required) ? old.required : []);
   for (const name of Array.isArray(neu.required) ? neu.required : []) {

@@ -85,6 +85,7 @@ describe('schemaBreaks', () => {
     });
     expect(schemaBreaks(person, after, 'p')).toEqual([]);
     expect(schemaBreaks({ type: 'integer' }, { type: 'number' }, 'n')).toEqual([]);
+    expect(schemaBreaks({ properties: { a: false, b: true } }, { properties: {} }, 'f')).toEqual(['f.b: property removed']);
   });
 
   it('recurses into items, additionalProperties and combinators by index', () => {
