@@ -10,3 +10,5 @@ export * from './artefacts';
 export * from './bus/bus.types';
 export * from './bus/bus.table';
 export * from './bus/bus.payloads';
+export * from './bus/bus.snapshot';
+export * from './compat';

@@ -53,6 +53,8 @@ export interface BusEntry<P = unknown, R = unknown> {
   version: number;
   /** Every version a receiver still accepts, the current one included. */
   versions: Readonly<Record<number, BusVersion>>;
+  /** Versions taken out on purpose, once no deployed service sends them (the compatibility check allows their removal). */
+  retired?: readonly number[];
   /** Codes a refusal of this request may carry (requests; VALIDATION, UNAUTHORIZED and INTERNAL_ERROR always may). */
   refusals: readonly ErrorCode[];
   /** Facts and jobs: the stream they travel in. */
