@@ -115,7 +115,13 @@ export function serve<P, R>(
         principal = await ctx.verifier.verify(msg.headers?.get(PRINCIPAL_HEADER) || undefined);
       }
       const result = await handler(payload as P, { principal, version });
-      checkOutgoing(nc, entry, 'reply', result);
+      try {
+        checkOutgoing(nc, entry, 'reply', result);
+      } catch (err) {
+        // Our own reply breaks the table: a bug here, not the requester's fault.
+        onError(err);
+        return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'Unexpected failure.' } };
+      }
       return { ok: true, result };
     } catch (e) {
       const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown>; headers?: Record<string, string> };

@@ -18,6 +18,8 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const FONTS = { regular: null, bold: null };
 
 let db: Kysely<Database>;
+/** The gateway's side (it answers accountContact) and the account service's own connection. */
+let gateway: Bus;
 let bus: Bus;
 const emails = new Map<string, string | null>();
 /** Accounts whose address the stub gateway fails to answer. */
@@ -40,9 +42,11 @@ const mailer: Mailer = {
 beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'account', migrations);
   db = openDatabase<Database>({ url: DATABASE_URL, schema: 'account', poolSize: 4 }).db;
-  bus = await connectBus(NATS_URL, 'gateway', `t${randomBytes(5).toString('hex')}.`);
+  const namespace = `t${randomBytes(5).toString('hex')}.`;
+  gateway = await connectBus(NATS_URL, 'gateway', namespace);
+  bus = await connectBus(NATS_URL, 'account', namespace);
   serve(
-    bus.nc,
+    gateway.nc,
     BUS.accountContact,
     async (p) => {
       const id = p.accountId;
@@ -56,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropNamespace(bus);
   await bus.close();
+  await gateway.close();
   await db.destroy();
 });
 beforeEach(() => {
