@@ -1,14 +1,15 @@
 /**
  * The TypeScript types of the bus messages. Each belongs to one entry of the bus table
- * (`bus.table.ts`), which holds its JSON Schema beside it; no service declares its own.
+ * (`bus.table.ts`), which holds its JSON Schema beside it; no service declares its own. The
+ * enums of internal messages are here too.
  */
 import type { AskMeetingDoc } from '../artefacts';
-import type { EventType, FailureCode, NamingMode, RecordingKind, UpdateChange } from '../catalog';
+import type { AccessRole, DateCalendar, EventType, FailureCode, NamingMode, RecordingKind, TitleStyle, UiLocale, UpdateChange } from '../catalog';
 
-export type CreditKind = 'trial' | 'grant' | 'purchase';
-export type PipelineStep = 'transcribe' | 'generate';
-export type TitleStyle = 'SESSION' | 'TOPIC';
-export type DateCalendar = 'AUTO' | 'JALALI' | 'GREGORIAN';
+export const CREDIT_KINDS = ['trial', 'grant', 'purchase'] as const;
+export type CreditKind = (typeof CREDIT_KINDS)[number];
+export const PIPELINE_STEPS = ['transcribe', 'generate'] as const;
+export type PipelineStep = (typeof PIPELINE_STEPS)[number];
 
 export interface WalletCredit {
   accountId: string;
@@ -68,7 +69,7 @@ export interface MemoryLearned {
 }
 
 export interface MeetingSettings {
-  settings: { speakerNamingMode: NamingMode; memoryLearningEnabled: boolean; summaryEmailEnabled: boolean; uiLocale: 'en' | 'fa' };
+  settings: { speakerNamingMode: NamingMode; memoryLearningEnabled: boolean; summaryEmailEnabled: boolean; uiLocale: UiLocale };
   keyterms: string[];
 }
 
@@ -82,7 +83,7 @@ export interface ResolvedSeries {
   name: string;
   titleStyle: TitleStyle;
   dateCalendar: DateCalendar;
-  access: 'owner' | 'member';
+  access: AccessRole;
   keyterms: string[];
   inheritAccountKeyterms: boolean;
 }

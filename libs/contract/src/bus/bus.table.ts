@@ -8,9 +8,10 @@
  * break a receiver of the last snapshot (`snapshots/bus.json`) needs a new version kept beside the
  * old one (docs/decisions.md, "Versions").
  */
-import { EVENT_TYPES, FAILURE_CODES, NAMING_MODES, RECORDING_KINDS, RECORDING_STATUSES, UPDATE_CHANGES } from '../catalog';
+import { ACCESS_ROLES, DATE_CALENDARS, EVENT_TYPES, FAILURE_CODES, NAMING_MODES, RECORDING_KINDS, RECORDING_STATUSES, TITLE_STYLES, UI_LOCALES, UPDATE_CHANGES } from '../catalog';
 import type { JsonSchema } from '../schema-helpers';
 import type { BusEntry, BusKind, BusStream } from './bus.types';
+import { CREDIT_KINDS, PIPELINE_STEPS } from './bus.payloads';
 import type * as P from './bus.payloads';
 
 // --- schema builders: every field gets an English description ---
@@ -95,7 +96,7 @@ export const BUS = {
         owner: 'account',
     users: ['gateway'],
     description: 'Adds minutes to a wallet (trial, grant, purchase); idempotent by reference.',
-    payload: obj({ accountId, minutes: int('Minutes to add (0 opens an empty wallet).', { minimum: 0 }), kind: oneOf(['trial', 'grant', 'purchase'], 'Why the minutes come.'), reference: id('Idempotency reference.') }, 'A credit.'),
+    payload: obj({ accountId, minutes: int('Minutes to add (0 opens an empty wallet).', { minimum: 0 }), kind: oneOf(CREDIT_KINDS, 'Why the minutes come.'), reference: id('Idempotency reference.') }, 'A credit.'),
     reply: obj({ balanceMinutes: num('The balance after the credit.') }, 'The balance.'),
   }),
   walletHold: request<P.WalletSpend, { held: true; replay: boolean }>({
@@ -168,7 +169,7 @@ export const BUS = {
             speakerNamingMode: oneOf(NAMING_MODES, 'Speaker naming mode.'),
             memoryLearningEnabled: bool('Whether memory learns from new meetings.'),
             summaryEmailEnabled: bool('Whether summary emails are sent.'),
-            uiLocale: oneOf(['en', 'fa'], 'Language of the app and emails.'),
+            uiLocale: oneOf(UI_LOCALES, 'Language of the app and emails.'),
           },
           'The account settings.',
         ),
@@ -222,9 +223,9 @@ export const BUS = {
       {
         id: id('The series.'),
         name: str('Its name.'),
-        titleStyle: oneOf(['SESSION', 'TOPIC'], 'How meeting titles are made.'),
-        dateCalendar: oneOf(['AUTO', 'JALALI', 'GREGORIAN'], 'Calendar of dates in titles.'),
-        access: oneOf(['owner', 'member'], 'How the account reaches it.'),
+        titleStyle: oneOf(TITLE_STYLES, 'How meeting titles are made.'),
+        dateCalendar: oneOf(DATE_CALENDARS, 'Calendar of dates in titles.'),
+        access: oneOf(ACCESS_ROLES, 'How the account reaches it.'),
         keyterms: texts('Series keyterms.'),
         inheritAccountKeyterms: bool('Whether the account keyterms apply too.'),
       },
@@ -265,8 +266,8 @@ export const BUS = {
       {
         seriesId: id('The series.'),
         name: str('New name.', { minLength: 1, maxLength: 60 }),
-        titleStyle: oneOf(['SESSION', 'TOPIC'], 'Title style.'),
-        dateCalendar: oneOf(['AUTO', 'JALALI', 'GREGORIAN'], 'Date calendar.'),
+        titleStyle: oneOf(TITLE_STYLES, 'Title style.'),
+        dateCalendar: oneOf(DATE_CALENDARS, 'Date calendar.'),
       },
       'The series as it is now.',
     ),
@@ -415,7 +416,7 @@ export const BUS = {
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A job attempt started.',
-    payload: obj({ recordingId, jobId, step: oneOf(['transcribe', 'generate'], 'The step.') }, 'A start.'),
+    payload: obj({ recordingId, jobId, step: oneOf(PIPELINE_STEPS, 'The step.') }, 'A start.'),
   }),
   jobTranscribed: fact<P.JobTranscribed>({
     name: 'jobTranscribed',
@@ -442,7 +443,7 @@ export const BUS = {
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A job attempt failed; final when no automatic retry follows.',
-    payload: obj({ recordingId, jobId, step: oneOf(['transcribe', 'generate'], 'The step.'), code: oneOf(FAILURE_CODES, 'Why.'), final: bool('No automatic retry follows.') }, 'A failure.'),
+    payload: obj({ recordingId, jobId, step: oneOf(PIPELINE_STEPS, 'The step.'), code: oneOf(FAILURE_CODES, 'Why.'), final: bool('No automatic retry follows.') }, 'A failure.'),
   }),
   timerFired: fact<P.TimerFired>({
     name: 'timerFired',

@@ -1,7 +1,7 @@
 import { open, rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
-import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries } from '@mm/contract';
+import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries, type SubmitNaming } from '@mm/contract';
 import { ApiError, newId, type Principal } from '@mm/http';
 import { refusedBy, request, RemoteError } from '@mm/bus';
 import type { ObjectStore } from '@mm/store';
@@ -65,7 +65,7 @@ export function readSubmitFields(fields: Record<string, string>, now: Date) {
   if (!(OUTPUT_LANGUAGES as readonly string[]).includes(outputLanguage)) throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
   const seriesId = fields.seriesId === undefined ? null : fields.seriesId.trim();
   if (seriesId !== null && (seriesId.length < 1 || seriesId.length > 64)) throw new ApiError('VALIDATION', 'seriesId must be 1 to 64 characters');
-  return { recordedAt, naming: naming as 'default' | 'skip', useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
+  return { recordedAt, naming: naming as SubmitNaming, useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
 }
 
 
