@@ -6,9 +6,10 @@
  * log directory) and redis-server (no persistence). Only Postgres is shared, in a database of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { natsServerConfig, newNatsPasswords } from '@mm/bus';
 import { ensureDatabase } from '@mm/db';
 import { BenchError, type BenchOptions, type InfraName, type ServiceName } from './types';
 import { treeOf } from './proc';
@@ -55,6 +56,10 @@ export function redisUrlOf(opts: BenchOptions): string {
   return opts.redisUrl ?? `redis://127.0.0.1:${portOf(opts, 'redis')}`;
 }
 
+/** The private broker's passwords (one user per service, as everywhere: never an open broker). */
+const NATS_PASSWORDS = newNatsPasswords();
+const NATS_NAMESPACE = 'bench.';
+
 /** The environment every bench service gets; `caseEnv` and `--service-env` come last. */
 export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -70,7 +75,9 @@ export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {
     DATABASE_URL: opts.databaseUrl,
     NATS_URL: natsUrlOf(opts),
     // Subjects and streams of its own even on a shared NATS (--nats-url); see docs/decisions.md.
-    BUS_NAMESPACE: 'bench.',
+    BUS_NAMESPACE: NATS_NAMESPACE,
+    // The private broker's users (on a shared one, --nats-url, NATS_PASSWORD_* come from the caller's environment).
+    ...(opts.natsUrl === null ? Object.fromEntries(Object.entries(NATS_PASSWORDS).map(([u, p]) => [`NATS_PASSWORD_${u.toUpperCase()}`, p])) : {}),
     REDIS_URL: redisUrlOf(opts),
     INTERNAL_JWT_SECRET: BENCH_INTERNAL_SECRET,
     ADMIN_API_KEY: BENCH_ADMIN_KEY,
@@ -175,7 +182,10 @@ export class Stack {
       await assertPortFree(port, 'nats');
       const dataDir = path.join(this.opts.logDir, 'nats-data');
       mkdirSync(dataDir, { recursive: true });
-      const p = this.spawnLogged('nats', findBinary('nats-server'), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dataDir], `-p\0${port}`);
+      // With authentication: the users and permissions generated from the bus table (libs/bus/src/auth.ts).
+      const conf = path.join(this.opts.logDir, 'nats.conf');
+      writeFileSync(conf, natsServerConfig({ port, storeDir: dataDir, passwords: NATS_PASSWORDS, namespace: NATS_NAMESPACE }), { mode: 0o600 });
+      const p = this.spawnLogged('nats', findBinary('nats-server'), ['-c', conf], conf);
       started.push({ p, readyLine: /Server is ready/ });
     }
     if (this.opts.redisUrl === null) {
