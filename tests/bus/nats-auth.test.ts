@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
@@ -7,6 +8,9 @@ import { connectBus, natsCredentials, request, RemoteError, serve, servicePermis
 import { BUS, BUS_ENTRIES, BUS_SERVICES } from '@mm/contract';
 import { signPrincipal, principalKey, type Principal } from '@mm/http';
 import { startBroker, type Broker } from '../../deploy/nats-broker';
+import { deployedNatsConfig, NATS_CONF } from '../../deploy/nats-config';
+
+const NATS_BIN = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find(existsSync) ?? 'nats-server';
 
 /**
  * NATS runs with one user per service and the permissions the bus table gives it. A broker of
@@ -82,6 +86,15 @@ describe('NATS permissions generated from the bus table', () => {
       await ask.close();
       await series.close();
     }
+  });
+
+  it('ships deploy/nats/nats.conf as the table generates it, and nats-server takes it with the passwords from its environment', () => {
+    expect(readFileSync(NATS_CONF, 'utf8')).toBe(deployedNatsConfig());
+    const env = { ...process.env, ...Object.fromEntries([...BUS_SERVICES, 'operator'].map((u) => [`NATS_PASSWORD_${u.toUpperCase()}`, `pw-${u}`])) };
+    const ok = spawnSync(NATS_BIN, ['-c', NATS_CONF, '-t'], { env, encoding: 'utf8' });
+    expect(`${ok.stdout}${ok.stderr}`).toMatch(/is valid/);
+    const missing = spawnSync(NATS_BIN, ['-c', NATS_CONF, '-t'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+    expect(`${missing.stdout}${missing.stderr}`).toMatch(/NATS_PASSWORD_GATEWAY/);
   });
 
   it('refuses a wrong password and a missing one', async () => {

@@ -78,16 +78,30 @@ export function natsUsers(passwords: Record<string, string>, namespace = ''): Na
   ];
 }
 
-/** A nats-server configuration: JetStream in `storeDir`, the users, nothing reachable without a password. */
+/** In place of a password: nats-server reads it from this environment variable when it starts. */
+const ENV_REFERENCE = /^\$[A-Z][A-Z0-9_]*$/;
+
+/**
+ * A nats-server configuration: JetStream in `storeDir`, the users, nothing reachable without a
+ * password. A password written `$NATS_PASSWORD_ACCOUNT` stays a reference to the server's
+ * environment (a Kubernetes Secret, a compose env file): the committed `deploy/nats/nats.conf`.
+ */
 export function natsServerConfig(opts: { port: number; storeDir: string; passwords: Record<string, string>; namespace?: string; host?: string }): string {
   const users = natsUsers(opts.passwords, opts.namespace);
+  const usersText = JSON.stringify(users, null, 2).replace(/"password": "(\$[A-Z][A-Z0-9_]*)"/g, (_m, ref: string) => `"password": ${ref}`);
+  for (const u of users) if (u.password.startsWith('$') && !ENV_REFERENCE.test(u.password)) throw new Error(`${u.user}: a password reference must look like $NAME`);
   return `${[
     '# Generated from the bus table (libs/contract/src/bus) by libs/bus/src/auth.ts. Do not edit.',
     `host: ${JSON.stringify(opts.host ?? '127.0.0.1')}`,
     `port: ${opts.port}`,
     `jetstream { store_dir: ${JSON.stringify(opts.storeDir)} }`,
-    `authorization { users: ${JSON.stringify(users, null, 2)} }`,
+    `authorization { users: ${usersText} }`,
   ].join('\n')}\n`;
+}
+
+/** Every user's password as a reference to the server's environment (`$NATS_PASSWORD_<USER>`). */
+export function natsPasswordReferences(): Record<string, string> {
+  return Object.fromEntries([...BUS_SERVICES, 'operator'].map((u) => [u, `$NATS_PASSWORD_${u.toUpperCase()}`]));
 }
 
 /** Every password, new: the services', as NATS_PASSWORD_<SERVICE>, and the operator's. */
