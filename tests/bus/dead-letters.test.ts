@@ -139,6 +139,11 @@ describe('dead letters', () => {
       const letter = await deadLetter((l) => l.headers['Mm-Outbox-Id'] === 'evt_refused');
       expect(letter).toMatchObject({ subject, reason: 'refused', consumer: 'outbox:recordings', payload: { outboxId: 'evt_refused' } });
       expect(letter.problem).toMatch(/MAX_PAYLOAD|payload/i);
+      // /metrics tells: one parked row, nothing waiting, and the dead letter counted.
+      const metrics = await serviceRegistry('recordings').metrics();
+      expect(metrics).toMatch(/^outbox_parked_rows\{[^}]*\} 1$/m);
+      expect(metrics).toMatch(/^outbox_waiting_rows\{[^}]*\} 0$/m);
+      expect(await deadLetterCount('recordings', BUS.recordingEvent.subject, 'refused')).toBe(1);
       expect(id).toMatch(/^rec_/);
     } finally {
       await db.end();

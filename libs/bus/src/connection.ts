@@ -37,6 +37,8 @@ export interface BusContext {
   service: BusConnector;
   key?: Uint8Array;
   verifier?: PrincipalVerifier;
+  /** The service's /metrics registry, when it gave one. */
+  registry?: client.Registry;
   counters: { deadLetters: client.Counter<'subject' | 'reason'>; invalid: client.Counter<'subject' | 'direction'> };
 }
 
@@ -79,7 +81,7 @@ export async function connectBus(url: string, service: BusConnector, namespace =
   const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
   const nc = await connect({ servers: url, name: service, user, pass, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
-  contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, counters: countersFor(opts.registry) });
+  contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
   const jsm = await nc.jetstreamManager();
   for (const [name, s] of Object.entries(BUS_STREAMS) as [BusStream, (typeof BUS_STREAMS)[BusStream]][]) {
     const config = {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { JSONCodec } from 'nats';
+import client from 'prom-client';
 import type { StreamEntry } from '@mm/contract';
 import { contextOf, type Bus } from './connection';
 import { parkInDeadLetters } from './dead-letters';
@@ -62,6 +63,8 @@ function brokerAway(err: unknown, bus: Bus): boolean {
  * behind it flow. When the broker is away, the round stops and everything waits for it.
  */
 export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unknown) => void, intervalMs = 100): { stop: () => Promise<void>; kick: () => void } {
+  const registry = contextOf(bus.nc).registry;
+  if (registry) outboxGauges(registry, db);
   let stopped = false;
   let wake: (() => void) | null = null;
   const kick = () => wake?.();
@@ -133,6 +136,26 @@ export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unkno
       await loop;
     },
   };
+}
+
+/** The outbox's lag in /metrics, read from the table when scraped. */
+function outboxGauges(registry: client.Registry, db: Kysely<any>): void {
+  if (registry.getSingleMetric('outbox_waiting_rows')) return;
+  let last: Promise<Awaited<ReturnType<typeof outboxLag>>> | null = null;
+  // One query per scrape for the three gauges.
+  const read = () => (last ??= outboxLag(db).finally(() => setTimeout(() => (last = null), 500)));
+  const gauge = (name: string, help: string, pick: (l: Awaited<ReturnType<typeof outboxLag>>) => number) =>
+    new client.Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(pick(await read().catch(() => ({ waiting: -1, oldestSeconds: -1, parked: -1 }))));
+      },
+    });
+  gauge('outbox_waiting_rows', 'Outbox rows not yet published', (l) => l.waiting);
+  gauge('outbox_oldest_seconds', 'Age of the oldest unpublished outbox row (the outbox lag)', (l) => l.oldestSeconds);
+  gauge('outbox_parked_rows', 'Outbox rows JetStream refused, parked in the dead letters', (l) => l.parked);
 }
 
 /** How many rows wait to be published and how old the oldest is (outbox lag, for /metrics). */
