@@ -31,6 +31,9 @@ export async function migrateSchema(url: string, schema: string, migrations: Mig
           db: conn,
           provider: new StaticProvider(migrations),
           migrationTableSchema: schema,
+          // Work merged from parallel branches may bring a migration numbered below one already
+          // applied; it runs then (each migration is independent of the ones numbered after it).
+          allowUnorderedMigrations: true,
         });
         const { error, results } = await migrator.migrateToLatest();
         const failed = results?.find((r) => r.status === 'Error');
