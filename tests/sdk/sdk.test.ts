@@ -1,12 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { MeetingMemory, MmApiError } from '@mm/sdk';
 import { startStack, type Stack } from '../support/stack';
+import { CursorCodec } from '../../services/events/src/domain/feed-cursor';
+import { loadConfig as eventsConfig } from '../../services/events/src/config';
 import { speakMeeting } from '../support/speak-meeting';
 
-/** The SDK against the real gateway: one Idempotency-Key per submit, kept across retries. */
+/** The SDK against the real gateway and engines: submit with one key across retries, wait, follow the feed. */
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1' }, { pipeline: true });
 }, 60_000);
 afterAll(async () => {
   await stack.stop();
@@ -57,4 +59,29 @@ describe('submitRecording', () => {
     expect(ok.recording.status).toBe('QUEUED');
     await expect(new MeetingMemory({ url: stack.url, token: writer.value }).status('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
+});
+
+describe('waitForReady and followEvents', () => {
+  it('waits with progress until READY, and recovers from 410 CURSOR_EXPIRED with after=latest and the READY list', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 100 });
+    const token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read']);
+    const mm = new MeetingMemory({ url: stack.url, token: token.value });
+    const { recording } = await mm.submitRecording({ audio: (await speakMeeting(SHORT)).path, naming: 'skip' });
+    const seen: string[] = [];
+    const final = await mm.waitForReady(recording.id, { schedule: { firstMs: 200, maxMs: 1000 }, onProgress: (s) => seen.push(s.status) });
+    expect(final.status).toBe('READY');
+    expect(seen.at(-1)).toBe('READY');
+
+    const codec = new CursorCodec(eventsConfig(stack.env).internalJwtSecret);
+    const expired = codec.encode({ seq: 1n, at: Date.now() - 31 * 24 * 3600 * 1000 });
+    const items = [];
+    for await (const item of mm.followEvents({ after: expired, untilCaughtUp: true })) items.push(item);
+    expect(items[0]).toMatchObject({ kind: 'resync' });
+    const resync = items[0] as Extract<(typeof items)[number], { kind: 'resync' }>;
+    expect(resync.ready.map((r) => r.id)).toEqual([recording.id]);
+    // Read on from the new cursor: nothing from before it comes again.
+    expect(items.slice(1).filter((i) => i.kind === 'event' && i.event.type === 'recording.created')).toEqual([]);
+    const fresh = await mm.listEvents({ after: resync.cursor });
+    expect(fresh.events).toEqual([]);
+  }, 120_000);
 });
