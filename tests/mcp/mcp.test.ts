@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,8 +11,7 @@ import { speakMeeting, type ScriptTurn, type SpokenMeeting } from '../support/sp
 import { REPO } from '../support/run-mm';
 
 /**
- * The MCP server driven by the MCP SDK's own client, over stdio (a child process, as `pnpm mcp`
- * runs it) and over Streamable HTTP, against the real stack and engines.
+ * The MCP server driven by the MCP SDK's own client, over stdio (`pnpm mcp` as a child process) and over Streamable HTTP, against the real stack and engines.
  */
 const SCRIPT: ScriptTurn[] = [
   ['slt', 'Good morning. The new release is almost ready.'],
@@ -51,8 +49,9 @@ afterAll(async () => {
 async function stdioClient(token: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', path.join(REPO, 'services/mcp/src/main.ts')],
+    // As an MCP client is configured (README): `pnpm -C <repo> mcp`.
+    command: 'pnpm',
+    args: ['-C', REPO, 'mcp'],
     cwd: REPO,
     env: { ...(process.env as Record<string, string>), MM_URL: stack.url, MM_TOKEN: token, MCP_POLL_SECONDS: '1' },
     stderr: 'inherit',
