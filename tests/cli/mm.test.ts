@@ -26,21 +26,44 @@ beforeAll(async () => {
   // A low price per character makes an Ask cost more than one minute (PRICE_ABOVE_MAX reachable).
   stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1', ASK_CHARS_PER_MINUTE: '50' }, { pipeline: true });
   const account = await stack.admin.account({ balanceMinutes: 200 });
-  token = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:read']);
+  token = await stack.admin.token(account.id, [
+    'recordings:read',
+    'recordings:write',
+    'recordings:query',
+    'account:read',
+  ]);
   dir = mkdtempSync(path.join(tmpdir(), 'mm-cli-'));
   copyFileSync((await speakMeeting(SCRIPT)).path, path.join(dir, 'meeting.wav'));
-  env = { MM_URL: stack.url, MM_TOKEN: token.value, MM_POLL_SECONDS: '1', MM_CONFIG: path.join(dir, 'credentials.json') };
+  env = {
+    MM_URL: stack.url,
+    MM_TOKEN: token.value,
+    MM_POLL_SECONDS: '1',
+    MM_CONFIG: path.join(dir, 'credentials.json'),
+  };
 }, 60_000);
 afterAll(async () => {
   await stack.stop();
 });
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', `mm-test-${process.pid}`, ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-L', `mm-test-${process.pid}`, ...args], { encoding: 'utf8' });
 
 describe('mm in a terminal', () => {
   it('submit --wait shows a progress bar that advances, then the READY line', async () => {
-    const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ');
-    tmux('new-session', '-d', '-s', 'mm', '-x', '160', '-y', '20', `cd ${dir} && env ${vars} pnpm -C ${REPO} mm submit meeting.wav --wait; echo EXIT=$?; sleep 600`);
+    const vars = Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'mm',
+      '-x',
+      '160',
+      '-y',
+      '20',
+      `cd ${dir} && env ${vars} pnpm -C ${REPO} mm submit meeting.wav --wait; echo EXIT=$?; sleep 600`,
+    );
     const percents = new Set<number>();
     let screen = '';
     try {
@@ -91,11 +114,18 @@ describe('mm in a terminal', () => {
     const events = await runMm(['events'], env);
     expect(events.stdout).toMatch(new RegExp(`recording\\.ready ${readyId}`));
     expect(events.stderr).toMatch(/^next: --after \S+/m);
+    const lines = (await runMm(['events', '--json'], env)).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toEqual({ nextCursor: expect.any(String) });
+    expect(lines.slice(0, -1).map((l) => l.event.type)).toContain('recording.ready');
   }, 120_000);
 
   it('login keeps the URL and token in a file only its owner can read', async () => {
     const file = path.join(dir, 'login', 'credentials.json');
-    const login = await runMm(['login', '--url', stack.url, '--token', token.value], { MM_CONFIG: file, MM_URL: '', MM_TOKEN: '' });
+    const login = await runMm(['login', '--url', stack.url, '--token', token.value], {
+      MM_CONFIG: file,
+      MM_URL: '',
+      MM_TOKEN: '',
+    });
     expect(login.code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const who = await runMm(['whoami', '--json'], { MM_CONFIG: file, MM_URL: '', MM_TOKEN: '' });
@@ -118,7 +148,11 @@ describe('mm in a terminal', () => {
     for (const [args, e, code, errorCode] of cases) {
       const r = await runMm([...args, '--json'], e, dir);
       expect({ args, code: r.code }).toEqual({ args, code });
-      if (errorCode) expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: errorCode, message: expect.any(String) }, exitCode: code });
+      if (errorCode)
+        expect(JSON.parse(r.stdout)).toMatchObject({
+          error: { code: errorCode, message: expect.any(String) },
+          exitCode: code,
+        });
     }
     const plain = await runMm(['status', 'no-such-meeting'], env);
     expect(plain.stderr).toMatch(/^error NOT_FOUND: /m);

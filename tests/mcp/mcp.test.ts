@@ -30,12 +30,24 @@ const clients: Client[] = [];
 beforeAll(async () => {
   stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1' }, { pipeline: true });
   const account = await stack.admin.account({ balanceMinutes: 200 });
-  full = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'series:read', 'account:read']);
+  full = await stack.admin.token(account.id, [
+    'recordings:read',
+    'recordings:write',
+    'recordings:query',
+    'series:read',
+    'account:read',
+  ]);
   reader = await stack.admin.token(account.id, ['recordings:read', 'series:read', 'account:read']);
   spoken = await speakMeeting(SCRIPT);
-  mcpHttp = await listenHttp(loadConfig({ MM_URL: stack.url, MCP_AUDIO_URL_HOSTS: '127.0.0.1', MCP_POLL_SECONDS: '1' }), 0);
+  mcpHttp = await listenHttp(
+    loadConfig({ MM_URL: stack.url, MCP_AUDIO_URL_HOSTS: '127.0.0.1', MCP_POLL_SECONDS: '1' }),
+    0,
+  );
   const wav = readFileSync(spoken.path);
-  audioHost = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'audio/wav' }).end(wav)).listen(0, '127.0.0.1');
+  audioHost = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'audio/wav' }).end(wav)).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise((r) => audioHost.once('listening', r));
   audioUrl = `http://127.0.0.1:${(audioHost.address() as { port: number }).port}/meeting.wav`;
 }, 60_000);
@@ -63,18 +75,35 @@ async function stdioClient(token: string): Promise<Client> {
 
 async function httpClient(token: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${mcpHttp.port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${mcpHttp.port}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   clients.push(client);
   return client;
 }
 
-type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] };
-async function call(client: Client, name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void): Promise<Result> {
-  return (await client.callTool({ name, arguments: args }, CallToolResultSchema, { onprogress, timeout: 180_000, resetTimeoutOnProgress: true })) as Result;
+type Result = {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content: { type: string; text?: string }[];
+};
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  onprogress?: (p: Progress) => void,
+): Promise<Result> {
+  return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    onprogress,
+    timeout: 180_000,
+    resetTimeoutOnProgress: true,
+  })) as Result;
 }
 
-const balance = async () => (await stack.api.get('/api/v1/whoami').set({ Authorization: `Bearer ${full.value}` })).body.wallet.balanceMinutes as number;
+const balance = async () =>
+  (await stack.api.get('/api/v1/whoami').set({ Authorization: `Bearer ${full.value}` })).body.wallet
+    .balanceMinutes as number;
 
 /** Submit, wait with progress, bundle resource, ask with citations, search and events: the agent loop. */
 async function agentLoop(client: Client, audio: Record<string, string>): Promise<string> {
@@ -95,7 +124,11 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
 
   const asked = await call(client, 'askRecording', { id, question: 'When will the release ship?' });
   expect(asked.isError).toBeFalsy();
-  const answer = asked.structuredContent as { answer: string; citations: { startMs: number; speaker: string | null }[]; minutes: number };
+  const answer = asked.structuredContent as {
+    answer: string;
+    citations: { startMs: number; speaker: string | null }[];
+    minutes: number;
+  };
   expect(answer.minutes).toBeGreaterThan(0);
   expect(answer.citations.length).toBeGreaterThanOrEqual(1);
   expect(answer.citations[0].startMs).toBeLessThanOrEqual(spoken.durationMs);
@@ -104,7 +137,9 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
   expect((found.structuredContent!.items as { id: string }[]).map((i) => i.id)).toContain(id);
 
   const events = await call(client, 'listEvents', {});
-  const mine = (events.structuredContent!.events as { type: string; recordingId: string }[]).filter((e) => e.recordingId === id).map((e) => e.type);
+  const mine = (events.structuredContent!.events as { type: string; recordingId: string }[])
+    .filter((e) => e.recordingId === id)
+    .map((e) => e.type);
   expect(mine).toEqual(expect.arrayContaining(['recording.created', 'recording.ready']));
   return id;
 }
@@ -113,7 +148,18 @@ describe('MCP server', () => {
   it('lists only the tools the token admits, from the route table; spending tools state their price', async () => {
     const names = (await (await stdioClient(full.value)).listTools()).tools;
     const byName = new Map(names.map((t) => [t.name, t]));
-    for (const n of ['whoami', 'submitRecording', 'waitForRecording', 'getRecordingBundle', 'searchRecordings', 'quoteRecordingAsk', 'askRecording', 'listEvents', 'getSeries']) expect(byName.has(n)).toBe(true);
+    for (const n of [
+      'whoami',
+      'submitRecording',
+      'waitForRecording',
+      'getRecordingBundle',
+      'searchRecordings',
+      'quoteRecordingAsk',
+      'askRecording',
+      'listEvents',
+      'getSeries',
+    ])
+      expect(byName.has(n)).toBe(true);
     for (const n of ['createSeries', 'askSeries', 'updateAccountSettings']) expect(byName.has(n)).toBe(false);
     expect(byName.get('askRecording')!._meta).toMatchObject({ 'mm/spends': true });
     expect(byName.get('askRecording')!.description).toMatch(/quoted first by quoteRecordingAsk/);
@@ -121,11 +167,15 @@ describe('MCP server', () => {
     expect(byName.get('getRecordingStatus')!.annotations).toMatchObject({ readOnlyHint: true });
 
     const readOnly = (await (await httpClient(reader.value)).listTools()).tools;
-    expect(readOnly.map((t) => t.name)).toEqual(expect.arrayContaining(['getRecordingBundle', 'listReadyRecordings', 'whoami']));
+    expect(readOnly.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['getRecordingBundle', 'listReadyRecordings', 'whoami']),
+    );
     expect(readOnly.filter((t) => t._meta?.['mm/spends'])).toEqual([]);
     expect(readOnly.map((t) => t.name)).not.toContain('submitRecording');
 
-    const overHttp = (await (await httpClient(full.value)).listTools()).tools.find((t) => t.name === 'submitRecording')!;
+    const overHttp = (await (await httpClient(full.value)).listTools()).tools.find(
+      (t) => t.name === 'submitRecording',
+    )!;
     expect(overHttp.inputSchema.properties).toHaveProperty('audioUrl');
     expect(overHttp.inputSchema.properties).not.toHaveProperty('path');
   }, 60_000);
@@ -146,7 +196,13 @@ describe('MCP server', () => {
     // A spending call whose reply was lost (the client gave up at once), repeated with its key: charged once.
     const before = await balance();
     const key = 'lost-reply-key-0001';
-    await expect(client.callTool({ name: 'askRecording', arguments: { id, question: 'Who is shipping?', idempotencyKey: key } }, CallToolResultSchema, { timeout: 1 })).rejects.toThrow();
+    await expect(
+      client.callTool(
+        { name: 'askRecording', arguments: { id, question: 'Who is shipping?', idempotencyKey: key } },
+        CallToolResultSchema,
+        { timeout: 1 },
+      ),
+    ).rejects.toThrow();
     const deadline = Date.now() + 60_000;
     while ((await balance()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     const charged = before - (await balance());

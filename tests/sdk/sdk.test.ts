@@ -14,7 +14,10 @@ afterAll(async () => {
   await stack.stop();
 });
 
-const SHORT: Parameters<typeof speakMeeting>[0] = [['slt', 'Short check of the client.'], ['rms', 'We decided to ship it.']];
+const SHORT: Parameters<typeof speakMeeting>[0] = [
+  ['slt', 'Short check of the client.'],
+  ['rms', 'We decided to ship it.'],
+];
 
 describe('submitRecording', () => {
   it('resends the same Idempotency-Key when the reply was lost: one meeting, held once', async () => {
@@ -34,9 +37,19 @@ describe('submitRecording', () => {
       }
       return res;
     };
-    const mm = new MeetingMemory({ url: stack.url, token: token.value, fetch: dropFirstReply, retry: { baseDelayMs: 10 } });
+    const mm = new MeetingMemory({
+      url: stack.url,
+      token: token.value,
+      fetch: dropFirstReply,
+      retry: { baseDelayMs: 10 },
+    });
     let uploaded = 0;
-    const result = await mm.submitRecording({ audio: spoken.path, contentType: 'audio/wav', title: 'SDK', onUploadProgress: (sent) => (uploaded = sent) });
+    const result = await mm.submitRecording({
+      audio: spoken.path,
+      contentType: 'audio/wav',
+      title: 'SDK',
+      onUploadProgress: (sent) => (uploaded = sent),
+    });
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
     expect(keys[1]).toBe(keys[0]);
@@ -46,7 +59,7 @@ describe('submitRecording', () => {
     expect(who.token.usedMinutes24h).toBe(result.recording.minutes);
   });
 
-  it('sends a stream and answers typed errors with the contract\'s code', async () => {
+  it("sends a stream and answers typed errors with the contract's code", async () => {
     const spoken = await speakMeeting(SHORT);
     const account = await stack.admin.account({ balanceMinutes: 100 });
     const reader = await stack.admin.token(account.id, ['recordings:read']);
@@ -55,9 +68,13 @@ describe('submitRecording', () => {
     expect(err).toBeInstanceOf(MmApiError);
     expect(err).toMatchObject({ status: 403, code: 'TOKEN_SCOPE' });
     const writer = await stack.admin.token(account.id, ['recordings:write']);
-    const ok = await new MeetingMemory({ url: stack.url, token: writer.value }).submitRecording({ audio: createReadStream(spoken.path) });
+    const ok = await new MeetingMemory({ url: stack.url, token: writer.value }).submitRecording({
+      audio: createReadStream(spoken.path),
+    });
     expect(ok.recording.status).toBe('QUEUED');
-    await expect(new MeetingMemory({ url: stack.url, token: writer.value }).status('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(new MeetingMemory({ url: stack.url, token: writer.value }).status('nope')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });
 
@@ -68,7 +85,10 @@ describe('waitForReady and followEvents', () => {
     const mm = new MeetingMemory({ url: stack.url, token: token.value });
     const { recording } = await mm.submitRecording({ audio: (await speakMeeting(SHORT)).path, naming: 'skip' });
     const seen: string[] = [];
-    const final = await mm.waitForReady(recording.id, { schedule: { firstMs: 200, maxMs: 1000 }, onProgress: (s) => seen.push(s.status) });
+    const final = await mm.waitForReady(recording.id, {
+      schedule: { firstMs: 200, maxMs: 1000 },
+      onProgress: (s) => seen.push(s.status),
+    });
     expect(final.status).toBe('READY');
     expect(seen.at(-1)).toBe('READY');
 

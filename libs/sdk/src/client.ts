@@ -3,13 +3,14 @@ import type { components, operations, paths } from './generated/openapi';
 import { apiRoot, sendWithRetry } from './http';
 import { DEFAULT_RETRY, type RetryPolicy } from './domain/retry-policy';
 
-type Json<O extends keyof operations, S extends number = 200> = operations[O]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
+type Json<O extends keyof operations, S extends number = 200> =
+  operations[O]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
 
 export type WhoAmI = Json<'whoami'>;
 export type RecordingStatus = Json<'getRecordingStatus'>;
 export type RecordingPage = Json<'listReadyRecordings'>;
 export type SearchPage = Json<'searchRecordings'>;
-export type Bundle = Exclude<Json<"getRecordingBundle">, string>;
+export type Bundle = Exclude<Json<'getRecordingBundle'>, string>;
 export type AskAnswer = Json<'askRecording'>;
 export type EventsPage = Json<'listEvents'>;
 export type FeedEvent = EventsPage['events'][number];
@@ -50,12 +51,24 @@ export class MeetingMemoryClient {
     this.api = createClient<paths>({
       baseUrl: this.root,
       headers: { Authorization: `Bearer ${options.token}` },
-      fetch: (req: Request) => sendWithRetry({ method: req.method, headers: req.headers, signal: req.signal, send: () => this.fetchFn(req.clone()) }, this.policy),
+      fetch: (req: Request) =>
+        sendWithRetry(
+          { method: req.method, headers: req.headers, signal: req.signal, send: () => this.fetchFn(req.clone()) },
+          this.policy,
+        ),
     });
   }
 
   /** A raw request under the API root with the token and the retry policy (non-JSON answers, new routes). */
-  async raw(method: string, pathAndQuery: string, init: { headers?: Record<string, string>; body?: RequestInit['body'] | (() => RequestInit['body']); signal?: AbortSignal } = {}): Promise<Response> {
+  async raw(
+    method: string,
+    pathAndQuery: string,
+    init: {
+      headers?: Record<string, string>;
+      body?: RequestInit['body'] | (() => RequestInit['body']);
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<Response> {
     const headers = new Headers({ Authorization: `Bearer ${this.options.token}`, ...init.headers });
     const url = `${this.root}${pathAndQuery}`;
     return sendWithRetry(
@@ -66,7 +79,13 @@ export class MeetingMemoryClient {
         send: () => {
           // A body factory gives each attempt a fresh stream (a stream is read once).
           const body = typeof init.body === 'function' ? init.body() : init.body;
-          return this.fetchFn(url, { method, headers, body, signal: init.signal, ...(isStream(body) ? { duplex: 'half' } : {}) } as RequestInit);
+          return this.fetchFn(url, {
+            method,
+            headers,
+            body,
+            signal: init.signal,
+            ...(isStream(body) ? { duplex: 'half' } : {}),
+          } as RequestInit);
         },
       },
       this.policy,
@@ -127,14 +146,18 @@ export class MeetingMemoryClient {
   }
 
   async skipNaming(id: string): Promise<RecordingStatus> {
-    return (await this.api.POST('/recordings/{id}/naming', { params: { path: { id } }, body: { action: 'skip' } })).data!;
+    return (await this.api.POST('/recordings/{id}/naming', { params: { path: { id } }, body: { action: 'skip' } }))
+      .data!;
   }
 
   async retryRecording(id: string): Promise<RecordingStatus> {
     return (await this.api.POST('/recordings/{id}/retry', { params: { path: { id } } })).data!;
   }
 
-  async listEvents(query: operations['listEvents']['parameters']['query'] = {}, signal?: AbortSignal): Promise<EventsPage> {
+  async listEvents(
+    query: operations['listEvents']['parameters']['query'] = {},
+    signal?: AbortSignal,
+  ): Promise<EventsPage> {
     return (await this.api.GET('/events', { params: { query }, signal })).data!;
   }
 }

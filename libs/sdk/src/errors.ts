@@ -17,7 +17,10 @@ export class MmApiError extends Error {
 
 /** The request never got an answer (connection refused or cut, DNS, a timeout). */
 export class MmTransportError extends Error {
-  constructor(message: string, override readonly cause: unknown) {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+  ) {
     super(message);
     this.name = 'MmTransportError';
   }
@@ -33,7 +36,10 @@ export async function errorOf(res: Response): Promise<MmApiError> {
   let message = text.slice(0, 200) || res.statusText;
   let details: Record<string, unknown> | undefined;
   try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string; details?: Record<string, unknown> }; details?: Record<string, unknown> };
+    const body = JSON.parse(text) as {
+      error?: { code?: string; message?: string; details?: Record<string, unknown> };
+      details?: Record<string, unknown>;
+    };
     if (body.error?.code) {
       code = body.error.code;
       message = body.error.message ?? code;

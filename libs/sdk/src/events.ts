@@ -6,7 +6,7 @@ export type RecordingListItem = RecordingPage['items'][number];
 
 /** What followEvents yields: an event, or after a 410 CURSOR_EXPIRED the catch-up the contract prescribes. */
 export type FeedItem =
-  | { kind: 'event'; event: FeedEvent; cursor: string }
+  | { kind: 'event'; event: FeedEvent }
   | {
       kind: 'resync';
       /** Every READY meeting now (the whole list, walked); meetings held but absent: ask their status, 404 = deleted. */
@@ -22,14 +22,19 @@ export interface FollowOptions {
   /** Wait after a page that was not full (contract: about a minute). */
   idleMs?: number;
   signal?: AbortSignal;
+  /**
+   * Called with the page's nextCursor once every event of the page was handled (the consumer asked
+   * for the next item): the cursor to store, as the contract asks. Empty pages advance it too.
+   */
+  onCursor?: (cursor: string) => void;
   /** Stop when caught up instead of waiting for more. */
   untilCaughtUp?: boolean;
 }
 
 /**
- * Reads the events feed as an async iterator. Each item carries the cursor to store once that item
- * is handled (the page's nextCursor on its last event). A full page is followed at once, otherwise
- * the next read waits idleMs. On 410 CURSOR_EXPIRED it recovers as the contract says: takes
+ * Reads the events feed as an async iterator; `onCursor` hears each page's cursor once the page
+ * is handled. Delivery is at least once: skip events already handled by id. A full page is
+ * followed at once, otherwise the next read waits idleMs. On 410 CURSOR_EXPIRED it recovers as the contract says: takes
  * `after=latest`, yields a `resync` with the whole READY list, then reads on from the new cursor.
  */
 export async function* followEvents(client: MeetingMemoryClient, opts: FollowOptions = {}): AsyncGenerator<FeedItem> {
@@ -44,13 +49,15 @@ export async function* followEvents(client: MeetingMemoryClient, opts: FollowOpt
       const fresh = await client.listEvents({ after: 'latest', limit }, opts.signal);
       yield { kind: 'resync', ready: await allReady(client), cursor: fresh.nextCursor };
       cursor = fresh.nextCursor;
+      opts.onCursor?.(cursor);
       continue;
     }
     const events = page.events;
     for (let i = 0; i < events.length; i++) {
-      yield { kind: 'event', event: events[i], cursor: i === events.length - 1 ? page.nextCursor : (cursor ?? '') };
+      yield { kind: 'event', event: events[i] };
     }
     cursor = page.nextCursor;
+    opts.onCursor?.(cursor);
     if (events.length < limit) {
       if (opts.untilCaughtUp) return;
       await sleep(opts.idleMs ?? 60_000, opts.signal);

@@ -50,7 +50,10 @@ export async function sendWithRetry(a: Attempt, policy: RetryPolicy = DEFAULT_RE
     }
     if (res.ok) return res;
     const error: MmApiError = await errorOf(res);
-    const wait = retryDelayMs({ attempt, repeatable, status: error.status, code: error.code, retryAfterSeconds: error.retryAfterSeconds }, policy);
+    const wait = retryDelayMs(
+      { attempt, repeatable, status: error.status, code: error.code, retryAfterSeconds: error.retryAfterSeconds },
+      policy,
+    );
     if (wait === null) throw error;
     await sleep(wait, a.signal);
   }

@@ -21,7 +21,11 @@ export interface WaitOptions {
  * 429, and at FAILED with error.retryable true, a retry and more waiting (a few times; a 409
  * NOT_FAILED means it recovered by itself). Answers the last status read.
  */
-export async function waitForReady(client: MeetingMemoryClient, id: string, opts: WaitOptions = {}): Promise<RecordingStatus> {
+export async function waitForReady(
+  client: MeetingMemoryClient,
+  id: string,
+  opts: WaitOptions = {},
+): Promise<RecordingStatus> {
   const schedule = opts.schedule ?? DEFAULT_POLL;
   let retries = 0;
   for (let n = 1; ; n++) {

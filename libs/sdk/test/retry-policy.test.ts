@@ -1,23 +1,38 @@
 import { isRepeatable, retryDelayMs, DEFAULT_RETRY } from '../src/domain/retry-policy';
 import { isSettled, pollDelayMs } from '../src/domain/poll-schedule';
 
-describe('retry policy (the contract\'s retry guidance)', () => {
+describe("retry policy (the contract's retry guidance)", () => {
   it('repeats a network error or a 5xx only for a GET or a keyed request, with growing waits', () => {
     expect(retryDelayMs({ attempt: 1, repeatable: true })).toBe(DEFAULT_RETRY.baseDelayMs);
-    expect(retryDelayMs({ attempt: 3, repeatable: true, status: 502, code: 'GENERATE_FAILED' })).toBe(DEFAULT_RETRY.baseDelayMs * 4);
+    expect(retryDelayMs({ attempt: 3, repeatable: true, status: 502, code: 'GENERATE_FAILED' })).toBe(
+      DEFAULT_RETRY.baseDelayMs * 4,
+    );
     expect(retryDelayMs({ attempt: 1, repeatable: false })).toBeNull();
     expect(retryDelayMs({ attempt: 1, repeatable: false, status: 500, code: 'INTERNAL_ERROR' })).toBeNull();
   });
 
   it('waits Retry-After on 429 and UPLOAD_IN_PROGRESS, and gives up on a 429 without it', () => {
-    expect(retryDelayMs({ attempt: 1, repeatable: false, status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 7 })).toBe(7000);
-    expect(retryDelayMs({ attempt: 1, repeatable: true, status: 503, code: 'UPLOAD_IN_PROGRESS', retryAfterSeconds: 2 })).toBe(2000);
+    expect(
+      retryDelayMs({ attempt: 1, repeatable: false, status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 7 }),
+    ).toBe(7000);
+    expect(
+      retryDelayMs({ attempt: 1, repeatable: true, status: 503, code: 'UPLOAD_IN_PROGRESS', retryAfterSeconds: 2 }),
+    ).toBe(2000);
     expect(retryDelayMs({ attempt: 1, repeatable: true, status: 429, code: 'DAILY_LIMIT_REACHED' })).toBeNull();
-    expect(retryDelayMs({ attempt: 1, repeatable: true, status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 3600 })).toBeNull();
+    expect(
+      retryDelayMs({ attempt: 1, repeatable: true, status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 3600 }),
+    ).toBeNull();
   });
 
   it('never repeats a do-not-repeat or change-the-request code, and stops after the last attempt', () => {
-    for (const [status, code] of [[401, 'TOKEN_INVALID'], [403, 'TOKEN_SCOPE'], [404, 'NOT_FOUND'], [402, 'INSUFFICIENT_MINUTES'], [400, 'VALIDATION'], [409, 'NOT_READY']] as const) {
+    for (const [status, code] of [
+      [401, 'TOKEN_INVALID'],
+      [403, 'TOKEN_SCOPE'],
+      [404, 'NOT_FOUND'],
+      [402, 'INSUFFICIENT_MINUTES'],
+      [400, 'VALIDATION'],
+      [409, 'NOT_READY'],
+    ] as const) {
       expect(retryDelayMs({ attempt: 1, repeatable: true, status, code })).toBeNull();
     }
     expect(retryDelayMs({ attempt: DEFAULT_RETRY.maxAttempts, repeatable: true })).toBeNull();

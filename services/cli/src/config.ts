@@ -17,7 +17,8 @@ export interface CliConfig {
 /** Reads the command line's environment once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<CliConfig> {
   const poll = Number(env.MM_POLL_SECONDS ?? 60);
-  if (!Number.isFinite(poll) || poll <= 0) throw new Error(`MM_POLL_SECONDS must be a positive number, got ${env.MM_POLL_SECONDS}`);
+  if (!Number.isFinite(poll) || poll <= 0)
+    throw new Error(`MM_POLL_SECONDS must be a positive number, got ${env.MM_POLL_SECONDS}`);
   const home = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   return Object.freeze({
     url: env.MM_URL || undefined,

@@ -17,7 +17,12 @@ export function context(cfg: CliConfig, json: boolean): Ctx {
     out: output(json),
     client: async () => {
       const creds = await loadCredentials(cfg);
-      if (!creds) throw new CliError('NOT_LOGGED_IN', 'no login: run `mm login --url URL` or set MM_URL and MM_TOKEN', EXIT.USAGE);
+      if (!creds)
+        throw new CliError(
+          'NOT_LOGGED_IN',
+          'no login: run `mm login --url URL` or set MM_URL and MM_TOKEN',
+          EXIT.USAGE,
+        );
       return new MeetingMemory({ url: creds.url, token: creds.token });
     },
   };

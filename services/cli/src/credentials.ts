@@ -18,7 +18,10 @@ export async function saveCredentials(file: string, creds: Credentials): Promise
 
 /** The login to use: MM_URL and MM_TOKEN win over the saved file; null when neither gives both. */
 export async function loadCredentials(cfg: CliConfig): Promise<Credentials | null> {
-  const saved = await fs.readFile(cfg.credentialsPath, 'utf8').then((t) => JSON.parse(t) as Partial<Credentials>, () => ({}) as Partial<Credentials>);
+  const saved = await fs.readFile(cfg.credentialsPath, 'utf8').then(
+    (t) => JSON.parse(t) as Partial<Credentials>,
+    () => ({}) as Partial<Credentials>,
+  );
   const url = cfg.url ?? saved.url;
   const token = cfg.token ?? saved.token;
   return url && token ? { url, token } : null;

@@ -29,7 +29,10 @@ export async function main(argv: string[]): Promise<number> {
   registerAccountCommands(program, run);
   registerMeetingCommands(program, run);
   // --json is accepted after the command too (`mm ask ID Q --json`).
-  for (const cmd of program.commands) cmd.option('--json', 'answer JSON on stdout').hook('preAction', (c) => c.opts().json && program.setOptionValue('json', true));
+  for (const cmd of program.commands)
+    cmd
+      .option('--json', 'answer JSON on stdout')
+      .hook('preAction', (c) => c.opts().json && program.setOptionValue('json', true));
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {

@@ -3,7 +3,11 @@ import { EXIT, exitCodeOf } from './domain/exit-codes';
 
 /** A failure the command line itself reports (usage, no login), with its exit code. */
 export class CliError extends Error {
-  constructor(readonly code: string, message: string, readonly exitCode: number) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }
@@ -43,7 +47,10 @@ export function reportError(err: unknown, json: boolean): number {
     code = err.code;
     exit = err.exitCode;
   }
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(details ? { details } : {}) }, exitCode: exit })}\n`);
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ error: { code, message, ...(details ? { details } : {}) }, exitCode: exit })}\n`,
+    );
   else process.stderr.write(`error ${code}: ${message}${details ? ` ${JSON.stringify(details)}` : ''}\n`);
   return exit;
 }

@@ -20,7 +20,15 @@ export interface Progress {
 export function progress(tty: boolean, line: (s: string) => void): Progress {
   if (!tty) return plainProgress(line);
   const multi = new MultiBar(
-    { format: '{file} [{bar}] {percentage}% | {phase}', hideCursor: true, clearOnComplete: false, stopOnComplete: false, barsize: 30, fps: 10, stream: process.stderr },
+    {
+      format: '{file} [{bar}] {percentage}% | {phase}',
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      barsize: 30,
+      fps: 10,
+      stream: process.stderr,
+    },
     Presets.shades_classic,
   );
   return {
@@ -52,7 +60,8 @@ function plainProgress(line: (s: string) => void): Progress {
       return {
         uploaded: (sent, total) => {
           const tenth = Math.floor((sent / total) * 10);
-          if (tenth !== lastTenth) line(`${name}: uploaded ${Math.round((sent / total) * 100)}% (${kb(sent)}/${kb(total)})`);
+          if (tenth !== lastTenth)
+            line(`${name}: uploaded ${Math.round((sent / total) * 100)}% (${kb(sent)}/${kb(total)})`);
           lastTenth = tenth;
         },
         status: (status, id) => {

@@ -4,7 +4,8 @@ import { answerText, mmss } from '../src/domain/format';
 
 describe('exit codes by kind of error', () => {
   it('gives every contract code a documented kind, never the unexpected one', () => {
-    for (const [code, status] of Object.entries(ERROR_CODES)) expect([code, exitCodeOf(code, status)]).not.toEqual([code, EXIT.UNEXPECTED]);
+    for (const [code, status] of Object.entries(ERROR_CODES))
+      expect([code, exitCodeOf(code, status)]).not.toEqual([code, EXIT.UNEXPECTED]);
   });
 
   it('sorts codes that share a status by their code', () => {
@@ -26,9 +27,23 @@ describe('answer text', () => {
     expect(mmss(83_999)).toBe('01:23');
     expect(mmss(3_723_000)).toBe('62:03');
     const text = answerText(
-      { answer: 'Friday [1][2].', citations: [{ startMs: 4200, speaker: 'speaker_1' }, { startMs: 65_000, speaker: null }], minutes: 2, refused: false },
+      {
+        answer: 'Friday [1][2].',
+        citations: [
+          { startMs: 4200, speaker: 'speaker_1' },
+          { startMs: 65_000, speaker: null },
+        ],
+        minutes: 2,
+        refused: false,
+      },
       new Map([['speaker_1', 'Sara']]),
     );
-    expect(text.split('\n')).toEqual(['Friday [1][2].', '', '[1] 00:04 Sara (speaker_1)', '[2] 01:05 unknown speaker', 'charged 2 min']);
+    expect(text.split('\n')).toEqual([
+      'Friday [1][2].',
+      '',
+      '[1] 00:04 Sara (speaker_1)',
+      '[2] 01:05 unknown speaker',
+      'charged 2 min',
+    ]);
   });
 });

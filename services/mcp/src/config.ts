@@ -25,7 +25,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<McpCo
     url,
     token: env.MM_TOKEN || undefined,
     port,
-    audioUrlHosts: Object.freeze((env.MCP_AUDIO_URL_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    audioUrlHosts: Object.freeze(
+      (env.MCP_AUDIO_URL_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
     pollMaxSeconds: poll,
   });
 }

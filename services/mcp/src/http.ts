@@ -24,7 +24,10 @@ export function createHttpApp(cfg: McpConfig): express.Express {
       if (err instanceof MmTransportError) return rpcError(res, 502, 'UNREACHABLE', 'the service cannot be reached');
       throw err;
     }
-    const server = buildServer({ client, transport: 'http', audioUrlHosts: cfg.audioUrlHosts, pollMaxSeconds: cfg.pollMaxSeconds }, who);
+    const server = buildServer(
+      { client, transport: 'http', audioUrlHosts: cfg.audioUrlHosts, pollMaxSeconds: cfg.pollMaxSeconds },
+      who,
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();
@@ -39,7 +42,9 @@ export function createHttpApp(cfg: McpConfig): express.Express {
 }
 
 function rpcError(res: express.Response, status: number, code: string, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code: -32001, message: `${code}: ${message}`, data: { code } }, id: null });
+  res
+    .status(status)
+    .json({ jsonrpc: '2.0', error: { code: -32001, message: `${code}: ${message}`, data: { code } }, id: null });
 }
 
 /** Listens on `port` (0 for any free one). */
@@ -49,10 +54,11 @@ export function listenHttp(cfg: McpConfig, port = cfg.port): Promise<{ port: num
       const address = server.address();
       resolve({
         port: typeof address === 'object' && address ? address.port : port,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });

@@ -18,7 +18,10 @@ async function main(): Promise<void> {
   if (!cfg.token) throw new Error('mcp configuration: MM_TOKEN is required over stdio');
   const client = new MeetingMemory({ url: cfg.url, token: cfg.token });
   const who = await client.whoami();
-  const server = buildServer({ client, transport: 'stdio', audioUrlHosts: [], pollMaxSeconds: cfg.pollMaxSeconds }, who);
+  const server = buildServer(
+    { client, transport: 'stdio', audioUrlHosts: [], pollMaxSeconds: cfg.pollMaxSeconds },
+    who,
+  );
   await server.connect(new StdioServerTransport());
 }
 

@@ -30,12 +30,18 @@ export function buildServer(deps: CallDeps, who: WhoAmI): Server {
       capabilities: { tools: {}, ...(canRead ? { resources: {} } : {}) },
       instructions:
         'Meeting Memory: submit a meeting, wait for it (progress is notified), read its bundle (also the resource mm://recordings/{id}/bundle.md), ' +
-        'search meetings and ask them. Tools that spend minutes say so and state their price; errors carry the API\'s code.',
+        "search meetings and ask them. Tools that spend minutes say so and state their price; errors carry the API's code.",
     },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, _meta: t._meta })),
+    tools: tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      annotations: t.annotations,
+      _meta: t._meta,
+    })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -46,20 +52,39 @@ export function buildServer(deps: CallDeps, who: WhoAmI): Server {
       signal: extra.signal,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, total, message },
+        });
       },
     });
   });
 
   if (canRead) {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: [{ uriTemplate: 'mm://recordings/{id}/bundle.md', name: 'bundle', title: bundleRoute.summary.en, description: bundleRoute.description.en, mimeType: 'text/markdown' }],
+      resourceTemplates: [
+        {
+          uriTemplate: 'mm://recordings/{id}/bundle.md',
+          name: 'bundle',
+          title: bundleRoute.summary.en,
+          description: bundleRoute.description.en,
+          mimeType: 'text/markdown',
+        },
+      ],
     }));
     server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
       if (!admits(listRoute, who.token.scopes)) return { resources: [] };
-      const page = await deps.client.listReady({ limit: 100, ...(req.params?.cursor ? { cursor: req.params.cursor } : {}) });
+      const page = await deps.client.listReady({
+        limit: 100,
+        ...(req.params?.cursor ? { cursor: req.params.cursor } : {}),
+      });
       return {
-        resources: page.items.map((i) => ({ uri: `mm://recordings/${i.id}/bundle.md`, name: i.displayTitle, mimeType: 'text/markdown', description: `${i.recordedAt} ${i.kind}` })),
+        resources: page.items.map((i) => ({
+          uri: `mm://recordings/${i.id}/bundle.md`,
+          name: i.displayTitle,
+          mimeType: 'text/markdown',
+          description: `${i.recordedAt} ${i.kind}`,
+        })),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     });
@@ -70,7 +95,11 @@ export function buildServer(deps: CallDeps, who: WhoAmI): Server {
         const text = await deps.client.bundleMarkdown(decodeURIComponent(m[1]));
         return { contents: [{ uri: req.params.uri, mimeType: 'text/markdown', text }] };
       } catch (err) {
-        if (err instanceof MmApiError) throw new McpError(ErrorCode.InvalidParams, `${err.code}: ${err.message}`, { code: err.code, details: err.details });
+        if (err instanceof MmApiError)
+          throw new McpError(ErrorCode.InvalidParams, `${err.code}: ${err.message}`, {
+            code: err.code,
+            details: err.details,
+          });
         throw err;
       }
     });

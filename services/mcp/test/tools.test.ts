@@ -14,13 +14,17 @@ describe('tools from the route table', () => {
   });
 
   it('shows no spending tool to a token without a spending scope', () => {
-    const tools = toolsFor(SCOPES.filter((s) => !SPENDING_SCOPES.includes(s)), { transport: 'stdio', audioByUrl: true });
+    const tools = toolsFor(
+      SCOPES.filter((s) => !SPENDING_SCOPES.includes(s)),
+      { transport: 'stdio', audioByUrl: true },
+    );
     expect(tools.length).toBeGreaterThan(5);
     expect(tools.filter((t) => t.route.spends)).toEqual([]);
   });
 
   it('takes a local path over stdio, a URL over HTTP only when the operator allows fetching', () => {
-    const submitOf = (transport: 'stdio' | 'http', audioByUrl: boolean) => toolsFor(['recordings:write'], { transport, audioByUrl }).find((t) => t.name === 'submitRecording');
+    const submitOf = (transport: 'stdio' | 'http', audioByUrl: boolean) =>
+      toolsFor(['recordings:write'], { transport, audioByUrl }).find((t) => t.name === 'submitRecording');
     expect(submitOf('stdio', false)!.inputSchema.required).toContain('path');
     expect(submitOf('http', true)!.inputSchema.required).toContain('audioUrl');
     expect(submitOf('http', false)).toBeUndefined();

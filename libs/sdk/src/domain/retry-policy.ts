@@ -25,7 +25,12 @@ export interface RetryPolicy {
   maxRetryAfterSeconds: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterSeconds: 120 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterSeconds: 120,
+};
 
 /** Milliseconds to wait before the next attempt, or null to give up and report. */
 export function retryDelayMs(input: RetryInput, policy: RetryPolicy = DEFAULT_RETRY): number | null {

@@ -13,7 +13,9 @@ type Register = (cmd: Command, run: (opts: Record<string, unknown>, fn: Run) => 
 export const registerAccountCommands: Register = (program, run) => {
   program
     .command('login')
-    .description('check a token and keep the URL and token in a file only you can read (MM_CONFIG, default ~/.config/mm/credentials.json)')
+    .description(
+      'check a token and keep the URL and token in a file only you can read (MM_CONFIG, default ~/.config/mm/credentials.json)',
+    )
     .option('--url <url>', 'the service URL (default MM_URL)')
     .option('--token <token>', 'the API token (default MM_TOKEN, else read from standard input)')
     .action((opts) =>
@@ -23,7 +25,11 @@ export const registerAccountCommands: Register = (program, run) => {
         const token = (opts.token as string | undefined) ?? ctx.cfg.token ?? (await readToken());
         const who = await new MeetingMemory({ url, token }).whoami();
         await saveCredentials(ctx.cfg.credentialsPath, { url, token });
-        ctx.out.result({ saved: ctx.cfg.credentialsPath, whoami: who }, () => `logged in as ${who.owner.displayName ?? who.owner.id} with token ${who.token.name}; saved in ${ctx.cfg.credentialsPath}`);
+        ctx.out.result(
+          { saved: ctx.cfg.credentialsPath, whoami: who },
+          () =>
+            `logged in as ${who.owner.displayName ?? who.owner.id} with token ${who.token.name}; saved in ${ctx.cfg.credentialsPath}`,
+        );
       }),
     );
 

@@ -54,19 +54,25 @@ export function registerMeetingCommands(program: Command, run: Run): void {
         } finally {
           bars.stop();
         }
-        ctx.out.result(results, () => results.map((r) => `${(r.final ?? r.recording).status} ${r.recording.id} ${r.file} (${r.recording.minutes} min)`).join('\n'));
+        ctx.out.result(results, () =>
+          results
+            .map((r) => `${(r.final ?? r.recording).status} ${r.recording.id} ${r.file} (${r.recording.minutes} min)`)
+            .join('\n'),
+        );
         return results.some((r) => r.final?.status === 'FAILED') ? EXIT.MEETING_FAILED : EXIT.OK;
       }),
     );
 
   program
     .command('status')
-    .description('a meeting\'s status')
+    .description("a meeting's status")
     .argument('<id>')
-    .action((id: string, opts) => run(opts, async (ctx) => {
-      const s = await (await ctx.client()).status(id);
-      ctx.out.result(s, () => statusLine(s));
-    }));
+    .action((id: string, opts) =>
+      run(opts, async (ctx) => {
+        const s = await (await ctx.client()).status(id);
+        ctx.out.result(s, () => statusLine(s));
+      }),
+    );
 
   program
     .command('list')
@@ -74,26 +80,41 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .option('--limit <n>', 'page size 1 to 100', int)
     .option('--cursor <cursor>', 'nextCursor of the previous page')
     .option('--series <id>', 'only this series')
-    .action((opts) => run(opts, async (ctx) => {
-      const page = await (await ctx.client()).listReady({ limit: opts.limit as number | undefined, cursor: opts.cursor as string | undefined, seriesId: opts.series as string | undefined });
-      ctx.out.result(page, () => [...page.items.map((i) => `${i.id} ${i.recordedAt} ${i.displayTitle}`), ...(page.nextCursor ? [`next: --cursor ${page.nextCursor}`] : [])].join('\n'));
-    }));
+    .action((opts) =>
+      run(opts, async (ctx) => {
+        const page = await (
+          await ctx.client()
+        ).listReady({
+          limit: opts.limit as number | undefined,
+          cursor: opts.cursor as string | undefined,
+          seriesId: opts.series as string | undefined,
+        });
+        ctx.out.result(page, () =>
+          [
+            ...page.items.map((i) => `${i.id} ${i.recordedAt} ${i.displayTitle}`),
+            ...(page.nextCursor ? [`next: --cursor ${page.nextCursor}`] : []),
+          ].join('\n'),
+        );
+      }),
+    );
 
   program
     .command('bundle')
     .description('a finished meeting: digest, transcript and stats')
     .argument('<id>')
     .option('--markdown', 'as one Markdown document')
-    .action((id: string, opts) => run(opts, async (ctx) => {
-      const mm = await ctx.client();
-      if (opts.markdown) {
-        const md = await mm.bundleMarkdown(id);
-        ctx.out.result({ id, markdown: md }, () => md);
-        return;
-      }
-      const b = await mm.bundle(id);
-      ctx.out.result(b, () => JSON.stringify(b, null, 2));
-    }));
+    .action((id: string, opts) =>
+      run(opts, async (ctx) => {
+        const mm = await ctx.client();
+        if (opts.markdown) {
+          const md = await mm.bundleMarkdown(id);
+          ctx.out.result({ id, markdown: md }, () => md);
+          return;
+        }
+        const b = await mm.bundle(id);
+        ctx.out.result(b, () => JSON.stringify(b, null, 2));
+      }),
+    );
 
   program
     .command('search')
@@ -101,10 +122,20 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .argument('<query>')
     .option('--limit <n>', 'page size 1 to 50', int)
     .option('--series <id>', 'only this series')
-    .action((q: string, opts) => run(opts, async (ctx) => {
-      const page = await (await ctx.client()).search({ q, limit: opts.limit as number | undefined, seriesId: opts.series as string | undefined });
-      ctx.out.result(page, () => page.items.map((i) => `${i.id} ${i.recordedAt} ${i.displayTitle}${i.snippet ? `\n    ${i.snippet}` : ''}`).join('\n') || 'no meeting found');
-    }));
+    .action((q: string, opts) =>
+      run(opts, async (ctx) => {
+        const page = await (
+          await ctx.client()
+        ).search({ q, limit: opts.limit as number | undefined, seriesId: opts.series as string | undefined });
+        ctx.out.result(
+          page,
+          () =>
+            page.items
+              .map((i) => `${i.id} ${i.recordedAt} ${i.displayTitle}${i.snippet ? `\n    ${i.snippet}` : ''}`)
+              .join('\n') || 'no meeting found',
+        );
+      }),
+    );
 
   program
     .command('ask')
@@ -113,43 +144,69 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .argument('[question]')
     .option('--series <id>', 'ask this series instead of one meeting')
     .option('--max-minutes <n>', 'refuse (nothing charged) above this price', int)
-    .action((first: string, second: string | undefined, opts) => run(opts, async (ctx) => {
-      const mm = await ctx.client();
-      const seriesId = opts.series as string | undefined;
-      const question = seriesId ? [first, second].filter(Boolean).join(' ') : (second ?? '');
-      const input = { question, maxMinutes: opts.maxMinutes as number | undefined };
-      const answer = seriesId ? await mm.askSeries(seriesId, input) : await mm.askRecording(first, input);
-      const names = seriesId ? new Map<string, string>() : await speakerNames(mm, first);
-      ctx.out.result(answer, () => answerText(answer, names));
-    }));
+    .action((first: string, second: string | undefined, opts) =>
+      run(opts, async (ctx) => {
+        const mm = await ctx.client();
+        const seriesId = opts.series as string | undefined;
+        const question = seriesId ? [first, second].filter(Boolean).join(' ') : (second ?? '');
+        const input = { question, maxMinutes: opts.maxMinutes as number | undefined };
+        const answer = seriesId ? await mm.askSeries(seriesId, input) : await mm.askRecording(first, input);
+        const names = seriesId ? new Map<string, string>() : await speakerNames(mm, first);
+        ctx.out.result(answer, () => answerText(answer, names));
+      }),
+    );
 
   program
     .command('events')
-    .description('the events feed, oldest first; --follow keeps reading')
+    .description('the events feed, oldest first, one line (or JSON line) per event; --follow keeps reading')
     .option('--after <cursor>', 'a cursor exactly as received, or latest')
     .option('--limit <n>', 'page size 1 to 500', int)
     .option('--follow', 'keep reading as events come')
-    .action((opts) => run(opts, async (ctx) => {
-      const mm = await ctx.client();
-      let cursor = opts.after as string | undefined;
-      for await (const item of mm.followEvents({ after: cursor, limit: opts.limit as number | undefined, untilCaughtUp: !opts.follow, idleMs: ctx.cfg.pollMaxSeconds * 1000 })) {
-        cursor = item.cursor || cursor;
-        if (item.kind === 'resync') ctx.out.result(item, () => `cursor expired: ${item.ready.length} ready meetings; reading on from ${item.cursor}`);
-        else ctx.out.result(item, () => `${item.event.occurredAt} ${item.event.type} ${item.event.recordingId}${'change' in item.event.data ? ` ${String(item.event.data.change)}` : ''}`);
-      }
-      if (!opts.follow && !ctx.out.json) ctx.out.info(`next: --after ${cursor ?? ''}`);
-    }));
+    .action((opts) =>
+      run(opts, async (ctx) => {
+        const mm = await ctx.client();
+        let cursor = opts.after as string | undefined;
+        for await (const item of mm.followEvents({
+          after: cursor,
+          limit: opts.limit as number | undefined,
+          untilCaughtUp: !opts.follow,
+          idleMs: ctx.cfg.pollMaxSeconds * 1000,
+          onCursor: (c) => (cursor = c),
+        })) {
+          if (item.kind === 'resync')
+            ctx.out.result(
+              item,
+              () => `cursor expired: ${item.ready.length} ready meetings; reading on from ${item.cursor}`,
+            );
+          else
+            ctx.out.result(
+              item,
+              () =>
+                `${item.event.occurredAt} ${item.event.type} ${item.event.recordingId}${'change' in item.event.data ? ` ${String(item.event.data.change)}` : ''}`,
+            );
+        }
+        // One JSON line per event; the cursor to read on from comes last.
+        if (ctx.out.json) ctx.out.result({ nextCursor: cursor }, () => '');
+        else ctx.out.info(`next: --after ${cursor ?? ''}`);
+      }),
+    );
 }
 
 function statusLine(s: RecordingStatus): string {
-  const extra = s.error ? ` ${s.error.code}${s.error.retryable ? ' (retryable)' : ''}` : s.naming ? ` name the speakers: ${s.naming.url}` : '';
+  const extra = s.error
+    ? ` ${s.error.code}${s.error.retryable ? ' (retryable)' : ''}`
+    : s.naming
+      ? ` name the speakers: ${s.naming.url}`
+      : '';
   return `${s.status} ${s.id}${s.title ? ` ${s.title}` : ''}${extra}`;
 }
 
 /** The names given to a meeting's speakers, when the token may read its bundle (else the labels stay). */
 async function speakerNames(mm: MeetingMemory, id: string): Promise<Map<string, string>> {
   try {
-    const b = (await mm.bundle(id)) as unknown as { transcript: { speakers: { label: string; name: string | null }[] } };
+    const b = (await mm.bundle(id)) as unknown as {
+      transcript: { speakers: { label: string; name: string | null }[] };
+    };
     return new Map(b.transcript.speakers.filter((s) => s.name).map((s) => [s.label, s.name!]));
   } catch {
     return new Map();

@@ -38,7 +38,14 @@ export function exitCodeOf(code: string, status: number): number {
   if (LIMIT_CODES.has(code)) return EXIT.LIMIT;
   if (code === 'RATE_LIMITED') return EXIT.RATE_LIMITED;
   if (status === 404) return EXIT.NOT_FOUND;
-  if (status === 400 || status === 413 || code === 'IDEMPOTENCY_KEY_IN_USE' || code === 'VIDEO_UPLOAD_DISABLED' || code === 'CURSOR_EXPIRED') return EXIT.INVALID;
+  if (
+    status === 400 ||
+    status === 413 ||
+    code === 'IDEMPOTENCY_KEY_IN_USE' ||
+    code === 'VIDEO_UPLOAD_DISABLED' ||
+    code === 'CURSOR_EXPIRED'
+  )
+    return EXIT.INVALID;
   if (status === 409) return EXIT.STATE;
   if (status >= 500) return EXIT.UNAVAILABLE;
   return EXIT.UNEXPECTED;

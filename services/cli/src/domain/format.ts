@@ -15,10 +15,18 @@ export interface Citation {
 }
 
 /** An Ask answer for a person: the answer, then one line per citation `[n] mm:ss speaker`, then the charge. */
-export function answerText(a: { answer: string; citations: Citation[]; minutes: number; refused: boolean }, names: Map<string, string> = new Map()): string {
+export function answerText(
+  a: { answer: string; citations: Citation[]; minutes: number; refused: boolean },
+  names: Map<string, string> = new Map(),
+): string {
   const lines = [a.answer, ''];
   a.citations.forEach((c, i) => {
-    const who = c.speaker === null ? 'unknown speaker' : names.get(c.speaker) ? `${names.get(c.speaker)} (${c.speaker})` : c.speaker;
+    const who =
+      c.speaker === null
+        ? 'unknown speaker'
+        : names.get(c.speaker)
+          ? `${names.get(c.speaker)} (${c.speaker})`
+          : c.speaker;
     lines.push(`[${i + 1}] ${mmss(c.startMs)} ${who}${c.recordingId ? ` in ${c.recordingId}` : ''}`);
   });
   lines.push(`${a.refused ? 'refused; ' : ''}charged ${a.minutes} min`);

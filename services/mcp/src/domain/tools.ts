@@ -16,7 +16,13 @@ export interface ToolDef {
   kind: 'route' | 'wait';
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
   _meta: Record<string, unknown>;
 }
 
@@ -44,7 +50,9 @@ export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[
       route,
       quote: route.spends && quote && admits(quote, scopes) ? quote : undefined,
       kind: 'route',
-      description: [`${route.summary.en}.`, route.description.en, route.spends ? priceNote(route, quote) : ''].filter(Boolean).join(' '),
+      description: [`${route.summary.en}.`, route.description.en, route.spends ? priceNote(route, quote) : '']
+        .filter(Boolean)
+        .join(' '),
       inputSchema: input,
       annotations: {
         title: route.summary.en,
@@ -53,7 +61,13 @@ export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[
         idempotentHint: route.method !== 'post' && route.method !== 'patch',
         openWorldHint: false,
       },
-      _meta: { 'mm/operationId': route.operationId, 'mm/scopes': route.scopes, 'mm/spends': route.spends, 'mm/rateClass': route.rateClass, ...(route.spends ? { 'mm/price': priceNote(route, quote) } : {}) },
+      _meta: {
+        'mm/operationId': route.operationId,
+        'mm/scopes': route.scopes,
+        'mm/spends': route.spends,
+        'mm/rateClass': route.rateClass,
+        ...(route.spends ? { 'mm/price': priceNote(route, quote) } : {}),
+      },
     });
     if (route.operationId === 'getRecordingStatus') tools.push(waitTool(route, input));
   }
@@ -65,7 +79,7 @@ function priceNote(route: RouteDef, quote: RouteDef | undefined): string {
     return `Spends minutes: the price is quoted first by ${quote.operationId} (free) and sent as maxMinutes unless you give one, so the charge never exceeds the quote. Repeating a call whose reply was lost: send the same idempotencyKey, it is charged once.`;
   }
   if (route.body?.contentType === 'multipart/form-data') {
-    return 'Spends minutes: the price is the audio\'s length in minutes (20% more with keyterms), held at acceptance and charged once when the transcript is ready; the answer states it. Repeating a call whose reply was lost: send the same idempotencyKey, it makes and charges one meeting.';
+    return "Spends minutes: the price is the audio's length in minutes (20% more with keyterms), held at acceptance and charged once when the transcript is ready; the answer states it. Repeating a call whose reply was lost: send the same idempotencyKey, it makes and charges one meeting.";
   }
   return 'Spends minutes.';
 }
@@ -96,9 +110,20 @@ function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type
 
 /** How a tool caller hands over audio: a local path over stdio, a URL over HTTP when allowed. */
 function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema } | null {
-  if (opts.transport === 'stdio') return { name: 'path', schema: { type: 'string', minLength: 1, description: 'Path of the audio file on this machine.' } };
+  if (opts.transport === 'stdio')
+    return {
+      name: 'path',
+      schema: { type: 'string', minLength: 1, description: 'Path of the audio file on this machine.' },
+    };
   if (!opts.audioByUrl) return null;
-  return { name: 'audioUrl', schema: { type: 'string', format: 'uri', description: 'An http(s) URL of the audio, on a host the operator allows; the server fetches it.' } };
+  return {
+    name: 'audioUrl',
+    schema: {
+      type: 'string',
+      format: 'uri',
+      description: 'An http(s) URL of the audio, on a host the operator allows; the server fetches it.',
+    },
+  };
 }
 
 function waitTool(status: RouteDef, input: JsonSchema & { type: 'object' }): ToolDef {
@@ -110,7 +135,18 @@ function waitTool(status: RouteDef, input: JsonSchema & { type: 'object' }): Too
       `Waits for a meeting by polling ${status.operationId} as the contract advises (about once a minute, quicker at first; Retry-After honoured) ` +
       'until READY, FAILED or NAMING, sending MCP progress notifications with each status; answers the last status. Free.',
     inputSchema: input,
-    annotations: { title: 'Wait for a meeting', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    _meta: { 'mm/operationId': status.operationId, 'mm/scopes': status.scopes, 'mm/spends': false, 'mm/rateClass': status.rateClass },
+    annotations: {
+      title: 'Wait for a meeting',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    _meta: {
+      'mm/operationId': status.operationId,
+      'mm/scopes': status.scopes,
+      'mm/spends': false,
+      'mm/rateClass': status.rateClass,
+    },
   };
 }

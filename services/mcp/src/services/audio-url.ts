@@ -4,7 +4,11 @@ import { ToolInputError } from './tool-input-error';
  * Fetches audio for a submit over HTTP: only http(s), only from a host the operator listed, no
  * redirects (a redirect could leave the list), at most `maxBytes`.
  */
-export async function fetchAudio(url: string, allowedHosts: readonly string[], maxBytes: number): Promise<{ audio: Buffer; filename: string }> {
+export async function fetchAudio(
+  url: string,
+  allowedHosts: readonly string[],
+  maxBytes: number,
+): Promise<{ audio: Buffer; filename: string }> {
   if (allowedHosts.length === 0) throw new ToolInputError('this server does not fetch audio by URL');
   let parsed: URL;
   try {
@@ -12,8 +16,10 @@ export async function fetchAudio(url: string, allowedHosts: readonly string[], m
   } catch {
     throw new ToolInputError('audioUrl is not a URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ToolInputError('audioUrl must be http or https');
-  if (!allowedHosts.includes(parsed.hostname.toLowerCase())) throw new ToolInputError(`audio is fetched only from the allowed hosts, not ${parsed.hostname}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ToolInputError('audioUrl must be http or https');
+  if (!allowedHosts.includes(parsed.hostname.toLowerCase()))
+    throw new ToolInputError(`audio is fetched only from the allowed hosts, not ${parsed.hostname}`);
   const res = await fetch(parsed, { redirect: 'error' }).catch((err: Error) => {
     throw new ToolInputError(`audioUrl could not be fetched: ${err.message}`);
   });

@@ -1,4 +1,11 @@
-import { MmApiError, MmTransportError, newIdempotencyKey, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
+import {
+  MmApiError,
+  MmTransportError,
+  newIdempotencyKey,
+  type MeetingMemory,
+  type RecordingStatus,
+  type SubmitInput,
+} from '@mm/sdk';
 import type { RouteDef } from '@mm/contract';
 import type { ToolDef } from '../domain/tools';
 import { fetchAudio } from './audio-url';
@@ -31,7 +38,12 @@ const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
  * wait loop. A contract error comes back as a tool error carrying its code (never thrown).
  * Spending calls are not cut short by a cancel: with their key, a repeat returns the stored result.
  */
-export async function callTool(deps: CallDeps, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
+export async function callTool(
+  deps: CallDeps,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolResult> {
   try {
     if (tool.kind === 'wait') return json(await waitWithProgress(deps, String(args.id), ctx));
     if (tool.route.operationId === 'submitRecording') return json(await submit(deps, args));
@@ -46,14 +58,26 @@ export async function callTool(deps: CallDeps, tool: ToolDef, args: Record<strin
 
 export function toolError(code: string, message: string, details?: Record<string, unknown>): ToolResult {
   const error = { code, message, ...(details ? { details } : {}) };
-  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}${details ? ` ${JSON.stringify(details)}` : ''}` }], structuredContent: { error } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}${details ? ` ${JSON.stringify(details)}` : ''}` }],
+    structuredContent: { error },
+  };
 }
 
 function json(value: unknown): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
 }
 
-async function callRoute(deps: CallDeps, tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolResult> {
+async function callRoute(
+  deps: CallDeps,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
   const route = tool.route;
   const values = { ...args };
   const headers: Record<string, string> = {};
@@ -64,12 +88,19 @@ async function callRoute(deps: CallDeps, tool: ToolDef, args: Record<string, unk
     values.maxMinutes = ((await quote.json()) as { minutes: number }).minutes;
   }
   const res = await request(deps, route, values, signal, headers);
-  if ((res.headers.get('content-type') ?? '').startsWith('text/')) return { content: [{ type: 'text', text: await res.text() }] };
+  if ((res.headers.get('content-type') ?? '').startsWith('text/'))
+    return { content: [{ type: 'text', text: await res.text() }] };
   return json(await res.json());
 }
 
 /** One call of a route: `{name}` path parameters, query parameters, the rest as the JSON body. */
-function request(deps: CallDeps, route: RouteDef, values: Record<string, unknown>, signal: AbortSignal | undefined, headers: Record<string, string> = {}): Promise<Response> {
+function request(
+  deps: CallDeps,
+  route: RouteDef,
+  values: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const rest = { ...values };
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = rest[name];
