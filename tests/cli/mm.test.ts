@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack, type TestToken } from '../support/stack';
-import { speakMeeting, type ScriptTurn } from '../support/speak-meeting';
+import { silence, speakMeeting, type ScriptTurn } from '../support/speak-meeting';
 import { REPO, runMm } from '../support/run-mm';
 
 /**
@@ -156,5 +156,11 @@ describe('mm in a terminal', () => {
     }
     const plain = await runMm(['status', 'no-such-meeting'], env);
     expect(plain.stderr).toMatch(/^error NOT_FOUND: /m);
+
+    // A waited meeting that ends FAILED (silence: NO_SPEECH) exits 11 and names the failure.
+    copyFileSync(await silence(3), path.join(dir, 'silence.wav'));
+    const failed = await runMm(['submit', 'silence.wav', '--wait'], env, dir);
+    expect(failed.code).toBe(11);
+    expect(failed.stdout).toMatch(/^FAILED \S+ silence\.wav \(\d+ min\) NO_SPEECH$/m);
   }, 120_000);
 });

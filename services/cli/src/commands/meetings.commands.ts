@@ -56,7 +56,10 @@ export function registerMeetingCommands(program: Command, run: Run): void {
         }
         ctx.out.result(results, () =>
           results
-            .map((r) => `${(r.final ?? r.recording).status} ${r.recording.id} ${r.file} (${r.recording.minutes} min)`)
+            .map((r) => {
+              const failure = r.final?.error ? ` ${r.final.error.code}${r.final.error.retryable ? ' (retryable)' : ''}` : '';
+              return `${(r.final ?? r.recording).status} ${r.recording.id} ${r.file} (${r.recording.minutes} min)${failure}`;
+            })
             .join('\n'),
         );
         return results.some((r) => r.final?.status === 'FAILED') ? EXIT.MEETING_FAILED : EXIT.OK;
