@@ -38,6 +38,10 @@ export function createHttpApp(cfg: McpConfig): express.Express {
   });
   // Stateless: no server-initiated stream and no session to end.
   app.all('/mcp', (_req, res) => rpcError(res, 405, 'METHOD_NOT_ALLOWED', 'POST only'));
+  // Last: an unexpected failure answers its code alone, never a stack.
+  app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    if (!res.headersSent) rpcError(res, 500, 'INTERNAL_ERROR', 'unexpected failure');
+  });
   return app;
 }
 

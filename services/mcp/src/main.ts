@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { MeetingMemory } from '@mm/sdk';
+import { MeetingMemory, MmApiError } from '@mm/sdk';
 import { loadConfig } from './config';
 import { listenHttp } from './http';
 import { buildServer } from './server';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: Error) => {
-  process.stderr.write(`mcp: ${err.message}\n`);
+  const code = err instanceof MmApiError ? `${err.code} ` : '';
+  process.stderr.write(`mcp: ${code}${err.message}\n`);
   process.exit(1);
 });

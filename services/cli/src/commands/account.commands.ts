@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { MeetingMemory } from '@mm/sdk';
 import type { Command } from 'commander';
 import { saveCredentials } from '../credentials';
@@ -52,10 +53,15 @@ export const registerAccountCommands: Register = (program, run) => {
     );
 };
 
+/** Reads the token from standard input; on a terminal the typed characters are not shown. */
 async function readToken(): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
+  const tty = Boolean(process.stdin.isTTY);
+  if (tty) process.stderr.write('API token: ');
+  const muted = new Writable({ write: (_chunk, _enc, done) => done() });
+  const rl = createInterface({ input: process.stdin, output: tty ? muted : process.stderr, terminal: tty });
   try {
-    const token = (await rl.question('API token: ')).trim();
+    const token = (await rl.question('')).trim();
+    if (tty) process.stderr.write('\n');
     if (!token) throw new CliError('USAGE', 'no token given', EXIT.USAGE);
     return token;
   } finally {
