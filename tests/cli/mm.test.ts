@@ -92,11 +92,11 @@ describe('mm in a terminal', () => {
     const answer = JSON.parse(asked.stdout);
     expect(typeof answer.answer).toBe('string');
     expect(answer.minutes).toBeGreaterThan(0);
-    expect(Array.isArray(answer.citations)).toBe(true);
+    expect(answer.citations.length).toBeGreaterThanOrEqual(1);
 
     const text = await runMm(['ask', readyId, 'When will the release ship?'], env);
     expect(text.code).toBe(0);
-    if (answer.citations.length > 0) expect(text.stdout).toMatch(/^\[1\] \d\d:\d\d (speaker_\d+|unknown speaker)/m);
+    expect(text.stdout).toMatch(/^\[1\] \d\d:\d\d (speaker_\d+|unknown speaker)/m);
     expect(text.stdout).toMatch(/charged \d+ min/);
 
     const sent = await runMm(['submit', 'meeting.wav'], env, dir);
@@ -105,16 +105,19 @@ describe('mm in a terminal', () => {
     expect(sent.stderr).toMatch(/^meeting\.wav: QUEUED \S+$/m);
     expect(sent.stdout).toMatch(/^QUEUED \S+ meeting\.wav \(\d+ min\)$/m);
 
-    const list = await runMm(['list'], env);
+    const [list, search, md, events, eventsJson] = await Promise.all([
+      runMm(['list'], env),
+      runMm(['search', 'release', '--json'], env),
+      runMm(['bundle', readyId, '--markdown'], env),
+      runMm(['events'], env),
+      runMm(['events', '--json'], env),
+    ]);
     expect(list.stdout).toContain(readyId);
-    const search = await runMm(['search', 'release', '--json'], env);
     expect(JSON.parse(search.stdout).items.map((i: { id: string }) => i.id)).toContain(readyId);
-    const md = await runMm(['bundle', readyId, '--markdown'], env);
     expect(md.stdout.startsWith('# ')).toBe(true);
-    const events = await runMm(['events'], env);
     expect(events.stdout).toMatch(new RegExp(`recording\\.ready ${readyId}`));
     expect(events.stderr).toMatch(/^next: --after \S+/m);
-    const lines = (await runMm(['events', '--json'], env)).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = eventsJson.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.at(-1)).toEqual({ nextCursor: expect.any(String) });
     expect(lines.slice(0, -1).map((l) => l.event.type)).toContain('recording.ready');
   }, 120_000);
@@ -145,8 +148,13 @@ describe('mm in a terminal', () => {
       [['ask', readyId, 'When?', '--max-minutes', '1'], env, 7, 'PRICE_ABOVE_MAX'],
       [['submit', 'meeting.wav'], { ...env, MM_TOKEN: writer.value }, 7, 'INSUFFICIENT_MINUTES'],
     ];
-    for (const [args, e, code, errorCode] of cases) {
-      const r = await runMm([...args, '--json'], e, dir);
+    // Independent runs: two at a time keeps the file short without crowding the machine.
+    const runs: Awaited<ReturnType<typeof runMm>>[] = [];
+    for (let i = 0; i < cases.length; i += 2) {
+      runs.push(...(await Promise.all(cases.slice(i, i + 2).map(([args, e]) => runMm([...args, '--json'], e, dir)))));
+    }
+    for (const [i, [args, , code, errorCode]] of cases.entries()) {
+      const r = runs[i];
       expect({ args, code: r.code }).toEqual({ args, code });
       if (errorCode)
         expect(JSON.parse(r.stdout)).toMatchObject({
