@@ -1,25 +1,32 @@
 /**
  * `pnpm start`: runs every service in the foreground, each as its own process, and stops them all
  * on Ctrl-C. Each service can also start alone: `pnpm --filter @mm/<name> start`.
+ *
+ * Unless NATS_URL is given (with NATS_PASSWORD_<SERVICE> for each service), it first starts a
+ * NATS broker of its own with authentication on (`deploy/nats-broker.ts`: one user per service,
+ * permissions from the bus table) on NATS_PORT (4223), JetStream and passwords under ./data/nats.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { startBroker, type Broker } from './nats-broker';
 
 const root = path.resolve(__dirname, '..');
 const ORDER = ['account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'gateway'];
 const services = ORDER.filter((s) => existsSync(path.join(root, 'services', s, 'src', 'main.ts')));
 const children = new Map<string, ChildProcess>();
 let stopping = false;
+let env: NodeJS.ProcessEnv = process.env;
+let broker: Broker | null = null;
 
 function start(name: string): void {
   // One node process per service (tsx as a loader, not a wrapper), so signals reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
     if (stopping) {
-      if (children.size === 0) process.exit(0);
+      if (children.size === 0) void (broker?.stop() ?? Promise.resolve()).then(() => process.exit(0));
       return;
     }
     process.stderr.write(`launcher: ${name} exited (${signal ?? code}); restarting in 1 s\n`);
@@ -37,5 +44,17 @@ function stop(): void {
 
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-process.stderr.write(`launcher: starting ${services.join(', ')}\n`);
-services.forEach(start);
+async function main(): Promise<void> {
+  if (!process.env.NATS_URL) {
+    broker = await startBroker({ dir: path.join(root, 'data', 'nats'), port: Number(process.env.NATS_PORT ?? 4223), keepPasswords: true });
+    env = { ...process.env, NATS_URL: broker.url, ...broker.env };
+    process.stderr.write(`launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`);
+  }
+  process.stderr.write(`launcher: starting ${services.join(', ')}\n`);
+  services.forEach(start);
+}
+
+main().catch((err) => {
+  process.stderr.write(`launcher: ${String(err)}\n`);
+  process.exit(1);
+});

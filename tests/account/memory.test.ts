@@ -1,5 +1,6 @@
 import { startStack, type Stack } from '../support/stack';
 import { expectContract, expectError } from '../support/contract-response';
+import { BUS } from '@mm/contract';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ afterAll(async () => {
 
 let meetings = 0;
 const learn = (accountId: string, notes: { people?: string[]; terms?: string[]; topics?: string[] }, meetingId = `rec_test_${++meetings}_${Date.now()}`) =>
-  stack.request<{ applied: boolean; replay: boolean; added: number; strengthened: number }>('account.memory.learn', {
+  stack.request(BUS.memoryLearn, {
     accountId,
     meetingId,
     people: notes.people ?? [],
@@ -69,7 +70,7 @@ describe('GET /account/memory (listMemory)', () => {
     expect(await learn(me.account.id, { terms: ['Prometheus'] }, 'rec_while_off')).toMatchObject({ applied: false });
     expect(expectContract('updateMemoryItem', await me.edit(listed.items[0].id, { text: 'Grafana dashboards' })).item).toMatchObject({ pinned: true });
     // Digests keep reading the notes.
-    expect(await stack.request('account.memory.notes', { accountId: me.account.id })).toEqual({ items: [{ text: 'Grafana dashboards' }] });
+    expect(await stack.request(BUS.memoryNotes, { accountId: me.account.id })).toEqual({ items: [{ text: 'Grafana dashboards' }] });
     await me.settings({ memoryLearningEnabled: true });
     // A meeting handled while learning was off does not teach later.
     expect(await learn(me.account.id, { terms: ['Prometheus'] }, 'rec_while_off')).toMatchObject({ applied: false, replay: true });
@@ -164,19 +165,19 @@ describe('DELETE /account/memory/{id} (deleteMemoryItem)', () => {
   });
 });
 
-describe('account.settings.get (for the recordings service)', () => {
+describe('settingsGet (for the recordings service)', () => {
   it('answers the settings and the account keyterms', async () => {
     const account = await stack.admin.account();
     const token = await stack.admin.token(account.id, ['account:write']);
     const auth = { Authorization: `Bearer ${token.value}` };
     await stack.api.patch('/api/v1/account/settings').set(auth).send({ speakerNamingMode: 'FORCE_OFF' });
     await stack.api.put('/api/v1/account/keyterms').set(auth).send({ keyterms: ['Roadmap', 'OKR'] });
-    expect(await stack.request('account.settings.get', { accountId: account.id })).toEqual({
+    expect(await stack.request(BUS.settingsGet, { accountId: account.id })).toEqual({
       settings: { speakerNamingMode: 'FORCE_OFF', memoryLearningEnabled: true, summaryEmailEnabled: false, uiLocale: 'en' },
       keyterms: ['Roadmap', 'OKR'],
     });
     const fresh = await stack.admin.account();
-    expect(await stack.request('account.settings.get', { accountId: fresh.id })).toEqual({
+    expect(await stack.request(BUS.settingsGet, { accountId: fresh.id })).toEqual({
       settings: { speakerNamingMode: 'AUTO', memoryLearningEnabled: true, summaryEmailEnabled: false, uiLocale: 'en' },
       keyterms: [],
     });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startStack, type Stack, type TestToken } from '../support/stack';
 import { silence, speakMeeting, type ScriptTurn } from '../support/speak-meeting';
 import { REPO, runMm } from '../support/run-mm';
+import { waitForEvent } from '../support/wait';
 
 /**
  * `pnpm mm` against the real stack and engines: `submit --wait` in a real terminal (tmux) shows a
@@ -105,6 +106,7 @@ describe('mm in a terminal', () => {
     expect(sent.stderr).toMatch(/^meeting\.wav: QUEUED \S+$/m);
     expect(sent.stdout).toMatch(/^QUEUED \S+ meeting\.wav \(\d+ min\)$/m);
 
+    await waitForEvent(stack, token.value, readyId, 'recording.ready');
     const [list, search, md, events, eventsJson] = await Promise.all([
       runMm(['list'], env),
       runMm(['search', 'release', '--json'], env),

@@ -42,7 +42,11 @@ export function schemaFields(doc: Json, schema: unknown, where: string, isField 
   if (typeof schema.$ref === 'string') return out; // components are walked on their own
   if (isField) out.push({ where, node: schema });
   if (isObject(schema.properties)) {
-    for (const [name, sub] of Object.entries(schema.properties)) schemaFields(doc, sub, `${where}.${name}`, true, out);
+    for (const [name, sub] of Object.entries(schema.properties)) {
+      // A boolean schema (`true`) names a field but cannot describe it.
+      if (typeof sub === 'boolean') out.push({ where: `${where}.${name}`, node: {} });
+      else schemaFields(doc, sub, `${where}.${name}`, true, out);
+    }
   }
   if (isObject(schema.items)) schemaFields(doc, schema.items, `${where}[]`, true, out);
   if (Array.isArray(schema.prefixItems)) schema.prefixItems.forEach((s, i) => schemaFields(doc, s, `${where}[${i}]`, true, out));
@@ -51,6 +55,8 @@ export function schemaFields(doc: Json, schema: unknown, where: string, isField 
     const members = schema[key];
     if (Array.isArray(members)) members.forEach((m, i) => schemaFields(doc, m, `${where}<${key}${i}>`, false, out));
   }
+  // What a conditional fragment requires is a field too (`if` only matches, and is not walked).
+  for (const key of ['then', 'else'] as const) if (isObject(schema[key])) schemaFields(doc, schema[key], `${where}<${key}>`, false, out);
   return out;
 }
 

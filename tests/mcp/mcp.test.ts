@@ -9,6 +9,7 @@ import { listenHttp } from '../../services/mcp/src/http';
 import { startStack, type Stack, type TestToken } from '../support/stack';
 import { speakMeeting, type ScriptTurn, type SpokenMeeting } from '../support/speak-meeting';
 import { REPO } from '../support/run-mm';
+import { waitForEvent } from '../support/wait';
 
 /**
  * The MCP server driven by the MCP SDK's own client, over stdio (`pnpm mcp` as a child process) and over Streamable HTTP, against the real stack and engines.
@@ -136,6 +137,7 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
   const found = await call(client, 'searchRecordings', { q: 'release' });
   expect((found.structuredContent!.items as { id: string }[]).map((i) => i.id)).toContain(id);
 
+  await waitForEvent(stack, full.value, id, 'recording.ready');
   const events = await call(client, 'listEvents', {});
   const mine = (events.structuredContent!.events as { type: string; recordingId: string }[])
     .filter((e) => e.recordingId === id)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { startStack, type Stack } from '../support/stack';
 import { toneWav } from '../support/media';
+import { BUS } from '@mm/contract';
 
 /**
  * Orphan holds (the service stopped between a hold and the meeting's commit) are released by the
@@ -26,7 +27,7 @@ async function closed(accountId: string): Promise<string[]> {
 }
 
 const hold = (accountId: string, reference: string) =>
-  stack.request('account.wallet.hold', { accountId, reference, minutes: 2, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true });
+  stack.request(BUS.walletHold, { accountId, reference, minutes: 2, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true });
 
 describe('the hold reconciler', () => {
   it("releases holds no meeting names, and keeps a meeting's own hold", async () => {

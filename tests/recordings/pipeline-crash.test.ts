@@ -101,7 +101,7 @@ it('reaches READY after kills at TRANSCRIBING and GENERATING, charged once, each
 
   // Every event of the meeting is in the stream once per event id: created, then ready. The outbox
   // relay publishes just after the commit that made the meeting READY: read until ready is there.
-  const bus = await connectBus(stack.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-reader', stack.busNamespace);
+  const bus = await connectBus(stack.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'operator', stack.busNamespace);
   const stream = streamName(stack.busNamespace, 'RECORDINGS');
   type Event = { id: string; type: string; recordingId: string };
   const readAll = async (round: number): Promise<Event[]> => {

@@ -14,7 +14,8 @@ import { loadConfig as askConfig } from '../../services/ask/src/config';
 import { startAsk } from '../../services/ask/src/main';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { connectBus, dropNamespace, request as busRequest, type Bus } from '@mm/bus';
+import { connectBus, dropNamespace, request as busRequest, type Bus, type RequestOptions } from '@mm/bus';
+import type { RequestEntry } from '@mm/contract';
 import { ensureDatabase } from '@mm/db';
 import { Client } from 'pg';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,8 @@ export interface Stack {
   natsUrl: string;
   stop(): Promise<void>;
   admin: AdminClient;
-  /** A NATS request to this stack's services (its own namespace: no other stack answers). */
-  request<T>(subject: string, payload: unknown): Promise<T>;
+  /** A NATS request to this stack's services (its own namespace: no other stack answers), as the operator. */
+  request<P, R>(entry: RequestEntry<P, R>, payload: P, opts?: RequestOptions): Promise<R>;
 }
 
 /**
@@ -89,14 +90,14 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
     env: base,
     admin: new AdminClient(url),
     busNamespace,
-    request: async <T>(subject: string, payload: unknown) => {
-      testBus ??= connectBus(cfg.natsUrl, 'test', busNamespace);
-      return busRequest<T>((await testBus).nc, subject, payload);
+    request: async <P, R>(entry: RequestEntry<P, R>, payload: P, opts?: RequestOptions) => {
+      testBus ??= connectBus(cfg.natsUrl, 'operator', busNamespace, { internalSecret: cfg.internalJwtSecret });
+      return busRequest((await testBus).nc, entry, payload, opts);
     },
     stop: async () => {
       if (testBus) await (await testBus).close();
       for (const r of running.reverse()) await r.close();
-      const bus = await connectBus(cfg.natsUrl, 'test-cleanup', busNamespace);
+      const bus = await connectBus(cfg.natsUrl, 'operator', busNamespace);
       await dropNamespace(bus);
       await bus.close();
       await dropDatabase(databaseUrl);

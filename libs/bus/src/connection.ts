@@ -1,4 +1,8 @@
 import { connect, type NatsConnection, type JetStreamClient, type JetStreamManager, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
+import client from 'prom-client';
+import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
+import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig } from '@mm/http';
+import { inboxPrefix } from './auth';
 
 /** A NATS connection with its JetStream client and manager, inside one namespace. */
 export interface Bus {
@@ -7,27 +11,57 @@ export interface Bus {
   jsm: JetStreamManager;
   /** Prefix of every subject and stream name (`BUS_NAMESPACE`; empty in production). */
   namespace: string;
+  /**
+   * The service this connection speaks for (its NATS user; the owner or user of the entries it
+   * touches), or `operator`: the admin tools' and tests' user, which may reach every subject.
+   */
+  service: BusConnector;
   close(): Promise<void>;
 }
 
-/**
- * The JetStream streams of the system. Facts that must not be lost travel here; request/reply
- * subjects (`account.wallet.hold`) are deliberately outside every stream.
- */
-export const STREAMS = [
-  // Meeting facts from the recordings outbox; consumers: events, series, ask, account.
-  // `recordings.digest.>` carries digest content for internal consumers (account: memory, summary email).
-  { name: 'RECORDINGS', subjects: ['recordings.recording.>', 'recordings.digest.>'], maxAgeDays: 31 },
-  // Work for the pipeline, and the pipeline's results and timers back to recordings.
-  { name: 'PIPELINE', subjects: ['pipeline.>'], maxAgeDays: 7 },
-] as const;
+export type BusConnector = BusService | 'operator';
 
-const DUPLICATE_WINDOW_NS = 24 * 3600 * 1e9;
-const namespaces = new WeakMap<NatsConnection, string>();
+export interface BusOptions {
+  /** NATS user and password of the service (`NATS_USER`, `NATS_PASSWORD`); the broker's permissions come from the bus table. */
+  user?: string;
+  pass?: string;
+  /** `INTERNAL_JWT_SECRET`: signs the caller's principal on requests made for a caller, and verifies it where they are served. */
+  internalSecret?: string;
+  /** Where the bus counts dead letters and refused messages (the service's /metrics). */
+  registry?: client.Registry;
+}
+
+/** What the bus layer knows of a connection beyond the NATS client. */
+export interface BusContext {
+  namespace: string;
+  service: BusConnector;
+  key?: Uint8Array;
+  verifier?: PrincipalVerifier;
+  counters: { deadLetters: client.Counter<'subject' | 'reason'>; invalid: client.Counter<'subject' | 'direction'> };
+}
+
+const contexts = new WeakMap<NatsConnection, BusContext>();
+
+function countersFor(registry?: client.Registry): BusContext['counters'] {
+  const registers = registry ? [registry] : [];
+  const existing = registry?.getSingleMetric('bus_dead_letters_total') as client.Counter<'subject' | 'reason'> | undefined;
+  if (existing) return { deadLetters: existing, invalid: registry!.getSingleMetric('bus_invalid_messages_total') as client.Counter<'subject' | 'direction'> };
+  return {
+    deadLetters: new client.Counter({ name: 'bus_dead_letters_total', help: 'Messages sent to the dead-letter stream, by subject and reason', labelNames: ['subject', 'reason'], registers }),
+    invalid: new client.Counter({ name: 'bus_invalid_messages_total', help: 'Messages that did not follow the bus table, by subject and direction', labelNames: ['subject', 'direction'], registers }),
+  };
+}
+
+/** The bus layer's facts of a connection (namespace, service, keys, counters). */
+export function contextOf(nc: NatsConnection): BusContext {
+  const c = contexts.get(nc);
+  if (!c) throw new Error('not a bus connection: connect with connectBus');
+  return c;
+}
 
 /** The subject as seen on the wire: the connection's namespace, then the logical subject. */
 export function wireSubject(nc: NatsConnection, subject: string): string {
-  return (namespaces.get(nc) ?? '') + subject;
+  return (contexts.get(nc)?.namespace ?? '') + subject;
 }
 
 /** A stream's name inside a namespace (`t1a2b.` + `PIPELINE` → `t1a2b_PIPELINE`). */
@@ -35,17 +69,21 @@ export function streamName(namespace: string, name: string): string {
   return namespace ? `${namespace.replace(/\W/g, '_')}${name}` : name;
 }
 
+const DUPLICATE_WINDOW_NS = 24 * 3600 * 1e9;
+
 /**
  * Connects and makes sure every stream exists (idempotent; safe from several replicas at once).
  * A namespace keeps several systems (tests, benchmarks, a dev stack) apart on one NATS server.
  */
-export async function connectBus(url: string, name: string, namespace = ''): Promise<Bus> {
-  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-  namespaces.set(nc, namespace);
+export async function connectBus(url: string, service: BusConnector, namespace = '', opts: BusOptions = {}): Promise<Bus> {
+  const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
+  const nc = await connect({ servers: url, name: service, user, pass, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
+  contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, counters: countersFor(opts.registry) });
   const jsm = await nc.jetstreamManager();
-  for (const s of STREAMS) {
+  for (const [name, s] of Object.entries(BUS_STREAMS) as [BusStream, (typeof BUS_STREAMS)[BusStream]][]) {
     const config = {
-      name: streamName(namespace, s.name),
+      name: streamName(namespace, name),
       subjects: s.subjects.map((sub) => namespace + sub),
       retention: RetentionPolicy.Limits,
       storage: StorageType.File,
@@ -73,11 +111,30 @@ export async function connectBus(url: string, name: string, namespace = ''): Pro
     // replica of the older release starting during a rolling update must not take them away again.
     if (existing && missing.length) await jsm.streams.update(config.name, { subjects: [...existing, ...missing] });
   }
-  return { nc, js: nc.jetstream(), jsm, namespace, close: () => nc.drain() };
+  return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
+}
+
+/**
+ * A user's credentials from the environment (`NATS_PASSWORD_<USER>`, then `NATS_PASSWORD`), for
+ * tools and tests; none when no password is set (a broker without authentication).
+ */
+export function natsCredentials(user: BusConnector, env: NodeJS.ProcessEnv = process.env): { user?: string; pass?: string } {
+  const pass = env[`NATS_PASSWORD_${user.toUpperCase()}`] || env.NATS_PASSWORD;
+  return pass ? { user, pass } : {};
+}
+
+/** Connects a service with its configuration: its NATS user, the internal secret, its /metrics. */
+export function connectServiceBus(config: CommonConfig, service: BusService): Promise<Bus> {
+  return connectBus(config.natsUrl, service, config.busNamespace, {
+    user: config.natsPassword ? config.natsUser : undefined,
+    pass: config.natsPassword ?? undefined,
+    internalSecret: config.internalJwtSecret,
+    registry: serviceRegistry(service),
+  });
 }
 
 /** Deletes a namespace's streams (tests clean up after themselves). */
 export async function dropNamespace(bus: Bus): Promise<void> {
   if (!bus.namespace) throw new Error('refusing to drop the unnamed namespace');
-  for (const s of STREAMS) await bus.jsm.streams.delete(streamName(bus.namespace, s.name)).catch(() => undefined);
+  for (const name of Object.keys(BUS_STREAMS)) await bus.jsm.streams.delete(streamName(bus.namespace, name)).catch(() => undefined);
 }

@@ -96,6 +96,10 @@ export const RECORDING_STATUSES = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATI
 export type RecordingStatus = (typeof RECORDING_STATUSES)[number];
 export const FAILURE_CODES = ['TRANSCRIBE_FAILED', 'GENERATE_FAILED', 'NO_SPEECH', 'AUDIO_CORRUPT'] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
+/** Failures no retry can help (the contract: `retryable` false); the pipeline does not retry them either. */
+export const FINAL_FAILURE_CODES = ['NO_SPEECH', 'AUDIO_CORRUPT'] as const satisfies readonly FailureCode[];
+/** Whether a retry may help a failure (`error.retryable`). */
+export const isRetryable = (code: string): boolean => !(FINAL_FAILURE_CODES as readonly string[]).includes(code);
 export const EVENT_TYPES = [
   'recording.created',
   'recording.naming_required',
@@ -110,10 +114,15 @@ export type UpdateChange = (typeof UPDATE_CHANGES)[number];
 export const NAMING_MODES = ['AUTO', 'FORCE_ON', 'FORCE_OFF'] as const;
 export type NamingMode = (typeof NAMING_MODES)[number];
 export const OUTPUT_LANGUAGES = ['MATCH', 'FA', 'EN'] as const;
+export type OutputLanguage = (typeof OUTPUT_LANGUAGES)[number];
 export const TITLE_STYLES = ['SESSION', 'TOPIC'] as const;
+export type TitleStyle = (typeof TITLE_STYLES)[number];
 export const DATE_CALENDARS = ['AUTO', 'JALALI', 'GREGORIAN'] as const;
+export type DateCalendar = (typeof DATE_CALENDARS)[number];
 export const MEMORY_CATEGORIES = ['ABOUT_YOU', 'PEOPLE', 'TERMS'] as const;
+export type MemoryCategory = (typeof MEMORY_CATEGORIES)[number];
 export const UI_LOCALES = ['en', 'fa'] as const;
+export type UiLocale = (typeof UI_LOCALES)[number];
 export const TOKEN_EXPIRY_DAYS = [30, 90, 365] as const;
 /** How the service received a meeting (bundle `recording.source`): recorded in the app, uploaded in the app, or sent with a token. */
 export const RECORDING_SOURCES = ['app', 'upload', 'api'] as const;
@@ -123,6 +132,7 @@ export const ACCESS_ROLES = ['owner', 'member'] as const;
 export type AccessRole = (typeof ACCESS_ROLES)[number];
 /** The `naming` part of submitRecording. */
 export const SUBMIT_NAMING_OPTIONS = ['default', 'skip'] as const;
+export type SubmitNaming = (typeof SUBMIT_NAMING_OPTIONS)[number];
 /** Digest section kinds the contract names today; clients ignore kinds they do not know. */
 export const DIGEST_SECTION_KINDS = ['summary', 'decision_list', 'action_item_list', 'key_point_list', 'question_list'] as const;
 export type DigestSectionKind = (typeof DIGEST_SECTION_KINDS)[number];

@@ -7,3 +7,8 @@ export * from './route-errors';
 export * from './schemas';
 export * from './openapi';
 export * from './artefacts';
+export * from './bus/bus.types';
+export * from './bus/bus.table';
+export * from './bus/bus.payloads';
+export * from './bus/bus.snapshot';
+export * from './compat';

@@ -19,6 +19,12 @@ export function described(schema: JsonSchema, en: string, fa: string): JsonSchem
   return { ...schema, description: en, 'x-svc-description-fa': fa };
 }
 
+/**
+ * A schema that only describes (it accepts anything, like `true`): a field's own two texts, for a
+ * conditional fragment that requires a field whose type is given elsewhere.
+ */
+export const annotationsOf = (s: JsonSchema): JsonSchema => ({ description: s.description, 'x-svc-description-fa': s['x-svc-description-fa'] });
+
 /** A closed object schema: every listed property, `required` as given, nothing else allowed. */
 export function object(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...extra };

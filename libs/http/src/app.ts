@@ -40,6 +40,11 @@ function metricsFor(name: string) {
   return m;
 }
 
+/** The registry a service's /metrics shows (libraries add their own metrics to it). */
+export function serviceRegistry(name: string): client.Registry {
+  return metricsFor(name).registry;
+}
+
 /** Per-request facts the log line reads when the response finishes. */
 export interface RequestFacts {
   reqId?: string;

@@ -70,6 +70,13 @@ export class EnvReader {
 export interface CommonConfig {
   databaseUrl: string;
   natsUrl: string;
+  /**
+   * The service's NATS user (`NATS_USER`, default the service's name) and password
+   * (`NATS_PASSWORD`, else `NATS_PASSWORD_<SERVICE>` where one environment serves every service,
+   * as in the launcher and the tests; unset for a broker without authentication).
+   */
+  natsUser: string;
+  natsPassword: string | null;
   /** Prefix of every NATS subject and stream: keeps tests, benchmarks and a dev stack apart on one server. */
   busNamespace: string;
   internalJwtSecret: string;
@@ -94,6 +101,8 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   return {
     databaseUrl: r.str('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
     natsUrl: r.str('NATS_URL', 'nats://127.0.0.1:4222'),
+    natsUser: r.str('NATS_USER', service),
+    natsPassword: r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`),
     busNamespace: r.str('BUS_NAMESPACE', ''),
     internalJwtSecret: r.secret('INTERNAL_JWT_SECRET', DEV_SECRET),
     logLevel: r.str('LOG_LEVEL', 'info'),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus } from '@mm/bus';
+import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type AccountConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -25,7 +25,7 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   const logger = createLogger('account', config.logLevel);
   await migrateSchema(config.databaseUrl, 'account', migrations);
   const { db, pool } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
-  const bus = await connectBus(config.natsUrl, 'account', config.busNamespace);
+  const bus = await connectServiceBus(config, 'account');
   const { nc } = bus;
   const summaries = new WalletSummaryCache();
   const walletChanges = new WalletChangesListener(config.databaseUrl, summaries, logger);

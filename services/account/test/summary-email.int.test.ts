@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
-import { connectBus, dropNamespace, serveRequests, type Bus } from '@mm/bus';
+import { connectBus, dropNamespace, serve, type Bus } from '@mm/bus';
 import { ApiError } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
 import { migrations } from '../migrations';
 import type { Database } from '../src/db/schema';
 import { SettingsRepository } from '../src/db/settings.repository';
-import { ACCOUNT_CONTACT_SUBJECT, EmailBusyError, SummaryEmailService } from '../src/services/summary-email.service';
+import { EmailBusyError, SummaryEmailService } from '../src/services/summary-email.service';
+import { BUS } from '@mm/contract';
 import { PermanentMailError, type Mailer, type OutgoingMail } from '../src/mail/smtp.mailer';
 import type { DigestForEmail } from '../src/domain/summary-email';
 
@@ -17,6 +18,8 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const FONTS = { regular: null, bold: null };
 
 let db: Kysely<Database>;
+/** The gateway's side (it answers accountContact) and the account service's own connection. */
+let gateway: Bus;
 let bus: Bus;
 const emails = new Map<string, string | null>();
 /** Accounts whose address the stub gateway fails to answer. */
@@ -39,15 +42,17 @@ const mailer: Mailer = {
 beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'account', migrations);
   db = openDatabase<Database>({ url: DATABASE_URL, schema: 'account', poolSize: 4 }).db;
-  bus = await connectBus(NATS_URL, 'test', `t${randomBytes(5).toString('hex')}.`);
-  serveRequests(
-    bus.nc,
-    ACCOUNT_CONTACT_SUBJECT,
+  const namespace = `t${randomBytes(5).toString('hex')}.`;
+  gateway = await connectBus(NATS_URL, 'gateway', namespace);
+  bus = await connectBus(NATS_URL, 'account', namespace);
+  serve(
+    gateway.nc,
+    BUS.accountContact,
     async (p) => {
-      const id = (p as { accountId: string }).accountId;
+      const id = p.accountId;
       if (broken.has(id)) throw new Error('access database away');
       if (!emails.has(id)) throw new ApiError('NOT_FOUND', 'No such account.');
-      return { email: emails.get(id), displayName: null };
+      return { email: emails.get(id) ?? null, displayName: null };
     },
     () => undefined,
   );
@@ -55,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropNamespace(bus);
   await bus.close();
+  await gateway.close();
   await db.destroy();
 });
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus } from '@mm/bus';
+import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type AskConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -17,7 +17,7 @@ export async function startAsk(config: AskConfig): Promise<Running> {
   const logger = createLogger('ask', config.logLevel);
   await migrateSchema(config.databaseUrl, 'ask', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'ask', poolSize: 10 });
-  const bus = await connectBus(config.natsUrl, 'ask', config.busNamespace);
+  const bus = await connectServiceBus(config, 'ask');
   const engine = config.llmEngine === 'openai' ? new OpenAiAskEngine({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model: config.openai.llmModel }) : new ExtractiveAskEngine();
   const asks = new AskService({ repo: new AskRepository(db), context: new ContextLoader(bus.nc, config.charsPerMinute), engine, nc: bus.nc, logger });
   const app = createApp({

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus } from '@mm/bus';
+import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type EventsConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -17,7 +17,7 @@ export async function startEvents(config: EventsConfig): Promise<Running> {
   const logger = createLogger('events', config.logLevel);
   await migrateSchema(config.databaseUrl, 'events', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'events', poolSize: 10 });
-  const bus = await connectBus(config.natsUrl, 'events', config.busNamespace);
+  const bus = await connectServiceBus(config, 'events');
   const repo = new EventRepository(db);
   const stopConsumer = await consumeRecordingEvents(bus, repo, logger);
   const stopRetention = startRetention(repo, logger);

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import type { NatsConnection } from 'nats';
+import type { Bus } from '@mm/bus';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -17,7 +17,7 @@ export interface GatewayDeps {
   config: GatewayConfig;
   db: Kysely<Database>;
   redis: Redis;
-  nc: NatsConnection;
+  bus: Bus;
   logger: Logger;
   ready: () => Promise<boolean>;
 }
@@ -31,14 +31,14 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const repo = new AccessRepository(deps.db);
   const signer = new PrincipalSigner(principalKey(config.internalJwtSecret));
   const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, logger });
-  const access = new AccessService({ repo, nc: deps.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
+  const access = new AccessService({ repo, nc: deps.bus.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
 
   const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false });
   const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, logger });
   app.use('/api', (_req, res) => {
     res.status(404).type('text/plain').send('Not Found');
   });
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.nc, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls }));
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls }));
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus } from '@mm/bus';
+import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -19,13 +19,14 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
   // Auto-pipelining sends the gate calls of requests that arrive in the same tick in one write.
   const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true });
   redis.on('error', () => undefined);
-  const { nc } = await connectBus(config.natsUrl, 'gateway', config.busNamespace);
+  const bus = await connectServiceBus(config, 'gateway');
+  const { nc } = bus;
   const subs = serveAccountContact(nc, new AccessRepository(db), logger);
   const app = createApp({
     config,
     db,
     redis,
-    nc,
+    bus,
     logger,
     ready: async () => {
       await sql`select 1`.execute(db);

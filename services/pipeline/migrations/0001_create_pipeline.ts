@@ -1,5 +1,18 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { outboxMigration } from '@mm/bus';
+
+/** The outbox table as the first release made it (frozen here: migrations import nothing from libs/). */
+async function createOutbox(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('outbox')
+    .addColumn('seq', 'bigserial', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('payload', 'jsonb', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('published_at', 'timestamptz')
+    .execute();
+  await sql`create index outbox_unpublished on outbox (seq) where published_at is null`.execute(db);
+}
 
 export const createPipeline: Migration = {
   async up(db: Kysely<any>) {
@@ -27,10 +40,10 @@ export const createPipeline: Migration = {
       .addColumn('fired_at', 'timestamptz')
       .execute();
     await sql`create index timer_due on timer (run_at) where fired_at is null`.execute(db);
-    await outboxMigration.up(db);
+    await createOutbox(db);
   },
   async down(db: Kysely<any>) {
-    await outboxMigration.down!(db);
+    await db.schema.dropTable('outbox').execute();
     await db.schema.dropTable('timer').execute();
     await db.schema.dropTable('job').execute();
   },

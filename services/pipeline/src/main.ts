@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createLogger, createServiceApp, finishApp, serve, runMain, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus, startOutboxRelay } from '@mm/bus';
+import { connectServiceBus, startOutboxRelay } from '@mm/bus';
 import { openStore } from '@mm/store';
 import { loadConfig, type PipelineConfig } from './config';
 import type { Database } from './db/schema';
@@ -16,7 +16,7 @@ export async function startPipeline(config: PipelineConfig): Promise<Running> {
   const logger = createLogger('pipeline', config.logLevel);
   await migrateSchema(config.databaseUrl, 'pipeline', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'pipeline', poolSize: 10 });
-  const bus = await connectBus(config.natsUrl, 'pipeline', config.busNamespace);
+  const bus = await connectServiceBus(config, 'pipeline');
   const store = await openStore(config.audioStore);
   const runner = new JobRunner({ db, store, engines: createEngines(config), logger, autoRetries: config.autoRetries, autoRetryDelaySeconds: config.autoRetryDelaySeconds });
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));

@@ -1,5 +1,18 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { outboxMigration } from '@mm/bus';
+
+/** The outbox table as the first release made it (frozen here: migrations import nothing from libs/). */
+async function createOutbox(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('outbox')
+    .addColumn('seq', 'bigserial', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('payload', 'jsonb', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('published_at', 'timestamptz')
+    .execute();
+  await sql`create index outbox_unpublished on outbox (seq) where published_at is null`.execute(db);
+}
 
 export const createRecordings: Migration = {
   async up(db: Kysely<any>) {
@@ -72,10 +85,10 @@ export const createRecordings: Migration = {
       .addColumn('markdown', 'text', (c) => c.notNull())
       .addColumn('generated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await outboxMigration.up(db);
+    await createOutbox(db);
   },
   async down(db: Kysely<any>) {
-    await outboxMigration.down!(db);
+    await db.schema.dropTable('outbox').execute();
     for (const t of ['digest', 'transcript', 'idempotency_key', 'recording']) await db.schema.dropTable(t).execute();
   },
 };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus, startOutboxRelay } from '@mm/bus';
+import { connectServiceBus, startOutboxRelay } from '@mm/bus';
 import { openStore } from '@mm/store';
 import { loadConfig, type RecordingsConfig } from './config';
 import { createApp } from './app';
@@ -20,7 +20,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const logger = createLogger('recordings', config.logLevel);
   await migrateSchema(config.databaseUrl, 'recordings', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'recordings', poolSize: 20 });
-  const bus = await connectBus(config.natsUrl, 'recordings', config.busNamespace);
+  const bus = await connectServiceBus(config, 'recordings');
   const store = await openStore(config.audioStore);
   const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming, freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay });
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));

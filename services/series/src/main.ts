@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
-import { connectBus } from '@mm/bus';
+import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type SeriesConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -15,7 +15,7 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   const logger = createLogger('series', config.logLevel);
   await migrateSchema(config.databaseUrl, 'series', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
-  const { nc } = await connectBus(config.natsUrl, 'series', config.busNamespace);
+  const { nc } = await connectServiceBus(config, 'series');
   const series = new SeriesService(db, new RecordingsStatsClient(nc, logger));
   const subs = serveSeries(nc, series, logger);
   const app = createApp({

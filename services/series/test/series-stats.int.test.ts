@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { connectBus, dropNamespace, serveRequests, type Bus } from '@mm/bus';
+import { connectBus, dropNamespace, serve, type Bus } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import { migrateSchema, openDatabase } from '@mm/db';
 import { createLogger } from '@mm/http';
 import { migrations } from '../migrations';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'series', migrations);
   db = openDatabase<Database>({ url: DATABASE_URL, schema: 'series', poolSize: 2 }).db;
   // A namespace of its own: no running stack answers here unless the test does.
-  bus = await connectBus(NATS_URL, 'series-stats-test', `t${randomBytes(5).toString('hex')}.`);
+  bus = await connectBus(NATS_URL, 'operator', `t${randomBytes(5).toString('hex')}.`);
 });
 afterAll(async () => {
   await dropNamespace(bus);
@@ -46,7 +47,7 @@ class FakeStats implements MeetingStatsSource {
 
 describe('RecordingsStatsClient (recordings.series.stats)', () => {
   it('turns the answer into stats per id, and 0 and null for an id the answer lacks', async () => {
-    const sub = serveRequests(bus.nc, 'recordings.series.stats', async () => ({ stats: { ser_a: { meetingCount: 2, lastRecordedAt: '2024-03-20T10:00:00.000Z' } } }), () => undefined);
+    const sub = serve(bus.nc, BUS.seriesStats, async () => ({ stats: { ser_a: { meetingCount: 2, lastRecordedAt: '2024-03-20T10:00:00.000Z' } } }), () => undefined);
     try {
       const stats = await new RecordingsStatsClient(bus.nc, logger).statsOf(['ser_a', 'ser_b', 'ser_a']);
       expect([...stats.entries()]).toEqual([
@@ -65,7 +66,7 @@ describe('RecordingsStatsClient (recordings.series.stats)', () => {
   });
 
   it('fails with MeetingStatsUnavailable when the recordings service does not answer in time', async () => {
-    const sub = serveRequests(bus.nc, 'recordings.series.stats', () => new Promise((r) => setTimeout(() => r({ stats: {} }), 1500)), () => undefined);
+    const sub = serve(bus.nc, BUS.seriesStats, () => new Promise((r) => setTimeout(() => r({ stats: {} }), 1500)), () => undefined);
     try {
       const started = Date.now();
       await expect(new RecordingsStatsClient(bus.nc, logger, 300).statsOf(['ser_a'])).rejects.toBeInstanceOf(MeetingStatsUnavailable);

@@ -4,22 +4,10 @@
  * Neither carries `schemaVersion`.
  */
 import { ERROR_CODES, RECORDING_STATUSES } from '../catalog';
-import { described as d, type JsonSchema } from '../schema-helpers';
+import { annotationsOf, described as d, type JsonSchema } from '../schema-helpers';
 import { enumOf, integer, objectOf, text } from './common.schemas';
 
 const noSchemaVersion: JsonSchema = { not: { type: 'object', properties: { schemaVersion: true }, required: ['schemaVersion'] } };
-
-/** A conditional fragment: when `error.code` is `code`, `details` must carry `fields`. */
-function detailsWhen(code: string, fields: string[]): JsonSchema {
-  return {
-    if: { type: 'object', properties: { code: { const: code } }, required: ['code'] },
-    then: {
-      type: 'object',
-      properties: { details: { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, true])), required: fields } },
-      required: ['details'],
-    },
-  };
-}
 
 const detailsField = objectOf(
   {
@@ -39,6 +27,30 @@ const detailsField = objectOf(
   [],
 );
 
+/** A conditional fragment: when `error.code` is `code`, `details` must carry `fields` (their types are in `details`). */
+function detailsWhen(code: string, fields: string[]): JsonSchema {
+  const described = detailsField.properties as Record<string, JsonSchema>;
+  return {
+    if: { type: 'object', properties: { code: { const: code } }, required: ['code'] },
+    then: {
+      type: 'object',
+      properties: {
+        details: d(
+          { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, annotationsOf(described[f])])), required: fields },
+          `Always present with ${code}.`,
+          `همیشه همراه ${code} می‌آید.`,
+        ),
+      },
+      required: ['details'],
+    },
+  };
+}
+
+/** The error's message: every code but INTERNAL_ERROR has one. */
+const messageField = text('Human-readable explanation; its wording may change, do not match on it.', 'توضیح خوانا برای انسان؛ ممکن است تغییر کند، پس بر پایهٔ آن تصمیم نگیرید.');
+/** What INTERNAL_ERROR never carries. */
+const absent = (en: string, fa: string): JsonSchema => d({ not: {} }, en, fa);
+
 /** `{ error: { code, message, details? } }`; INTERNAL_ERROR carries the code alone. */
 export const errorEnvelopeSchema: JsonSchema = {
   ...objectOf(
@@ -47,7 +59,7 @@ export const errorEnvelopeSchema: JsonSchema = {
         ...objectOf(
           {
             code: enumOf(Object.keys(ERROR_CODES), 'Stable error code: branch on it.', 'کد پایدار خطا؛ تصمیم‌گیری را بر پایهٔ آن انجام دهید.'),
-            message: text('Human-readable explanation; its wording may change, do not match on it.', 'توضیح خوانا برای انسان؛ ممکن است تغییر کند، پس بر پایهٔ آن تصمیم نگیرید.'),
+            message: messageField,
             details: detailsField,
           },
           'What went wrong.',
@@ -57,8 +69,14 @@ export const errorEnvelopeSchema: JsonSchema = {
         allOf: [
           {
             if: { type: 'object', properties: { code: { const: 'INTERNAL_ERROR' } }, required: ['code'] },
-            then: { type: 'object', properties: { message: false, details: false } },
-            else: { type: 'object', properties: { message: true }, required: ['message'] },
+            then: {
+              type: 'object',
+              properties: {
+                message: absent('Never sent with INTERNAL_ERROR: the code alone tells.', 'همراه INTERNAL_ERROR هرگز نمی‌آید: کد به‌تنهایی گویاست.'),
+                details: absent('Never sent with INTERNAL_ERROR.', 'همراه INTERNAL_ERROR هرگز نمی‌آید.'),
+              },
+            },
+            else: { type: 'object', properties: { message: annotationsOf(messageField) }, required: ['message'] },
           },
           detailsWhen('INSUFFICIENT_MINUTES', ['requiredMinutes']),
           detailsWhen('TOKEN_DAILY_CAP', ['capMinutes', 'usedMinutes', 'requiredMinutes']),

@@ -1,13 +1,19 @@
 /** Schemas of the events feed (listEvents). */
 import { EVENT_TYPES, RECORDING_STATUSES, UPDATE_CHANGES } from '../catalog';
-import { nullable, type JsonSchema } from '../schema-helpers';
+import { annotationsOf, described as d, nullable, type JsonSchema } from '../schema-helpers';
 import { arrayOf, dateTime, enumOf, failureField, idString, objectOf, responseSchema, text } from './common.schemas';
 
-/** A conditional fragment: an event of `type` must carry `data.<field>`. */
-function dataWhen(type: string, field: string): JsonSchema {
+const changeField = enumOf(UPDATE_CHANGES, 'recording.updated only: what changed.', 'فقط برای recording.updated: آنچه تغییر کرد.');
+
+/** A conditional fragment: an event of `type` must carry `data.<field>` (its type is in `data`). */
+function dataWhen(type: string, field: string, schema: JsonSchema): JsonSchema {
   return {
     if: { type: 'object', properties: { type: { const: type } }, required: ['type'] },
-    then: { type: 'object', properties: { data: { type: 'object', properties: { [field]: true }, required: [field] } }, required: ['data'] },
+    then: {
+      type: 'object',
+      properties: { data: d({ type: 'object', properties: { [field]: annotationsOf(schema) }, required: [field] }, `With ${type}, data carries ${field}.`, `همراه ${type}، data فیلد ${field} را دارد.`) },
+      required: ['data'],
+    },
   };
 }
 
@@ -29,7 +35,7 @@ export const eventSchema: JsonSchema = {
         {
           status: enumOf(RECORDING_STATUSES, 'The meeting\'s status with this event.', 'وضعیت جلسه همراه با این رویداد.'),
           error: failureField,
-          change: enumOf(UPDATE_CHANGES, 'recording.updated only: what changed.', 'فقط برای recording.updated: آنچه تغییر کرد.'),
+          change: changeField,
         },
         'Facts of the event: status always, error with recording.failed, change with recording.updated.',
         'جزئیات رویداد: وضعیت همیشه، خطا همراه recording.failed و نوع تغییر همراه recording.updated.',
@@ -39,7 +45,7 @@ export const eventSchema: JsonSchema = {
     'Something that happened to one of the owner\'s meetings.',
     'رویدادی که برای یکی از جلسه‌های صاحب حساب رخ داد.',
   ),
-  allOf: [dataWhen('recording.failed', 'error'), dataWhen('recording.updated', 'change')],
+  allOf: [dataWhen('recording.failed', 'error', failureField), dataWhen('recording.updated', 'change', changeField)],
 };
 
 /** The page of listEvents. */

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
+import type { CreditKind, MemoryCategory, NamingMode, UiLocale } from '@mm/contract';
 
 export type LedgerKind = 'credit' | 'hold' | 'capture' | 'release' | 'ask_charge';
-export type CreditKind = 'trial' | 'grant' | 'purchase';
 
 export interface WalletTable {
   accountId: string;
@@ -24,9 +24,7 @@ export interface LedgerEntryTable {
   createdAt: Generated<Date>;
 }
 
-export type NamingMode = 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
-export type UiLocale = 'en' | 'fa';
-export type MemoryCategory = 'ABOUT_YOU' | 'PEOPLE' | 'TERMS';
+export type { CreditKind, MemoryCategory, NamingMode, UiLocale };
 
 /** The account's settings and vocabulary; absent until the first change (defaults apply). */
 export interface SettingTable {

@@ -2,15 +2,13 @@ import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { request, RemoteError } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
 import { SettingsRepository } from '../db/settings.repository';
 import { SummaryEmailRepository } from '../db/summary-email.repository';
 import { attachmentName, emailHtml, emailSubject, emailText, type DigestForEmail } from '../domain/summary-email';
 import { canRenderLanguage, renderDigestPdf, type PdfFonts } from '../mail/digest-pdf.renderer';
 import { PermanentMailError, type Mailer } from '../mail/smtp.mailer';
-
-/** The gateway owns identity (the `access` schema); the email address is asked for, never read. */
-export const ACCOUNT_CONTACT_SUBJECT = 'access.account.contact';
 
 // Longer than any real send (PDF plus SMTP), short enough that a crashed sender's email goes soon.
 const CLAIM_STALE_SECONDS = 300;
@@ -92,10 +90,10 @@ export class SummaryEmailService {
     }
   }
 
-  /** The owner's address from the gateway; null for an account the gateway does not know. */
+  /** The owner's address from the gateway, which owns identity (never read here); null for an account it does not know. */
   private async contact(accountId: string): Promise<{ email: string | null } | null> {
     try {
-      return await request<{ email: string | null; displayName: string | null }>(this.deps.nc, ACCOUNT_CONTACT_SUBJECT, { accountId });
+      return await request(this.deps.nc, BUS.accountContact, { accountId });
     } catch (err) {
       if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;
       throw err;

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
 import { ApiError } from '@mm/http';
 import { admit, balanceOf, DAY_MS } from '../domain/wallet';
+import type { WalletSpend } from '@mm/contract';
 import type { CreditKind, Database } from '../db/schema';
 import { WalletRepository } from '../db/wallet.repository';
 import { WalletSummaryCache } from './wallet-summary.cache';
@@ -12,17 +13,8 @@ export interface WalletLimits {
   trialOverdraftMinutes: number;
 }
 
-export interface SpendRequest {
-  accountId: string;
-  /** Idempotency: the meeting id for a hold, the Ask id for a charge. */
-  reference: string;
-  minutes: number;
-  tokenId: string | null;
-  dailyMinuteCap: number | null;
-  showBalance: boolean;
-  /** Skips admission: a retried meeting's new hold is not a new meeting. */
-  force?: boolean;
-}
+/** A hold for a meeting or the charge of an Ask, as the bus table carries it. */
+export type SpendRequest = WalletSpend;
 
 function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
   const message = {

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { request, RemoteError } from '@mm/bus';
+import { refusedBy, request } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import { ApiError, hasScope, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
 import { finishAnswer } from '../domain/answer';
 import type { AskRepository, Target } from '../db/ask.repository';
@@ -36,8 +37,6 @@ export interface AskAnswer {
   minutes: number;
   refused: boolean;
 }
-
-const SPEND_REFUSALS = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'];
 
 /** Quotes and Asks, on one meeting or on a series. */
 export class AskService {
@@ -112,7 +111,7 @@ export class AskService {
       await this.deps.repo.answered(id, attempt, answer);
       return answer;
     } catch (err) {
-      const refused = err instanceof ApiError && SPEND_REFUSALS.includes(err.code);
+      const refused = err instanceof ApiError && (BUS.walletCharge.refusals as readonly string[]).includes(err.code);
       if (chargeSent && !refused) {
         // The wallet may have charged (or did, and saving the answer failed): keep the claim, so
         // a retry with the same key takes it over with the same Ask id and is not charged twice.
@@ -165,12 +164,12 @@ export class AskService {
     try {
       await request(
         this.deps.nc,
-        'account.wallet.charge',
+        BUS.walletCharge,
         { accountId: p.accountId, reference: askId, minutes, tokenId: p.tokenId, dailyMinuteCap: p.dailyMinuteCap, showBalance: p.source === 'app' || hasScope(p, 'account:read') },
-        10_000,
+        { timeoutMs: 10_000 },
       );
     } catch (err) {
-      if (err instanceof RemoteError && SPEND_REFUSALS.includes(err.code)) throw new ApiError(err.code as never, err.message, err.details, err.headers);
+      if (refusedBy(BUS.walletCharge, err)) throw new ApiError(err.code, err.message, err.details, err.headers);
       throw new ApiError('INTERNAL', 'The wallet did not answer; retry with the same key.');
     }
   }

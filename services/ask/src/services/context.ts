@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
 import { request, RemoteError } from '@mm/bus';
-import { transcriptAsText, type AskMeetingDoc } from '@mm/contract';
+import { BUS, transcriptAsText, type AskMeetingDoc, type RequestEntry } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import { priceOf, SERIES_MAX_MEETINGS, SERIES_MIN_MEETINGS, SERIES_TRANSCRIPT_BUDGET_CHARS } from '../domain/price';
 import type { AskInput } from '../domain/extractive';
@@ -14,10 +14,10 @@ export interface AskContext {
   documents: { recordingId: string; title: string | null; recordedAt: string; digestText: string; transcriptText: string | null }[];
 }
 
-/** Asks the recordings service, passing NOT_FOUND on as the same 404 and anything else as a 500. */
-async function ask<T>(nc: NatsConnection, subject: string, payload: unknown, notFound: string): Promise<T> {
+/** Asks the recordings service for the caller, passing NOT_FOUND on as the same 404 and anything else as a 500. */
+async function ask<P, R>(nc: NatsConnection, entry: RequestEntry<P, R>, caller: Principal, payload: P, notFound: string): Promise<R> {
   try {
-    return await request<T>(nc, subject, payload, 10_000);
+    return await request(nc, entry, payload, { timeoutMs: 10_000, principal: caller });
   } catch (err) {
     if (err instanceof RemoteError && err.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', notFound);
     throw err;
@@ -38,7 +38,7 @@ export class ContextLoader {
 
   /** A meeting the caller can reach: 404 otherwise, 409 ASK_NOT_READY before READY. */
   async meeting(p: Principal, recordingId: string): Promise<AskContext> {
-    const r = await ask<{ status: string; meeting: AskMeetingDoc | null }>(this.nc, 'recordings.ask.meeting', { principal: p, recordingId }, 'No meeting the token can reach has that id.');
+    const r = await ask(this.nc, BUS.askMeeting, p, { recordingId }, 'No meeting the token can reach has that id.');
     if (r.status !== 'READY' || !r.meeting?.transcript) throw new ApiError('ASK_NOT_READY', `The meeting has no digest yet (status ${r.status}); ask again once it is READY.`);
     const m = r.meeting;
     const transcriptText = transcriptAsText(m.transcript!);
@@ -52,10 +52,11 @@ export class ContextLoader {
 
   /** A series the caller can reach (404 otherwise, and while series are off) with 2+ finished meetings. */
   async series(p: Principal, seriesId: string): Promise<AskContext> {
-    const r = await ask<{ finishedCount: number; meetings: AskMeetingDoc[] }>(
+    const r = await ask(
       this.nc,
-      'recordings.ask.series',
-      { principal: p, seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
+      BUS.askSeries,
+      p,
+      { seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
       'No series the token can reach has that id.',
     );
     if (r.finishedCount < SERIES_MIN_MEETINGS) {

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@mm/contract';
+import type { RecordingEvent } from '@mm/contract';
 import type { EventRow, NewEvent } from '../db/schema';
 
 /** Events are served for 30 days; retention deletes them a day later (a reader mid-page keeps its page). */
@@ -6,40 +6,17 @@ export const KEEP_DAYS = 30;
 export const DELETE_AFTER_DAYS = 31;
 export const DAY_MS = 24 * 3600 * 1000;
 
-/** The event as the recordings outbox publishes it. */
-export interface RecordingEventFact {
-  id: string;
-  type: string;
-  recordingId: string;
-  accountId: string;
-  tokenId: string | null;
-  seriesId: string | null;
-  occurredAt: string;
-  data: Record<string, unknown>;
-}
-
-const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-const isStrOrNull = (v: unknown) => v === null || v === undefined || isStr(v);
-
-/** The row to store for a fact, or null for a payload that is no meeting event (logged, acked). */
-export function toNewEvent(payload: unknown): NewEvent | null {
-  const f = payload as Partial<RecordingEventFact> | null;
-  if (!f || typeof f !== 'object') return null;
-  if (!isStr(f.id) || !isStr(f.recordingId) || !isStr(f.accountId) || !isStr(f.occurredAt)) return null;
-  if (!isStr(f.type) || !(EVENT_TYPES as readonly string[]).includes(f.type)) return null;
-  if (!isStrOrNull(f.tokenId) || !isStrOrNull(f.seriesId)) return null;
-  if (!f.data || typeof f.data !== 'object' || Array.isArray(f.data)) return null;
-  const occurredAt = new Date(f.occurredAt);
-  if (Number.isNaN(occurredAt.getTime())) return null;
+/** The row to store for a meeting event (already checked against the bus table). */
+export function toNewEvent(e: RecordingEvent): NewEvent {
   return {
-    id: f.id,
-    type: f.type,
-    recordingId: f.recordingId,
-    accountId: f.accountId,
-    tokenId: f.tokenId ?? null,
-    seriesId: f.seriesId ?? null,
-    occurredAt,
-    data: JSON.stringify(f.data),
+    id: e.id,
+    type: e.type,
+    recordingId: e.recordingId,
+    accountId: e.accountId,
+    tokenId: e.tokenId,
+    seriesId: e.seriesId,
+    occurredAt: new Date(e.occurredAt),
+    data: JSON.stringify(e.data),
   };
 }
 

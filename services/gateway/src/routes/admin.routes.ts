@@ -4,16 +4,20 @@ import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ApiError, createAjv } from '@mm/http';
-import { request, RemoteError } from '@mm/bus';
+import { request, RemoteError, type Bus } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import * as schemas from './admin.schemas';
 import type { AccessService } from '../services/access.service';
 import type { PrincipalSigner } from '../services/principals';
 import { forward } from '../services/proxy';
+import { deadLettersRouter } from './dead-letters.routes';
 
 export interface AdminDeps {
   adminApiKey: string | null;
   access: AccessService;
   nc: NatsConnection;
+  /** The bus itself (JetStream), for the dead letters. */
+  bus: Bus;
   redis: Redis;
   logger: Logger;
   signer: PrincipalSigner;
@@ -108,6 +112,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post('/recordings/:id/regenerate', toRecordings((req) => `/internal/admin/recordings/${id(req)}/regenerate`, operator));
   router.post('/recordings/:id/recheck', toRecordings((req) => `/internal/admin/recordings/${id(req)}/recheck`, operator));
 
+  router.use('/dead-letters', deadLettersRouter(deps.bus));
+
   router.put('/flags', wrap(async (req, res) => {
     const { tokensDisabled } = body<{ tokensDisabled: boolean }>('flagsBody', req);
     res.json({ flags: await deps.access.setFlags(tokensDisabled) });
@@ -117,7 +123,7 @@ export function adminRouter(deps: AdminDeps): Router {
     const { accountId } = body<{ accountId: string }>('seriesMemberBody', req);
     await deps.access.getAccount(accountId);
     try {
-      res.json(await request(deps.nc, 'series.members.add', { seriesId: String(req.params.id), accountId }));
+      res.json(await request(deps.nc, BUS.seriesMembersAdd, { seriesId: String(req.params.id), accountId }));
     } catch (err) {
       if (err instanceof RemoteError && (err.code === 'NOT_FOUND' || err.code === 'VALIDATION')) throw new ApiError(err.code, err.message);
       throw new ApiError('INTERNAL', 'The series service did not answer; retry.');

@@ -1,7 +1,7 @@
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { SCOPES, SCOPE_SWITCH, LIMITS, type Scope, type Switch } from '@mm/contract';
+import { BUS, SCOPES, SCOPE_SWITCH, LIMITS, type CreditKind, type Scope, type Switch } from '@mm/contract';
 import { ApiError, newId } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
 import type { AccessRepository, AccountView } from '../db/access.repository';
@@ -125,9 +125,9 @@ export class AccessService {
     return patch;
   }
 
-  private async credit(accountId: string, minutes: number, kind: 'trial' | 'grant' | 'purchase', reference: string): Promise<{ balanceMinutes: number }> {
+  private async credit(accountId: string, minutes: number, kind: CreditKind, reference: string): Promise<{ balanceMinutes: number }> {
     try {
-      return await request<{ balanceMinutes: number }>(this.deps.nc, 'account.wallet.credit', { accountId, minutes, kind, reference });
+      return await request(this.deps.nc, BUS.walletCredit, { accountId, minutes, kind, reference });
     } catch (err) {
       if (err instanceof RemoteError) throw new ApiError('INTERNAL', `The wallet refused the credit: ${err.message}`);
       throw new ApiError('INTERNAL', 'The wallet did not answer; retry.');

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { consume, type Bus } from '@mm/bus';
+import { consume, on, type Bus } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
-import type { JobMessage, JobRunner } from '../services/job-runner';
+import type { JobRunner } from '../services/job-runner';
 import { setTimer } from '../services/timers';
 
 /**
@@ -13,11 +14,9 @@ export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: Job
   const ackWaitMs = opts.ackWaitSeconds * 1000;
   const onError = (err: unknown, subject: string) => logger.error({ err, subject }, 'pipeline message failed; will retry');
   const stops = await Promise.all([
-    consume(bus, { stream: 'PIPELINE', durable: 'pipeline-transcribe', filterSubject: 'pipeline.job.transcribe', concurrency: opts.transcribeConcurrency, ackWaitMs, onError }, (_s, p) =>
-      runner.run(p as JobMessage),
-    ),
-    consume(bus, { stream: 'PIPELINE', durable: 'pipeline-generate', filterSubject: 'pipeline.job.generate', concurrency: 4, ackWaitMs, onError }, (_s, p) => runner.run(p as JobMessage)),
-    consume(bus, { stream: 'PIPELINE', durable: 'pipeline-timers', filterSubject: 'pipeline.timer.set', concurrency: 8, onError }, (_s, p) => setTimer(db, p as never)),
+    consume(bus, [on(BUS.transcribeJob, (job) => runner.run(job))], { durable: 'pipeline-transcribe', concurrency: opts.transcribeConcurrency, ackWaitMs, onError }),
+    consume(bus, [on(BUS.generateJob, (job) => runner.run(job))], { durable: 'pipeline-generate', concurrency: 4, ackWaitMs, onError }),
+    consume(bus, [on(BUS.timerSet, (timer) => setTimer(db, timer))], { durable: 'pipeline-timers', concurrency: 8, onError }),
   ]);
   return async () => {
     await Promise.all(stops.map((s) => s()));

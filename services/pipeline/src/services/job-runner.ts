@@ -2,30 +2,17 @@ import { mkdir, rm } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { enqueue } from '@mm/bus';
+import { BUS, FAILURE_CODES, isRetryable, type FailureCode, type PipelineJob } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { Database } from '../db/schema';
 import type { Engines } from './engines.types';
 
-export interface JobMessage {
-  jobId: string;
-  step: 'transcribe' | 'generate';
-  recordingId: string;
-  accountId: string;
-  attempt: number;
-  audioKey?: string;
-  keyterms?: string[];
-  transcriptKey?: string;
-  kind?: string;
-  outputLanguage?: string;
-  memory?: string[];
-}
+/** A job as the pipeline runs it (the table's transcribeJob and generateJob). */
+export type JobMessage = PipelineJob;
 
-/** Codes a retry cannot help: the failure is final at once. */
-const FINAL_CODES = new Set(['NO_SPEECH', 'AUDIO_CORRUPT']);
-
-const codeOf = (err: unknown, step: JobMessage['step']): string => {
+const codeOf = (err: unknown, step: JobMessage['step']): FailureCode => {
   const code = (err as { code?: unknown })?.code;
-  if (typeof code === 'string' && ['NO_SPEECH', 'AUDIO_CORRUPT', 'TRANSCRIBE_FAILED', 'GENERATE_FAILED'].includes(code)) return code;
+  if (typeof code === 'string' && (FAILURE_CODES as readonly string[]).includes(code)) return code as FailureCode;
   return step === 'transcribe' ? 'TRANSCRIBE_FAILED' : 'GENERATE_FAILED';
 };
 
@@ -51,7 +38,7 @@ export class JobRunner {
       const job = await trx.selectFrom('job').selectAll().where('id', '=', m.jobId).forUpdate().executeTakeFirstOrThrow();
       if (job.status === 'done' || job.attempt > m.attempt || (job.status === 'failed' && job.attempt === m.attempt)) return false;
       await trx.updateTable('job').set({ status: 'running', attempt: m.attempt, startedAt: sql`now()` }).where('id', '=', m.jobId).execute();
-      await enqueue(trx, `started:${m.jobId}:${m.attempt}`, 'pipeline.result.started', { recordingId: m.recordingId, jobId: m.jobId, step: m.step });
+      await enqueue(trx, BUS.jobStarted, `started:${m.jobId}:${m.attempt}`, { recordingId: m.recordingId, jobId: m.jobId, step: m.step });
       return true;
     });
     if (!proceed) return;
@@ -65,17 +52,17 @@ export class JobRunner {
       logger.info({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, engineMs }, 'job done');
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('job').set({ status: 'done', finishedAt: sql`now()`, engineMs }).where('id', '=', m.jobId).execute();
-        const subject = m.step === 'transcribe' ? 'pipeline.result.transcribed' : 'pipeline.result.generated';
-        const body = m.step === 'transcribe' ? { transcriptKey: resultKey } : { digestKey: resultKey };
-        await enqueue(trx, `result:${m.jobId}`, subject, { recordingId: m.recordingId, jobId: m.jobId, ...body });
+        const done = { recordingId: m.recordingId, jobId: m.jobId };
+        if (m.step === 'transcribe') await enqueue(trx, BUS.jobTranscribed, `result:${m.jobId}`, { ...done, transcriptKey: resultKey });
+        else await enqueue(trx, BUS.jobGenerated, `result:${m.jobId}`, { ...done, digestKey: resultKey });
       });
     } catch (err) {
       const code = codeOf(err, m.step);
-      const final = FINAL_CODES.has(code) || m.attempt > this.deps.autoRetries;
+      const final = !isRetryable(code) || m.attempt > this.deps.autoRetries;
       logger.warn({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, code, final, err: String(err) }, 'job failed');
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('job').set({ status: 'failed', errorCode: code, finishedAt: sql`now()` }).where('id', '=', m.jobId).execute();
-        await enqueue(trx, `failed:${m.jobId}:${m.attempt}`, 'pipeline.result.failed', { recordingId: m.recordingId, jobId: m.jobId, step: m.step, code, final });
+        await enqueue(trx, BUS.jobFailed, `failed:${m.jobId}:${m.attempt}`, { recordingId: m.recordingId, jobId: m.jobId, step: m.step, code, final });
         if (!final) {
           const next: JobMessage = { ...m, attempt: m.attempt + 1 };
           await trx

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { enqueue } from '@mm/bus';
+import { BUS, JOB_OF_STEP, type PipelineJob, type TimerRequest } from '@mm/contract';
 import type { Database } from '../db/schema';
 
 /** Stores a timer another service asked for (idempotent by its id). */
-export async function setTimer(db: Kysely<Database>, t: { timerId: string; recordingId: string; kind: 'naming_deadline'; runAt: string; ref: string }): Promise<void> {
+export async function setTimer(db: Kysely<Database>, t: TimerRequest): Promise<void> {
   await db
     .insertInto('timer')
     .values({ id: t.timerId, kind: t.kind, recordingId: t.recordingId, runAt: new Date(t.runAt), payload: JSON.stringify({ ref: t.ref }), firedAt: null })
@@ -25,9 +26,10 @@ export function startTimerLoop(db: Kysely<Database>, logger: Logger, intervalMs 
         await db.transaction().execute(async (trx) => {
           const due = await trx.selectFrom('timer').selectAll().where('firedAt', 'is', null).where('runAt', '<=', sql<Date>`now()`).orderBy('runAt').limit(50).forUpdate().skipLocked().execute();
           for (const t of due) {
-            const payload = t.payload as Record<string, unknown>;
-            if (t.kind === 'retry') await enqueue(trx, `job:${String(payload.jobId)}:a${String(payload.attempt)}`, `pipeline.job.${String(payload.step)}`, payload);
-            else await enqueue(trx, `fired:${t.id}`, 'pipeline.result.timer', { recordingId: t.recordingId, kind: t.kind, ref: payload.ref });
+            if (t.kind === 'retry') {
+              const job = t.payload as PipelineJob;
+              await enqueue(trx, JOB_OF_STEP[job.step], `job:${job.jobId}:a${job.attempt}`, job);
+            } else await enqueue(trx, BUS.timerFired, `fired:${t.id}`, { recordingId: t.recordingId, kind: 'naming_deadline', ref: String((t.payload as { ref: unknown }).ref) });
             await trx.updateTable('timer').set({ firedAt: sql`now()` }).where('id', '=', t.id).execute();
           }
         });

@@ -1,31 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
-import { serveRequests } from '@mm/bus';
-import { digestAsText, transcriptAsText, type AskMeetingDoc, type TranscriptSegment } from '@mm/contract';
-import { ApiError, createAjv, type Principal } from '@mm/http';
+import { serve } from '@mm/bus';
+import { BUS, digestAsText, transcriptAsText, type AskMeetingDoc, type AskMeetingReply, type AskSeriesQuery, type AskSeriesReply, type TranscriptSegment } from '@mm/contract';
+import { ApiError, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import type { MeetingAccess } from '../services/access';
-
-// These payload schemas belong in libs/contract beside the other bus payloads once it has them.
-const ajv = createAjv();
-const principal = { type: 'object', required: ['accountId', 'features'], properties: { accountId: { type: 'string' }, features: { type: 'object' } } };
-const validMeeting = ajv.compile({
-  type: 'object',
-  required: ['principal', 'recordingId'],
-  properties: { principal, recordingId: { type: 'string', minLength: 1, maxLength: 64 } },
-});
-const validSeries = ajv.compile({
-  type: 'object',
-  required: ['principal', 'seriesId', 'maxMeetings', 'transcriptBudgetChars'],
-  properties: {
-    principal,
-    seriesId: { type: 'string', minLength: 1, maxLength: 64 },
-    maxMeetings: { type: 'integer', minimum: 1, maximum: 500 },
-    transcriptBudgetChars: { type: 'integer', minimum: 0 },
-  },
-});
 
 async function readMeetings(db: Kysely<Database>, ids: string[]) {
   if (ids.length === 0) return { transcripts: new Map(), digests: new Map() };
@@ -37,11 +18,11 @@ async function readMeetings(db: Kysely<Database>, ids: string[]) {
 }
 
 /**
- * `recordings.ask.meeting` {principal, recordingId} → {status, meeting}: a meeting the caller can
+ * `askMeeting` {recordingId} → {status, meeting}: a meeting the caller can
  * reach (its own, or one of a joined series; NOT_FOUND otherwise), with its transcript and digest
  * once READY (meeting null before).
  */
-export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p: Principal, recordingId: string): Promise<{ status: string; meeting: AskMeetingDoc | null }> {
+export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p: Principal, recordingId: string): Promise<AskMeetingReply> {
   const repo = new RecordingRepository(db);
   const { r } = await access.readable(p, await repo.get(db, recordingId));
   if (r.status !== 'READY') return { status: r.status, meeting: null };
@@ -63,7 +44,7 @@ export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p:
 }
 
 /**
- * `recordings.ask.series` {principal, seriesId, maxMeetings, transcriptBudgetChars} →
+ * `askSeries` {seriesId, maxMeetings, transcriptBudgetChars} →
  * {finishedCount, meetings}: the finished meetings of a series the caller can reach, newest first
  * by recordedAt, at most maxMeetings of them; every one with its digest, and as many full
  * transcripts as fit the budget (newest first; a transcript that does not fit is left out whole).
@@ -72,8 +53,8 @@ export async function askSeries(
   db: Kysely<Database>,
   access: MeetingAccess,
   p: Principal,
-  q: { seriesId: string; maxMeetings: number; transcriptBudgetChars: number },
-): Promise<{ finishedCount: number; meetings: AskMeetingDoc[] }> {
+  q: AskSeriesQuery,
+): Promise<AskSeriesReply> {
   if (!(await access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
   const base = db.selectFrom('recording').where('seriesId', '=', q.seriesId).where('status', '=', 'READY').where('deletedAt', 'is', null);
   const [{ n }, rows] = await Promise.all([
@@ -103,29 +84,11 @@ export async function askSeries(
   return { finishedCount: Number(n), meetings };
 }
 
-/** Answers the ask service's two context requests. */
+/** Answers the ask service's two context requests, for the caller the ask service signed. */
 export function serveAskContext(nc: NatsConnection, db: Kysely<Database>, access: MeetingAccess, logger: Logger): Subscription[] {
-  const onError = (subject: string) => (err: unknown) => logger.error({ err }, `${subject} failed`);
+  const onError = (what: string) => (err: unknown) => logger.error({ err }, `${what} failed`);
   return [
-    serveRequests(
-      nc,
-      'recordings.ask.meeting',
-      async (payload) => {
-        if (!validMeeting(payload)) throw new ApiError('VALIDATION', `recordings.ask.meeting: ${ajv.errorsText(validMeeting.errors)}`);
-        const q = payload as { principal: Principal; recordingId: string };
-        return askMeeting(db, access, q.principal, q.recordingId);
-      },
-      onError('recordings.ask.meeting'),
-    ),
-    serveRequests(
-      nc,
-      'recordings.ask.series',
-      async (payload) => {
-        if (!validSeries(payload)) throw new ApiError('VALIDATION', `recordings.ask.series: ${ajv.errorsText(validSeries.errors)}`);
-        const q = payload as { principal: Principal; seriesId: string; maxMeetings: number; transcriptBudgetChars: number };
-        return askSeries(db, access, q.principal, q);
-      },
-      onError('recordings.ask.series'),
-    ),
+    serve(nc, BUS.askMeeting, (q, { principal }) => askMeeting(db, access, principal!, q.recordingId), onError(BUS.askMeeting.name)),
+    serve(nc, BUS.askSeries, (q, { principal }) => askSeries(db, access, principal!, q), onError(BUS.askSeries.name)),
   ];
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { consume, type Bus } from '@mm/bus';
+import { consume, on, type Bus } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import type { LifecycleService } from '../services/lifecycle.service';
 
 /**
@@ -9,33 +10,18 @@ import type { LifecycleService } from '../services/lifecycle.service';
 export function consumePipelineResults(bus: Bus, lifecycle: LifecycleService, logger: Logger) {
   return consume(
     bus,
+    [
+      on(BUS.jobStarted, (m) => lifecycle.started(m)),
+      on(BUS.jobTranscribed, (m) => lifecycle.transcribed(m)),
+      on(BUS.jobGenerated, (m) => lifecycle.generated(m)),
+      on(BUS.jobFailed, (m) => lifecycle.failed(m)),
+      on(BUS.timerFired, (m) => lifecycle.namingDeadline(m)),
+    ],
     {
-      stream: 'PIPELINE',
       durable: 'recordings-results',
-      filterSubject: 'pipeline.result.>',
       concurrency: 8,
       ackWaitMs: 60_000,
       onError: (err, subject) => logger.error({ err, subject }, 'pipeline result failed; will retry'),
-    },
-    async (subject, payload) => {
-      const m = payload as never;
-      switch (subject) {
-        case 'pipeline.result.started':
-          return lifecycle.started(m);
-        case 'pipeline.result.transcribed':
-          return lifecycle.transcribed(m);
-        case 'pipeline.result.generated':
-          return lifecycle.generated(m);
-        case 'pipeline.result.failed':
-          return lifecycle.failed(m);
-        case 'pipeline.result.timer': {
-          const t = payload as { kind: string; recordingId: string; ref: string };
-          if (t.kind === 'naming_deadline') return lifecycle.namingDeadline(t);
-          return;
-        }
-        default:
-          logger.warn({ subject }, 'unknown pipeline subject');
-      }
     },
   );
 }

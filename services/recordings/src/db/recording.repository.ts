@@ -1,24 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { enqueue } from '@mm/bus';
 import { newId } from '@mm/http';
-import type { EventType } from '@mm/contract';
+import { BUS, type EventType, type PipelineJob, type RecordingEvent, type TimerRequest } from '@mm/contract';
 import type { Updateable } from 'kysely';
 import type { Database, RecordingRow, RecordingTable } from './schema';
 import type { ListPosition } from '../domain/cursor';
 
 export type Db = Kysely<Database> | Transaction<Database>;
-
-/** A fact about a meeting, as the outbox carries it (the events service keeps the public part). */
-export interface RecordingEvent {
-  id: string;
-  type: EventType;
-  recordingId: string;
-  accountId: string;
-  tokenId: string | null;
-  seriesId: string | null;
-  occurredAt: string;
-  data: Record<string, unknown>;
-}
 
 export class RecordingRepository {
   constructor(readonly db: Kysely<Database>) {}
@@ -52,18 +40,18 @@ export class RecordingRepository {
       tokenId: r.tokenId,
       seriesId: r.seriesId,
       occurredAt: new Date().toISOString(),
-      data: { status: r.deletedAt ? r.status : r.status, ...data },
+      data: { status: r.status, ...data },
     };
-    await enqueue(trx as Kysely<any>, event.id, `recordings.${type}`, event);
+    await enqueue(trx as Kysely<any>, BUS.recordingEvent, event.id, event);
   }
 
   /** Asks the pipeline for work (in the caller's transaction). */
-  async requestJob(trx: Db, payload: Record<string, unknown> & { jobId: string }): Promise<void> {
-    await enqueue(trx as Kysely<any>, `job:${payload.jobId}`, `pipeline.job.${String(payload.step)}`, payload);
+  async requestJob(trx: Db, entry: typeof BUS.transcribeJob | typeof BUS.generateJob, job: PipelineJob): Promise<void> {
+    await enqueue(trx as Kysely<any>, entry, `job:${job.jobId}`, job);
   }
 
-  async requestTimer(trx: Db, payload: { timerId: string; recordingId: string; kind: string; runAt: string; ref: string }): Promise<void> {
-    await enqueue(trx as Kysely<any>, `timer:${payload.timerId}`, 'pipeline.timer.set', payload);
+  async requestTimer(trx: Db, timer: TimerRequest): Promise<void> {
+    await enqueue(trx as Kysely<any>, BUS.timerSet, `timer:${timer.timerId}`, timer);
   }
 
   /** READY meetings newest first by createdAt, starting right after `after`. */

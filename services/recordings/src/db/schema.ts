@@ -1,5 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { OutboxTable } from '@mm/bus';
+import type { SubmitNaming } from '@mm/contract';
 
 export interface RecordingTable {
   id: string;
@@ -10,7 +11,7 @@ export interface RecordingTable {
   title: string | null;
   kind: string;
   outputLanguage: string;
-  naming: 'default' | 'skip';
+  naming: SubmitNaming;
   keyterms: string[];
   seriesId: string | null;
   seriesName: string | null;

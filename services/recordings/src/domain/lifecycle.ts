@@ -1,13 +1,13 @@
-import type { RecordingStatus } from '@mm/contract';
+import type { NamingMode, PipelineStep, RecordingStatus, SubmitNaming } from '@mm/contract';
 
 /** The two steps the pipeline runs; a failed meeting retries the one that failed. */
-export type Step = 'transcribe' | 'generate';
+export type Step = PipelineStep;
 
 export const STEP_STATUS: Record<Step, RecordingStatus> = { transcribe: 'TRANSCRIBING', generate: 'GENERATING' };
 
 export interface NamingInput {
-  naming: 'default' | 'skip';
-  mode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+  naming: SubmitNaming;
+  mode: NamingMode;
   speakerCount: number;
   now: Date;
   autoWaitSeconds: number;
@@ -31,10 +31,6 @@ export function decideNaming(i: NamingInput): NamingDecision {
   return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
 }
 
-/** Failure codes the contract says no retry can help. */
-export function isRetryable(code: string): boolean {
-  return code !== 'NO_SPEECH' && code !== 'AUDIO_CORRUPT';
-}
 
 /**
  * Speaker names the service fills itself: a voice that introduces itself ("my name is Sara",

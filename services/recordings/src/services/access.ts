@@ -1,6 +1,7 @@
 import type { NatsConnection } from 'nats';
 import { ApiError, hasScope, type Principal } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
+import { BUS, type AccessRole } from '@mm/contract';
 import type { RecordingRow } from '../db/schema';
 
 const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach has that id.');
@@ -20,7 +21,7 @@ export class MeetingAccess {
   }
 
   /** Own meetings, or a joined series' meetings (for reading a bundle). */
-  async readable(p: Principal, r: RecordingRow | undefined): Promise<{ r: RecordingRow; access: 'owner' | 'member' }> {
+  async readable(p: Principal, r: RecordingRow | undefined): Promise<{ r: RecordingRow; access: AccessRole }> {
     if (!r || r.deletedAt) throw notFound();
     if (r.accountId === p.accountId) return { r, access: 'owner' };
     if (!r.seriesId || !(await this.seriesAccess(p, r.seriesId))) throw notFound();
@@ -28,10 +29,10 @@ export class MeetingAccess {
   }
 
   /** The caller's access to a series, or null when it cannot read it (or series are off). */
-  async seriesAccess(p: Principal, seriesId: string): Promise<'owner' | 'member' | null> {
+  async seriesAccess(p: Principal, seriesId: string): Promise<AccessRole | null> {
     if (!p.features.series) return null;
     try {
-      const s = await request<{ access: 'owner' | 'member' }>(this.nc, 'series.series.resolve', { accountId: p.accountId, seriesId });
+      const s = await request(this.nc, BUS.seriesResolve, { accountId: p.accountId, seriesId });
       return s.access;
     } catch (err) {
       if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { NatsConnection } from 'nats';
 import { ApiError, newId, type Principal } from '@mm/http';
 import { request } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import type { Database, RecordingRow } from '../db/schema';
 import { refreshSearchText } from './search-text';
 import type { LifecycleService, Segment, TranscriptDoc } from './lifecycle.service';
@@ -39,7 +40,7 @@ export class AdminOpsService {
       return { row };
     });
     // Deleted before its transcript was ready: it costs nothing.
-    if (!r.charged) await request(this.deps.nc, 'account.wallet.release', { accountId: r.accountId, reference: r.holdRef }).catch(() => undefined);
+    if (!r.charged) await request(this.deps.nc, BUS.walletRelease, { accountId: r.accountId, reference: r.holdRef }).catch(() => undefined);
     return { id: r.id, deleted: true };
   }
 
@@ -78,7 +79,7 @@ export class AdminOpsService {
     if (body.seriesId !== undefined && body.seriesId !== null) {
       const r = await this.repo.get(this.deps.db, id);
       if (!r || !ownedBy(p, r) || r.deletedAt) throw new ApiError('NOT_FOUND', 'No such meeting.');
-      series = await request<{ id: string; name: string; titleStyle: string; dateCalendar: string; access: string }>(this.deps.nc, 'series.series.resolve', { accountId: r.accountId, seriesId: body.seriesId }).catch(() => null);
+      series = await request(this.deps.nc, BUS.seriesResolve, { accountId: r.accountId, seriesId: body.seriesId }).catch(() => null);
       if (!series || series.access !== 'owner') throw new ApiError('NOT_FOUND', 'No such series.');
     } else if (body.seriesId === null) series = null;
     return this.change(p, id, async (r, trx) => {
@@ -136,7 +137,7 @@ export class AdminOpsService {
     return this.change(p, id, async (r, trx) => {
       const jobId = newId('job');
       const row = await this.repo.update(trx, r.id, { status: 'QUEUED', jobId, errorCode: null, errorRetryable: null, autoRetryPending: false, namingOpen: false, namingDeadline: null });
-      await this.repo.requestJob(trx, { jobId, step: 'transcribe', recordingId: r.id, accountId: r.accountId, audioKey: r.audioKey, keyterms: r.keyterms, attempt: 1 });
+      await this.repo.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: r.id, accountId: r.accountId, audioKey: r.audioKey, keyterms: r.keyterms, attempt: 1 });
       return { row };
     });
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { request } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
 import { meetingOfHold, staleHoldAction } from '../domain/stale-hold';
 
@@ -63,7 +64,7 @@ export class HoldReconciler {
     let released = 0;
     let after: { createdAt: string; reference: string } | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const { holds } = await request<{ holds: StaleHold[] }>(this.deps.nc, 'account.wallet.stale-holds', { olderThanSeconds: this.opts.staleSeconds, limit: PAGE, after }, 10_000);
+      const { holds } = await request(this.deps.nc, BUS.walletStaleHolds, { olderThanSeconds: this.opts.staleSeconds, limit: PAGE, after }, { timeoutMs: 10_000 });
       for (const h of holds) if (await this.settle(h)) released++;
       if (holds.length < PAGE) break;
       after = holds[holds.length - 1];
@@ -76,7 +77,7 @@ export class HoldReconciler {
     const meeting = await this.deps.db.selectFrom('recording').select(['holdRef', 'accountId', 'deletedAt', 'charged']).where('id', '=', meetingOfHold(h.reference)).executeTakeFirst();
     // A hold of another account's meeting id is no hold of that meeting.
     if (staleHoldAction(h.reference, meeting?.accountId === h.accountId ? meeting : null) === 'keep') return false;
-    await request(this.deps.nc, 'account.wallet.release', { accountId: h.accountId, reference: h.reference }, 10_000);
+    await request(this.deps.nc, BUS.walletRelease, { accountId: h.accountId, reference: h.reference }, { timeoutMs: 10_000 });
     this.deps.logger.warn({ accountId: h.accountId, reference: h.reference }, 'released an orphan hold');
     return true;
   }

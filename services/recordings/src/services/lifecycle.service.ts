@@ -2,13 +2,13 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { newId } from '@mm/http';
-import type { DigestDoc, TranscriptDoc, TranscriptSegment } from '@mm/contract';
+import { BUS, isRetryable, type DigestDoc, type RecordingKind, type TranscriptDoc, type TranscriptSegment } from '@mm/contract';
 import { request } from '@mm/bus';
 import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import { refreshSearchText } from './search-text';
-import { decideNaming, isRetryable, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
+import { decideNaming, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
 import { enqueueDigestCreated } from '../bus/digest-created.publisher';
 
 export type { TranscriptDoc, DigestDoc } from '@mm/contract';
@@ -57,7 +57,7 @@ export class LifecycleService {
     const doc = await this.deps.store.getJson<TranscriptDoc>(m.transcriptKey);
     // The charge is taken once, at transcript-ready (a deleted meeting is not charged).
     const captured = r.charged || (!r.deletedAt && (await this.capture(r)));
-    const settings = await request<{ settings: { speakerNamingMode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF' } }>(this.deps.nc, 'account.settings.get', { accountId: r.accountId }).catch(() => ({
+    const settings = await request(this.deps.nc, BUS.settingsGet, { accountId: r.accountId }).catch(() => ({
       settings: { speakerNamingMode: 'AUTO' as const },
     }));
     await this.tx(async (trx) => {
@@ -90,20 +90,20 @@ export class LifecycleService {
   async withFreshHold<T>(hold: { accountId: string; minutes: number; reference: string } | null, attach: (used: () => void) => Promise<T>): Promise<T> {
     if (!hold) return attach(() => undefined);
     const { accountId, reference } = hold;
-    await request(this.deps.nc, 'account.wallet.hold', { accountId, reference, minutes: hold.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, 10_000);
+    await request(this.deps.nc, BUS.walletHold, { accountId, reference, minutes: hold.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, { timeoutMs: 10_000 });
     let taken = false;
     try {
       return await attach(() => {
         taken = true;
       });
     } finally {
-      if (!taken) await request(this.deps.nc, 'account.wallet.release', { accountId, reference }, 10_000).catch(() => undefined);
+      if (!taken) await request(this.deps.nc, BUS.walletRelease, { accountId, reference }, { timeoutMs: 10_000 }).catch(() => undefined);
     }
   }
 
   /** Captures a meeting's hold (idempotent by reference); true once done. */
   private async capture(r: RecordingRow): Promise<boolean> {
-    await request(this.deps.nc, 'account.wallet.capture', { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, 10_000);
+    await request(this.deps.nc, BUS.walletCapture, { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, { timeoutMs: 10_000 });
     return true;
   }
 
@@ -129,14 +129,14 @@ export class LifecycleService {
     const r = await this.repo.update(trx, recordingId, { status: 'GENERATING', jobId, namingOpen: false, namingDeadline: null, errorCode: null, errorRetryable: null, autoRetryPending: false });
     const transcriptKey = `work/${recordingId}/transcript-${jobId}.json`;
     await this.deps.store.putJson(transcriptKey, { language: t.language, speakers, segments: t.segments });
-    const memory = await request<{ items: { text: string }[] }>(this.deps.nc, 'account.memory.notes', { accountId: r.accountId }, 2000).catch(() => ({ items: [] }));
-    await this.repo.requestJob(trx, {
+    const memory = await request(this.deps.nc, BUS.memoryNotes, { accountId: r.accountId }, { timeoutMs: 2000 }).catch(() => ({ items: [] }));
+    await this.repo.requestJob(trx, BUS.generateJob, {
       jobId,
       step: 'generate',
       recordingId,
       accountId: r.accountId,
       transcriptKey,
-      kind: r.kind,
+      kind: r.kind as RecordingKind,
       outputLanguage: r.outputLanguage,
       memory: memory.items.map((i) => i.text),
       regenerate,
@@ -173,7 +173,7 @@ export class LifecycleService {
       return this.chargeSilent(m);
     }
     // A transcription that failed for good costs nothing.
-    if (m.final && m.step === 'transcribe' && !r.charged) await request(this.deps.nc, 'account.wallet.release', { accountId: r.accountId, reference: r.holdRef }, 10_000);
+    if (m.final && m.step === 'transcribe' && !r.charged) await request(this.deps.nc, BUS.walletRelease, { accountId: r.accountId, reference: r.holdRef }, { timeoutMs: 10_000 });
     await this.tx(async (trx) => {
       const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
       if (!cur || cur.jobId !== m.jobId) return;
@@ -214,7 +214,7 @@ export class LifecycleService {
       if (!cur || cur.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(cur.status)) return;
       if (cur.deletedAt) {
         // Deleted meanwhile: it fails like a free silent meeting, at no charge.
-        await request(this.deps.nc, 'account.wallet.release', { accountId: cur.accountId, reference: cur.holdRef }, 10_000);
+        await request(this.deps.nc, BUS.walletRelease, { accountId: cur.accountId, reference: cur.holdRef }, { timeoutMs: 10_000 });
         await this.repo.update(trx, cur.id, { status: 'FAILED', failedStep: 'transcribe', errorCode: 'NO_SPEECH', errorRetryable: isRetryable('NO_SPEECH'), autoRetryPending: false });
         return;
       }

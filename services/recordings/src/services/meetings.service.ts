@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
+import { BUS } from '@mm/contract';
 import { ApiError, newId, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import { STEP_STATUS, suggestNames } from '../domain/lifecycle';
@@ -89,7 +90,7 @@ export class MeetingsService {
         if ((cur.failedStep ?? 'transcribe') === 'generate') return this.deps.lifecycle.startGenerate(trx, cur.id);
         if (needsHold) used();
         const next = await this.repo.update(trx, cur.id, { status: STEP_STATUS.transcribe, jobId, ...(needsHold ? { holdRef } : {}), errorCode: null, errorRetryable: null });
-        await this.repo.requestJob(trx, { jobId, step: 'transcribe', recordingId: cur.id, accountId: cur.accountId, audioKey: cur.audioKey, keyterms: cur.keyterms, attempt: 1 });
+        await this.repo.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: cur.id, accountId: cur.accountId, audioKey: cur.audioKey, keyterms: cur.keyterms, attempt: 1 });
         return next;
       }),
     );

@@ -1,9 +1,9 @@
 import { open, rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
-import { RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS } from '@mm/contract';
+import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries, type SubmitNaming } from '@mm/contract';
 import { ApiError, newId, type Principal } from '@mm/http';
-import { request, RemoteError } from '@mm/bus';
+import { refusedBy, request, RemoteError } from '@mm/bus';
 import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
@@ -65,18 +65,9 @@ export function readSubmitFields(fields: Record<string, string>, now: Date) {
   if (!(OUTPUT_LANGUAGES as readonly string[]).includes(outputLanguage)) throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
   const seriesId = fields.seriesId === undefined ? null : fields.seriesId.trim();
   if (seriesId !== null && (seriesId.length < 1 || seriesId.length > 64)) throw new ApiError('VALIDATION', 'seriesId must be 1 to 64 characters');
-  return { recordedAt, naming: naming as 'default' | 'skip', useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
+  return { recordedAt, naming: naming as SubmitNaming, useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
 }
 
-interface SeriesInfo {
-  id: string;
-  name: string;
-  titleStyle: string;
-  dateCalendar: string;
-  access: 'owner' | 'member';
-  keyterms: string[];
-  inheritAccountKeyterms: boolean;
-}
 
 /**
  * Accepts a meeting: checks and measures the audio, prices it, holds the minutes, then creates
@@ -113,7 +104,7 @@ export class SubmitService {
     const usesKeyterms = f.useKeyterms && keyterms.length > 0;
     const price = priceOf({ durationMs, usesKeyterms, attachmentMinutes });
 
-    await this.wallet('hold', {
+    await this.spend(BUS.walletHold, {
       accountId: i.principal.accountId,
       reference: id,
       minutes: price.minutes,
@@ -159,11 +150,11 @@ export class SubmitService {
         });
         if (i.key) await completeClaim(trx as unknown as Kysely<Database>, i.caller, i.key, id);
         await this.repo.emit(trx, row, 'recording.created', {});
-        await this.repo.requestJob(trx, { jobId, step: 'transcribe', recordingId: id, accountId: row.accountId, audioKey, keyterms: row.keyterms, attempt: 1 });
+        await this.repo.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: id, accountId: row.accountId, audioKey, keyterms: row.keyterms, attempt: 1 });
         return row;
       });
     } catch (err) {
-      await this.wallet('release', { accountId: i.principal.accountId, reference: id }).catch(() => undefined);
+      await this.spend(BUS.walletRelease, { accountId: i.principal.accountId, reference: id }).catch(() => undefined);
       await this.deps.store.remove(`audio/${id}`).catch(() => undefined);
       throw err;
     }
@@ -208,10 +199,10 @@ export class SubmitService {
     return { durationMs: p.durationMs, audioPath };
   }
 
-  private async resolveSeries(p: Principal, seriesId: string): Promise<SeriesInfo> {
+  private async resolveSeries(p: Principal, seriesId: string): Promise<ResolvedSeries> {
     if (!p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     try {
-      const s = await request<SeriesInfo>(this.deps.nc, 'series.series.resolve', { accountId: p.accountId, seriesId });
+      const s = await request(this.deps.nc, BUS.seriesResolve, { accountId: p.accountId, seriesId });
       if (s.access !== 'owner') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
       return s;
     } catch (err) {
@@ -221,11 +212,11 @@ export class SubmitService {
   }
 
   /** The words a meeting is transcribed with: series terms first, then (if inherited) the account's, up to 100. */
-  private async keyterms(accountId: string, series: SeriesInfo | null): Promise<string[]> {
+  private async keyterms(accountId: string, series: ResolvedSeries | null): Promise<string[]> {
     let account: string[] = [];
     if (!series || series.inheritAccountKeyterms) {
       try {
-        account = (await request<{ keyterms: string[] }>(this.deps.nc, 'account.settings.get', { accountId })).keyterms ?? [];
+        account = (await request(this.deps.nc, BUS.settingsGet, { accountId })).keyterms;
       } catch {
         throw new ApiError('INTERNAL', 'The account service did not answer; retry with the same key.');
       }
@@ -235,13 +226,11 @@ export class SubmitService {
     return merged.slice(0, LIMITS.keytermsMax);
   }
 
-  private async wallet(verb: 'hold' | 'release', payload: Record<string, unknown>): Promise<void> {
+  private async spend<P, R>(entry: RequestEntry<P, R>, payload: P): Promise<void> {
     try {
-      await request(this.deps.nc, `account.wallet.${verb}`, payload, 10_000);
+      await request(this.deps.nc, entry, payload, { timeoutMs: 10_000 });
     } catch (err) {
-      if (err instanceof RemoteError && ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'].includes(err.code)) {
-        throw new ApiError(err.code as never, err.message, err.details, err.headers);
-      }
+      if (refusedBy(entry, err)) throw new ApiError(err.code, err.message, err.details, err.headers);
       throw new ApiError('INTERNAL', 'The wallet did not answer; retry with the same key.');
     }
   }

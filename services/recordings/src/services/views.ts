@@ -1,6 +1,7 @@
 import type { RecordingRow } from '../db/schema';
 import { displayTitles } from '../domain/titles';
 import { bundleMarkdown, sectionsMarkdown, transcriptMarkdown } from '../domain/markdown';
+import type { AccessRole } from '@mm/contract';
 
 /** Turns rows into the contract's resources. Knows the public URLs; no I/O. */
 export class Views {
@@ -73,7 +74,7 @@ export class Views {
     r: RecordingRow,
     t: { language: string; speakers: { label: string; name: string | null }[]; segments: { index: number; speaker: string; startMs: number; endMs: number; text: string }[]; stats: Record<string, unknown> },
     d: { type: string; language: string; title: string | null; sections: { kind: string; title: string }[] },
-    access: 'owner' | 'member',
+    access: AccessRole,
     seriesOn: boolean,
   ) {
     const titles = this.titles(r, d, seriesOn);

@@ -1,9 +1,8 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
-export type RecordingKind = 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
-export type OutputLanguage = 'MATCH' | 'FA' | 'EN';
-export type TitleStyle = 'SESSION' | 'TOPIC';
-export type DateCalendar = 'AUTO' | 'JALALI' | 'GREGORIAN';
+import type { DateCalendar, OutputLanguage, RecordingKind, TitleStyle } from '@mm/contract';
+
+export type { DateCalendar, OutputLanguage, RecordingKind, TitleStyle };
 
 /** One row per account that ever created a series: locked while creating, so the limit holds. */
 export interface SeriesOwnerTable {

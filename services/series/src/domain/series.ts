@@ -1,11 +1,11 @@
 /** A series as the API shows it, its defaults and its links. No I/O. */
-import { LIMITS } from '@mm/contract';
+import { LIMITS, type AccessRole } from '@mm/contract';
 import type { DateCalendar, OutputLanguage, RecordingKind, SeriesRow, TitleStyle } from '../db/schema';
 
 /** The contract's limit (Limits: at most 50 series per account), counted over series the account owns. */
 export const SERIES_PER_OWNER: number = LIMITS.seriesPerAccount;
 
-export type Access = 'owner' | 'member';
+export type Access = AccessRole;
 
 export interface SeriesSettings {
   defaultKind: RecordingKind;

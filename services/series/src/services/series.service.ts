@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ResolvedSeries, SeriesChange } from '@mm/contract';
 import { ApiError, newId } from '@mm/http';
 import { KeytermRuleError, normalizeKeyterms } from '@mm/text';
 import type { Database, SeriesRow } from '../db/schema';
@@ -34,16 +35,6 @@ export interface SeriesInput extends Partial<SeriesSettings> {
   name?: string;
 }
 
-/** What the recordings service needs to file a meeting in a series (series.series.resolve). */
-export interface ResolvedSeries {
-  id: string;
-  name: string;
-  titleStyle: SeriesRow['titleStyle'];
-  dateCalendar: SeriesRow['dateCalendar'];
-  access: Access;
-  keyterms: string[];
-  inheritAccountKeyterms: boolean;
-}
 
 /**
  * Where meeting counts come from: the recordings service (bus/series-stats.client.ts) in
@@ -53,7 +44,7 @@ export interface MeetingStatsSource {
   /** Stats for each id asked (0 and null for a series with no finished meeting). Throws when unavailable. */
   statsOf(seriesIds: string[]): Promise<Map<string, MeetingStats>>;
   /** Tells the meetings' owner that a series' name or title settings changed. */
-  seriesChanged(s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string }): Promise<void>;
+  seriesChanged(s: SeriesChange): Promise<void>;
 }
 
 /** Use cases of series; HTTP routes and bus handlers share them. */
