@@ -18,3 +18,17 @@ export function contentWords(text: string): Set<string> {
   const stop = new Set(['that', 'this', 'with', 'have', 'will', 'from', 'they', 'were', 'what', 'about', 'there', 'their', 'would', 'should', 'could', 'into', 'than', 'then', 'them', 'been', 'your', 'just', 'also', 'very', 'some', 'when', 'which', 'these', 'those', 'over', 'more', 'make', 'like']);
   return new Set((text.toLowerCase().match(/[a-z']+/g) ?? []).filter((w) => w.length >= 4 && !stop.has(w)));
 }
+
+/**
+ * Polls the events feed until it holds an event of `type` for the meeting: the feed is written
+ * after the status changes (outbox relay, then the events consumer), so READY can come first.
+ */
+export async function waitForEvent(stack: Stack, token: string, recordingId: string, type: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const res = await stack.api.get('/api/v1/events?limit=500').set('Authorization', `Bearer ${token}`);
+    if ((res.body.events ?? []).some((e: { recordingId: string; type: string }) => e.recordingId === recordingId && e.type === type)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no ${type} event for ${recordingId} in time`);
+}

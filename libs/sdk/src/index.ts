@@ -1,0 +1,10 @@
+export * from './client';
+export * from './errors';
+export { apiRoot } from './http';
+export * from './submit';
+export * from './wait';
+export * from './events';
+export { retryDelayMs, isRepeatable, DEFAULT_RETRY, type RetryPolicy } from './domain/retry-policy';
+export { pollDelayMs, DEFAULT_POLL, type PollSchedule } from './domain/poll-schedule';
+export type { paths, operations, components } from './generated/openapi';
+export * from './meeting-memory';

@@ -1,0 +1,79 @@
+import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+
+/** The statuses a meeting passes, as steps of the status bar. */
+const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
+
+export interface FileProgress {
+  uploaded(sent: number, total: number): void;
+  status(status: string, id: string): void;
+}
+
+export interface Progress {
+  file(name: string): FileProgress;
+  stop(): void;
+}
+
+/**
+ * One bar per file on a terminal: the bytes sent while uploading, then the meeting's status until
+ * READY or FAILED. Elsewhere (a pipe, a file, CI) plain lines: one per change, nothing redrawn.
+ */
+export function progress(tty: boolean, line: (s: string) => void): Progress {
+  if (!tty) return plainProgress(line);
+  const multi = new MultiBar(
+    {
+      format: '{file} [{bar}] {percentage}% | {phase}',
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      barsize: 30,
+      fps: 10,
+      stream: process.stderr,
+    },
+    Presets.shades_classic,
+  );
+  return {
+    file: (name) => {
+      let bar: SingleBar | undefined;
+      return {
+        uploaded: (sent, total) => {
+          bar ??= multi.create(total, 0, { file: name, phase: 'uploading' });
+          bar.setTotal(total);
+          bar.update(sent, { phase: `uploading ${kb(sent)}/${kb(total)}` });
+        },
+        status: (status, id) => {
+          bar ??= multi.create(STEPS.length, 0, { file: name, phase: status });
+          bar.setTotal(STEPS.length);
+          const step = status === 'FAILED' ? STEPS.length : STEPS.indexOf(status) + 1;
+          bar.update(step, { phase: `${status} ${id}` });
+        },
+      };
+    },
+    stop: () => multi.stop(),
+  };
+}
+
+function plainProgress(line: (s: string) => void): Progress {
+  return {
+    file: (name) => {
+      let lastTenth = -1;
+      let lastStatus = '';
+      return {
+        uploaded: (sent, total) => {
+          const tenth = Math.floor((sent / total) * 10);
+          if (tenth !== lastTenth)
+            line(`${name}: uploaded ${Math.round((sent / total) * 100)}% (${kb(sent)}/${kb(total)})`);
+          lastTenth = tenth;
+        },
+        status: (status, id) => {
+          if (status !== lastStatus) line(`${name}: ${status} ${id}`);
+          lastStatus = status;
+        },
+      };
+    },
+    stop: () => undefined,
+  };
+}
+
+function kb(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} kB`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The MCP tools, derived from the contract's route table (never a second list): one tool per
+ * operation the token's scopes admit, named by operationId, described and shaped by the route's
+ * texts, parameters and body schema. Pure.
+ */
+import { ROUTES, withoutBinaryParts, type JsonSchema, type RouteDef } from '@mm/contract';
+
+export type Transport = 'stdio' | 'http';
+
+export interface ToolDef {
+  name: string;
+  /** The route the tool calls; for `waitForRecording`, the status route it polls. */
+  route: RouteDef;
+  /** The free quote route asked before a spending call, where the contract has one. */
+  quote?: RouteDef;
+  kind: 'route' | 'wait';
+  description: string;
+  inputSchema: JsonSchema & { type: 'object' };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+  _meta: Record<string, unknown>;
+}
+
+export interface ToolOptions {
+  transport: Transport;
+  /** HTTP only: whether the operator lets audio be fetched by URL. */
+  audioByUrl: boolean;
+}
+
+/** Whether a token with these scopes may call the route (any listed scope admits; `any` admits all). */
+export function admits(route: RouteDef, scopes: readonly string[]): boolean {
+  return route.scopes === 'any' || route.scopes.some((s) => scopes.includes(s));
+}
+
+/** The tools a token with these scopes sees. */
+export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[] {
+  const tools: ToolDef[] = [];
+  for (const route of ROUTES) {
+    if (!admits(route, scopes)) continue;
+    const input = inputSchemaOf(route, opts);
+    if (!input) continue;
+    const quote = ROUTES.find((r) => r.method === 'get' && r.path === `${route.path}/quote`);
+    tools.push({
+      name: route.operationId,
+      route,
+      quote: route.spends && quote && admits(quote, scopes) ? quote : undefined,
+      kind: 'route',
+      description: [`${route.summary.en}.`, route.description.en, route.spends ? priceNote(route, quote) : '']
+        .filter(Boolean)
+        .join(' '),
+      inputSchema: input,
+      annotations: {
+        title: route.summary.en,
+        readOnlyHint: route.method === 'get',
+        destructiveHint: route.method === 'delete',
+        idempotentHint: route.method !== 'post' && route.method !== 'patch',
+        openWorldHint: false,
+      },
+      _meta: {
+        'mm/operationId': route.operationId,
+        'mm/scopes': route.scopes,
+        'mm/spends': route.spends,
+        'mm/rateClass': route.rateClass,
+        ...(route.spends ? { 'mm/price': priceNote(route, quote) } : {}),
+      },
+    });
+    if (route.operationId === 'getRecordingStatus') tools.push(waitTool(route, input));
+  }
+  return tools;
+}
+
+function priceNote(route: RouteDef, quote: RouteDef | undefined): string {
+  if (quote) {
+    return `Spends minutes: the price is quoted first by ${quote.operationId} (free) and sent as maxMinutes unless you give one, so the charge never exceeds the quote. Repeating a call whose reply was lost: send the same idempotencyKey, it is charged once.`;
+  }
+  if (route.body?.contentType === 'multipart/form-data') {
+    return "Spends minutes: the price is the audio's length in minutes (20% more with keyterms), held at acceptance and charged once when the transcript is ready; the answer states it. Repeating a call whose reply was lost: send the same idempotencyKey, it makes and charges one meeting.";
+  }
+  return 'Spends minutes.';
+}
+
+/** Path and query parameters by name, the Idempotency-Key header as `idempotencyKey`, the body's fields. */
+function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type: 'object' }) | null {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const p of route.params) {
+    const name = p.in === 'header' && p.name === 'Idempotency-Key' ? 'idempotencyKey' : p.name;
+    properties[name] = p.schema;
+    if (p.required) required.push(name);
+  }
+  if (route.body) {
+    const multipart = route.body.contentType === 'multipart/form-data';
+    const schema = multipart ? withoutBinaryParts(route.body.schema) : route.body.schema;
+    Object.assign(properties, schema.properties as Record<string, JsonSchema>);
+    required.push(...((schema.required ?? []) as string[]));
+    if (multipart) {
+      const audio = audioInput(opts);
+      if (!audio) return null;
+      properties[audio.name] = audio.schema;
+      required.push(audio.name);
+    }
+  }
+  return { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
+}
+
+/** How a tool caller hands over audio: a local path over stdio, a URL over HTTP when allowed. */
+function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema } | null {
+  if (opts.transport === 'stdio')
+    return {
+      name: 'path',
+      schema: { type: 'string', minLength: 1, description: 'Path of the audio file on this machine.' },
+    };
+  if (!opts.audioByUrl) return null;
+  return {
+    name: 'audioUrl',
+    schema: {
+      type: 'string',
+      format: 'uri',
+      description: 'An http(s) URL of the audio, on a host the operator allows; the server fetches it.',
+    },
+  };
+}
+
+function waitTool(status: RouteDef, input: JsonSchema & { type: 'object' }): ToolDef {
+  return {
+    name: 'waitForRecording',
+    route: status,
+    kind: 'wait',
+    description:
+      `Waits for a meeting by polling ${status.operationId} as the contract advises (about once a minute, quicker at first; Retry-After honoured) ` +
+      'until READY, FAILED or NAMING, sending MCP progress notifications with each status; answers the last status. Free.',
+    inputSchema: input,
+    annotations: {
+      title: 'Wait for a meeting',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    _meta: {
+      'mm/operationId': status.operationId,
+      'mm/scopes': status.scopes,
+      'mm/spends': false,
+      'mm/rateClass': status.rateClass,
+    },
+  };
+}

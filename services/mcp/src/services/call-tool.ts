@@ -1,0 +1,170 @@
+import {
+  MmApiError,
+  MmTransportError,
+  newIdempotencyKey,
+  type MeetingMemory,
+  type RecordingStatus,
+  type SubmitInput,
+} from '@mm/sdk';
+import type { RouteDef } from '@mm/contract';
+import type { ToolDef } from '../domain/tools';
+import { fetchAudio } from './audio-url';
+import { ToolInputError } from './tool-input-error';
+
+export interface CallDeps {
+  client: MeetingMemory;
+  transport: 'stdio' | 'http';
+  audioUrlHosts: readonly string[];
+  pollMaxSeconds: number;
+}
+
+export interface CallContext {
+  signal: AbortSignal;
+  /** Sends an MCP progress notification when the caller asked for progress. */
+  progress: (progress: number, total: number, message: string) => Promise<void>;
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
+
+/**
+ * Runs a tool: the route's call with the arguments split into path, query, header and body, or the
+ * wait loop. A contract error comes back as a tool error carrying its code (never thrown).
+ * Spending calls are not cut short by a cancel: with their key, a repeat returns the stored result.
+ */
+export async function callTool(
+  deps: CallDeps,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolResult> {
+  try {
+    if (tool.kind === 'wait') return json(await waitWithProgress(deps, String(args.id), ctx));
+    if (tool.route.operationId === 'submitRecording') return json(await submit(deps, args));
+    return await callRoute(deps, tool, args, tool.route.spends ? undefined : ctx.signal);
+  } catch (err) {
+    if (err instanceof MmApiError) return toolError(err.code, err.message, err.details);
+    if (err instanceof MmTransportError) return toolError('UNREACHABLE', err.message);
+    if (err instanceof ToolInputError) return toolError('VALIDATION', err.message);
+    throw err;
+  }
+}
+
+export function toolError(code: string, message: string, details?: Record<string, unknown>): ToolResult {
+  const error = { code, message, ...(details ? { details } : {}) };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}${details ? ` ${JSON.stringify(details)}` : ''}` }],
+    structuredContent: { error },
+  };
+}
+
+function json(value: unknown): ToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
+}
+
+async function callRoute(
+  deps: CallDeps,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
+  const route = tool.route;
+  const values = { ...args };
+  const headers: Record<string, string> = {};
+  if (route.spends) headers['Idempotency-Key'] = String(values.idempotencyKey ?? newIdempotencyKey());
+  delete values.idempotencyKey;
+  if (tool.quote && values.maxMinutes === undefined) {
+    const quote = await request(deps, tool.quote, { id: values.id }, undefined);
+    values.maxMinutes = ((await quote.json()) as { minutes: number }).minutes;
+  }
+  const res = await request(deps, route, values, signal, headers);
+  if ((res.headers.get('content-type') ?? '').startsWith('text/'))
+    return { content: [{ type: 'text', text: await res.text() }] };
+  return json(await res.json());
+}
+
+/** One call of a route: `{name}` path parameters, query parameters, the rest as the JSON body. */
+function request(
+  deps: CallDeps,
+  route: RouteDef,
+  values: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const rest = { ...values };
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    if (v === undefined) throw new ToolInputError(`${name} is required`);
+    return encodeURIComponent(String(v));
+  });
+  const query = new URLSearchParams();
+  for (const p of route.params.filter((q) => q.in === 'query')) {
+    if (rest[p.name] !== undefined) query.set(p.name, String(rest[p.name]));
+    delete rest[p.name];
+  }
+  const qs = query.toString();
+  const hasBody = route.body !== undefined;
+  return deps.client.raw(route.method.toUpperCase(), `${path}${qs ? `?${qs}` : ''}`, {
+    signal,
+    headers: { ...headers, ...(hasBody ? { 'Content-Type': 'application/json' } : {}) },
+    body: hasBody ? JSON.stringify(rest) : undefined,
+  });
+}
+
+async function submit(deps: CallDeps, args: Record<string, unknown>) {
+  const { path, audioUrl, idempotencyKey, ...parts } = args as Record<string, string | undefined>;
+  let audio: SubmitInput['audio'];
+  let filename: string | undefined;
+  if (deps.transport === 'stdio') {
+    if (!path) throw new ToolInputError('path is required');
+    audio = path;
+  } else {
+    if (!audioUrl) throw new ToolInputError('audioUrl is required');
+    const limits = (await deps.client.whoami()).limits;
+    ({ audio, filename } = await fetchAudio(audioUrl, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024));
+  }
+  return deps.client.submitRecording({
+    audio,
+    filename,
+    idempotencyKey,
+    title: parts.title,
+    seriesId: parts.seriesId,
+    kind: parts.kind as SubmitInput['kind'],
+    outputLanguage: parts.outputLanguage as SubmitInput['outputLanguage'],
+    naming: parts.naming as SubmitInput['naming'],
+    recordedAt: parts.recordedAt,
+    useKeyterms: parts.useKeyterms === undefined ? undefined : parts.useKeyterms === 'true',
+  });
+}
+
+/** Waits for a meeting, sending a progress notification at each new status (progress only grows). */
+async function waitWithProgress(deps: CallDeps, id: string, ctx: CallContext): Promise<RecordingStatus> {
+  let last = 0;
+  let lastStatus = '';
+  const pollMs = deps.pollMaxSeconds * 1000;
+  const pending: Promise<void>[] = [];
+  const final = await deps.client.waitForReady(id, {
+    signal: ctx.signal,
+    schedule: { firstMs: Math.min(5000, pollMs), maxMs: pollMs },
+    onProgress: (s) => {
+      if (s.status === lastStatus) return;
+      lastStatus = s.status;
+      const step = s.status === 'FAILED' ? STEPS.length : STEPS.indexOf(s.status) + 1;
+      last = step > last ? step : last + 0.1;
+      pending.push(ctx.progress(last, STEPS.length, s.status));
+    },
+  });
+  await Promise.all(pending);
+  return final;
+}

@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startStack, type Stack, type TestToken } from '../support/stack';
+import { silence, speakMeeting, type ScriptTurn } from '../support/speak-meeting';
+import { REPO, runMm } from '../support/run-mm';
+import { waitForEvent } from '../support/wait';
+
+/**
+ * `pnpm mm` against the real stack and engines: `submit --wait` in a real terminal (tmux) shows a
+ * progress bar that advances and the final READY line; `ask --json` is JSON; each kind of failure
+ * exits with its documented code (services/cli/src/domain/exit-codes.ts).
+ */
+const SCRIPT: ScriptTurn[] = [
+  ['slt', 'Good morning. The new release is almost ready.'],
+  ['rms', 'We decided to ship the release on Friday.'],
+];
+
+let stack: Stack;
+let token: TestToken;
+let dir: string;
+let env: Record<string, string>;
+let readyId: string;
+
+beforeAll(async () => {
+  // A low price per character makes an Ask cost more than one minute (PRICE_ABOVE_MAX reachable).
+  stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1', ASK_CHARS_PER_MINUTE: '50' }, { pipeline: true });
+  const account = await stack.admin.account({ balanceMinutes: 200 });
+  token = await stack.admin.token(account.id, [
+    'recordings:read',
+    'recordings:write',
+    'recordings:query',
+    'account:read',
+  ]);
+  dir = mkdtempSync(path.join(tmpdir(), 'mm-cli-'));
+  copyFileSync((await speakMeeting(SCRIPT)).path, path.join(dir, 'meeting.wav'));
+  env = {
+    MM_URL: stack.url,
+    MM_TOKEN: token.value,
+    MM_POLL_SECONDS: '1',
+    MM_CONFIG: path.join(dir, 'credentials.json'),
+  };
+}, 60_000);
+afterAll(async () => {
+  await stack.stop();
+});
+
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-L', `mm-test-${process.pid}`, ...args], { encoding: 'utf8' });
+
+describe('mm in a terminal', () => {
+  it('submit --wait shows a progress bar that advances, then the READY line', async () => {
+    const vars = Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'mm',
+      '-x',
+      '160',
+      '-y',
+      '20',
+      `cd ${dir} && env ${vars} pnpm -C ${REPO} mm submit meeting.wav --wait; echo EXIT=$?; sleep 600`,
+    );
+    const percents = new Set<number>();
+    let screen = '';
+    try {
+      const deadline = Date.now() + 180_000;
+      while (Date.now() < deadline && !/EXIT=\d+/.test(screen)) {
+        screen = tmux('capture-pane', '-p', '-t', 'mm');
+        for (const m of screen.matchAll(/meeting\.wav \[[█░]+\] (\d+)%/g)) percents.add(Number(m[1]));
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    } finally {
+      tmux('kill-server');
+    }
+    expect(screen).toMatch(/EXIT=0/);
+    const ready = screen.match(/^READY (\S+) meeting\.wav \(\d+ min\)$/m);
+    expect(ready).not.toBeNull();
+    readyId = ready![1];
+    expect(percents.size).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...percents)).toBe(100);
+    expect(Math.min(...percents)).toBeLessThan(100);
+  }, 240_000);
+
+  it('without a terminal prints plain lines; ask --json parses as JSON with citations as turn times', async () => {
+    expect(readyId).toBeDefined();
+    const asked = await runMm(['ask', readyId, 'When will the release ship?', '--json'], env);
+    expect(asked.code).toBe(0);
+    const answer = JSON.parse(asked.stdout);
+    expect(typeof answer.answer).toBe('string');
+    expect(answer.minutes).toBeGreaterThan(0);
+    expect(answer.citations.length).toBeGreaterThanOrEqual(1);
+
+    const text = await runMm(['ask', readyId, 'When will the release ship?'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^\[1\] \d\d:\d\d (speaker_\d+|unknown speaker)/m);
+    expect(text.stdout).toMatch(/charged \d+ min/);
+
+    const sent = await runMm(['submit', 'meeting.wav'], env, dir);
+    expect(sent.code).toBe(0);
+    expect(sent.stderr).toMatch(/^meeting\.wav: uploaded 100% /m);
+    expect(sent.stderr).toMatch(/^meeting\.wav: QUEUED \S+$/m);
+    expect(sent.stdout).toMatch(/^QUEUED \S+ meeting\.wav \(\d+ min\)$/m);
+
+    await waitForEvent(stack, token.value, readyId, 'recording.ready');
+    const [list, search, md, events, eventsJson] = await Promise.all([
+      runMm(['list'], env),
+      runMm(['search', 'release', '--json'], env),
+      runMm(['bundle', readyId, '--markdown'], env),
+      runMm(['events'], env),
+      runMm(['events', '--json'], env),
+    ]);
+    expect(list.stdout).toContain(readyId);
+    expect(JSON.parse(search.stdout).items.map((i: { id: string }) => i.id)).toContain(readyId);
+    expect(md.stdout.startsWith('# ')).toBe(true);
+    expect(events.stdout).toMatch(new RegExp(`recording\\.ready ${readyId}`));
+    expect(events.stderr).toMatch(/^next: --after \S+/m);
+    const lines = eventsJson.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toEqual({ nextCursor: expect.any(String) });
+    expect(lines.slice(0, -1).map((l) => l.event.type)).toContain('recording.ready');
+  }, 120_000);
+
+  it('login keeps the URL and token in a file only its owner can read', async () => {
+    const file = path.join(dir, 'login', 'credentials.json');
+    const login = await runMm(['login', '--url', stack.url, '--token', token.value], {
+      MM_CONFIG: file,
+      MM_URL: '',
+      MM_TOKEN: '',
+    });
+    expect(login.code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const who = await runMm(['whoami', '--json'], { MM_CONFIG: file, MM_URL: '', MM_TOKEN: '' });
+    expect(JSON.parse(who.stdout).token.id).toBe(token.id);
+  }, 60_000);
+
+  it('exits with the documented code of each kind of failure, with the contract code and message', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 0 });
+    const readOnly = await stack.admin.token(account.id, ['recordings:read']);
+    const writer = await stack.admin.token(account.id, ['recordings:write']);
+    const cases: [string[], Record<string, string>, number, string][] = [
+      [['nope'], env, 2, ''],
+      [['whoami'], { ...env, MM_TOKEN: 'svc_notatoken' }, 3, 'TOKEN_INVALID'],
+      [['ask', readyId, 'why?'], { ...env, MM_TOKEN: readOnly.value }, 4, 'TOKEN_SCOPE'],
+      [['status', 'no-such-meeting'], env, 5, 'NOT_FOUND'],
+      [['ask', readyId, ' '], env, 6, 'VALIDATION'],
+      [['ask', readyId, 'When?', '--max-minutes', '1'], env, 7, 'PRICE_ABOVE_MAX'],
+      [['submit', 'meeting.wav'], { ...env, MM_TOKEN: writer.value }, 7, 'INSUFFICIENT_MINUTES'],
+    ];
+    // Independent runs: two at a time keeps the file short without crowding the machine.
+    const runs: Awaited<ReturnType<typeof runMm>>[] = [];
+    for (let i = 0; i < cases.length; i += 2) {
+      runs.push(...(await Promise.all(cases.slice(i, i + 2).map(([args, e]) => runMm([...args, '--json'], e, dir)))));
+    }
+    for (const [i, [args, , code, errorCode]] of cases.entries()) {
+      const r = runs[i];
+      expect({ args, code: r.code }).toEqual({ args, code });
+      if (errorCode)
+        expect(JSON.parse(r.stdout)).toMatchObject({
+          error: { code: errorCode, message: expect.any(String) },
+          exitCode: code,
+        });
+    }
+    const plain = await runMm(['status', 'no-such-meeting'], env);
+    expect(plain.stderr).toMatch(/^error NOT_FOUND: /m);
+
+    // A waited meeting that ends FAILED (silence: NO_SPEECH) exits 11 and names the failure.
+    copyFileSync(await silence(3), path.join(dir, 'silence.wav'));
+    const failed = await runMm(['submit', 'silence.wav', '--wait'], env, dir);
+    expect(failed.code).toBe(11);
+    expect(failed.stdout).toMatch(/^FAILED \S+ silence\.wav \(\d+ min\) NO_SPEECH$/m);
+  }, 120_000);
+});

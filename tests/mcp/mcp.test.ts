@@ -1,0 +1,217 @@
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { loadConfig } from '../../services/mcp/src/config';
+import { listenHttp } from '../../services/mcp/src/http';
+import { startStack, type Stack, type TestToken } from '../support/stack';
+import { speakMeeting, type ScriptTurn, type SpokenMeeting } from '../support/speak-meeting';
+import { REPO } from '../support/run-mm';
+import { waitForEvent } from '../support/wait';
+
+/**
+ * The MCP server driven by the MCP SDK's own client, over stdio (`pnpm mcp` as a child process) and over Streamable HTTP, against the real stack and engines.
+ */
+const SCRIPT: ScriptTurn[] = [
+  ['slt', 'Good morning. The new release is almost ready.'],
+  ['rms', 'We decided to ship the release on Friday.'],
+];
+
+let stack: Stack;
+let full: TestToken;
+let reader: TestToken;
+let spoken: SpokenMeeting;
+let mcpHttp: { port: number; close: () => Promise<void> };
+let audioHost: Server;
+let audioUrl: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1' }, { pipeline: true });
+  const account = await stack.admin.account({ balanceMinutes: 200 });
+  full = await stack.admin.token(account.id, [
+    'recordings:read',
+    'recordings:write',
+    'recordings:query',
+    'series:read',
+    'account:read',
+  ]);
+  reader = await stack.admin.token(account.id, ['recordings:read', 'series:read', 'account:read']);
+  spoken = await speakMeeting(SCRIPT);
+  mcpHttp = await listenHttp(
+    loadConfig({ MM_URL: stack.url, MCP_AUDIO_URL_HOSTS: '127.0.0.1', MCP_POLL_SECONDS: '1' }),
+    0,
+  );
+  const wav = readFileSync(spoken.path);
+  audioHost = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'audio/wav' }).end(wav)).listen(
+    0,
+    '127.0.0.1',
+  );
+  await new Promise((r) => audioHost.once('listening', r));
+  audioUrl = `http://127.0.0.1:${(audioHost.address() as { port: number }).port}/meeting.wav`;
+}, 60_000);
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await mcpHttp.close();
+  audioHost.close();
+  await stack.stop();
+});
+
+async function stdioClient(token: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    // As an MCP client is configured (README): `pnpm -C <repo> mcp`.
+    command: 'pnpm',
+    args: ['-C', REPO, 'mcp'],
+    cwd: REPO,
+    env: { ...(process.env as Record<string, string>), MM_URL: stack.url, MM_TOKEN: token, MCP_POLL_SECONDS: '1' },
+    stderr: 'inherit',
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+async function httpClient(token: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${mcpHttp.port}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type Result = {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content: { type: string; text?: string }[];
+};
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  onprogress?: (p: Progress) => void,
+): Promise<Result> {
+  return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    onprogress,
+    timeout: 180_000,
+    resetTimeoutOnProgress: true,
+  })) as Result;
+}
+
+const balance = async () =>
+  (await stack.api.get('/api/v1/whoami').set({ Authorization: `Bearer ${full.value}` })).body.wallet
+    .balanceMinutes as number;
+
+/** Submit, wait with progress, bundle resource, ask with citations, search and events: the agent loop. */
+async function agentLoop(client: Client, audio: Record<string, string>): Promise<string> {
+  const submitted = await call(client, 'submitRecording', { ...audio, title: 'Release planning', naming: 'skip' });
+  expect(submitted.isError).toBeFalsy();
+  const id = (submitted.structuredContent!.recording as { id: string }).id;
+
+  const progress: Progress[] = [];
+  const waited = await call(client, 'waitForRecording', { id }, (p) => progress.push(p));
+  expect(waited.structuredContent).toMatchObject({ id, status: 'READY' });
+  expect(progress.length).toBeGreaterThanOrEqual(1);
+  expect(progress.at(-1)).toMatchObject({ progress: 5, total: 5, message: 'READY' });
+  for (let i = 1; i < progress.length; i++) expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+
+  const resource = await client.readResource({ uri: `mm://recordings/${id}/bundle.md` });
+  expect(resource.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+  expect((resource.contents[0] as { text: string }).text).toMatch(/^# Release planning\n/);
+
+  const asked = await call(client, 'askRecording', { id, question: 'When will the release ship?' });
+  expect(asked.isError).toBeFalsy();
+  const answer = asked.structuredContent as {
+    answer: string;
+    citations: { startMs: number; speaker: string | null }[];
+    minutes: number;
+  };
+  expect(answer.minutes).toBeGreaterThan(0);
+  expect(answer.citations.length).toBeGreaterThanOrEqual(1);
+  expect(answer.citations[0].startMs).toBeLessThanOrEqual(spoken.durationMs);
+
+  const found = await call(client, 'searchRecordings', { q: 'release' });
+  expect((found.structuredContent!.items as { id: string }[]).map((i) => i.id)).toContain(id);
+
+  await waitForEvent(stack, full.value, id, 'recording.ready');
+  const events = await call(client, 'listEvents', {});
+  const mine = (events.structuredContent!.events as { type: string; recordingId: string }[])
+    .filter((e) => e.recordingId === id)
+    .map((e) => e.type);
+  expect(mine).toEqual(expect.arrayContaining(['recording.created', 'recording.ready']));
+  return id;
+}
+
+describe('MCP server', () => {
+  it('lists only the tools the token admits, from the route table; spending tools state their price', async () => {
+    const names = (await (await stdioClient(full.value)).listTools()).tools;
+    const byName = new Map(names.map((t) => [t.name, t]));
+    for (const n of [
+      'whoami',
+      'submitRecording',
+      'waitForRecording',
+      'getRecordingBundle',
+      'searchRecordings',
+      'quoteRecordingAsk',
+      'askRecording',
+      'listEvents',
+      'getSeries',
+    ])
+      expect(byName.has(n)).toBe(true);
+    for (const n of ['createSeries', 'askSeries', 'updateAccountSettings']) expect(byName.has(n)).toBe(false);
+    expect(byName.get('askRecording')!._meta).toMatchObject({ 'mm/spends': true });
+    expect(byName.get('askRecording')!.description).toMatch(/quoted first by quoteRecordingAsk/);
+    expect(byName.get('submitRecording')!.inputSchema.properties).toHaveProperty('path');
+    expect(byName.get('getRecordingStatus')!.annotations).toMatchObject({ readOnlyHint: true });
+
+    const readOnly = (await (await httpClient(reader.value)).listTools()).tools;
+    expect(readOnly.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['getRecordingBundle', 'listReadyRecordings', 'whoami']),
+    );
+    expect(readOnly.filter((t) => t._meta?.['mm/spends'])).toEqual([]);
+    expect(readOnly.map((t) => t.name)).not.toContain('submitRecording');
+
+    const overHttp = (await (await httpClient(full.value)).listTools()).tools.find(
+      (t) => t.name === 'submitRecording',
+    )!;
+    expect(overHttp.inputSchema.properties).toHaveProperty('audioUrl');
+    expect(overHttp.inputSchema.properties).not.toHaveProperty('path');
+  }, 60_000);
+
+  it('over stdio: submits a local file, waits with progress, reads the bundle resource, asks, searches, reads events', async () => {
+    await agentLoop(await stdioClient(full.value), { path: spoken.path });
+  }, 240_000);
+
+  it('over Streamable HTTP: the same loop with audio fetched from an allowed host only; errors carry the contract code', async () => {
+    const client = await httpClient(full.value);
+    const refused = await call(client, 'submitRecording', { audioUrl: audioUrl.replace('127.0.0.1', 'localhost') });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { code: 'VALIDATION' } });
+    const missing = await call(client, 'getRecordingStatus', { id: 'no-such-meeting' });
+    expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'NOT_FOUND' } } });
+    const id = await agentLoop(client, { audioUrl });
+
+    // A spending call whose reply was lost (the client gave up at once), repeated with its key: charged once.
+    const before = await balance();
+    const key = 'lost-reply-key-0001';
+    await expect(
+      client.callTool(
+        { name: 'askRecording', arguments: { id, question: 'Who is shipping?', idempotencyKey: key } },
+        CallToolResultSchema,
+        { timeout: 1 },
+      ),
+    ).rejects.toThrow();
+    const deadline = Date.now() + 60_000;
+    while ((await balance()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    const charged = before - (await balance());
+    expect(charged).toBeGreaterThan(0);
+    const again = await call(client, 'askRecording', { id, question: 'Who is shipping?', idempotencyKey: key });
+    expect(again.isError).toBeFalsy();
+    expect((again.structuredContent as { minutes: number }).minutes).toBe(charged);
+    expect(await balance()).toBe(before - charged);
+  }, 240_000);
+});
