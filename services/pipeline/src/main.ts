@@ -37,6 +37,7 @@ export async function startPipeline(config: PipelineConfig): Promise<Running> {
     await relay.stop();
     await bus.close();
     await db.destroy();
+    await store.close();
   });
 }
 

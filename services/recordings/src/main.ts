@@ -52,6 +52,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     await relay.stop();
     await bus.close();
     await db.destroy();
+    await store.close();
   });
 }
 
