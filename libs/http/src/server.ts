@@ -43,7 +43,9 @@ export async function serve(app: RequestListener, port: number, logger: Logger, 
  * exits (forcefully after 10 s).
  */
 export function runMain(name: string, start: () => Promise<Running>): void {
-  start()
+  // `then(start)`: a configuration read inside `start` that throws is reported like any failed start.
+  Promise.resolve()
+    .then(start)
     .then((running) => {
       const shutdown = () => {
         setTimeout(() => process.exit(1), 10_000).unref();
@@ -56,7 +58,9 @@ export function runMain(name: string, start: () => Promise<Running>): void {
       process.once('SIGINT', shutdown);
     })
     .catch((err: unknown) => {
-      process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      // One line (log collectors keep lines apart): the bad variables are named in it.
+      const message = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+      process.stderr.write(`${name} failed to start: ${message}\n`);
       process.exit(1);
     });
 }
