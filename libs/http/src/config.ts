@@ -103,6 +103,8 @@ export interface CommonConfig {
   /** Base URL of each service, for service-to-service HTTP (the gateway's proxy). */
   serviceUrls: Record<ServiceId, string>;
   port: number;
+  /** SIGTERM → /readyz 503 → this long still serving → drain and stop (Kubernetes: a few seconds). */
+  shutdownDelaySeconds: number;
 }
 
 export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig {
@@ -125,6 +127,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     appUrl: r.str('APP_URL', `${publicBaseUrl}/app`).replace(/\/$/, ''),
     serviceUrls,
     port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
+    shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),
   };
 }
 

@@ -31,7 +31,7 @@ export async function startPipeline(config: PipelineConfig): Promise<Running> {
       return !bus.nc.isClosed();
     },
   });
-  return serve(finishApp(app, logger), config.port, logger, async () => {
+  return serve(finishApp(app, logger), config, logger, async () => {
     await stopConsumers();
     await timers.stop();
     await relay.stop();

@@ -43,7 +43,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
       return !bus.nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());
