@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureDatabase } from '@mm/db';
-import { Client } from 'pg';
+import { dropDatabase } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVICES = ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events'] as const;
@@ -37,16 +37,6 @@ function get(port: number, pathname: string): Promise<Outcome> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function dropDatabase(url: string): Promise<void> {
-  const u = new URL(url);
-  const name = u.pathname.slice(1);
-  u.pathname = '/postgres';
-  const c = new Client({ connectionString: u.toString() });
-  await c.connect();
-  await c.query(`drop database if exists "${name}" with (force)`);
-  await c.end();
-}
 
 describe.each(SERVICES)('SIGTERM to the %s service under load', (service) => {
   let child: ChildProcess | null = null;
@@ -99,13 +89,12 @@ describe.each(SERVICES)('SIGTERM to the %s service under load', (service) => {
     };
     const loops = Array.from({ length: LOAD_LOOPS }, loop);
     await sleep(1000);
-    const before = outcomes.length;
     sigtermAt = outcomes.length;
     child!.kill('SIGTERM');
     await Promise.all(loops);
     const code = await exited;
 
-    expect(before).toBeGreaterThan(LOAD_LOOPS);
+    expect(sigtermAt).toBeGreaterThan(LOAD_LOOPS);
     expect(outcomes.filter((o) => o.kind === 'failed')).toEqual([]);
     const answers = outcomes.filter((o): o is { kind: 'answer'; status: number } => o.kind === 'answer');
     expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);

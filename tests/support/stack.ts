@@ -119,7 +119,8 @@ function stackDatabaseUrl(namespace: string): string {
   return url.toString();
 }
 
-async function dropDatabase(databaseUrl: string): Promise<void> {
+/** Drops a database made for one test (connections forced out). */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = url.pathname.slice(1);
   url.pathname = '/postgres';
