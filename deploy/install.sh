@@ -20,6 +20,13 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $(printf '%s\n' "${need_pkgs[@]}" | sort -u) pocketsphinx-en-us >/dev/null
 fi
 
+# kubectl renders the Kubernetes overlays (its built-in kustomize) for tests/operations.
+if ! command -v kubectl >/dev/null 2>&1; then
+  echo "== installing kubectl"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq kubectl >/dev/null
+fi
+
 if ! command -v pnpm >/dev/null 2>&1; then
   echo "== installing pnpm"
   $SUDO npm install -g pnpm@9.15.9 >/dev/null 2>&1

@@ -65,10 +65,11 @@ function describeEnvironment(root: string): string {
 async function runCase(c: BenchCase, opts: ReturnType<typeof parseBenchArgs>['opts']): Promise<CaseReport> {
   const scratchDir = mkdtempSync(path.join(os.tmpdir(), `mm-bench-${c.name}-`));
   activeScratch = scratchDir;
-  const caseEnv = typeof c.env === 'function' ? c.env(scratchDir) : c.env;
-  const stack = new Stack(opts, benchEnv(opts, caseEnv));
-  activeStack = stack;
+  let stack: Stack | null = null;
   try {
+    const caseEnv = typeof c.env === 'function' ? await c.env(scratchDir) : c.env;
+    stack = new Stack(opts, benchEnv(opts, caseEnv));
+    activeStack = stack;
     log(`case ${c.name}: starting ${c.services.join(', ')}`);
     await stack.start(c.services, log);
     return await c.run({
@@ -81,8 +82,9 @@ async function runCase(c: BenchCase, opts: ReturnType<typeof parseBenchArgs>['op
       scratchDir,
     });
   } finally {
-    await stack.stop();
+    await stack?.stop();
     activeStack = null;
+    await c.teardown?.();
     removeScratch();
     log(`case ${c.name}: services stopped`);
   }

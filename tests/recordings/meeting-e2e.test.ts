@@ -1,23 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { createAjv } from '@mm/http';
 import { ROUTES } from '@mm/contract';
+import { EnvReader } from '@mm/http';
+import { openStore, readStoreConfig } from '@mm/store';
 import { startStack, type Stack } from '../support/stack';
 import { speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
 import { contentWords, waitForStatus } from '../support/wait';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '2' }, { pipeline: true });
-}, 60_000);
-afterAll(async () => {
-  await stack.stop();
-});
-
 const ajv = createAjv();
 const schemaOf = (operationId: string, status = 200) => ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
+const storeConfigOf = (env: NodeJS.ProcessEnv) => {
+  const r = new EnvReader(env);
+  return r.done('test', { ...readStoreConfig(r), cacheDir: `${readStoreConfig(r).cacheDir}-reader` });
+};
 
-describe('a meeting end to end with the offline engines', () => {
+describe.each(['file', 's3'] as const)('a meeting end to end with the offline engines on the %s store', (store) => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '2' }, { pipeline: true, store });
+  }, 60_000);
+  afterAll(async () => {
+    await stack.stop();
+  });
+
   it('reaches READY with speakers, the words said, turn times and a digest from what was said; charged once', async () => {
     const spoken = await speakMeeting(STANDUP_SCRIPT);
     const account = await stack.admin.account({ balanceMinutes: 100 });
@@ -76,6 +82,11 @@ describe('a meeting end to end with the offline engines', () => {
     const list = await stack.api.get('/api/v1/recordings/ready').set(bearer(token.value));
     expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([id]);
     expect(schemaOf('listReadyRecordings')(list.body)).toBe(true);
+
+    // The audio and the results live in the configured store (for s3, the bucket, read back through the SDK).
+    const kept = await openStore(storeConfigOf(stack.env));
+    expect(await kept.size(`audio/${id}/source`)).toBeGreaterThan(100_000);
+    await kept.close();
   }, 240_000);
 
   it('fails a silent meeting with NO_SPEECH, retryable false, and charges nothing', async () => {

@@ -18,6 +18,7 @@ import { connectBus, dropNamespace, request as busRequest, type Bus, type Reques
 import type { RequestEntry } from '@mm/contract';
 import { ensureDatabase } from '@mm/db';
 import { Client } from 'pg';
+import { startS3Server, type S3Server } from './s3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -27,7 +28,7 @@ export interface Stack {
   /** The gateway's base URL (no trailing slash). */
   url: string;
   api: ReturnType<typeof request>;
-  /** The audio store directory (`file:` spec), shared by recordings and pipeline. */
+  /** The audio store (`file:` directory, or `s3://` URL with `opts.store: 's3'`), shared by recordings and pipeline. */
   audioStore: string;
   /** The environment the services were started with (to start another process alike). */
   env: NodeJS.ProcessEnv;
@@ -46,15 +47,21 @@ export interface Stack {
  * front, real Postgres, Redis and NATS behind. `env` overrides configuration (rate budgets, limits);
  * `askEnv` overrides it for the ask service alone (its engine, without changing the digest engine).
  */
-export async function startStack(env: Record<string, string> = {}, opts: { pipeline?: boolean; askEnv?: Record<string, string> } = {}): Promise<Stack> {
-  const audioStore = `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}`;
+export async function startStack(
+  env: Record<string, string> = {},
+  opts: { pipeline?: boolean; askEnv?: Record<string, string>; store?: 'file' | 's3' } = {},
+): Promise<Stack> {
   // Each stack has its own NATS namespace: no other stack (or a dev stack) answers its requests or takes its jobs.
   const busNamespace = `t${randomBytes(5).toString('hex')}.`;
+  // `s3`: a real S3-protocol server of the stack's own, stopped with it.
+  const s3: S3Server | null = opts.store === 's3' ? await startS3Server() : null;
+  const storeEnv: Record<string, string> = s3 ? s3.env(busNamespace.slice(0, -1)) : { AUDIO_STORE: `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}` };
+  const audioStore = storeEnv.AUDIO_STORE_URL ?? storeEnv.AUDIO_STORE;
   // ... and its own database: an outbox relay publishes every unpublished row of its schema, so
   // stacks sharing a database would publish each other's work into their own namespace.
   const databaseUrl = stackDatabaseUrl(busNamespace);
   await ensureDatabase(databaseUrl);
-  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, AUDIO_STORE: audioStore, BUS_NAMESPACE: busNamespace, DATABASE_URL: databaseUrl, ...env };
+  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, ...storeEnv, BUS_NAMESPACE: busNamespace, DATABASE_URL: databaseUrl, ...env };
   const running: Running[] = [];
   const account = await startAccount({ ...accountConfig(base), port: 0 });
   running.push(account);
@@ -101,6 +108,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
       await dropNamespace(bus);
       await bus.close();
       await dropDatabase(databaseUrl);
+      await s3?.stop();
     },
   };
 }
@@ -112,7 +120,8 @@ function stackDatabaseUrl(namespace: string): string {
   return url.toString();
 }
 
-async function dropDatabase(databaseUrl: string): Promise<void> {
+/** Drops a database made for one test (connections forced out). */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = url.pathname.slice(1);
   url.pathname = '/postgres';

@@ -56,13 +56,37 @@ export class EnvReader {
     return v;
   }
 
+  /** A URL with one of the given schemes; outside development it must be set (no local default). */
+  url(name: string, schemes: readonly string[], devDefault: string): string {
+    const production = this.env.NODE_ENV === 'production';
+    const v = this.optional(name) ?? (production ? null : devDefault);
+    if (v === null) {
+      this.problems.push(`${name} must be set outside development`);
+      return devDefault;
+    }
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(v)?.[1]?.toLowerCase();
+    if (!scheme || !schemes.includes(scheme)) this.problems.push(`${name} must be a ${schemes.join(' or ')} URL`);
+    return v;
+  }
+
   problem(message: string): void {
     this.problems.push(message);
   }
 
   done<T extends object>(service: string, config: T): Readonly<T> {
-    if (this.problems.length) throw new Error(`${service} configuration is invalid:\n- ${this.problems.join('\n- ')}`);
+    if (this.problems.length) throw new ConfigError(service, this.problems);
     return Object.freeze(config);
+  }
+}
+
+/** Bad configuration: every problem, each naming its variable; `message` is one line. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    readonly service: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${service} configuration is invalid: ${problems.join('; ')}`);
   }
 }
 
@@ -86,6 +110,8 @@ export interface CommonConfig {
   /** Base URL of each service, for service-to-service HTTP (the gateway's proxy). */
   serviceUrls: Record<ServiceId, string>;
   port: number;
+  /** SIGTERM → /readyz 503 → this long still serving → drain and stop (Kubernetes: a few seconds). */
+  shutdownDelaySeconds: number;
 }
 
 export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig {
@@ -99,8 +125,8 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   const ns = r.str('BUS_NAMESPACE', '');
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
-    databaseUrl: r.str('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
-    natsUrl: r.str('NATS_URL', 'nats://127.0.0.1:4222'),
+    databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
+    natsUrl: r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
     natsUser: r.str('NATS_USER', service),
     natsPassword: r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`),
     busNamespace: r.str('BUS_NAMESPACE', ''),
@@ -110,6 +136,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     appUrl: r.str('APP_URL', `${publicBaseUrl}/app`).replace(/\/$/, ''),
     serviceUrls,
     port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
+    shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),
   };
 }
 

@@ -6,15 +6,36 @@ import type { Logger } from 'pino';
 export interface Running {
   port: number;
   close(): Promise<void>;
+  /** How long `close` keeps serving after answering /readyz 503 (so a load balancer stops sending first). */
+  shutdownDelayMs?: number;
 }
 
 /**
- * Listens (port 0 picks a free one), and returns a close that stops taking requests, lets open
- * ones finish, then runs `onClose` (consumers, pools).
+ * Listens (port 0 picks a free one), and returns a close that drains: /readyz answers 503 at once,
+ * requests are still served for `shutdownDelaySeconds` (Kubernetes takes the pod out of its
+ * Service meanwhile), then no new connection is taken, open requests finish, and `onClose` runs
+ * (consumers, pools).
  */
-export async function serve(app: RequestListener, port: number, logger: Logger, onClose: () => Promise<void>): Promise<Running> {
+export async function serve(
+  app: RequestListener,
+  listen: { port: number; shutdownDelaySeconds?: number },
+  logger: Logger,
+  onClose: () => Promise<void>,
+): Promise<Running> {
+  const { port } = listen;
+  const shutdownDelayMs = (listen.shutdownDelaySeconds ?? 0) * 1000;
+  let draining = false;
+  const listener: RequestListener = (req, res) => {
+    if (draining && req.url === '/readyz') {
+      res.writeHead(503, { 'content-type': 'application/json', connection: 'close' }).end('{"status":"draining"}');
+      return;
+    }
+    // While draining, each answer closes its connection: keep-alive clients reconnect elsewhere.
+    if (draining) res.setHeader('connection', 'close');
+    app(req, res);
+  };
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = createServer(app);
+    const s = createServer(listener);
     s.once('error', reject);
     s.listen(port, '0.0.0.0', () => resolve(s));
   });
@@ -24,8 +45,14 @@ export async function serve(app: RequestListener, port: number, logger: Logger, 
   let closed: Promise<void> | null = null;
   return {
     port: actual,
+    shutdownDelayMs,
     close: () => {
       closed ??= (async () => {
+        draining = true;
+        if (shutdownDelayMs > 0) {
+          logger.info({ shutdownDelayMs }, 'draining: not ready, still serving');
+          await new Promise((r) => setTimeout(r, shutdownDelayMs));
+        }
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
@@ -43,10 +70,12 @@ export async function serve(app: RequestListener, port: number, logger: Logger, 
  * exits (forcefully after 10 s).
  */
 export function runMain(name: string, start: () => Promise<Running>): void {
-  start()
+  // `then(start)`: a configuration read inside `start` that throws is reported like any failed start.
+  Promise.resolve()
+    .then(start)
     .then((running) => {
       const shutdown = () => {
-        setTimeout(() => process.exit(1), 10_000).unref();
+        setTimeout(() => process.exit(1), (running.shutdownDelayMs ?? 0) + 10_000).unref();
         running.close().then(
           () => process.exit(0),
           () => process.exit(1),
@@ -56,7 +85,9 @@ export function runMain(name: string, start: () => Promise<Running>): void {
       process.once('SIGINT', shutdown);
     })
     .catch((err: unknown) => {
-      process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      // One line (log collectors keep lines apart): the bad variables are named in it.
+      const message = (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+      process.stderr.write(`${name} failed to start: ${message}\n`);
       process.exit(1);
     });
 }

@@ -1,92 +1,40 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, readFile, writeFile, copyFile } from 'node:fs/promises';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
+import { FileStore } from './file-store';
+import { S3Store } from './s3-store';
+import type { StoreConfig } from './store-config';
+
+export { readStoreConfig, type StoreConfig, type S3Settings } from './store-config';
 
 /**
  * Where audio, attachments and pipeline artefacts live. Keys are relative paths such as
- * `audio/rec_x/source`. The filesystem store is the default (`file:./data/audio`); in Kubernetes
- * it is a shared volume mounted by recordings and pipeline.
+ * `audio/rec_x/source`. Two kinds: a directory (`file:./data/audio`, in Kubernetes a shared volume)
+ * and S3-compatible object storage (`s3://bucket/prefix`), which engines read through a bounded
+ * local cache.
  */
 export interface ObjectStore {
-  /** A local path for a key (engines such as ffmpeg read files). */
-  pathOf(key: string): string;
-  /** A fresh temporary path inside the store, on the same filesystem (so `adopt` is a rename). */
+  /** A local directory for scratch files (uploads in flight, engine work); never shared between pods. */
+  readonly scratchDir: string;
+  /** A fresh temporary path in the scratch directory (for the file store, `adopt` is then a rename). */
   tempPath(): Promise<string>;
-  /** Moves a temporary file to its key. */
+  /** Moves a local temporary file to its key (for S3, a streaming multipart upload, then the file goes). */
   adopt(tempPath: string, key: string): Promise<void>;
   putStream(key: string, body: Readable): Promise<void>;
   putJson(key: string, value: unknown): Promise<void>;
   getJson<T>(key: string): Promise<T>;
   copy(from: string, to: string): Promise<void>;
   size(key: string): Promise<number>;
+  /** Removes a key and every key under `key/`. */
   remove(key: string): Promise<void>;
   read(key: string): Readable;
+  /** Runs `use` with a local file holding the object (engines such as ffmpeg read files); the file stays while `use` runs. */
+  withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
 }
 
-class FileStore implements ObjectStore {
-  constructor(private readonly root: string) {}
-
-  pathOf(key: string): string {
-    const p = path.resolve(this.root, key);
-    if (!p.startsWith(this.root + path.sep)) throw new Error(`key escapes the store: ${key}`);
-    return p;
-  }
-
-  async tempPath(): Promise<string> {
-    const dir = path.join(this.root, 'tmp');
-    await mkdir(dir, { recursive: true });
-    return path.join(dir, randomUUID());
-  }
-
-  async adopt(tempPath: string, key: string): Promise<void> {
-    const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
-    await rename(tempPath, target);
-  }
-
-  async putStream(key: string, body: Readable): Promise<void> {
-    const tmp = await this.tempPath();
-    await pipeline(body, createWriteStream(tmp));
-    await this.adopt(tmp, key);
-  }
-
-  async putJson(key: string, value: unknown): Promise<void> {
-    // Write then rename: a reader never sees half a file.
-    const tmp = await this.tempPath();
-    await writeFile(tmp, JSON.stringify(value));
-    await this.adopt(tmp, key);
-  }
-
-  async getJson<T>(key: string): Promise<T> {
-    return JSON.parse(await readFile(this.pathOf(key), 'utf8')) as T;
-  }
-
-  async copy(from: string, to: string): Promise<void> {
-    const target = this.pathOf(to);
-    await mkdir(path.dirname(target), { recursive: true });
-    await copyFile(this.pathOf(from), target);
-  }
-
-  async size(key: string): Promise<number> {
-    return (await stat(this.pathOf(key))).size;
-  }
-
-  async remove(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true, recursive: true });
-  }
-
-  read(key: string): Readable {
-    return createReadStream(this.pathOf(key));
-  }
-}
-
-/** Opens the store named by AUDIO_STORE (`file:<dir>`). */
-export async function openStore(spec: string): Promise<ObjectStore> {
-  if (!spec.startsWith('file:')) throw new Error(`AUDIO_STORE ${spec}: only file:<dir> is supported`);
-  const root = path.resolve(spec.slice('file:'.length));
-  await mkdir(root, { recursive: true });
-  return new FileStore(root);
+/** Opens the store the configuration names (`file:<dir>` or `s3://bucket/prefix`). */
+export async function openStore(config: StoreConfig | string): Promise<ObjectStore> {
+  const c: StoreConfig = typeof config === 'string' ? { url: config, s3: null, cacheDir: '', cacheMaxBytes: 0 } : config;
+  if (c.url.startsWith('file:')) return FileStore.open(c.url.slice('file:'.length));
+  if (c.url.startsWith('s3://')) return S3Store.open(c);
+  throw new Error(`AUDIO_STORE_URL ${c.url}: expected file:<dir> or s3://bucket/prefix`);
 }

@@ -51,7 +51,7 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
       return !nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     subs.forEach((s) => s.unsubscribe());
     await stopDigests();
     mailer?.close();

@@ -30,7 +30,7 @@ export async function startAsk(config: AskConfig): Promise<Running> {
       return !bus.nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     await bus.close();
     await db.destroy();
   });

@@ -31,7 +31,7 @@ export async function startEvents(config: EventsConfig): Promise<Running> {
       return !bus.nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     stopRetention();
     await stopConsumer();
     await bus.close();

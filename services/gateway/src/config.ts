@@ -16,7 +16,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
   const common = readCommonConfig(r, 'gateway');
   return r.done('gateway', {
     ...common,
-    redisUrl: r.str('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     adminApiKey: r.optional('ADMIN_API_KEY'),
     tokenHashKey: r.secret('TOKEN_HASH_KEY', `${common.internalJwtSecret}:token-hash`),
     rateLimitScale: r.num('RATE_LIMIT_SCALE', 1, 1),

@@ -33,7 +33,7 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
       return !nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     redis.disconnect();

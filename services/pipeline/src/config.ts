@@ -1,7 +1,8 @@
 import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+import { readStoreConfig, type StoreConfig } from '@mm/store';
 
 export interface PipelineConfig extends CommonConfig {
-  audioStore: string;
+  audioStore: StoreConfig;
   asrEngine: 'pocketsphinx' | 'openai';
   llmEngine: 'extractive' | 'openai';
   openai: { baseUrl: string; apiKey: string | null; asrModel: string; llmModel: string };
@@ -24,7 +25,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
   if ((asrEngine === 'openai' || llmEngine === 'openai') && !r.optional('OPENAI_BASE_URL')) r.problem('OPENAI_BASE_URL must be set when an openai engine is chosen');
   return r.done('pipeline', {
     ...readCommonConfig(r, 'pipeline'),
-    audioStore: r.str('AUDIO_STORE', 'file:./data/audio'),
+    audioStore: readStoreConfig(r),
     asrEngine,
     llmEngine,
     openai: { baseUrl, apiKey, asrModel: r.str('ASR_MODEL', 'whisper-1'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },

@@ -31,12 +31,13 @@ export async function startPipeline(config: PipelineConfig): Promise<Running> {
       return !bus.nc.isClosed();
     },
   });
-  return serve(finishApp(app, logger), config.port, logger, async () => {
+  return serve(finishApp(app, logger), config, logger, async () => {
     await stopConsumers();
     await timers.stop();
     await relay.stop();
     await bus.close();
     await db.destroy();
+    await store.close();
   });
 }
 

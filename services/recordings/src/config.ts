@@ -1,7 +1,8 @@
 import { EnvReader, readCommonConfig, readUploadLimits, type CommonConfig } from '@mm/http';
+import { readStoreConfig, type StoreConfig } from '@mm/store';
 
 export interface RecordingsConfig extends CommonConfig {
-  audioStore: string;
+  audioStore: StoreConfig;
   uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
   naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
   /** Silent meetings (NO_SPEECH) an account may have fail for free in 24 hours; beyond, they are charged with an empty digest. */
@@ -19,7 +20,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
   const r = new EnvReader(env);
   return r.done('recordings', {
     ...readCommonConfig(r, 'recordings'),
-    audioStore: r.str('AUDIO_STORE', 'file:./data/audio'),
+    audioStore: readStoreConfig(r),
     uploadLimits: readUploadLimits(r),
     naming: {
       autoWaitSeconds: r.num('NAMING_AUTO_WAIT_SECONDS', 120, 0),

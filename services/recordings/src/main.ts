@@ -43,7 +43,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
       return !bus.nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());
@@ -52,6 +52,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     await relay.stop();
     await bus.close();
     await db.destroy();
+    await store.close();
   });
 }
 

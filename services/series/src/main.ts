@@ -28,7 +28,7 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
       return !nc.isClosed();
     },
   });
-  return serve(app, config.port, logger, async () => {
+  return serve(app, config, logger, async () => {
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     await db.destroy();

@@ -5,6 +5,6 @@
 import type { BenchCase } from '../lib/types';
 import { whoamiCase } from './whoami';
 import { pipelineRtfCase } from './pipeline-rtf';
-import { uploadMemoryCase } from './upload-memory';
+import { uploadMemoryCase, uploadMemoryS3Case } from './upload-memory';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case];

@@ -87,7 +87,9 @@ export interface BenchCase {
    * Environment for this case's services, before `--service-env`. A function gets the case's
    * scratch directory (see CaseContext.scratchDir), e.g. for an `AUDIO_STORE` that is removed afterwards.
    */
-  env?: Record<string, string> | ((scratchDir: string) => Record<string, string>);
+  env?: Record<string, string> | ((scratchDir: string) => Record<string, string> | Promise<Record<string, string>>);
+  /** Stops what `env` started for the case (e.g. an S3 server), after the services stopped. */
+  teardown?(): Promise<void>;
   run(ctx: CaseContext): Promise<CaseReport>;
 }
 

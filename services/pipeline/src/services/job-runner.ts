@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { enqueue } from '@mm/bus';
@@ -44,7 +45,7 @@ export class JobRunner {
     if (!proceed) return;
 
     const started = Date.now();
-    const workDir = this.deps.store.pathOf(`work/${m.recordingId}/${m.jobId}`);
+    const workDir = path.join(this.deps.store.scratchDir, 'work', m.recordingId, m.jobId);
     await mkdir(workDir, { recursive: true });
     try {
       const resultKey = await this.execute(m, workDir);
@@ -81,7 +82,7 @@ export class JobRunner {
   private async execute(m: JobMessage, workDir: string): Promise<string> {
     const { store, engines } = this.deps;
     if (m.step === 'transcribe') {
-      const doc = await engines.transcribe({ audioPath: store.pathOf(m.audioKey!), keyterms: m.keyterms ?? [], workDir });
+      const doc = await store.withLocalFile(m.audioKey!, (audioPath) => engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir }));
       const key = `work/${m.recordingId}/transcript-${m.jobId}.json`;
       await store.putJson(key, doc);
       return key;

@@ -27,7 +27,7 @@ const MB = 1024 * 1024;
  * memory), then runs the submit use case. Whatever fails, the claim and the files go.
  */
 export function submitHandler(deps: UploadDeps, source: Caller['source']) {
-  const tmpDir = path.dirname(deps.store.pathOf('tmp/x'));
+  const tmpDir = path.join(deps.store.scratchDir, 'tmp');
   const upload = multer({
     storage: multer.diskStorage({ destination: tmpDir, filename: (_req, _file, cb) => cb(null, randomUUID()) }),
     limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds production-only installs of services: compiles the TypeScript once (tsconfig.build.json),
+# lays the compiled tree beside the workspace's package files, then `pnpm deploy --prod` per
+# service into OUT/<service> (its package, compiled JavaScript, its workspace libs and production
+# dependencies only). Run by the Dockerfile's build stage and by tests/operations.
+#   deploy/build.sh OUT [service...]      (default: every service)
+#   PNPM_FLAGS=--offline deploy/build.sh …  (install from the local store only)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$(mkdir -p "$1" && cd "$1" && pwd)"; shift
+services=("$@")
+[ ${#services[@]} -gt 0 ] || services=(gateway account recordings pipeline series ask events)
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$root/node_modules/.bin/tsc" -p "$root/tsconfig.build.json" --outDir "$work"
+cd "$root"
+cp package.json pnpm-lock.yaml pnpm-workspace.yaml "$work/"
+for pkg in libs/* services/* tests; do [ -f "$pkg/package.json" ] && mkdir -p "$work/$pkg" && cp "$pkg/package.json" "$work/$pkg/"; done
+cd "$work"
+for s in "${services[@]}"; do
+  rm -rf "${out:?}/$s"
+  pnpm deploy --filter "@mm/$s" --prod ${PNPM_FLAGS:-} "$out/$s" >/dev/null
+done

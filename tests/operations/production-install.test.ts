@@ -1,0 +1,81 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ensureDatabase } from '@mm/db';
+import { dropDatabase } from '../support/stack';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SERVICES = ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events'] as const;
+const out = mkdtempSync(path.join(tmpdir(), 'mm-prod-'));
+const ns = `p${randomBytes(4).toString('hex')}`;
+const dbUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test');
+dbUrl.pathname = `${dbUrl.pathname}_${ns}`;
+
+/** Every file name under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+}
+
+beforeAll(() => {
+  // The Dockerfile's build stage: compile once, `pnpm deploy --prod` per service.
+  execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], { env: { ...process.env, PNPM_FLAGS: '--offline' }, stdio: 'pipe' });
+}, 300_000);
+afterAll(async () => {
+  rmSync(out, { recursive: true, force: true });
+  await dropDatabase(dbUrl.toString());
+});
+
+describe.each(SERVICES)('the %s service from a production-only install', (service) => {
+  const dir = path.join(out, service);
+
+  it('holds compiled JavaScript and production dependencies only', () => {
+    const files = filesUnder(dir);
+    expect(existsSync(path.join(dir, 'src', 'main.js'))).toBe(true);
+    const ownCode = files.filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`) || f.includes(`${path.sep}@mm${path.sep}`));
+    expect(ownCode.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
+    const installed = readdirSync(path.join(dir, 'node_modules', '.pnpm'));
+    for (const dev of ['typescript@', 'tsx@', 'jest@', '@swc+core@', 'supertest@', '@types+']) expect(installed.filter((p) => p.startsWith(dev))).toEqual([]);
+  });
+
+  it('starts with plain node (no tsx), answers /readyz, and stops on SIGTERM with exit 0', async () => {
+    await ensureDatabase(dbUrl.toString());
+    const port = 19000 + SERVICES.indexOf(service) * 7 + Math.floor(Math.random() * 5);
+    const child = spawn(process.execPath, [path.join(dir, 'src', 'main.js')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: dbUrl.toString(),
+        NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+        // Its own NATS user, as a pod gets it from its Secret (the suite's broker has authentication on).
+        ...(process.env[`NATS_PASSWORD_${service.toUpperCase()}`] ? { NATS_PASSWORD: process.env[`NATS_PASSWORD_${service.toUpperCase()}`] } : {}),
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        BUS_NAMESPACE: `${ns}.`,
+        INTERNAL_JWT_SECRET: randomBytes(24).toString('hex'),
+        TOKEN_HASH_KEY: randomBytes(24).toString('hex'),
+        ADMIN_API_KEY: randomBytes(24).toString('hex'),
+        AUDIO_STORE_URL: `file:${path.join(out, 'store')}`,
+        [service === 'gateway' ? 'PORT' : `${service.toUpperCase()}_PORT`]: String(port),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      let ready = false;
+      for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+        if (!ready) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect({ ready, stderr }).toEqual({ ready: true, stderr: expect.any(String) });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
