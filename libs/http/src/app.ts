@@ -4,6 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Logger } from 'pino';
 import { ApiError } from './errors';
+import { checkUrlEncoding, writeError, writeNotFound } from './edge';
+import { JSON_TYPES } from './validate';
 import { PRINCIPAL_HEADER, PrincipalVerifier, type Principal } from './principal';
 
 export interface ServiceAppOptions {
@@ -95,7 +97,12 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   const observe = requestObserver(opts.name, opts.logger);
   app.use((req: Request, res: Response, next: NextFunction) => {
     observe(req, res, () => (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched', res.locals);
-    next();
+    try {
+      checkUrlEncoding(req.url);
+      next();
+    } catch (err) {
+      next(err);
+    }
   });
 
   app.get('/healthz', (_req, res) => {
@@ -122,39 +129,15 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     });
   }
 
-  if (opts.parseJson !== false) app.use(express.json({ limit: opts.jsonLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  if (opts.parseJson !== false) app.use(express.json({ limit: opts.jsonLimit ?? '1mb', type: JSON_TYPES }));
   return app;
 }
 
-/** Adds the final 404 and the one error middleware that writes the contract's envelope. */
+/** Adds the final plain-text 404 and the one error middleware that writes the contract's envelope. */
 export function finishApp(app: Express, logger: Logger): Express {
-  app.use((_req: Request, res: Response) => {
-    res.status(404).type('text/plain').send('Not Found');
-  });
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const apiErr = toApiError(err);
-    if (!apiErr) {
-      const errorId = randomUUID();
-      logger.error({ errorId, reqId: res.locals.reqId, err }, 'unexpected error');
-      // The code alone (contract); the error id and the stack stay in the log line.
-      if (!res.headersSent) res.status(500).json({ error: { code: 'INTERNAL_ERROR' } });
-      return;
-    }
-    if (res.headersSent) return;
-    if (apiErr.headers) res.set(apiErr.headers);
-    res.status(apiErr.status).json(apiErr.toBody());
-    void req;
-  });
+  app.use((_req: Request, res: Response) => writeNotFound(res));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => writeError(res, err, logger, res.locals.reqId as string | undefined));
   return app;
-}
-
-function toApiError(err: unknown): ApiError | null {
-  if (err instanceof ApiError) return err;
-  const e = err as { type?: string; status?: number; message?: string };
-  if (e && e.type === 'entity.parse.failed') return new ApiError('VALIDATION', 'Body is not valid JSON.');
-  if (e && e.type === 'entity.too.large') return new ApiError('VALIDATION', 'Body is too large.');
-  if (e && e.status === 400 && typeof e.message === 'string') return new ApiError('VALIDATION', e.message);
-  return null;
 }
 
 /** Sends a success body with schemaVersion 1 first. */

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './edge';
 export * from './principal';
 export * from './app';
 export * from './validate';

@@ -67,6 +67,14 @@ function compileRoute(route: RouteDef): CompiledRoute {
 
 const compiled = new Map<string, CompiledRoute>();
 
+/** The media types the JSON body parser reads (createServiceApp). */
+export const JSON_TYPES = ['application/json', 'application/*+json'];
+
+function hasBodyBytes(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** The route of an operationId, from the contract's table. */
 export function routeOf(operationId: string): RouteDef {
   const route = ROUTES.find((r) => r.operationId === operationId);
@@ -98,6 +106,11 @@ export function validateOperation(operationId: string) {
       }
       check(v.query.fn, query, 'query');
       let body: Record<string, unknown> = {};
+      if (v.body && hasBodyBytes(req) && !req.is(JSON_TYPES)) {
+        // A body the JSON parser skipped (another or an unreadable Content-Type) was never read:
+        // answering as if it were empty would act on a request the caller did not send.
+        throw new ApiError('VALIDATION', 'body must be application/json');
+      }
       if (v.body) {
         const raw = req.body as unknown;
         if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {

@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { createServiceApp, finishApp, principalKey } from '@mm/http';
+import { createServiceApp, finishApp, principalKey, writeNotFound } from '@mm/http';
 import type { GatewayConfig } from './config';
 import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
@@ -30,14 +30,12 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const { config, logger } = deps;
   const repo = new AccessRepository(deps.db);
   const signer = new PrincipalSigner(principalKey(config.internalJwtSecret));
-  const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, logger });
+  const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, junkRateLimit: config.junkRateLimit, logger });
   const access = new AccessService({ repo, nc: deps.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
 
   const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false });
-  const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, logger });
-  app.use('/api', (_req, res) => {
-    res.status(404).type('text/plain').send('Not Found');
-  });
+  const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, trustedProxies: config.trustedProxies, logger });
+  app.use('/api', (_req, res) => writeNotFound(res));
   app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.nc, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls }));
   finishApp(app, logger);
   return (req, res) => {

@@ -1,4 +1,5 @@
 import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+import { TrustedProxies } from './domain/client-address';
 
 export interface GatewayConfig extends CommonConfig {
   redisUrl: string;
@@ -8,6 +9,19 @@ export interface GatewayConfig extends CommonConfig {
   rateLimitScale: number;
   /** Requests per IP address per rate window, before scaling. */
   ipRateLimit: number;
+  /** Requests per IP address per rate window whose bearer is not a well-formed token (their own bucket). */
+  junkRateLimit: number;
+  /** Proxies (CIDRs) whose X-Forwarded-For the gateway believes: in Kubernetes, the ingress. */
+  trustedProxies: TrustedProxies;
+}
+
+function readTrustedProxies(r: EnvReader): TrustedProxies {
+  try {
+    return TrustedProxies.parse(r.optional('TRUSTED_PROXIES'));
+  } catch (err) {
+    r.problem(`TRUSTED_PROXIES must be addresses or CIDRs separated by commas (${(err as Error).message})`);
+    return TrustedProxies.parse(null);
+  }
 }
 
 /** Reads the gateway's environment once; every bad variable is reported at once. */
@@ -21,5 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     tokenHashKey: r.secret('TOKEN_HASH_KEY', `${common.internalJwtSecret}:token-hash`),
     rateLimitScale: r.num('RATE_LIMIT_SCALE', 1, 1),
     ipRateLimit: r.num('IP_RATE_LIMIT', 50_000, 1),
+    junkRateLimit: r.num('JUNK_RATE_LIMIT', 1_000, 1),
+    trustedProxies: readTrustedProxies(r),
   });
 }

@@ -3,7 +3,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError, createAjv } from '@mm/http';
+import { ApiError, createAjv, parseBearer, writeNotFound } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
 import * as schemas from './admin.schemas';
 import type { AccessService } from '../services/access.service';
@@ -45,12 +45,9 @@ export function adminRouter(deps: AdminDeps): Router {
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
   router.use((req, res, next) => {
-    if (!deps.adminApiKey) {
-      res.status(404).type('text/plain').send('Not Found');
-      return;
-    }
-    const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
-    if (!m || !timingSafeEqual(digest(m[1]), digest(deps.adminApiKey))) return next(new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.'));
+    if (!deps.adminApiKey) return writeNotFound(res);
+    const key = parseBearer(req.headers.authorization);
+    if (!key || !timingSafeEqual(digest(key), digest(deps.adminApiKey))) return next(new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.'));
     res.locals.route = `admin ${req.method} ${req.path}`;
     next();
   });
@@ -93,7 +90,7 @@ export function adminRouter(deps: AdminDeps): Router {
         principal,
         reqId: res.locals.reqId as string,
         clientIp: req.ip ?? '',
-        onError: (err) => deps.logger.error({ err: String(err) }, 'admin proxy error'),
+        logger: deps.logger,
         body: json,
       });
     });

@@ -69,7 +69,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         const declared = Number(req.headers['content-length'] ?? 0);
         if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
         if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve())));
         const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
         files = Object.values(parts).flat();
         const row = await deps.submit.submit({
@@ -91,6 +91,13 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
       await Promise.all(files.map((f) => rm(f.path, { force: true })));
     }
   };
+}
+
+/** What the multipart parser refused is the caller's malformed body, unless the disk failed (a system error). */
+function multipartError(err: unknown): unknown {
+  const e = err as { syscall?: string; message?: string };
+  if (err instanceof multer.MulterError || err instanceof ApiError || e?.syscall) return err;
+  return new ApiError('VALIDATION', `multipart body: ${e?.message ?? 'unreadable'}`);
 }
 
 function mapMulterError(err: unknown): unknown {
