@@ -31,7 +31,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
   return r.done('gateway', {
     ...common,
     redisUrl: r.str('REDIS_URL', 'redis://127.0.0.1:6379'),
-    adminApiKey: r.optional('ADMIN_API_KEY'),
+    adminApiKey: r.optionalSecret('ADMIN_API_KEY'),
     tokenHashKey: r.secret('TOKEN_HASH_KEY', `${common.internalJwtSecret}:token-hash`),
     rateLimitScale: r.num('RATE_LIMIT_SCALE', 1, 1),
     ipRateLimit: r.num('IP_RATE_LIMIT', 50_000, 1),
