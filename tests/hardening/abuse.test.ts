@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Running } from '@mm/http';
@@ -7,6 +6,7 @@ import { REPLAY_ONLY_HEADER } from '@mm/http';
 import { EXPECTED_BUDGETS } from '../support/contract-table';
 import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { startGateway } from '../../services/gateway/src/main';
+import { freshAddress, TRUST_TEST_CLIENT } from '../support/addresses';
 import { startStack, type Stack } from '../support/stack';
 
 /**
@@ -15,12 +15,9 @@ import { startStack, type Stack } from '../support/stack';
  */
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ TRUSTED_PROXIES: '127.0.0.1/32, ::1/128', IP_RATE_LIMIT: '100', JUNK_RATE_LIMIT: '300' });
+  stack = await startStack({ ...TRUST_TEST_CLIENT, IP_RATE_LIMIT: '100', JUNK_RATE_LIMIT: '300' });
 }, 60_000);
 afterAll(() => stack.stop());
-
-/** An address no earlier run has used (rate windows in the shared Redis outlive a run). */
-const freshAddress = () => `2001:db8:${randomBytes(2).toString('hex')}::${randomBytes(2).toString('hex')}`;
 
 const from = (ip: string, token: string) => stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', ip);
 

@@ -14,7 +14,8 @@ import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 let stack: Stack;
 let replica: Running;
 let blind: Running;
-const redis = new Redis({ lazyConnect: false });
+const redis = new Redis(process.env.REDIS_URL!);
+const epochKey = () => `${stack.busNamespace}${ACCESS_EPOCH_KEY}`;
 beforeAll(async () => {
   stack = await startStack();
   const cfg = gatewayConfig(stack.env);
@@ -46,10 +47,10 @@ it('refuses a revoked token on every replica at once', async () => {
 
 it('refuses a revoked token on a replica that cached it, after Redis restarted empty', async () => {
   const token = await liveToken();
-  await redis.del(ACCESS_EPOCH_KEY); // Redis as it starts: no epoch yet
+  await redis.del(epochKey()); // Redis as it starts: no epoch yet
   expect((await whoami(replica, token.value)).status).toBe(200); // cached by the replica
   expect((await stack.admin.revoke(token.id)).status).toBe(200);
-  await redis.del(ACCESS_EPOCH_KEY); // Redis restarts without persistence
+  await redis.del(epochKey()); // Redis restarts without persistence
   const res = await whoami(replica, token.value);
   expect([res.status, res.body.error?.code]).toEqual([401, 'TOKEN_INVALID']);
 });
@@ -57,9 +58,9 @@ it('refuses a revoked token on a replica that cached it, after Redis restarted e
 it('refuses a revoked token within the cache bound when a failover rolled the epoch back', async () => {
   const token = await liveToken();
   expect((await whoami(replica, token.value)).status).toBe(200);
-  const before = await redis.get(ACCESS_EPOCH_KEY);
+  const before = await redis.get(epochKey());
   expect((await stack.admin.revoke(token.id)).status).toBe(200);
-  await redis.set(ACCESS_EPOCH_KEY, before!); // the new primary never saw the change
+  await redis.set(epochKey(), before!); // the new primary never saw the change
   const until = Date.now() + TOKEN_CACHE_MAX_AGE_MS + 3_000;
   let status = 200;
   while (status === 200 && Date.now() < until) {

@@ -19,6 +19,33 @@ export interface ServiceAppOptions {
   jsonLimit?: string;
   /** False for the gateway, which streams bodies through unparsed. */
   parseJson?: boolean;
+  /** False for the gateway: /readyz and /metrics live on its ops port (createOpsApp), not the public one. */
+  opsRoutes?: boolean;
+}
+
+/** /readyz (dependencies answer) and /metrics (prometheus). */
+function mountOps(app: Express, opts: Pick<ServiceAppOptions, 'name' | 'ready'>): void {
+  const { registry } = metricsFor(opts.name);
+  app.get('/readyz', async (_req, res) => {
+    const ok = await opts.ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+}
+
+/** The operator's port of a service whose main port is public: /healthz, /readyz, /metrics and a plain 404. */
+export function createOpsApp(opts: Pick<ServiceAppOptions, 'name' | 'ready'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  mountOps(app, opts);
+  app.use((_req: Request, res: Response) => writeNotFound(res));
+  return app;
 }
 
 const registries = new Map<string, { registry: client.Registry; duration: client.Histogram }>();
@@ -92,8 +119,6 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const { registry } = metricsFor(opts.name);
-
   const observe = requestObserver(opts.name, opts.logger);
   app.use((req: Request, res: Response, next: NextFunction) => {
     observe(req, res, () => (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched', res.locals);
@@ -108,14 +133,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    const ok = await opts.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
-  });
+  if (opts.opsRoutes !== false) mountOps(app, opts);
 
   if (opts.verifier) {
     const verifier = opts.verifier;

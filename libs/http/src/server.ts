@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 /** A listening service: its port, and a close that drains requests then runs the service's own cleanup. */
 export interface Running {
   port: number;
+  /** The operator's port (/readyz, /metrics) of a service that has one apart from its main port. */
+  opsPort?: number;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import { AccessService } from './services/access.service';
 import { PrincipalSigner } from './services/principals';
 import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
+import { AdminLimit } from './services/admin-limit';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -33,10 +34,11 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, junkRateLimit: config.junkRateLimit, logger });
   const access = new AccessService({ repo, nc: deps.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
 
-  const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false });
+  const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false, opsRoutes: false });
   const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, trustedProxies: config.trustedProxies, logger });
   app.use('/api', (_req, res) => writeNotFound(res));
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.nc, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls }));
+  const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.nc, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies }));
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';

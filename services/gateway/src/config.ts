@@ -11,6 +11,11 @@ export interface GatewayConfig extends CommonConfig {
   ipRateLimit: number;
   /** Requests per IP address per rate window whose bearer is not a well-formed token (their own bucket). */
   junkRateLimit: number;
+  /** The admin API's own limits per address: requests per minute, wrong keys per 10 minutes. */
+  adminRateLimit: number;
+  adminAuthFailureLimit: number;
+  /** Port of /readyz and /metrics, never the public one (0 when the gateway itself takes a free port). */
+  opsPort: number;
   /** Proxies (CIDRs) whose X-Forwarded-For the gateway believes: in Kubernetes, the ingress. */
   trustedProxies: TrustedProxies;
 }
@@ -37,5 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     ipRateLimit: r.num('IP_RATE_LIMIT', 50_000, 1),
     junkRateLimit: r.num('JUNK_RATE_LIMIT', 1_000, 1),
     trustedProxies: readTrustedProxies(r),
+    adminRateLimit: r.num('ADMIN_RATE_LIMIT', 3_000, 1),
+    adminAuthFailureLimit: r.num('ADMIN_AUTH_FAILURE_LIMIT', 30, 1),
+    opsPort: r.num('OPS_PORT', 9080, 0),
   });
 }

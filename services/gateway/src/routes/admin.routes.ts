@@ -9,6 +9,8 @@ import * as schemas from './admin.schemas';
 import type { AccessService } from '../services/access.service';
 import type { PrincipalSigner } from '../services/principals';
 import { forward } from '../services/proxy';
+import type { AdminLimit } from '../services/admin-limit';
+import { clientAddress, type TrustedProxies } from '../domain/client-address';
 
 export interface AdminDeps {
   adminApiKey: string | null;
@@ -18,6 +20,8 @@ export interface AdminDeps {
   logger: Logger;
   signer: PrincipalSigner;
   serviceUrls: Record<string, string>;
+  limit: AdminLimit;
+  trustedProxies: TrustedProxies;
 }
 
 const ajv = createAjv();
@@ -42,15 +46,22 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 /** The admin API (ARCHITECTURE.md section 7): the app's and the operator's side. 404 while no key is set. */
 export function adminRouter(deps: AdminDeps): Router {
   const router = express.Router();
-  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+  /** `passOn`: a middleware that lets the request go on unless it answered. */
+  const wrap = (fn: (req: Request, res: Response) => Promise<void>, passOn = false) => (req: Request, res: Response, next: NextFunction) =>
+    fn(req, res).then(() => (passOn && !res.headersSent ? next() : undefined), next);
 
-  router.use((req, res, next) => {
+  router.use(wrap(async (req, res) => {
     if (!deps.adminApiKey) return writeNotFound(res);
+    const ip = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
+    const retryAfter = await deps.limit.admit(ip);
+    if (retryAfter !== null) throw new ApiError('RATE_LIMITED', 'Too many admin requests; wait Retry-After seconds.', undefined, { 'Retry-After': String(retryAfter) });
     const key = parseBearer(req.headers.authorization);
-    if (!key || !timingSafeEqual(digest(key), digest(deps.adminApiKey))) return next(new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.'));
+    if (!key || !timingSafeEqual(digest(key), digest(deps.adminApiKey))) {
+      await deps.limit.failed(ip);
+      throw new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.');
+    }
     res.locals.route = `admin ${req.method} ${req.path}`;
-    next();
-  });
+  }, true));
   router.use(express.json({ limit: '1mb' }));
 
   router.post('/accounts', wrap(async (req, res) => {
