@@ -70,6 +70,14 @@ const compiled = new Map<string, CompiledRoute>();
 /** The media types the JSON body parser reads (createServiceApp). */
 export const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** True when a string anywhere in the value holds U+0000, which no Postgres text column can store. */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+  return false;
+}
+
 function hasBodyBytes(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -120,6 +128,8 @@ export function validateOperation(operationId: string) {
         }
         check(v.body, body, 'body');
       }
+      // Checked last, so that the schema's own message wins where it already refuses the value.
+      if (holdsNul([params, query, body])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
       res.locals.input = { params, query, body } satisfies ValidInput;
       next();
     } catch (err) {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { ApiError, holdsNul, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
 import type { ObjectStore } from '@mm/store';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
 import type { Caller, IdempotencyKeys } from '../services/idempotency';
@@ -72,6 +72,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve())));
         const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
         files = Object.values(parts).flat();
+        if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
         const row = await deps.submit.submit({
           principal: p,
           caller,
