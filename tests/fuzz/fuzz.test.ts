@@ -124,12 +124,33 @@ function jsonBodyOf(schema: Schema): fc.Arbitrary<{ type: string | null; encodin
   );
 }
 
+/** One second of a 440 Hz tone, 16 kHz mono 16-bit WAV: audio the service accepts. */
+function toneWav(): Buffer {
+  const data = Buffer.alloc(16_000 * 2);
+  for (let i = 0; i < 16_000; i++) data.writeInt16LE(Math.round(8_000 * Math.sin((2 * Math.PI * 440 * i) / 16_000)), i * 2);
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + data.length, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(16_000, 24);
+  h.writeUInt32LE(32_000, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(data.length, 40);
+  return Buffer.concat([h, data]);
+}
+const TONE = toneWav();
+
 function multipartOf(schema: Schema): fc.Arbitrary<{ type: string | null; encoding: null; bytes: Buffer; declared?: number }> {
   const props = Object.entries((schema.$ref ? resolve(schema.$ref) : schema).properties ?? {});
   const part = ([name, s]: [string, Schema]) =>
     fc.option(
       name === 'audio' || name === 'attachment'
-        ? fc.uint8Array({ maxLength: 512 }).map((a) => ({ name, file: true, value: Buffer.concat([Buffer.from('RIFF'), Buffer.from(a)]) }))
+        ? fc.oneof(fc.constant(TONE), fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.concat([Buffer.from('RIFF'), Buffer.from(a)]))).map((value) => ({ name, file: true, value }))
         : fromSchema(s, resolve).map((v) => ({ name, file: false, value: Buffer.from(typeof v === 'string' ? v : JSON.stringify(v) ?? '') })),
       { freq: 2 },
     );
