@@ -7,3 +7,4 @@ export * from './logger';
 export * from './server';
 export * from './config';
 export * from './ids';
+export * from './mount';
