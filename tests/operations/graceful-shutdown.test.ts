@@ -54,6 +54,8 @@ describe.each(SERVICES)('SIGTERM to the %s service under load', (service) => {
   it('answers every request it accepted, says not ready first, and exits 0', async () => {
     await ensureDatabase(databaseUrl);
     const port = await freePort();
+    // The gateway answers /readyz on its ops port only (the public port has no /readyz).
+    const opsPort = service === 'gateway' ? await freePort() : port;
     const exited = new Promise<number | null>((resolve) => {
       child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services', service, 'src', 'main.ts')], {
         cwd: ROOT,
@@ -65,13 +67,14 @@ describe.each(SERVICES)('SIGTERM to the %s service under load', (service) => {
           AUDIO_STORE: `file:${store}`,
           SHUTDOWN_DELAY_SECONDS: '1',
           [service === 'gateway' ? 'PORT' : `${service.toUpperCase()}_PORT`]: String(port),
+          OPS_PORT: String(opsPort),
         },
         stdio: 'ignore',
       });
       child.on('exit', (code) => resolve(code));
     });
     for (let i = 0; ; i++) {
-      const r = await get(port, '/readyz');
+      const r = await get(opsPort, '/readyz');
       if (r.kind === 'answer' && r.status === 200) break;
       if (i > 300) throw new Error(`${service} never became ready`);
       await sleep(100);
@@ -82,7 +85,7 @@ describe.each(SERVICES)('SIGTERM to the %s service under load', (service) => {
     let sigtermAt = 0;
     const loop = async () => {
       for (;;) {
-        const r = await get(port, '/readyz');
+        const r = await get(opsPort, '/readyz');
         outcomes.push(r);
         if (r.kind !== 'answer' || r.status !== 200) return;
       }

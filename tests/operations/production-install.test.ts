@@ -42,6 +42,8 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
   it('starts with plain node (no tsx), answers /readyz, and stops on SIGTERM with exit 0', async () => {
     await ensureDatabase(dbUrl.toString());
     const port = 19000 + SERVICES.indexOf(service) * 7 + Math.floor(Math.random() * 5);
+    // The gateway answers /readyz on its ops port only.
+    const opsPort = service === 'gateway' ? port + 1000 : port;
     const child = spawn(process.execPath, [path.join(dir, 'src', 'main.js')], {
       cwd: dir,
       env: {
@@ -59,6 +61,7 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
         ADMIN_API_KEY: randomBytes(24).toString('hex'),
         AUDIO_STORE_URL: `file:${path.join(out, 'store')}`,
         [service === 'gateway' ? 'PORT' : `${service.toUpperCase()}_PORT`]: String(port),
+        OPS_PORT: String(opsPort),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -68,7 +71,7 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
     try {
       let ready = false;
       for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+        ready = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then((r) => r.status === 200, () => false);
         if (!ready) await new Promise((r) => setTimeout(r, 100));
       }
       expect({ ready, stderr }).toEqual({ ready: true, stderr: expect.any(String) });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Running } from '@mm/http';
-import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
+import { loadConfig as gatewayConfig, type GatewayConfig } from '../../services/gateway/src/config';
 import { startGateway } from '../../services/gateway/src/main';
 import { loadConfig as accountConfig } from '../../services/account/src/config';
 import { startAccount } from '../../services/account/src/main';
@@ -36,6 +36,8 @@ export interface Stack {
   busNamespace: string;
   /** The NATS server the services use (tests reach internal request subjects through it). */
   natsUrl: string;
+  /** Where the gateway reaches each service (to start another gateway replica in front of them). */
+  serviceUrls: GatewayConfig['serviceUrls'];
   stop(): Promise<void>;
   admin: AdminClient;
   /** A NATS request to this stack's services (its own namespace: no other stack answers), as the operator. */
@@ -80,11 +82,8 @@ export async function startStack(
     running.push(await startPipeline({ ...loadConfig(base), port: 0 }));
   }
   const cfg = gatewayConfig(base);
-  const gateway = await startGateway({
-    ...cfg,
-    port: 0,
-    serviceUrls: { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, ask: `http://127.0.0.1:${ask.port}`, events: `http://127.0.0.1:${events.port}` },
-  });
+  const serviceUrls = { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, ask: `http://127.0.0.1:${ask.port}`, events: `http://127.0.0.1:${events.port}` };
+  const gateway = await startGateway({ ...cfg, port: 0, serviceUrls });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
   let testBus: Promise<Bus> | undefined;
@@ -93,6 +92,7 @@ export async function startStack(
     url,
     api,
     natsUrl: cfg.natsUrl,
+    serviceUrls,
     audioStore,
     env: base,
     admin: new AdminClient(url),

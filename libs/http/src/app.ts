@@ -4,6 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Logger } from 'pino';
 import { ApiError } from './errors';
+import { checkUrlEncoding, writeError, writeNotFound } from './edge';
+import { JSON_TYPES } from './validate';
 import { PRINCIPAL_HEADER, PrincipalVerifier, type Principal } from './principal';
 
 export interface ServiceAppOptions {
@@ -17,6 +19,33 @@ export interface ServiceAppOptions {
   jsonLimit?: string;
   /** False for the gateway, which streams bodies through unparsed. */
   parseJson?: boolean;
+  /** False for the gateway: /readyz and /metrics live on its ops port (createOpsApp), not the public one. */
+  opsRoutes?: boolean;
+}
+
+/** /readyz (dependencies answer) and /metrics (prometheus). */
+function mountOps(app: Express, opts: Pick<ServiceAppOptions, 'name' | 'ready'>): void {
+  const { registry } = metricsFor(opts.name);
+  app.get('/readyz', async (_req, res) => {
+    const ok = await opts.ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+}
+
+/** The operator's port of a service whose main port is public: /healthz, /readyz, /metrics and a plain 404. */
+export function createOpsApp(opts: Pick<ServiceAppOptions, 'name' | 'ready'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  mountOps(app, opts);
+  app.use((_req: Request, res: Response) => writeNotFound(res));
+  return app;
 }
 
 const registries = new Map<string, { registry: client.Registry; duration: client.Histogram }>();
@@ -95,25 +124,21 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const { registry } = metricsFor(opts.name);
-
   const observe = requestObserver(opts.name, opts.logger);
   app.use((req: Request, res: Response, next: NextFunction) => {
     observe(req, res, () => (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched', res.locals);
-    next();
+    try {
+      checkUrlEncoding(req.url);
+      next();
+    } catch (err) {
+      next(err);
+    }
   });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    const ok = await opts.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
-  });
+  if (opts.opsRoutes !== false) mountOps(app, opts);
 
   if (opts.verifier) {
     const verifier = opts.verifier;
@@ -127,39 +152,15 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     });
   }
 
-  if (opts.parseJson !== false) app.use(express.json({ limit: opts.jsonLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  if (opts.parseJson !== false) app.use(express.json({ limit: opts.jsonLimit ?? '1mb', type: JSON_TYPES }));
   return app;
 }
 
-/** Adds the final 404 and the one error middleware that writes the contract's envelope. */
+/** Adds the final plain-text 404 and the one error middleware that writes the contract's envelope. */
 export function finishApp(app: Express, logger: Logger): Express {
-  app.use((_req: Request, res: Response) => {
-    res.status(404).type('text/plain').send('Not Found');
-  });
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const apiErr = toApiError(err);
-    if (!apiErr) {
-      const errorId = randomUUID();
-      logger.error({ errorId, reqId: res.locals.reqId, err }, 'unexpected error');
-      // The code alone (contract); the error id and the stack stay in the log line.
-      if (!res.headersSent) res.status(500).json({ error: { code: 'INTERNAL_ERROR' } });
-      return;
-    }
-    if (res.headersSent) return;
-    if (apiErr.headers) res.set(apiErr.headers);
-    res.status(apiErr.status).json(apiErr.toBody());
-    void req;
-  });
+  app.use((_req: Request, res: Response) => writeNotFound(res));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => writeError(res, err, logger, res.locals.reqId as string | undefined));
   return app;
-}
-
-function toApiError(err: unknown): ApiError | null {
-  if (err instanceof ApiError) return err;
-  const e = err as { type?: string; status?: number; message?: string };
-  if (e && e.type === 'entity.parse.failed') return new ApiError('VALIDATION', 'Body is not valid JSON.');
-  if (e && e.type === 'entity.too.large') return new ApiError('VALIDATION', 'Body is too large.');
-  if (e && e.status === 400 && typeof e.message === 'string') return new ApiError('VALIDATION', e.message);
-  return null;
 }
 
 /** Sends a success body with schemaVersion 1 first. */

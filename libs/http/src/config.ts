@@ -4,6 +4,20 @@ export type ServiceId = keyof typeof SERVICE_PORTS;
 
 const DEV_SECRET = 'dev-only-internal-secret-change-me-0123456789';
 
+/** Words that mark a value copied from an example, a default or a test, never a real secret. */
+const PLACEHOLDER = /change-?me|changeit|dev-only|example|placeholder|replace|secret|password|default|test|dummy|xxxx|0123456789|abcdef/i;
+
+/**
+ * Why a secret is unfit for production (`a placeholder`, `too short`, `too simple`), or null.
+ * A random value of 32 characters has far more than 12 distinct characters.
+ */
+export function secretWeakness(value: string): string | null {
+  if (value === DEV_SECRET || PLACEHOLDER.test(value)) return 'a placeholder';
+  if (value.length < 32) return 'too short';
+  if (new Set(value).size < 12) return 'too simple';
+  return null;
+}
+
 /**
  * Reads environment variables, collecting every problem so that a service reports all bad
  * variables at once, then throws from `done()`.
@@ -48,11 +62,12 @@ export class EnvReader {
     return v as T;
   }
 
-  /** A secret that must be set outside development. */
+  /** A secret that must be set outside development, and in production not to a placeholder or weak value. */
   secret(name: string, devDefault: string): string {
-    const production = this.env.NODE_ENV === 'production';
+    const production = this.production();
     const v = this.env[name] ?? (production ? '' : devDefault);
     if (v.length < 32) this.problems.push(`${name} must be set (at least 32 characters) outside development`);
+    else if (production) this.strong(name, v);
     return v;
   }
 
@@ -67,6 +82,22 @@ export class EnvReader {
     const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(v)?.[1]?.toLowerCase();
     if (!scheme || !schemes.includes(scheme)) this.problems.push(`${name} must be a ${schemes.join(' or ')} URL`);
     return v;
+  }
+
+  /** An optional secret (unset switches its feature off); in production, when set, it must be strong. */
+  optionalSecret(name: string): string | null {
+    const v = this.optional(name);
+    if (v !== null && this.production()) this.strong(name, v);
+    return v;
+  }
+
+  private production(): boolean {
+    return this.env.NODE_ENV === 'production';
+  }
+
+  private strong(name: string, value: string): void {
+    const weakness = secretWeakness(value);
+    if (weakness) this.problems.push(`${name} is ${weakness}: in production set it to at least 32 random characters`);
   }
 
   problem(message: string): void {

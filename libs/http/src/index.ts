@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './edge';
 export * from './principal';
 export * from './app';
 export * from './validate';
@@ -6,3 +7,4 @@ export * from './logger';
 export * from './server';
 export * from './config';
 export * from './ids';
+export * from './mount';

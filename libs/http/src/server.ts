@@ -1,11 +1,15 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 
 /** A listening service: its port, and a close that drains requests then runs the service's own cleanup. */
 export interface Running {
   port: number;
+  /** The operator's port (/readyz, /metrics) of a service that has one apart from its main port. */
+  opsPort?: number;
   close(): Promise<void>;
+  /** True once `close` began: the service is going away (its readiness answers 503). */
+  draining(): boolean;
   /** How long `close` keeps serving after answering /readyz 503 (so a load balancer stops sending first). */
   shutdownDelayMs?: number;
 }
@@ -36,6 +40,7 @@ export async function serve(
   };
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createServer(listener);
+    s.on('clientError', answerClientError);
     s.once('error', reject);
     s.listen(port, '0.0.0.0', () => resolve(s));
   });
@@ -46,6 +51,7 @@ export async function serve(
   return {
     port: actual,
     shutdownDelayMs,
+    draining: () => draining,
     close: () => {
       closed ??= (async () => {
         draining = true;
@@ -63,6 +69,24 @@ export async function serve(
       return closed;
     },
   };
+}
+
+/**
+ * A request node could not parse (a header block over the limit, a broken request line, a body
+ * that ends before its declared length) gets the contract's envelope, as any other 400, instead
+ * of node's bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.' : 'The request could not be read as HTTP.';
+  const body = JSON.stringify({ error: { code: 'VALIDATION', message } });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**

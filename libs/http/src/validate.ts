@@ -67,6 +67,22 @@ function compileRoute(route: RouteDef): CompiledRoute {
 
 const compiled = new Map<string, CompiledRoute>();
 
+/** The media types the JSON body parser reads (createServiceApp). */
+export const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** True when a string anywhere in the value holds U+0000, which no Postgres text column can store. */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+  return false;
+}
+
+function hasBodyBytes(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** The route of an operationId, from the contract's table. */
 export function routeOf(operationId: string): RouteDef {
   const route = ROUTES.find((r) => r.operationId === operationId);
@@ -98,6 +114,11 @@ export function validateOperation(operationId: string) {
       }
       check(v.query.fn, query, 'query');
       let body: Record<string, unknown> = {};
+      if (v.body && hasBodyBytes(req) && !req.is(JSON_TYPES)) {
+        // A body the JSON parser skipped (another or an unreadable Content-Type) was never read:
+        // answering as if it were empty would act on a request the caller did not send.
+        throw new ApiError('VALIDATION', 'body must be application/json');
+      }
       if (v.body) {
         const raw = req.body as unknown;
         if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -107,6 +128,8 @@ export function validateOperation(operationId: string) {
         }
         check(v.body, body, 'body');
       }
+      // Checked last, so that the schema's own message wins where it already refuses the value.
+      if (holdsNul([params, query, body])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
       res.locals.input = { params, query, body } satisfies ValidInput;
       next();
     } catch (err) {

@@ -3,7 +3,7 @@ import type { Bus } from '@mm/bus';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { createServiceApp, finishApp, principalKey } from '@mm/http';
+import { createServiceApp, finishApp, principalKey, writeNotFound } from '@mm/http';
 import type { GatewayConfig } from './config';
 import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
@@ -12,6 +12,7 @@ import { AccessService } from './services/access.service';
 import { PrincipalSigner } from './services/principals';
 import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
+import { AdminLimit } from './services/admin-limit';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -30,15 +31,14 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const { config, logger } = deps;
   const repo = new AccessRepository(deps.db);
   const signer = new PrincipalSigner(principalKey(config.internalJwtSecret));
-  const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, logger });
+  const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, junkRateLimit: config.junkRateLimit, logger });
   const access = new AccessService({ repo, nc: deps.bus.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
 
-  const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false });
-  const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, logger });
-  app.use('/api', (_req, res) => {
-    res.status(404).type('text/plain').send('Not Found');
-  });
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls }));
+  const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false, opsRoutes: false });
+  const api = publicHandler({ gate, signer, tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, trustedProxies: config.trustedProxies, logger });
+  app.use('/api', (_req, res) => writeNotFound(res));
+  const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies }));
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';

@@ -1,4 +1,5 @@
 import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+import { TrustedProxies } from './domain/client-address';
 
 export interface GatewayConfig extends CommonConfig {
   redisUrl: string;
@@ -8,6 +9,24 @@ export interface GatewayConfig extends CommonConfig {
   rateLimitScale: number;
   /** Requests per IP address per rate window, before scaling. */
   ipRateLimit: number;
+  /** Requests per IP address per rate window whose bearer is not a well-formed token (their own bucket). */
+  junkRateLimit: number;
+  /** The admin API's own limits per address: requests per minute, wrong keys per 10 minutes. */
+  adminRateLimit: number;
+  adminAuthFailureLimit: number;
+  /** Port of /readyz and /metrics, never the public one (0 when the gateway itself takes a free port). */
+  opsPort: number;
+  /** Proxies (CIDRs) whose X-Forwarded-For the gateway believes: in Kubernetes, the ingress. */
+  trustedProxies: TrustedProxies;
+}
+
+function readTrustedProxies(r: EnvReader): TrustedProxies {
+  try {
+    return TrustedProxies.parse(r.optional('TRUSTED_PROXIES'));
+  } catch (err) {
+    r.problem(`TRUSTED_PROXIES must be addresses or CIDRs separated by commas (${(err as Error).message})`);
+    return TrustedProxies.parse(null);
+  }
 }
 
 /** Reads the gateway's environment once; every bad variable is reported at once. */
@@ -17,9 +36,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
   return r.done('gateway', {
     ...common,
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
-    adminApiKey: r.optional('ADMIN_API_KEY'),
+    adminApiKey: r.optionalSecret('ADMIN_API_KEY'),
     tokenHashKey: r.secret('TOKEN_HASH_KEY', `${common.internalJwtSecret}:token-hash`),
     rateLimitScale: r.num('RATE_LIMIT_SCALE', 1, 1),
     ipRateLimit: r.num('IP_RATE_LIMIT', 50_000, 1),
+    junkRateLimit: r.num('JUNK_RATE_LIMIT', 1_000, 1),
+    trustedProxies: readTrustedProxies(r),
+    adminRateLimit: r.num('ADMIN_RATE_LIMIT', 3_000, 1),
+    adminAuthFailureLimit: r.num('ADMIN_AUTH_FAILURE_LIMIT', 30, 1),
+    opsPort: r.num('OPS_PORT', 9080, 0),
   });
 }

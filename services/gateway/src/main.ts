@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { createLogger, serve, runMain, type Running } from '@mm/http';
+import { createLogger, createOpsApp, serve, runMain, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
@@ -17,28 +17,31 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
   // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).
   // Auto-pipelining sends the gate calls of requests that arrive in the same tick in one write.
-  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true });
+  // Keys carry the bus namespace: stacks sharing one Redis (tests, a bench beside a dev stack)
+  // never share a rate counter or an access epoch.
+  const redis = new Redis(config.redisUrl, { keyPrefix: config.busNamespace, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true });
   redis.on('error', () => undefined);
   const bus = await connectServiceBus(config, 'gateway');
   const { nc } = bus;
   const subs = serveAccountContact(nc, new AccessRepository(db), logger);
-  const app = createApp({
-    config,
-    db,
-    redis,
-    bus,
-    logger,
-    ready: async () => {
-      await sql`select 1`.execute(db);
-      return !nc.isClosed();
-    },
-  });
-  return serve(app, config, logger, async () => {
+  let running: Running | undefined;
+  const ready = async () => {
+    if (running?.draining()) return false;
+    await sql`select 1`.execute(db);
+    return !nc.isClosed();
+  };
+  const app = createApp({ config, db, redis, bus, logger, ready });
+  // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
+  // puts them on a free port too.
+  const ops = await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined);
+  running = await serve(app, config, logger, async () => {
+    await ops.close();
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     redis.disconnect();
     await db.destroy();
   });
+  return { ...running, opsPort: ops.port };
 }
 
 if (require.main === module) runMain('gateway', () => startGateway(loadConfig()));

@@ -6,5 +6,6 @@ import type { BenchCase } from '../lib/types';
 import { whoamiCase } from './whoami';
 import { pipelineRtfCase } from './pipeline-rtf';
 import { uploadMemoryCase, uploadMemoryS3Case } from './upload-memory';
+import { submitFloodCase } from './submit-flood';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase];

@@ -71,6 +71,8 @@ export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {
   }
   Object.assign(env, {
     PORT: String(portOf(opts, 'gateway')),
+    // The gateway's /readyz and /metrics port: never its public one.
+    OPS_PORT: String(portOf(opts, 'gateway') + 1000),
     PUBLIC_BASE_URL: `http://127.0.0.1:${portOf(opts, 'gateway')}`,
     DATABASE_URL: opts.databaseUrl,
     NATS_URL: natsUrlOf(opts),
@@ -233,7 +235,7 @@ export class Stack {
   }
 
   private async waitReady(p: ManagedProcess): Promise<void> {
-    const url = `${this.url(p.name)}/readyz`;
+    const url = p.name === 'gateway' ? `http://127.0.0.1:${portOf(this.opts, 'gateway') + 1000}/readyz` : `${this.url(p.name)}/readyz`;
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
       if (p.child.exitCode !== null || p.child.signalCode !== null) {

@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
+import { inputOf, principalOf, sendOk, mountOperation } from '@mm/http';
 import { settingsPatchOf, type AccountSettings } from '../domain/settings';
 import type { SettingsService } from '../services/settings.service';
 import type { WalletService } from '../services/wallet.service';
@@ -23,10 +23,10 @@ async function sendAccount(res: Response, deps: AccountRouteDeps, settings?: Acc
 /** GET /account and PATCH /account/settings. */
 export function accountRoutes(deps: AccountRouteDeps): Router {
   const router = Router();
-  router.get('/account', validateOperation('getAccount'), async (_req, res) => {
+  mountOperation(router, 'getAccount', [], async (_req, res) => {
     await sendAccount(res, deps);
   });
-  router.patch('/account/settings', validateOperation('updateAccountSettings'), async (_req, res) => {
+  mountOperation(router, 'updateAccountSettings', [], async (_req, res) => {
     const p = principalOf(res);
     const patch = settingsPatchOf(inputOf(res).body);
     // The schema already refuses an empty body; this guards the write should it ever change.

@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
+import { inputOf, principalOf, sendOk, mountOperation } from '@mm/http';
 import { checkedKeyterms, type SettingsService } from '../services/settings.service';
 
 /**
@@ -19,10 +19,10 @@ export function keytermRulesFirst(req: Request, _res: Response, next: NextFuncti
 /** GET and PUT /account/keyterms. */
 export function keytermsRoutes(deps: { settings: SettingsService }): Router {
   const router = Router();
-  router.get('/account/keyterms', validateOperation('getAccountKeyterms'), async (_req, res) => {
+  mountOperation(router, 'getAccountKeyterms', [], async (_req, res) => {
     sendOk(res, { keyterms: await deps.settings.keyterms(principalOf(res).accountId) });
   });
-  router.put('/account/keyterms', keytermRulesFirst, validateOperation('replaceAccountKeyterms'), async (_req, res) => {
+  mountOperation(router, 'replaceAccountKeyterms', [keytermRulesFirst], async (_req, res) => {
     const { keyterms } = inputOf(res).body as { keyterms: unknown[] };
     sendOk(res, { keyterms: await deps.settings.replaceKeyterms(principalOf(res).accountId, keyterms) });
   });

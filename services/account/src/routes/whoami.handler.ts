@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { ApiError, hasScope, PRINCIPAL_HEADER, requestObserver, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
+import { ApiError, checkUrlEncoding, hasScope, PRINCIPAL_HEADER, requestObserver, writeError, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
 import type { WalletService } from '../services/wallet.service';
 
 export interface WhoamiDeps {
@@ -42,14 +42,11 @@ export function whoamiHandler(deps: WhoamiDeps): (req: IncomingMessage, res: Ser
     (async () => {
       const p = await deps.verifier.verify(req.headers[PRINCIPAL_HEADER] as string | undefined);
       facts.principal = p;
+      checkUrlEncoding(url);
       const query = url.slice('/whoami'.length + 1);
       if (query) throw new ApiError('VALIDATION', `query parameter ${decodeURIComponent(query.split('=')[0])} is not allowed`);
       send(res, 200, tokenInfo(p, await deps.wallet.summary(p.accountId, p.tokenId), deps.uploadLimits));
-    })().catch((err: unknown) => {
-      if (err instanceof ApiError) return send(res, err.status, err.toBody());
-      deps.logger.error({ err, reqId: facts.reqId }, 'unexpected error');
-      send(res, 500, { error: { code: 'INTERNAL_ERROR' } });
-    });
+    })().catch((err: unknown) => writeError(res, err, deps.logger, facts.reqId));
     return true;
   };
 }

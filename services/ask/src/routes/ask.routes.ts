@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Request } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { inputOf, principalOf, REPLAY_ONLY_HEADER, sendOk, validateOperation } from '@mm/http';
 import type { AskBody, AskService } from '../services/ask.service';
 
@@ -12,12 +12,19 @@ const replayOnlyOf = (req: Request): string | undefined => {
 export function askRoutes(deps: { asks: AskService }): Router {
   const router = Router();
   const { asks } = deps;
+  // Over the rate budget the gateway sends no body (only the key counts): answered before validation.
+  const replayFirst = (kind: 'recording' | 'series') => async (req: Request, res: Response, next: NextFunction) => {
+    const replayOnly = replayOnlyOf(req);
+    if (replayOnly === undefined) return next();
+    const ask = kind === 'recording' ? asks.askRecording.bind(asks) : asks.askSeries.bind(asks);
+    res.status(200).json(await ask(principalOf(res), String(req.params.id), {} as AskBody, req.headers['idempotency-key'], replayOnly));
+  };
 
   router.get('/recordings/:id/ask/quote', validateOperation('quoteRecordingAsk'), async (_req, res) => {
     sendOk(res, await asks.quoteRecording(principalOf(res), inputOf(res).params.id));
   });
 
-  router.post('/recordings/:id/ask', validateOperation('askRecording'), async (req, res) => {
+  router.post('/recordings/:id/ask', replayFirst('recording'), validateOperation('askRecording'), async (req, res) => {
     const input = inputOf(res);
     const answer = await asks.askRecording(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key'], replayOnlyOf(req));
     res.status(200).json(answer);
@@ -27,7 +34,7 @@ export function askRoutes(deps: { asks: AskService }): Router {
     sendOk(res, await asks.quoteSeries(principalOf(res), inputOf(res).params.id));
   });
 
-  router.post('/series/:id/ask', validateOperation('askSeries'), async (req, res) => {
+  router.post('/series/:id/ask', replayFirst('series'), validateOperation('askSeries'), async (req, res) => {
     const input = inputOf(res);
     const answer = await asks.askSeries(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key'], replayOnlyOf(req));
     res.status(200).json(answer);

@@ -3,7 +3,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError, createAjv } from '@mm/http';
+import { ApiError, createAjv, parseBearer, writeNotFound } from '@mm/http';
 import { request, RemoteError, type Bus } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import * as schemas from './admin.schemas';
@@ -11,6 +11,8 @@ import type { AccessService } from '../services/access.service';
 import type { PrincipalSigner } from '../services/principals';
 import { forward } from '../services/proxy';
 import { deadLettersRouter } from './dead-letters.routes';
+import type { AdminLimit } from '../services/admin-limit';
+import { clientAddress, type TrustedProxies } from '../domain/client-address';
 
 export interface AdminDeps {
   adminApiKey: string | null;
@@ -22,6 +24,8 @@ export interface AdminDeps {
   logger: Logger;
   signer: PrincipalSigner;
   serviceUrls: Record<string, string>;
+  limit: AdminLimit;
+  trustedProxies: TrustedProxies;
 }
 
 const ajv = createAjv();
@@ -46,18 +50,22 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 /** The admin API (ARCHITECTURE.md section 7): the app's and the operator's side. 404 while no key is set. */
 export function adminRouter(deps: AdminDeps): Router {
   const router = express.Router();
-  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+  /** `passOn`: a middleware that lets the request go on unless it answered. */
+  const wrap = (fn: (req: Request, res: Response) => Promise<void>, passOn = false) => (req: Request, res: Response, next: NextFunction) =>
+    fn(req, res).then(() => (passOn && !res.headersSent ? next() : undefined), next);
 
-  router.use((req, res, next) => {
-    if (!deps.adminApiKey) {
-      res.status(404).type('text/plain').send('Not Found');
-      return;
+  router.use(wrap(async (req, res) => {
+    if (!deps.adminApiKey) return writeNotFound(res);
+    const ip = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
+    const retryAfter = await deps.limit.admit(ip);
+    if (retryAfter !== null) throw new ApiError('RATE_LIMITED', 'Too many admin requests; wait Retry-After seconds.', undefined, { 'Retry-After': String(retryAfter) });
+    const key = parseBearer(req.headers.authorization);
+    if (!key || !timingSafeEqual(digest(key), digest(deps.adminApiKey))) {
+      await deps.limit.failed(ip);
+      throw new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.');
     }
-    const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
-    if (!m || !timingSafeEqual(digest(m[1]), digest(deps.adminApiKey))) return next(new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.'));
     res.locals.route = `admin ${req.method} ${req.path}`;
-    next();
-  });
+  }, true));
   router.use(express.json({ limit: '1mb' }));
 
   router.post('/accounts', wrap(async (req, res) => {
@@ -97,7 +105,7 @@ export function adminRouter(deps: AdminDeps): Router {
         principal,
         reqId: res.locals.reqId as string,
         clientIp: req.ip ?? '',
-        onError: (err) => deps.logger.error({ err: String(err) }, 'admin proxy error'),
+        logger: deps.logger,
         body: json,
       });
     });

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi, type ErrorCode, type RouteDef } from '@mm/contract';
-import { ApiError, REPLAY_ONLY_HEADER, requestObserver, type RequestFacts } from '@mm/http';
+import { ApiError, checkUrlEncoding, parseBearer, REPLAY_ONLY_HEADER, requestObserver, writeError, writeNotFound, type RequestFacts } from '@mm/http';
 import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
+import { clientAddress, type TrustedProxies } from '../domain/client-address';
 import type { AccessGate } from '../services/access-gate';
 import type { PrincipalSigner } from '../services/principals';
 import { forward } from '../services/proxy';
@@ -14,31 +15,19 @@ export interface PublicDeps {
   tokenHashKey: string;
   publicBaseUrl: string;
   serviceUrls: Record<RouteDef['service'], string>;
+  trustedProxies: TrustedProxies;
   logger: Logger;
 }
 
 type Entry = { appOnly: false; def: RouteDef } | { appOnly: true };
 
 export const API_PREFIX = '/api/v1';
-/** The auth scheme is case-insensitive (RFC 9110 section 11.1): `bearer svc_...` is a Bearer header. */
-const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
 const refusal = (code: ErrorCode, headers?: Record<string, string>) => new ApiError(code, CHECK_MESSAGES[code] ?? code, undefined, headers);
 
 function hasSessionCookie(req: IncomingMessage): boolean {
   const cookie = req.headers.cookie;
   return !!cookie && cookie.split(';').some((c) => c.trim().startsWith(`${APP_SESSION_COOKIE}=`));
-}
-
-function notFound(res: ServerResponse): void {
-  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end('Not Found');
-}
-
-function sendError(res: ServerResponse, err: ApiError): void {
-  const body = JSON.stringify(err.toBody());
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...err.headers });
-  res.end(body);
 }
 
 /**
@@ -65,20 +54,22 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       return;
     }
     const found = matcher.match(req.method ?? 'GET', path);
-    if (!found || 'methodMismatch' in found) return notFound(res);
+    if (!found || 'methodMismatch' in found) return writeNotFound(res);
     const entry = found.route;
     facts.route = entry.appOnly ? 'app-only' : entry.def.operationId;
     const auth = req.headers.authorization;
-    const bearer = auth ? BEARER.exec(auth) : null;
-    if (!bearer) {
+    const value = parseBearer(auth);
+    if (!value) {
       if (!auth && !entry.appOnly && entry.def.operationId === 'whoami' && hasSessionCookie(req)) throw refusal('TOKEN_REQUIRED');
       throw refusal('UNAUTHORIZED');
     }
     if (entry.appOnly) throw refusal('TOKEN_NOT_ACCEPTED');
     const def = entry.def;
-    const value = bearer[1];
-    const clientIp = req.socket.remoteAddress ?? 'unknown';
-    const gate = await deps.gate.check(hashToken(deps.tokenHashKey, value), isWellFormedToken(value), def.rateClass, clientIp);
+    const clientIp = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
+    const hash = isWellFormedToken(value) ? hashToken(deps.tokenHashKey, value) : null;
+    const gate = await deps.gate.check(hash, def.rateClass, clientIp);
+    // Junk from an address over its junk budget: refused before anything else is looked at.
+    if (!hash && gate.retryAfter !== null) throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
     const refused = authenticate(gate.token, gate.tokensDisabled, new Date());
     if (refused) throw refusal(refused);
     const token = gate.token!;
@@ -93,7 +84,10 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       if (denied || !def.spends || req.headers['idempotency-key'] === undefined) throw limited;
       internal = { [REPLAY_ONLY_HEADER]: String(gate.retryAfter) };
     }
+    const replayOnly = internal !== undefined;
     if (denied) throw refusal(denied);
+    // A URL the owning service could only misread is refused here, once, after the token checks.
+    checkUrlEncoding(url);
     forward(req, res, {
       target: deps.serviceUrls[def.service],
       path: url.slice(API_PREFIX.length) || '/',
@@ -101,17 +95,15 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       reqId: facts.reqId!,
       clientIp,
       internal,
-      onError: (err) => deps.logger.error({ err: String(err), service: def.service }, 'proxy error'),
+      // A replay-only request never streams its body into the service: only the key is needed.
+      withoutBody: replayOnly,
+      logger: deps.logger,
     });
   };
 
   return (req, res) => {
     const facts: RequestFacts = {};
     observe(req, res, () => facts.route ?? 'unmatched', facts);
-    handle(req, res, facts).catch((err: unknown) => {
-      if (err instanceof ApiError) return sendError(res, err);
-      deps.logger.error({ err, reqId: facts.reqId }, 'unexpected error');
-      if (!res.headersSent) sendError(res, new ApiError('INTERNAL_ERROR', 'Unexpected failure.'));
-    });
+    handle(req, res, facts).catch((err: unknown) => writeError(res, err, deps.logger, facts.reqId));
   };
 }

@@ -64,7 +64,7 @@ export class AccessService {
   async updateAccount(id: string, input: CreateAccountInput) {
     const account = await this.deps.repo.updateAccount(id, this.patchColumns(input));
     if (!account) throw new ApiError('NOT_FOUND', 'No such account.');
-    await bumpAccessEpoch(this.deps.redis, this.deps.logger);
+    await this.announceAccessChange();
     return this.present(account);
   }
 
@@ -99,14 +99,26 @@ export class AccessService {
 
   async revokeToken(id: string) {
     if (!(await this.deps.repo.revokeToken(id))) throw new ApiError('NOT_FOUND', 'No such token.');
-    await bumpAccessEpoch(this.deps.redis, this.deps.logger);
+    await this.announceAccessChange();
     return { id, revoked: true };
   }
 
   async setFlags(tokensDisabled: boolean) {
     await this.deps.repo.setTokensDisabled(tokensDisabled);
-    await bumpAccessEpoch(this.deps.redis, this.deps.logger);
+    await this.announceAccessChange();
     return { tokensDisabled };
+  }
+
+  /**
+   * A change that takes access away answers 200 only once every replica is told. When Redis
+   * cannot be told, the change is kept (it is committed, and a replica trusts a cached token for
+   * at most TOKEN_CACHE_MAX_AGE_MS) but the caller gets an error, to repeat the call until it
+   * is confirmed (each call is idempotent).
+   */
+  private async announceAccessChange(): Promise<void> {
+    if (!(await bumpAccessEpoch(this.deps.redis, this.deps.logger))) {
+      throw new Error('access change saved but not announced to the gateway replicas (Redis unavailable); repeat the call');
+    }
   }
 
   private patchColumns(input: CreateAccountInput) {

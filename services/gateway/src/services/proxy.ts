@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { PRINCIPAL_HEADER } from '@mm/http';
+import type { Logger } from 'pino';
+import { PRINCIPAL_HEADER, writeError } from '@mm/http';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 });
 
@@ -15,9 +16,12 @@ export interface ForwardOptions {
   principal: string | null;
   reqId: string;
   clientIp: string;
-  onError: (err: unknown) => void;
+  /** Where a failure to reach the owning service is logged (with an error id and the request id). */
+  logger: Logger;
   /** A body to send instead of the request's own stream (the admin API parses JSON first). */
   body?: Buffer;
+  /** Sends the request without its body (the client's body is read and dropped by node). */
+  withoutBody?: boolean;
   /** Internal headers the gateway adds (x-mm-*). */
   internal?: Record<string, string>;
 }
@@ -40,7 +44,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(o.body.length);
     delete headers['transfer-encoding'];
+  } else if (o.withoutBody) {
+    headers['content-length'] = '0';
+    for (const h of ['transfer-encoding', 'content-type', 'content-encoding']) delete headers[h];
   }
+  const streams = !o.body && !o.withoutBody;
   let url = targets.get(o.target);
   if (!url) {
     url = new URL(o.target);
@@ -49,7 +57,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   const upstream = http.request({ host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent }, (up) => {
     const back: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k) && k !== 'x-request-id') back[k] = v;
-    if (!o.body && !req.complete) {
+    if (streams && !req.complete) {
       // The service answered before reading the whole body (a refused upload). The rest of it is
       // still coming on the client's connection: read and drop it, as node does for its own early
       // answers, so that the connection carries the client's next request (closing it instead
@@ -64,14 +72,12 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   upstream.on('error', (err) => {
     // The answer is already with the client (an early answer whose request was cut short).
     if (res.writableFinished) return;
-    o.onError(err);
-    if (!res.headersSent) {
-      // An owning service that does not answer is an unexpected failure: 500, the code alone (contract).
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR' } }));
-    } else res.destroy();
+    // The client went away mid-request: nobody is left to answer.
+    if (req.destroyed && !req.complete) return;
+    // An owning service that does not answer is an unexpected failure: 500, the code alone (contract).
+    writeError(res, err, o.logger, o.reqId);
   });
   req.on('aborted', () => upstream.destroy());
-  if (o.body) upstream.end(o.body);
-  else req.pipe(upstream);
+  if (streams) req.pipe(upstream);
+  else upstream.end(o.body);
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { ApiError, holdsNul, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
 import type { ObjectStore } from '@mm/store';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
 import type { Caller, IdempotencyKeys } from '../services/idempotency';
@@ -69,9 +69,10 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         const declared = Number(req.headers['content-length'] ?? 0);
         if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
         if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve())));
         const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
         files = Object.values(parts).flat();
+        if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
         const row = await deps.submit.submit({
           principal: p,
           caller,
@@ -91,6 +92,13 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
       await Promise.all(files.map((f) => rm(f.path, { force: true })));
     }
   };
+}
+
+/** What the multipart parser refused is the caller's malformed body, unless the disk failed (a system error). */
+function multipartError(err: unknown): unknown {
+  const e = err as { syscall?: string; message?: string };
+  if (err instanceof multer.MulterError || err instanceof ApiError || e?.syscall) return err;
+  return new ApiError('VALIDATION', `multipart body: ${e?.message ?? 'unreadable'}`);
 }
 
 function mapMulterError(err: unknown): unknown {

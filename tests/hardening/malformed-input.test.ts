@@ -1,0 +1,123 @@
+import { SCOPES } from '@mm/contract';
+import { rawRequest, type RawResponse } from '../support/raw-http';
+import { startStack, type Stack, type TestToken } from '../support/stack';
+
+let stack: Stack;
+let token: TestToken;
+beforeAll(async () => {
+  stack = await startStack();
+  const account = await stack.admin.account({ balanceMinutes: 100 });
+  token = await stack.admin.token(account.id, [...SCOPES]);
+}, 60_000);
+afterAll(() => stack.stop());
+
+const head = (line: string, headers: string[] = []) => [line, 'Host: x', `Authorization: Bearer ${token.value}`, ...headers].join('\n');
+
+function expectEnvelope(res: RawResponse, status = 400, code = 'VALIDATION'): void {
+  expect({ status: res.status, body: res.json }).toEqual({ status, body: { error: expect.objectContaining({ code }) } });
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+}
+
+describe('bad percent-encoding', () => {
+  it.each([
+    ['whoami', 'GET /api/v1/whoami?%zz HTTP/1.1'],
+    ['whoami value', 'GET /api/v1/whoami?a=%E0%A4%A HTTP/1.1'],
+    ['a list query value', 'GET /api/v1/recordings/ready?limit=%zz HTTP/1.1'],
+    ['a list query name', 'GET /api/v1/recordings/ready?%zz=1 HTTP/1.1'],
+    ['a path parameter', 'GET /api/v1/recordings/%zz/status HTTP/1.1'],
+    ['a series path parameter', 'GET /api/v1/series/%E0%A4%A/keyterms HTTP/1.1'],
+    ['events', 'GET /api/v1/events?cursor=%zz HTTP/1.1'],
+    ['search', 'GET /api/v1/recordings/search?q=%zz HTTP/1.1'],
+    ['account', 'GET /api/v1/account?%zz HTTP/1.1'],
+  ])('answers 400 VALIDATION in the envelope: %s', async (_name, line) => {
+    expectEnvelope(await rawRequest(stack.url, head(line)));
+  });
+});
+
+describe('repeated parameters', () => {
+  it.each([
+    ['limit', 'GET /api/v1/recordings/ready?limit=1&limit=2 HTTP/1.1'],
+    ['search q', 'GET /api/v1/recordings/search?q=a&q=b HTTP/1.1'],
+    ['events cursor', 'GET /api/v1/events?limit=1&limit=1 HTTP/1.1'],
+    ['quote question', 'GET /api/v1/recordings/r1/ask/quote?question=a&question=b HTTP/1.1'],
+  ])('answers 400 VALIDATION: %s', async (_name, line) => {
+    expectEnvelope(await rawRequest(stack.url, head(line)));
+  });
+});
+
+function json(method: string, path: string, body: string | Buffer, extra: string[] = [], declared?: number) {
+  const b = typeof body === 'string' ? Buffer.from(body) : body;
+  const length = declared ?? b.length;
+  return rawRequest(stack.url, head(`${method} ${path} HTTP/1.1`, [`Content-Length: ${length}`, ...extra]), b, length > b.length);
+}
+
+describe('JSON bodies', () => {
+  const settings = '{"summaryEmailEnabled":true}';
+  it.each([
+    ['charset=latin1', ['Content-Type: application/json; charset=latin1']],
+    ['charset=utf-16', ['Content-Type: application/json; charset=utf-16']],
+    ['an unknown Content-Encoding', ['Content-Type: application/json', 'Content-Encoding: br-zz']],
+    ['a gzip Content-Encoding that is not gzip', ['Content-Type: application/json', 'Content-Encoding: gzip']],
+    ['a Content-Type other than JSON', ['Content-Type: text/plain']],
+    ['no Content-Type', []],
+  ])('answers 4xx in the envelope and changes nothing: %s', async (_name, headers) => {
+    const res = await json('PATCH', '/api/v1/account/settings', settings, headers);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.json).toEqual({ error: expect.objectContaining({ code: expect.any(String) }) });
+    const account = await stack.api.get('/api/v1/account').set('Authorization', `Bearer ${token.value}`);
+    expect(account.body.settings.summaryEmailEnabled).toBe(false);
+  });
+
+  it('answers 400 VALIDATION to deeply nested JSON', async () => {
+    const deep = '{"name":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
+    expectEnvelope(await json('POST', '/api/v1/series', deep, ['Content-Type: application/json']));
+  });
+
+  it('answers 400 VALIDATION to a body that is not JSON', async () => {
+    expectEnvelope(await json('POST', '/api/v1/series', '{"name":', ['Content-Type: application/json']));
+  });
+});
+
+describe('multipart uploads', () => {
+  const boundary = 'XyZ';
+  const upload = (body: string, declared?: number) =>
+    json('POST', '/api/v1/recordings', body, [`Content-Type: multipart/form-data; boundary=${boundary}`, 'Idempotency-Key: malformed-multipart-1'], declared);
+
+  it('answers 400 VALIDATION to a malformed part header', async () => {
+    const body = `--${boundary}\r\nContent-Disposition form-data name="audio"\r\n\r\nabc\r\n--${boundary}--\r\n`;
+    expectEnvelope(await upload(body));
+  });
+
+  it('answers 400 VALIDATION to a part without a name', async () => {
+    const body = `--${boundary}\r\nContent-Disposition: form-data; filename="a.wav"\r\n\r\nabc\r\n--${boundary}--\r\n`;
+    expectEnvelope(await upload(body));
+  });
+
+  it('answers 400 VALIDATION to a body whose closing boundary never comes', async () => {
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\n\r\nabcdef`;
+    expectEnvelope(await upload(body));
+  });
+
+  it('answers 400 VALIDATION to a body shorter than its Content-Length', async () => {
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\n\r\nabcdef`;
+    expectEnvelope(await upload(body, body.length + 1000));
+  });
+
+  it('answers 400 VALIDATION to a missing boundary', async () => {
+    expectEnvelope(await json('POST', '/api/v1/recordings', 'abc', ['Content-Type: multipart/form-data', 'Idempotency-Key: malformed-multipart-2']));
+  });
+
+  it('writes no meeting for any refused upload', async () => {
+    const list = await stack.api.get('/api/v1/events').set('Authorization', `Bearer ${token.value}`);
+    expect(list.body.events).toEqual([]);
+  });
+});
+
+describe('oversized headers', () => {
+  it('answers 400 VALIDATION in the envelope to a header block over the limit', async () => {
+    const res = await rawRequest(stack.url, head('GET /api/v1/whoami HTTP/1.1', [`X-Big: ${'a'.repeat(64 * 1024)}`]));
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ error: expect.objectContaining({ code: 'VALIDATION' }) });
+  });
+});

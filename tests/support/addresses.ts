@@ -1,0 +1,7 @@
+import { randomBytes } from 'node:crypto';
+
+/** A client address (documentation range) no earlier run has used: rate windows outlive a run. */
+export const freshAddress = (): string => `2001:db8:${randomBytes(2).toString('hex')}::${randomBytes(2).toString('hex')}`;
+
+/** Trust the test client as the ingress, so X-Forwarded-For names the client. */
+export const TRUST_TEST_CLIENT = { TRUSTED_PROXIES: '127.0.0.1/32, ::1/128' };
