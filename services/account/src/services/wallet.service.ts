@@ -22,6 +22,12 @@ export interface SpendRequest {
   showBalance: boolean;
   /** Skips admission: a retried meeting's new hold is not a new meeting. */
   force?: boolean;
+  /**
+   * Only asks whether the spend would be admitted now (daily limit, token cap, balance) and writes
+   * nothing: a cheap refusal before expensive work (measuring an upload, running an Ask's engine),
+   * with the price or a lower bound of it.
+   */
+  dryRun?: boolean;
 }
 
 function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
@@ -73,7 +79,7 @@ export class WalletService {
   }
 
   /** Holds a meeting's minutes at acceptance, after the daily limit, the token cap and the balance. */
-  async hold(req: SpendRequest, clock?: Date): Promise<{ held: true; replay: boolean }> {
+  async hold(req: SpendRequest, clock?: Date): Promise<{ held: boolean; replay: boolean }> {
     return this.move(req.accountId, async (trx) => {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
@@ -91,6 +97,7 @@ export class WalletService {
         against: 'available',
       });
       if (refusal) refuse(refusal);
+      if (req.dryRun) return { held: false, replay: false };
       await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId, forced: req.force === true, ...at(clock) });
       return { held: true as const, replay: false };
     });
@@ -123,7 +130,7 @@ export class WalletService {
   }
 
   /** Charges an Ask its quoted price (a refusal to answer is charged too). */
-  async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: true; replay: boolean }> {
+  async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: boolean; replay: boolean }> {
     return this.move(req.accountId, async (trx) => {
       await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `ask:${req.reference}`)) return { charged: true as const, replay: true };
@@ -139,6 +146,7 @@ export class WalletService {
         against: 'balance',
       });
       if (refusal) refuse(refusal);
+      if (req.dryRun) return { charged: false, replay: false };
       await this.repo.insert(trx, { accountId: req.accountId, kind: 'ask_charge', minutes: req.minutes, reference: `ask:${req.reference}`, tokenId: req.tokenId, ...at(clock) });
       return { charged: true as const, replay: false };
     });

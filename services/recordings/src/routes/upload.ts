@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
 import type { ObjectStore } from '@mm/store';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
-import type { Caller, IdempotencyKeys } from '../services/idempotency';
+import type { Caller, HeldKey, IdempotencyKeys } from '../services/idempotency';
 import type { Views } from '../services/views';
 import type { RecordingRepository } from '../db/recording.repository';
 
@@ -39,7 +39,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const p = principalOf(res);
     const caller: Caller = { accountId: p.accountId, tokenId: p.tokenId, source };
-    let key: string | null = null;
+    let held: HeldKey | null = null;
     let files: UploadedFile[] = [];
     try {
       const replayOnly = req.headers[REPLAY_ONLY_HEADER];
@@ -58,13 +58,13 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
         return;
       }
-      key = readIdempotencyKey(req.headers['idempotency-key']);
-      const claim = await deps.keys.claim(caller, key);
+      const claim = await deps.keys.claim(caller, readIdempotencyKey(req.headers['idempotency-key']));
       if (claim.kind === 'replay') {
         const r = await deps.repo.get(deps.repo.db, claim.recordingId);
         res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
         return;
       }
+      if (claim.kind === 'claimed') held = claim.held;
       try {
         const declared = Number(req.headers['content-length'] ?? 0);
         if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
@@ -75,14 +75,14 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         const row = await deps.submit.submit({
           principal: p,
           caller,
-          key,
+          key: held,
           audio: parts.audio?.[0],
           attachment: parts.attachment?.[0],
           fields: { ...(req.body as Record<string, string>) },
         });
         res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
       } catch (err) {
-        await deps.keys.release(caller, key);
+        await deps.keys.release(caller, held);
         throw err;
       }
     } catch (err) {

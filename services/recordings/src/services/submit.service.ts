@@ -10,7 +10,7 @@ import { RecordingRepository } from '../db/recording.repository';
 import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
 import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from './media';
-import { completeClaim, type Caller } from './idempotency';
+import { completeClaim, type Caller, type HeldKey } from './idempotency';
 
 export interface UploadedFile {
   path: string;
@@ -22,12 +22,15 @@ export interface UploadedFile {
 export interface SubmitInput {
   principal: Principal;
   caller: Caller;
-  key: string | null;
+  /** The Idempotency-Key this request claimed, if any. */
+  key: HeldKey | null;
   audio: UploadedFile | undefined;
   attachment: UploadedFile | undefined;
   fields: Record<string, string>;
 }
 
+const WALLET_REFUSALS = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'] as const;
+const LET_GO_WAITS_MS = [0, 2_000, 10_000, 30_000, 120_000];
 const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
 const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -99,9 +102,12 @@ export class SubmitService {
     let attachmentKey: string | null = null;
     let attachmentMinutes = 0;
 
+    if (i.attachment && i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
+    // Refused for money before the audio is measured or decoded: the price is at least one audio
+    // minute plus the attachment's minutes, known from its size.
+    await this.wallet('hold', { ...this.spender(i.principal, id, 1 + (i.attachment ? attachmentMinutesOf(i.attachment.size) : 0)), dryRun: true });
     const { durationMs, audioPath } = await this.measure(i, id);
     if (i.attachment) {
-      if (i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
       const type = sniffAttachment(await head(i.attachment.path), i.attachment.originalname);
       if (!type) throw new ApiError('ATTACHMENT_TYPE', 'The attachment is not PDF, PPTX or DOCX.');
       attachmentMinutes = attachmentMinutesOf(i.attachment.size);
@@ -113,14 +119,7 @@ export class SubmitService {
     const usesKeyterms = f.useKeyterms && keyterms.length > 0;
     const price = priceOf({ durationMs, usesKeyterms, attachmentMinutes });
 
-    await this.wallet('hold', {
-      accountId: i.principal.accountId,
-      reference: id,
-      minutes: price.minutes,
-      tokenId: i.principal.tokenId,
-      dailyMinuteCap: i.principal.source === 'token' ? i.principal.dailyMinuteCap : null,
-      showBalance: i.principal.source === 'app' || i.principal.scopes.includes('account:read'),
-    });
+    await this.hold(this.spender(i.principal, id, price.minutes));
     try {
       await this.deps.store.adopt(audioPath, audioKey);
       if (i.attachment && attachmentKey) await this.deps.store.adopt(i.attachment.path, attachmentKey);
@@ -235,11 +234,51 @@ export class SubmitService {
     return merged.slice(0, LIMITS.keytermsMax);
   }
 
+  /** The wallet's spend request for a meeting of this principal. */
+  private spender(p: Principal, reference: string, minutes: number) {
+    return {
+      accountId: p.accountId,
+      reference,
+      minutes,
+      tokenId: p.tokenId,
+      dailyMinuteCap: p.source === 'token' ? p.dailyMinuteCap : null,
+      showBalance: p.source === 'app' || p.scopes.includes('account:read'),
+    };
+  }
+
+  /**
+   * Holds the meeting's minutes. A hold the wallet did not answer in time may still land after
+   * the request has failed: it is let go in the background (found by its reference, the meeting
+   * id, which no retry reuses), so it neither waits an hour for the reconciler nor counts
+   * against the retry's minutes.
+   */
+  private async hold(payload: { accountId: string; reference: string } & Record<string, unknown>): Promise<void> {
+    try {
+      await this.wallet('hold', payload);
+    } catch (err) {
+      if (!(err instanceof ApiError && (WALLET_REFUSALS as readonly string[]).includes(err.code))) void this.letGo(payload.accountId, payload.reference);
+      throw err;
+    }
+  }
+
+  /** Releases a hold that may not have landed yet: tries again while the wallet knows no such hold. */
+  private async letGo(accountId: string, reference: string): Promise<void> {
+    for (const waitMs of LET_GO_WAITS_MS) {
+      await new Promise((r) => setTimeout(r, waitMs).unref());
+      try {
+        await request(this.deps.nc, 'account.wallet.release', { accountId, reference }, 10_000);
+        return;
+      } catch {
+        // Not there yet (NOT_FOUND) or no answer: the next try, then the reconciler, finish it.
+      }
+    }
+  }
+
   private async wallet(verb: 'hold' | 'release', payload: Record<string, unknown>): Promise<void> {
     try {
       await request(this.deps.nc, `account.wallet.${verb}`, payload, 10_000);
     } catch (err) {
-      if (err instanceof RemoteError && ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'].includes(err.code)) {
+      if (err instanceof RemoteError && (WALLET_REFUSALS as readonly string[]).includes(err.code)) {
         throw new ApiError(err.code as never, err.message, err.details, err.headers);
       }
       throw new ApiError('INTERNAL', 'The wallet did not answer; retry with the same key.');

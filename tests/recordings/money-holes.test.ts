@@ -1,0 +1,161 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Client } from 'pg';
+import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
+import { toneWav } from '../support/media';
+import { eventually, ledger, meetingRow, openHolds, PipelineVoice } from '../support/money';
+
+/**
+ * Ways to get a meeting for free or to make two from one key, closed (issue 11, behaviour 4).
+ * No pipeline runs: the test speaks as the pipeline on the stack's bus, in whatever order it likes.
+ */
+let stack: Stack;
+let voice: PipelineVoice;
+beforeAll(async () => {
+  stack = await startStack({ UPLOAD_CLAIM_STALE_SECONDS: '2' });
+  voice = await PipelineVoice.open(stack);
+}, 60_000);
+afterAll(async () => {
+  await voice.close();
+  await stack.stop();
+});
+
+const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
+const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
+const SCOPES = ['recordings:write', 'recordings:read', 'account:read'];
+
+async function newMeeting(balanceMinutes = 20) {
+  const account = await stack.admin.account({ balanceMinutes });
+  const token = await stack.admin.token(account.id, SCOPES);
+  const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('naming', 'skip').attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+  expect(res.status).toBe(202);
+  return { account, token, id: res.body.recording.id as string };
+}
+
+/** A transcript the "pipeline" wrote for a job, in the shared audio store. */
+function writeTranscript(id: string, jobId: string): string {
+  const key = `work/${id}/transcript-${jobId}.json`;
+  const file = path.join(stack.audioStore.replace(/^file:/, ''), key);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const segments = [{ index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We decided to ship on Friday.' }];
+  writeFileSync(file, JSON.stringify({ language: 'en', speakers: [{ label: 'A', name: null }], segments, stats: {} }));
+  return key;
+}
+
+async function failForGood(id: string) {
+  const { jobId } = await meetingRow(stack, id);
+  await voice.publish('failed', { recordingId: id, jobId, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
+  await eventually(async () => (await meetingRow(stack, id)).status === 'FAILED', 'the final failure');
+  return jobId;
+}
+
+describe('money cannot be dodged', () => {
+  it('charges a meeting checked again after a final failure released its hold', async () => {
+    const { account, id } = await newMeeting();
+    await failForGood(id);
+    expect((await ledger(stack, account.id)).map((e) => e.kind)).toEqual(['hold', 'release']);
+
+    expect((await stack.api.post(`/admin/v1/recordings/${id}/recheck`).set(admin)).status).toBe(200);
+    const queued = await meetingRow(stack, id);
+    expect(queued.status).toBe('QUEUED');
+    await voice.publish('transcribed', { recordingId: id, jobId: queued.jobId, transcriptKey: writeTranscript(id, queued.jobId) });
+    await eventually(async () => (await meetingRow(stack, id)).status === 'GENERATING', 'the transcript');
+
+    const after = await meetingRow(stack, id);
+    const entries = await ledger(stack, account.id);
+    const captures = entries.filter((e) => e.kind === 'capture');
+    expect(captures).toHaveLength(1);
+    expect(captures[0]).toMatchObject({ holdReference: `hold:${after.holdRef}`, minutes: 1 });
+    expect(after.charged).toBe(true);
+    expect(await openHolds(stack, account.id)).toEqual([]);
+  });
+
+  it('leaves a FAILED meeting FAILED when a late started arrives after the final failure', async () => {
+    const { token, id } = await newMeeting();
+    const jobId = await failForGood(id);
+    await voice.publish('started', { recordingId: id, jobId, step: 'transcribe' });
+    await voice.publish('started', { recordingId: id, jobId, step: 'transcribe' });
+    await voice.settled();
+    const status = await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer(token.value));
+    expect(status.body).toMatchObject({ status: 'FAILED', error: { code: 'TRANSCRIBE_FAILED', retryable: true } });
+  });
+});
+
+/** Sends a multipart submit through the gateway by hand, so its body can be held back. */
+function slowSubmit(token: string, key: string) {
+  const boundary = 'mmboundary';
+  const audio = readFileSync(toneWav(3));
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const body = Buffer.concat([head, audio, tail]);
+  const u = new URL(stack.url);
+  const req = http.request({
+    host: u.hostname,
+    port: u.port,
+    path: '/api/v1/recordings',
+    method: 'POST',
+    headers: { ...bearer(token), 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length },
+  });
+  const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+  });
+  const cut = body.length - 100;
+  req.write(body.subarray(0, cut));
+  return { answer, finish: () => req.end(body.subarray(cut)) };
+}
+
+describe('Idempotency-Key claims', () => {
+  it('lets a retry take over a stale claim and keeps the first request from completing it', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 20 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    const key = `takeover-${Date.now()}`;
+    const first = slowSubmit(token.value, key);
+    // The first request has claimed the key and is still sending its audio past the stale bound.
+    await new Promise((r) => setTimeout(r, 3000));
+    const second = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect(second.status).toBe(202);
+    first.finish();
+    const late = await first.answer;
+    expect([late.status, late.body.error?.code]).toEqual([503, 'UPLOAD_IN_PROGRESS']);
+
+    const again = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect([again.status, again.body.recording.id]).toEqual([202, second.body.recording.id]);
+    const holds = (await ledger(stack, account.id)).filter((e) => e.kind === 'hold');
+    expect(holds.map((h) => h.reference)).toContain(`hold:${second.body.recording.id}`);
+    await eventually(async () => (await openHolds(stack, account.id)).length === 1, 'one open hold: the one meeting');
+  }, 30_000);
+});
+
+describe('a hold whose answer timed out', () => {
+  it('is let go, so the retry with the same key is not refused for the minutes it kept', async () => {
+    // The balance covers one meeting: a hold left open would make the retry 402.
+    const account = await stack.admin.account({ balanceMinutes: 1 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    const key = `timeout-${Date.now()}`;
+    const send = () =>
+      stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    // Holding the account's wallet lock makes the wallet answer after the hold request's 10 s.
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    await db.query('begin');
+    await db.query('insert into account.wallet (account_id) values ($1) on conflict do nothing', [account.id]);
+    await db.query('select account_id from account.wallet where account_id = $1 for update', [account.id]);
+    // (supertest sends on then(): start it now, while the lock is held)
+    const timedOut = send().then((res) => res);
+    await new Promise((r) => setTimeout(r, 11_500));
+    await db.query('commit');
+    await db.end();
+    expect((await timedOut).status).toBe(500);
+
+    await eventually(async () => (await openHolds(stack, account.id)).length === 0 && (await ledger(stack, account.id)).length === 2, 'the late hold let go');
+    const retry = await send();
+    expect(retry.status).toBe(202);
+    expect(await openHolds(stack, account.id)).toEqual([`hold:${retry.body.recording.id}`]);
+  }, 40_000);
+});

@@ -1,0 +1,82 @@
+import { Client } from 'pg';
+import { JSONCodec } from 'nats';
+import { connectBus, streamName, type Bus } from '@mm/bus';
+import type { Stack } from './stack';
+
+/** One query against a stack's database (every service schema lives there). */
+export async function query<T = Record<string, any>>(stack: Stack, text: string, params: unknown[] = []): Promise<T[]> {
+  const db = new Client({ connectionString: stack.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query(text, params)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}
+
+export interface LedgerEntry {
+  kind: string;
+  reference: string;
+  holdReference: string | null;
+  minutes: number;
+}
+
+/** An account's ledger, oldest first, without its credits. */
+export async function ledger(stack: Stack, accountId: string): Promise<LedgerEntry[]> {
+  const rows = await query(stack, "select kind, reference, hold_reference, minutes from account.ledger_entry where account_id = $1 and kind <> 'credit' order by id", [accountId]);
+  return rows.map((r) => ({ kind: r.kind, reference: r.reference, holdReference: r.hold_reference, minutes: Number(r.minutes) }));
+}
+
+/** Holds of an account that no capture or release has closed. */
+export async function openHolds(stack: Stack, accountId: string): Promise<string[]> {
+  const entries = await ledger(stack, accountId);
+  const closed = new Set(entries.filter((e) => e.holdReference).map((e) => e.holdReference));
+  return entries.filter((e) => e.kind === 'hold' && !closed.has(e.reference)).map((e) => e.reference);
+}
+
+/** A meeting's row in the recordings schema (job, hold, charge), as the service sees it. */
+export async function meetingRow(stack: Stack, id: string): Promise<{ status: string; jobId: string; holdRef: string; charged: boolean; autoRetryPending: boolean }> {
+  const [r] = await query(stack, 'select status, job_id, hold_ref, charged, auto_retry_pending from recordings.recording where id = $1', [id]);
+  return { status: r.status, jobId: r.job_id, holdRef: r.hold_ref, charged: r.charged, autoRetryPending: r.auto_retry_pending };
+}
+
+const codec = JSONCodec<unknown>();
+
+/**
+ * Speaks as the pipeline on a stack's bus: publishes `pipeline.result.*` messages (as the
+ * pipeline's outbox would) into the stack's namespace, so tests can drive any order of results.
+ */
+export class PipelineVoice {
+  private constructor(private readonly bus: Bus) {}
+
+  static async open(stack: Stack): Promise<PipelineVoice> {
+    return new PipelineVoice(await connectBus(stack.natsUrl, 'test-pipeline-voice', stack.busNamespace));
+  }
+
+  async publish(subject: 'started' | 'transcribed' | 'generated' | 'failed', payload: Record<string, unknown>): Promise<void> {
+    await this.bus.js.publish(`${this.bus.namespace}pipeline.result.${subject}`, codec.encode(payload));
+  }
+
+  /** Waits until the recordings service has handled every result published so far. */
+  async settled(timeoutMs = 15_000): Promise<void> {
+    const stream = streamName(this.bus.namespace, 'PIPELINE');
+    await eventually(async () => {
+      const info = await this.bus.jsm.consumers.info(stream, 'recordings-results');
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    }, 'the pipeline results to be handled', timeoutMs);
+  }
+
+  close(): Promise<void> {
+    return this.bus.close();
+  }
+}
+
+/** Polls until `check` answers true (or throws after `timeoutMs`). */
+export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
