@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import http from 'node:http';
-import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { toneWav } from '../support/media';
@@ -12,13 +13,24 @@ import { eventually, ledger, meetingRow, openHolds, PipelineVoice } from '../sup
  */
 let stack: Stack;
 let voice: PipelineVoice;
+/** A model the Ask engine calls (LLM_ENGINE=openai): counts the calls, answers nothing useful. */
+let model: Server;
+let modelCalls = 0;
 beforeAll(async () => {
-  stack = await startStack({ UPLOAD_CLAIM_STALE_SECONDS: '2' });
+  model = createServer((req, res) => {
+    modelCalls++;
+    req.resume();
+    req.on('end', () => res.writeHead(500).end());
+  });
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  const askEnv = { LLM_ENGINE: 'openai', OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}` };
+  stack = await startStack({ UPLOAD_CLAIM_STALE_SECONDS: '2' }, { askEnv });
   voice = await PipelineVoice.open(stack);
 }, 60_000);
 afterAll(async () => {
   await voice.close();
   await stack.stop();
+  await new Promise((resolve) => model.close(resolve));
 });
 
 const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
@@ -31,16 +43,6 @@ async function newMeeting(balanceMinutes = 20) {
   const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('naming', 'skip').attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
   expect(res.status).toBe(202);
   return { account, token, id: res.body.recording.id as string };
-}
-
-/** A transcript the "pipeline" wrote for a job, in the shared audio store. */
-function writeTranscript(id: string, jobId: string): string {
-  const key = `work/${id}/transcript-${jobId}.json`;
-  const file = path.join(stack.audioStore.replace(/^file:/, ''), key);
-  mkdirSync(path.dirname(file), { recursive: true });
-  const segments = [{ index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We decided to ship on Friday.' }];
-  writeFileSync(file, JSON.stringify({ language: 'en', speakers: [{ label: 'A', name: null }], segments, stats: {} }));
-  return key;
 }
 
 async function failForGood(id: string) {
@@ -59,7 +61,7 @@ describe('money cannot be dodged', () => {
     expect((await stack.api.post(`/admin/v1/recordings/${id}/recheck`).set(admin)).status).toBe(200);
     const queued = await meetingRow(stack, id);
     expect(queued.status).toBe('QUEUED');
-    await voice.publish('transcribed', { recordingId: id, jobId: queued.jobId, transcriptKey: writeTranscript(id, queued.jobId) });
+    await voice.transcribe(stack, id);
     await eventually(async () => (await meetingRow(stack, id)).status === 'GENERATING', 'the transcript');
 
     const after = await meetingRow(stack, id);
@@ -109,6 +111,29 @@ function slowSubmit(token: string, key: string) {
   req.write(body.subarray(0, cut));
   return { answer, finish: () => req.end(body.subarray(cut)) };
 }
+
+describe('refused for money before the expensive part', () => {
+  it('refuses a submit from an empty balance before measuring the audio', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 0 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    // Not audio at all: measuring it would answer 400; the price bound answers first.
+    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', Buffer.alloc(50_000, 1), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect([res.status, res.body.error.code]).toEqual([402, 'INSUFFICIENT_MINUTES']);
+    expect(await ledger(stack, account.id)).toEqual([]);
+  });
+
+  it('refuses an Ask the balance cannot pay before its engine runs', async () => {
+    const { account, id } = await newMeeting(1);
+    await voice.finish(stack, id);
+    const asker = await stack.admin.token(account.id, ['recordings:query', 'account:read']);
+    const who = await stack.api.get('/api/v1/whoami').set(bearer(asker.value));
+    expect(who.body.wallet.balanceMinutes).toBe(0);
+    const calls = modelCalls;
+    const res = await stack.api.post(`/api/v1/recordings/${id}/ask`).set(bearer(asker.value)).send({ question: 'When do we ship?' });
+    expect([res.status, res.body.error.code]).toEqual([402, 'INSUFFICIENT_MINUTES']);
+    expect(modelCalls).toBe(calls);
+  });
+});
 
 describe('Idempotency-Key claims', () => {
   it('lets a retry take over a stale claim and keeps the first request from completing it', async () => {

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 import { JSONCodec } from 'nats';
 import { connectBus, streamName, type Bus } from '@mm/bus';
@@ -55,6 +57,37 @@ export class PipelineVoice {
 
   async publish(subject: 'started' | 'transcribed' | 'generated' | 'failed', payload: Record<string, unknown>): Promise<void> {
     await this.bus.js.publish(`${this.bus.namespace}pipeline.result.${subject}`, codec.encode(payload));
+  }
+
+  /** Writes a job's artefact (transcript or digest) where the pipeline would, in the stack's audio store. */
+  static writeArtefact(stack: Stack, key: string, doc: unknown): string {
+    const file = path.join(stack.audioStore.replace(/^file:/, ''), key);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(doc));
+    return key;
+  }
+
+  /** Reports a transcript for the meeting's current job (one speaker, one decision). */
+  async transcribe(stack: Stack, id: string): Promise<void> {
+    const { jobId } = await meetingRow(stack, id);
+    const segments = [{ index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We decided to ship the release on Friday.' }];
+    const doc = { language: 'en', speakers: [{ label: 'A', name: null }], segments, stats: {} };
+    await this.publish('transcribed', { recordingId: id, jobId, transcriptKey: PipelineVoice.writeArtefact(stack, `work/${id}/transcript-${jobId}.json`, doc) });
+  }
+
+  /** Reports a digest for the meeting's current (generate) job. */
+  async generate(stack: Stack, id: string): Promise<void> {
+    const { jobId } = await meetingRow(stack, id);
+    const doc = { type: 'MEETING', language: 'en', title: 'Release', sections: [{ kind: 'summary', title: 'Summary', text: 'Ship on Friday.' }], markdown: '# Release\n\nShip on Friday.\n' };
+    await this.publish('generated', { recordingId: id, jobId, digestKey: PipelineVoice.writeArtefact(stack, `work/${id}/digest-${jobId}.json`, doc) });
+  }
+
+  /** Takes a meeting submitted with naming=skip to READY: transcript, then digest. */
+  async finish(stack: Stack, id: string): Promise<void> {
+    await this.transcribe(stack, id);
+    await eventually(async () => (await meetingRow(stack, id)).status === 'GENERATING', 'the transcript');
+    await this.generate(stack, id);
+    await eventually(async () => (await meetingRow(stack, id)).status === 'READY', 'the digest');
   }
 
   /** Waits until the recordings service has handled every result published so far. */
