@@ -17,25 +17,31 @@ export function consumePipelineResults(bus: Bus, lifecycle: LifecycleService, lo
       ackWaitMs: 60_000,
       onError: (err, subject) => logger.error({ err, subject }, 'pipeline result failed; will retry'),
     },
-    async (subject, payload) => {
-      const m = payload as never;
-      switch (subject) {
-        case 'pipeline.result.started':
-          return lifecycle.started(m);
-        case 'pipeline.result.transcribed':
-          return lifecycle.transcribed(m);
-        case 'pipeline.result.generated':
-          return lifecycle.generated(m);
-        case 'pipeline.result.failed':
-          return lifecycle.failed(m);
-        case 'pipeline.result.timer': {
-          const t = payload as { kind: string; recordingId: string; ref: string };
-          if (t.kind === 'naming_deadline') return lifecycle.namingDeadline(t);
-          return;
-        }
-        default:
-          logger.warn({ subject }, 'unknown pipeline subject');
-      }
-    },
+    async (subject, payload) => applyPipelineResult(lifecycle, logger, subject, payload),
   );
+}
+
+/**
+ * One pipeline result, in any order and any number of times (the ordering property test feeds
+ * this directly): each goes to its lifecycle transition, which checks the meeting's job and status.
+ */
+export async function applyPipelineResult(lifecycle: LifecycleService, logger: Logger, subject: string, payload: unknown): Promise<void> {
+  const m = payload as never;
+  switch (subject) {
+    case 'pipeline.result.started':
+      return lifecycle.started(m);
+    case 'pipeline.result.transcribed':
+      return lifecycle.transcribed(m);
+    case 'pipeline.result.generated':
+      return lifecycle.generated(m);
+    case 'pipeline.result.failed':
+      return lifecycle.failed(m);
+    case 'pipeline.result.timer': {
+      const t = payload as { kind: string; recordingId: string; ref: string };
+      if (t.kind === 'naming_deadline') return lifecycle.namingDeadline(t);
+      return;
+    }
+    default:
+      logger.warn({ subject }, 'unknown pipeline subject');
+  }
 }
