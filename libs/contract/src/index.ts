@@ -7,3 +7,4 @@ export * from './route-errors';
 export * from './schemas';
 export * from './openapi';
 export * from './artefacts';
+export * from './media';
