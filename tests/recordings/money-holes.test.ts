@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { toneWav } from '../support/media';
-import { eventually, ledger, meetingRow, openHolds, PipelineVoice } from '../support/money';
+import { eventually, ledger, meetingRow, openHolds, PipelineVoice, slowSubmit } from '../support/money';
 
 /**
  * Ways to get a meeting for free or to make two from one key, closed (issue 11, behaviour 4).
@@ -84,34 +83,6 @@ describe('money cannot be dodged', () => {
   });
 });
 
-/** Sends a multipart submit through the gateway by hand, so its body can be held back. */
-function slowSubmit(token: string, key: string) {
-  const boundary = 'mmboundary';
-  const audio = readFileSync(toneWav(3));
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const body = Buffer.concat([head, audio, tail]);
-  const u = new URL(stack.url);
-  const req = http.request({
-    host: u.hostname,
-    port: u.port,
-    path: '/api/v1/recordings',
-    method: 'POST',
-    headers: { ...bearer(token), 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length },
-  });
-  const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-  });
-  const cut = body.length - 100;
-  req.write(body.subarray(0, cut));
-  return { answer, finish: () => req.end(body.subarray(cut)) };
-}
-
 describe('refused for money before the expensive part', () => {
   it('refuses a submit from an empty balance before measuring the audio', async () => {
     const account = await stack.admin.account({ balanceMinutes: 0 });
@@ -140,7 +111,7 @@ describe('Idempotency-Key claims', () => {
     const account = await stack.admin.account({ balanceMinutes: 20 });
     const token = await stack.admin.token(account.id, SCOPES);
     const key = `takeover-${Date.now()}`;
-    const first = slowSubmit(token.value, key);
+    const first = slowSubmit(stack, token.value, key);
     // The first request has claimed the key and is still sending its audio past the stale bound.
     await new Promise((r) => setTimeout(r, 3000));
     const second = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });

@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
 import { JSONCodec } from 'nats';
 import { connectBus, streamName, type Bus } from '@mm/bus';
 import type { Stack } from './stack';
+import { toneWav } from './media';
 
 /** One query against a stack's database (every service schema lives there). */
 export async function query<T = Record<string, any>>(stack: Stack, text: string, params: unknown[] = []): Promise<T[]> {
@@ -112,4 +114,32 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Sends a multipart submit through the gateway by hand, holding back its last bytes until `finish()`. */
+export function slowSubmit(stack: Stack, token: string, key: string) {
+  const boundary = 'mmboundary';
+  const audio = readFileSync(toneWav(3));
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const body = Buffer.concat([head, audio, tail]);
+  const u = new URL(stack.url);
+  const req = http.request({
+    host: u.hostname,
+    port: u.port,
+    path: '/api/v1/recordings',
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length },
+  });
+  const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+  });
+  const cut = body.length - 100;
+  req.write(body.subarray(0, cut));
+  return { answer, finish: () => req.end(body.subarray(cut)) };
 }

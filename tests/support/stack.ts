@@ -38,6 +38,8 @@ export interface Stack {
   admin: AdminClient;
   /** A NATS request to this stack's services (its own namespace: no other stack answers). */
   request<T>(subject: string, payload: unknown): Promise<T>;
+  /** Each service, to stop one alone (a shutdown test). */
+  services: Record<string, Running>;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
   });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
+  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway };
   let testBus: Promise<Bus> | undefined;
   const api = request(url);
   return {
@@ -89,6 +92,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { pipel
     env: base,
     admin: new AdminClient(url),
     busNamespace,
+    services,
     request: async <T>(subject: string, payload: unknown) => {
       testBus ??= connectBus(cfg.natsUrl, 'test', busNamespace);
       return busRequest<T>((await testBus).nc, subject, payload);

@@ -9,6 +9,7 @@ import type { SubmitService, UploadedFile } from '../services/submit.service';
 import type { Caller, HeldKey, IdempotencyKeys } from '../services/idempotency';
 import type { Views } from '../services/views';
 import type { RecordingRepository } from '../db/recording.repository';
+import type { UploadsInFlight } from '../services/uploads-in-flight';
 
 export interface UploadDeps {
   submit: SubmitService;
@@ -17,6 +18,7 @@ export interface UploadDeps {
   repo: RecordingRepository;
   store: ObjectStore;
   maxUploadMb: number;
+  uploads: UploadsInFlight;
 }
 
 const MB = 1024 * 1024;
@@ -65,26 +67,32 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         return;
       }
       if (claim.kind === 'claimed') held = claim.held;
-      try {
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
-        if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
-        const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-        files = Object.values(parts).flat();
-        const row = await deps.submit.submit({
-          principal: p,
-          caller,
-          key: held,
-          audio: parts.audio?.[0],
-          attachment: parts.attachment?.[0],
-          fields: { ...(req.body as Record<string, string>) },
-        });
-        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
-      } catch (err) {
-        await deps.keys.release(caller, held);
-        throw err;
-      }
+      const claimed = held;
+      // Followed, so a shutdown lets it finish or drops its claim.
+      const storing = (async () => {
+        try {
+          const declared = Number(req.headers['content-length'] ?? 0);
+          if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
+          if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+          await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+          const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+          files = Object.values(parts).flat();
+          const row = await deps.submit.submit({
+            principal: p,
+            caller,
+            key: held,
+            audio: parts.audio?.[0],
+            attachment: parts.attachment?.[0],
+            fields: { ...(req.body as Record<string, string>) },
+          });
+          res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
+        } catch (err) {
+          await deps.keys.release(caller, claimed);
+          throw err;
+        }
+      })();
+      deps.uploads.track(storing, () => deps.keys.release(caller, claimed));
+      await storing;
     } catch (err) {
       next(mapMulterError(err));
     } finally {

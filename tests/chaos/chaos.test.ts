@@ -1,0 +1,16 @@
+import { runChaos } from './chaos';
+
+/**
+ * The short fault run in `pnpm test` (the long one is `pnpm chaos`): 50 one-second meetings and
+ * a few Asks while each service is SIGKILLed and restarted in turn and NATS once (Postgres is
+ * shared with the other tests here, so only `pnpm chaos` restarts it). Seeded: CHAOS_SEED repeats it.
+ */
+describe('faults during work', () => {
+  it('lose no meeting and no money, and double nothing', async () => {
+    const seed = Number(process.env.CHAOS_SEED ?? 11);
+    const report = await runChaos({ seed, meetings: 50, asks: 2, restartPostgres: false, basePort: 19300, logDir: `/tmp/mm-chaos-test-${seed}-${process.pid}`, settleSeconds: 150, log: () => undefined });
+    expect(report.violations).toEqual([]);
+    expect(report.faults).toHaveLength(8);
+    expect(report.accepted).toBe(50);
+  }, 400_000);
+});
