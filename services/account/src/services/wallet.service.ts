@@ -81,7 +81,8 @@ export class WalletService {
   /** Holds a meeting's minutes at acceptance, after the daily limit, the token cap and the balance. */
   async hold(req: SpendRequest, clock?: Date): Promise<{ held: boolean; replay: boolean }> {
     return this.move(req.accountId, async (trx) => {
-      await this.repo.lock(trx, req.accountId);
+      // A dry run only reads: it never waits behind the account's spending.
+      if (!req.dryRun) await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
       const now = clock ?? new Date();
       const refusal = req.force
@@ -132,7 +133,7 @@ export class WalletService {
   /** Charges an Ask its quoted price (a refusal to answer is charged too). */
   async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: boolean; replay: boolean }> {
     return this.move(req.accountId, async (trx) => {
-      await this.repo.lock(trx, req.accountId);
+      if (!req.dryRun) await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `ask:${req.reference}`)) return { charged: true as const, replay: true };
       const now = clock ?? new Date();
       const refusal = admit({
