@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startStack, type Stack } from '../support/stack';
 import { toneTs, toneWav } from '../support/media';
+import { multipartHead, rawSubmit } from '../support/money';
 
 /**
  * Uploads that would make ffmpeg read something else (issue 11, behaviour 5): a playlist naming a
@@ -39,4 +40,21 @@ describe('ffmpeg reads only the upload, in a container we accept', () => {
     expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
     expect(fetched).toBe(0);
   });
+});
+
+describe('the attachment limit', () => {
+  it('answers 413 ATTACHMENT_TOO_LARGE while an oversized attachment is still streaming', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 20 });
+    const token = await stack.admin.token(account.id, ['recordings:write']);
+    const boundary = 'mmattach';
+    const audioPart = multipartHead(boundary, `\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+    // Declares a 100 MB body, sends 12 MB of attachment and then nothing more.
+    const { req, answer } = rawSubmit(stack, { Authorization: `Bearer ${token.value}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 100 * 1024 * 1024 });
+    req.write(audioPart);
+    const mb = Buffer.alloc(1024 * 1024, 0x25);
+    for (let i = 0; i < 12; i++) req.write(mb);
+    const early = await Promise.race([answer, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    req.destroy();
+    expect(early && [early.status, early.body.error.code]).toEqual([413, 'ATTACHMENT_TOO_LARGE']);
+  }, 30_000);
 });

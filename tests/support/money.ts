@@ -116,21 +116,10 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Sends a multipart submit through the gateway by hand, holding back its last bytes until `finish()`. */
-export function slowSubmit(stack: Stack, token: string, key: string) {
-  const boundary = 'mmboundary';
-  const audio = readFileSync(toneWav(3));
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const body = Buffer.concat([head, audio, tail]);
+/** A submit through the gateway written by hand: the test decides when (and whether) its body ends. */
+export function rawSubmit(stack: Stack, headers: Record<string, string | number>) {
   const u = new URL(stack.url);
-  const req = http.request({
-    host: u.hostname,
-    port: u.port,
-    path: '/api/v1/recordings',
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length },
-  });
+  const req = http.request({ host: u.hostname, port: u.port, path: '/api/v1/recordings', method: 'POST', headers });
   const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
@@ -139,6 +128,20 @@ export function slowSubmit(stack: Stack, token: string, key: string) {
     });
     req.on('error', reject);
   });
+  return { req, answer };
+}
+
+/** The start of a multipart body: the 3-second tone as its audio part, then `more` (further part headers). */
+export function multipartHead(boundary: string, more = ''): Buffer {
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), readFileSync(toneWav(3)), Buffer.from(more)]);
+}
+
+/** Sends a multipart submit through the gateway by hand, holding back its last bytes until `finish()`. */
+export function slowSubmit(stack: Stack, token: string, key: string) {
+  const boundary = 'mmboundary';
+  const body = multipartHead(boundary, `\r\n--${boundary}--\r\n`);
+  const { req, answer } = rawSubmit(stack, { Authorization: `Bearer ${token}`, 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length });
   const cut = body.length - 100;
   req.write(body.subarray(0, cut));
   return { answer, finish: () => req.end(body.subarray(cut)) };

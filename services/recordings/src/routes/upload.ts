@@ -1,10 +1,11 @@
 import { rm } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { LIMITS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
+import { cappedDiskStorage, onOverflow } from './capped-disk-storage';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
 import type { Caller, HeldKey, IdempotencyKeys } from '../services/idempotency';
 import type { Views } from '../services/views';
@@ -31,7 +32,7 @@ const MB = 1024 * 1024;
 export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   const tmpDir = path.dirname(deps.store.pathOf('tmp/x'));
   const upload = multer({
-    storage: multer.diskStorage({ destination: tmpDir, filename: (_req, _file, cb) => cb(null, randomUUID()) }),
+    storage: cappedDiskStorage(tmpDir, { attachment: LIMITS.attachmentMaxMb * MB }),
     limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
   }).fields([
     { name: 'audio', maxCount: 1 },
@@ -74,7 +75,10 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           const declared = Number(req.headers['content-length'] ?? 0);
           if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
           if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-          await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+          await new Promise<void>((resolve, reject) => {
+            onOverflow(req, reject);
+            upload(req, res, (err: unknown) => (err ? reject(err) : resolve()));
+          });
           const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
           files = Object.values(parts).flat();
           const row = await deps.submit.submit({
