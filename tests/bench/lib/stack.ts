@@ -271,12 +271,16 @@ export class Stack {
     return this.stopping;
   }
 
-  /** SIGKILLs a service or the private NATS/Redis, with no grace (the chaos run's fault); resolves once it is gone. */
-  async kill(name: ServiceName | InfraName): Promise<void> {
+  /**
+   * SIGKILLs a service or the private NATS/Redis, with no grace (the chaos run's fault), or with
+   * `graceful` asks it to stop (SIGTERM: a restart); resolves once it is gone.
+   */
+  async kill(name: ServiceName | InfraName, graceful = false): Promise<void> {
     const p = this.procs.find((x) => x.name === name && x.child.exitCode === null && x.child.signalCode === null);
     if (!p) return;
     const tree = p.child.pid ? treeOf(p.child.pid) : p.tree;
-    for (const pid of [...tree].reverse()) killIfOurs(pid, p.signature);
+    if (graceful) p.child.kill('SIGTERM');
+    else for (const pid of [...tree].reverse()) killIfOurs(pid, p.signature);
     await p.exited;
     this.procs.splice(this.procs.indexOf(p), 1);
   }
