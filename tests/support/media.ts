@@ -36,6 +36,9 @@ export function wavHeader(dataBytes: number, rate = 16_000): Buffer {
 /** A sine tone of `seconds`, as WAV (16 kHz mono). */
 export const toneWav = (seconds: number) => make(`tone-${seconds}.wav`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-ac', '1', '-ar', '16000']);
 
+/** The same tone as an MPEG-TS stream (what an HLS playlist names). */
+export const toneTs = (seconds: number) => make(`tone-${seconds}.ts`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-f', 'mpegts']);
+
 /** The same tone as AAC in an MP4 container (.m4a). */
 export const toneM4a = (seconds: number) => make(`tone-${seconds}.m4a`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k']);
 

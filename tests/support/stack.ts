@@ -42,6 +42,8 @@ export interface Stack {
   admin: AdminClient;
   /** A NATS request to this stack's services (its own namespace: no other stack answers), as the operator. */
   request<P, R>(entry: RequestEntry<P, R>, payload: P, opts?: RequestOptions): Promise<R>;
+  /** Each service, to stop one alone (a shutdown test). */
+  services: Record<string, Running>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function startStack(
   const gateway = await startGateway({ ...cfg, port: 0, serviceUrls });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
+  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway };
   let testBus: Promise<Bus> | undefined;
   const api = request(url);
   return {
@@ -97,6 +100,7 @@ export async function startStack(
     env: base,
     admin: new AdminClient(url),
     busNamespace,
+    services,
     request: async <P, R>(entry: RequestEntry<P, R>, payload: P, opts?: RequestOptions) => {
       testBus ??= connectBus(cfg.natsUrl, 'operator', busNamespace, { internalSecret: cfg.internalJwtSecret });
       return busRequest((await testBus).nc, entry, payload, opts);

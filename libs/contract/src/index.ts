@@ -12,3 +12,4 @@ export * from './bus/bus.table';
 export * from './bus/bus.payloads';
 export * from './bus/bus.snapshot';
 export * from './compat';
+export * from './media';

@@ -2,6 +2,12 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 
+/**
+ * How long one request may take to arrive in full: the largest upload (MAX_UPLOAD_MB, 500 by
+ * default) sent at 0.5 MB/s, plus a minute. Headers still have Node's 60 s (headersTimeout).
+ */
+export const UPLOAD_REQUEST_TIMEOUT_MS = (500 / 0.5 + 60) * 1000;
+
 /** A listening service: its port, and a close that drains requests then runs the service's own cleanup. */
 export interface Running {
   port: number;
@@ -45,6 +51,8 @@ export async function serve(
     s.listen(port, '0.0.0.0', () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
+  // Node's default (300 s) would cut a 500 MB upload sent at 1 MB/s; see UPLOAD_REQUEST_TIMEOUT_MS.
+  server.requestTimeout = UPLOAD_REQUEST_TIMEOUT_MS;
   const actual = (server.address() as AddressInfo).port;
   logger.info({ port: actual }, 'listening');
   let closed: Promise<void> | null = null;

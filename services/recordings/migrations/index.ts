@@ -2,11 +2,13 @@ import type { MigrationSet } from '@mm/db';
 import { createRecordings } from './0001_create_recordings';
 import { addSearchText } from './0002_add_search_text';
 import { createSilentMeeting } from './0003_create_silent_meeting';
+import { addClaimOwner } from './0004_add_claim_owner';
 import { outboxVersionsAndParking } from './0005_outbox_versions_and_parking';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
   '0002_add_search_text': addSearchText,
   '0003_create_silent_meeting': createSilentMeeting,
+  '0004_add_claim_owner': addClaimOwner,
   '0005_outbox_versions_and_parking': outboxVersionsAndParking,
 };

@@ -16,6 +16,7 @@ import { AdminOpsService } from './services/admin-ops.service';
 import type { LifecycleService } from './services/lifecycle.service';
 import { recordingsRoutes } from './routes/recordings.routes';
 import { adminRoutes } from './routes/admin.routes';
+import { UploadsInFlight } from './services/uploads-in-flight';
 
 export interface RecordingsDeps {
   config: RecordingsConfig;
@@ -26,6 +27,8 @@ export interface RecordingsDeps {
   verifier: PrincipalVerifier;
   logger: Logger;
   ready: () => Promise<boolean>;
+  /** Uploads in flight, drained at shutdown (main.ts); a fresh tracker when left out. */
+  uploads?: UploadsInFlight;
 }
 
 /** The recordings service's express app (reached only through the gateway). */
@@ -40,6 +43,7 @@ export function createApp(deps: RecordingsDeps): Express {
     repo: deps.lifecycle.repo,
     store,
     maxUploadMb: config.uploadLimits.maxUploadMb,
+    uploads: deps.uploads ?? new UploadsInFlight(),
   };
   const app = createServiceApp({ name: 'recordings', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
   app.use(recordingsRoutes({ ...upload, meetings: new MeetingsService({ db, nc, lifecycle: deps.lifecycle, access, views }), search: new SearchService({ db, access, views }) }));

@@ -13,6 +13,7 @@ import { serveSeriesChanged } from './bus/series-changed.handler';
 import { serveAskContext } from './bus/ask-context.handler';
 import { MeetingAccess } from './services/access';
 import { HoldReconciler } from './services/hold-reconciler';
+import { UploadsInFlight } from './services/uploads-in-flight';
 import { migrations } from '../migrations';
 
 /** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
@@ -30,7 +31,9 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const askContext = serveAskContext(bus.nc, db, new MeetingAccess(bus.nc), logger);
   const holds = new HoldReconciler({ db, nc: bus.nc, logger }, config.holdReconcile);
   holds.start();
+  const uploads = new UploadsInFlight();
   const app = createApp({
+    uploads,
     config,
     db,
     nc: bus.nc,
@@ -44,6 +47,8 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     },
   });
   return serve(app, config, logger, async () => {
+    // Uploads cut off by the drain let their Idempotency-Key claims go while the database is up.
+    await uploads.drain(2000);
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());

@@ -42,6 +42,9 @@ interface ManagedProcess {
   tree: number[];
   /** Text the command line of each of its processes contains: a forced kill never hits a recycled pid. */
   signature: string;
+  /** How it was started, to start it again after a kill (the chaos run). */
+  cmd: string;
+  args: string[];
 }
 
 export function portOf(opts: BenchOptions, name: ServiceName | InfraName): number {
@@ -171,7 +174,7 @@ export class Stack {
     closeSync(fd);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.once('error', () => undefined); // reported by waitReady through the exit code
-    const p: ManagedProcess = { name, child, logFile, exited, tree: [], signature };
+    const p: ManagedProcess = { name, child, logFile, exited, tree: [], signature, cmd, args };
     this.procs.push(p);
     return p;
   }
@@ -186,7 +189,8 @@ export class Stack {
       mkdirSync(dataDir, { recursive: true });
       // With authentication: the users and permissions generated from the bus table (libs/bus/src/auth.ts).
       const conf = path.join(this.opts.logDir, 'nats.conf');
-      writeFileSync(conf, natsServerConfig({ port, storeDir: dataDir, passwords: NATS_PASSWORDS, namespace: NATS_NAMESPACE }), { mode: 0o600 });
+      // The permissions name the namespace the services run in (a case, or chaos, may choose its own).
+      writeFileSync(conf, natsServerConfig({ port, storeDir: dataDir, passwords: NATS_PASSWORDS, namespace: this.env.BUS_NAMESPACE ?? NATS_NAMESPACE }), { mode: 0o600 });
       const p = this.spawnLogged('nats', findBinary('nats-server'), ['-c', conf], conf);
       started.push({ p, readyLine: /Server is ready/ });
     }
@@ -278,6 +282,52 @@ export class Stack {
       }
     })();
     return this.stopping;
+  }
+
+  /**
+   * SIGKILLs a service or the private NATS/Redis, with no grace (the chaos run's fault), or with
+   * `graceful` asks it to stop (SIGTERM: a restart); resolves once it is gone.
+   */
+  async kill(name: ServiceName | InfraName, graceful = false): Promise<void> {
+    const p = this.procs.find((x) => x.name === name && x.child.exitCode === null && x.child.signalCode === null);
+    if (!p) return;
+    const tree = p.child.pid ? treeOf(p.child.pid) : p.tree;
+    if (graceful) p.child.kill('SIGTERM');
+    else for (const pid of [...tree].reverse()) killIfOurs(pid, p.signature);
+    await p.exited;
+    this.procs.splice(this.procs.indexOf(p), 1);
+  }
+
+  /** Starts a killed service (or private NATS/Redis) again as it was started; resolves once it is ready. */
+  async restart(name: ServiceName | InfraName, was: { cmd: string; args: string[]; signature: string }): Promise<void> {
+    const p = this.spawnLogged(name, was.cmd, was.args, was.signature);
+    if (name === 'nats' || name === 'redis') await this.waitListening(p);
+    else await this.waitReady(p);
+    p.tree = p.child.pid ? treeOf(p.child.pid) : [];
+  }
+
+  /** How a running process was started (to restart it after `kill`). */
+  launchOf(name: ServiceName | InfraName): { cmd: string; args: string[]; signature: string } {
+    const p = this.procs.find((x) => x.name === name);
+    if (!p) throw new BenchError(`${name} is not running`);
+    return { cmd: p.cmd, args: p.args, signature: p.signature };
+  }
+
+  private async waitListening(p: ManagedProcess): Promise<void> {
+    const port = portOf(this.opts, p.name);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const open = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+      if (open) return;
+      if (p.child.exitCode !== null || Date.now() > deadline) throw new BenchError(`${p.name} did not listen again; log:\n${tail(p.logFile)}`);
+      await sleep(100);
+    }
   }
 
   /** Last resort on process exit (synchronous): kills every process this stack started. */

@@ -30,6 +30,12 @@ export interface WalletSpend {
   showBalance: boolean;
   /** Skips admission: a retried meeting's new hold is not a new meeting. */
   force?: boolean;
+  /**
+   * Only asks whether the spend would be admitted now (daily limit, token cap, balance) and writes
+   * nothing: a cheap refusal before expensive work (measuring an upload, running an Ask's engine),
+   * with the price or a lower bound of it.
+   */
+  dryRun?: boolean;
 }
 
 export interface WalletClose {

@@ -67,6 +67,7 @@ const spend = obj(
     dailyMinuteCap: d({ type: ['integer', 'null'], minimum: 0 }, "The token's daily minute cap, or null."),
     showBalance: bool('Whether a refusal may show the balance (the caller may read the account).'),
     force: bool('Skip admission: a retried meeting is not a new meeting.'),
+    dryRun: bool('Only ask whether the spend would be admitted now, writing nothing (a cheap refusal before expensive work).'),
   },
   'A hold for a meeting or the charge of an Ask.',
   ['accountId', 'reference', 'minutes', 'tokenId', 'dailyMinuteCap', 'showBalance'],
@@ -99,14 +100,14 @@ export const BUS = {
     payload: obj({ accountId, minutes: int('Minutes to add (0 opens an empty wallet).', { minimum: 0 }), kind: oneOf(CREDIT_KINDS, 'Why the minutes come.'), reference: id('Idempotency reference.') }, 'A credit.'),
     reply: obj({ balanceMinutes: num('The balance after the credit.') }, 'The balance.'),
   }),
-  walletHold: request<P.WalletSpend, { held: true; replay: boolean }>({
+  walletHold: request<P.WalletSpend, { held: boolean; replay: boolean }>({
     name: 'walletHold',
     subject: 'account.wallet.hold',
         owner: 'account',
     users: ['recordings'],
     description: "Holds a meeting's price until its transcript is ready; idempotent by reference.",
     payload: spend,
-    reply: obj({ held: oneOf([true], 'Always true.'), replay: bool('The hold existed already.') }, 'The hold.'),
+    reply: obj({ held: d({ enum: [true, false] }, 'True once held; false only for a dry run that would be admitted.'), replay: bool('The hold existed already.') }, 'The hold.'),
     refusals: SPEND_REFUSALS,
   }),
   walletCapture: request<P.WalletClose, { captured: boolean }>({
@@ -117,6 +118,8 @@ export const BUS = {
     description: 'Charges a held meeting (its transcript is ready); idempotent.',
     payload: obj({ accountId, reference: id('The hold (meeting id).'), minutes: int('Minutes to charge when fewer than held.', { minimum: 0 }) }, 'A capture.', ['accountId', 'reference']),
     reply: closed,
+    // No hold has that reference (yet: a hold whose answer was lost may land later).
+    refusals: ['NOT_FOUND'],
   }),
   walletRelease: request<P.WalletClose, { captured: boolean }>({
     name: 'walletRelease',
@@ -126,15 +129,16 @@ export const BUS = {
     description: 'Lets go of a hold (transcription failed, or the meeting was deleted first); idempotent.',
     payload: obj({ accountId, reference: id('The hold (meeting id).') }, 'A release.'),
     reply: closed,
+    refusals: ['NOT_FOUND'],
   }),
-  walletCharge: request<P.WalletSpend, { charged: true; replay: boolean }>({
+  walletCharge: request<P.WalletSpend, { charged: boolean; replay: boolean }>({
     name: 'walletCharge',
     subject: 'account.wallet.charge',
         owner: 'account',
     users: ['ask'],
     description: 'Charges an Ask; idempotent by reference (the Ask id).',
     payload: spend,
-    reply: obj({ charged: oneOf([true], 'Always true.'), replay: bool('The charge existed already.') }, 'The charge.'),
+    reply: obj({ charged: d({ enum: [true, false] }, 'True once charged; false only for a dry run that would be admitted.'), replay: bool('The charge existed already.') }, 'The charge.'),
     refusals: SPEND_REFUSALS,
   }),
   walletStaleHolds: request<P.StaleHoldsQuery, { holds: P.StaleHold[] }>({

@@ -65,9 +65,10 @@ export class WalletService {
   }
 
   /** Holds a meeting's minutes at acceptance, after the daily limit, the token cap and the balance. */
-  async hold(req: SpendRequest, clock?: Date): Promise<{ held: true; replay: boolean }> {
+  async hold(req: SpendRequest, clock?: Date): Promise<{ held: boolean; replay: boolean }> {
     return this.move(req.accountId, async (trx) => {
-      await this.repo.lock(trx, req.accountId);
+      // A dry run only reads: it never waits behind the account's spending.
+      if (!req.dryRun) await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `hold:${req.reference}`)) return { held: true as const, replay: true };
       const now = clock ?? new Date();
       const refusal = req.force
@@ -83,6 +84,7 @@ export class WalletService {
         against: 'available',
       });
       if (refusal) refuse(refusal);
+      if (req.dryRun) return { held: false, replay: false };
       await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId, forced: req.force === true, ...at(clock) });
       return { held: true as const, replay: false };
     });
@@ -115,9 +117,9 @@ export class WalletService {
   }
 
   /** Charges an Ask its quoted price (a refusal to answer is charged too). */
-  async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: true; replay: boolean }> {
+  async chargeAsk(req: SpendRequest, clock?: Date): Promise<{ charged: boolean; replay: boolean }> {
     return this.move(req.accountId, async (trx) => {
-      await this.repo.lock(trx, req.accountId);
+      if (!req.dryRun) await this.repo.lock(trx, req.accountId);
       if (await this.repo.byReference(trx, `ask:${req.reference}`)) return { charged: true as const, replay: true };
       const now = clock ?? new Date();
       const refusal = admit({
@@ -131,6 +133,7 @@ export class WalletService {
         against: 'balance',
       });
       if (refusal) refuse(refusal);
+      if (req.dryRun) return { charged: false, replay: false };
       await this.repo.insert(trx, { accountId: req.accountId, kind: 'ask_charge', minutes: req.minutes, reference: `ask:${req.reference}`, tokenId: req.tokenId, ...at(clock) });
       return { charged: true as const, replay: false };
     });

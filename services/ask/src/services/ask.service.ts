@@ -104,6 +104,8 @@ export class AskService {
     }
     let chargeSent = false;
     try {
+      // Refused for money before the engine runs (the charge after it checks again).
+      await this.charge(p, id, context.minutes, { dryRun: true });
       const answer = await this.answer(p, target, question, context);
       chargeSent = true;
       await this.charge(p, id, context.minutes);
@@ -160,12 +162,12 @@ export class AskService {
     return { schemaVersion: 1, answer: done.answer, citations: done.citations, minutes: context.minutes, refused: done.refused };
   }
 
-  private async charge(p: Principal, askId: string, minutes: number): Promise<void> {
+  private async charge(p: Principal, askId: string, minutes: number, opts: { dryRun?: true } = {}): Promise<void> {
     try {
       await request(
         this.deps.nc,
         BUS.walletCharge,
-        { accountId: p.accountId, reference: askId, minutes, tokenId: p.tokenId, dailyMinuteCap: p.dailyMinuteCap, showBalance: p.source === 'app' || hasScope(p, 'account:read') },
+        { accountId: p.accountId, reference: askId, minutes, tokenId: p.tokenId, dailyMinuteCap: p.dailyMinuteCap, showBalance: p.source === 'app' || hasScope(p, 'account:read'), ...opts },
         { timeoutMs: 10_000 },
       );
     } catch (err) {

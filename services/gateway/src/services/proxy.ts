@@ -75,7 +75,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     // The client went away mid-request: nobody is left to answer.
     if (req.destroyed && !req.complete) return;
     // An owning service that does not answer is an unexpected failure: 500, the code alone (contract).
-    writeError(res, err, o.logger, o.reqId);
+    // Wrapped: its ECONNRESET is the service's, not a body the client cut short (that is a 400).
+    writeError(res, new Error(`the owning service failed: ${err.message}`, { cause: err }), o.logger, o.reqId);
   });
   req.on('aborted', () => upstream.destroy());
   if (streams) req.pipe(upstream);

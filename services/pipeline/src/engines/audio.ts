@@ -6,9 +6,17 @@
 import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { promisify } from 'node:util';
+import { MEDIA_INPUT_ARGS } from '@mm/contract';
 import { EngineError } from './engine-error';
 
 const run = promisify(execFile);
+
+/**
+ * Every ffmpeg/ffprobe call ends: measuring is quick whatever the length; decoding runs far
+ * faster than real time, so a 300-minute meeting decodes well within these bounds.
+ */
+const PROBE_TIMEOUT_MS = 60_000;
+const DECODE_TIMEOUT_MS = 15 * 60_000;
 
 export const SAMPLE_RATE = 16000;
 
@@ -33,7 +41,7 @@ interface FfprobeJson {
 export async function probe(path: string): Promise<AudioProbe> {
   let stdout: string;
   try {
-    ({ stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', path], { maxBuffer: 8 << 20 }));
+    ({ stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...MEDIA_INPUT_ARGS, path], { maxBuffer: 8 << 20, timeout: PROBE_TIMEOUT_MS }));
   } catch (err) {
     throw decodeFailure(err, 'ffprobe cannot read the file');
   }
@@ -57,8 +65,9 @@ export async function probe(path: string): Promise<AudioProbe> {
 /** Decodes any input (audio or video) to a 16 kHz mono 16-bit wav. Refused input is AUDIO_CORRUPT. */
 export async function toWav16k(inputPath: string, outPath: string): Promise<void> {
   try {
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', outPath], {
+    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...MEDIA_INPUT_ARGS, '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', outPath], {
       maxBuffer: 8 << 20,
+      timeout: DECODE_TIMEOUT_MS,
     });
   } catch (err) {
     await fs.rm(outPath, { force: true });
@@ -68,16 +77,17 @@ export async function toWav16k(inputPath: string, outPath: string): Promise<void
 
 /** Decodes any input to 16 kHz mono samples in [-1, 1). Refused input is AUDIO_CORRUPT. */
 export async function readPcm16k(inputPath: string): Promise<Float32Array> {
-  const args = ['-nostdin', '-v', 'error', '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'];
+  const args = ['-nostdin', '-v', 'error', ...MEDIA_INPUT_ARGS, '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'];
   const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), DECODE_TIMEOUT_MS);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', (err) => reject(decodeFailure(err, 'ffmpeg cannot run')));
     child.on('close', resolve);
-  });
+  }).finally(() => clearTimeout(timer));
   // A null code means a signal ended ffmpeg (out of memory, shutdown): not the file's fault.
   if (code === null) throw new EngineError('TRANSCRIBE_FAILED', 'ffmpeg was stopped before it finished');
   if (code !== 0) throw new EngineError('AUDIO_CORRUPT', `ffmpeg cannot decode the audio: ${lastLine(stderr)}`);

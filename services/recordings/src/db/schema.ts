@@ -50,6 +50,8 @@ export interface IdempotencyKeyTable {
   source: 'api' | 'upload';
   recordingId: string | null;
   state: 'storing' | 'done';
+  /** The request holding the claim (a takeover gives it a new one). */
+  claimId: string;
   createdAt: Generated<Date>;
 }
 

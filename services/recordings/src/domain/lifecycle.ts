@@ -31,6 +31,17 @@ export function decideNaming(i: NamingInput): NamingDecision {
   return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
 }
 
+/**
+ * Whether a meeting takes a result of its current job: only from the statuses the result moves
+ * it on from, and from FAILED only while the service is retrying it itself. A final failure stays
+ * final (a late or redelivered `started` or result changes nothing); only the person's retry or
+ * "check again", which start a new job, move it.
+ */
+export function takesResult(r: { status: string; autoRetryPending: boolean }, from: readonly RecordingStatus[]): boolean {
+  if (r.status === 'FAILED') return r.autoRetryPending && from.includes('FAILED');
+  return (from as readonly string[]).includes(r.status);
+}
+
 
 /**
  * Speaker names the service fills itself: a voice that introduces itself ("my name is Sara",

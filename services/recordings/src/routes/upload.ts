@@ -1,14 +1,16 @@
 import { rm } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, holdsNul, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { LIMITS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
+import { cappedDiskStorage, onOverflow } from './capped-disk-storage';
 import type { SubmitService, UploadedFile } from '../services/submit.service';
-import type { Caller, IdempotencyKeys } from '../services/idempotency';
+import type { Caller, HeldKey, IdempotencyKeys } from '../services/idempotency';
 import type { Views } from '../services/views';
 import type { RecordingRepository } from '../db/recording.repository';
+import type { UploadsInFlight } from '../services/uploads-in-flight';
 
 export interface UploadDeps {
   submit: SubmitService;
@@ -17,6 +19,7 @@ export interface UploadDeps {
   repo: RecordingRepository;
   store: ObjectStore;
   maxUploadMb: number;
+  uploads: UploadsInFlight;
 }
 
 const MB = 1024 * 1024;
@@ -29,7 +32,7 @@ const MB = 1024 * 1024;
 export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   const tmpDir = path.join(deps.store.scratchDir, 'tmp');
   const upload = multer({
-    storage: multer.diskStorage({ destination: tmpDir, filename: (_req, _file, cb) => cb(null, randomUUID()) }),
+    storage: cappedDiskStorage(tmpDir, { attachment: LIMITS.attachmentMaxMb * MB }),
     limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
   }).fields([
     { name: 'audio', maxCount: 1 },
@@ -39,7 +42,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const p = principalOf(res);
     const caller: Caller = { accountId: p.accountId, tokenId: p.tokenId, source };
-    let key: string | null = null;
+    let held: HeldKey | null = null;
     let files: UploadedFile[] = [];
     try {
       const replayOnly = req.headers[REPLAY_ONLY_HEADER];
@@ -58,34 +61,43 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
         return;
       }
-      key = readIdempotencyKey(req.headers['idempotency-key']);
-      const claim = await deps.keys.claim(caller, key);
+      const claim = await deps.keys.claim(caller, readIdempotencyKey(req.headers['idempotency-key']));
       if (claim.kind === 'replay') {
         const r = await deps.repo.get(deps.repo.db, claim.recordingId);
         res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
         return;
       }
-      try {
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
-        if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-        await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve())));
-        const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-        files = Object.values(parts).flat();
-        if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
-        const row = await deps.submit.submit({
-          principal: p,
-          caller,
-          key,
-          audio: parts.audio?.[0],
-          attachment: parts.attachment?.[0],
-          fields: { ...(req.body as Record<string, string>) },
-        });
-        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
-      } catch (err) {
-        await deps.keys.release(caller, key);
-        throw err;
-      }
+      if (claim.kind === 'claimed') held = claim.held;
+      const claimed = held;
+      // Followed, so a shutdown lets it finish or drops its claim.
+      const storing = (async () => {
+        try {
+          const declared = Number(req.headers['content-length'] ?? 0);
+          if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
+          if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+          await new Promise<void>((resolve, reject) => {
+            onOverflow(req, reject);
+            upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));
+          });
+          const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+          files = Object.values(parts).flat();
+          if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
+          const row = await deps.submit.submit({
+            principal: p,
+            caller,
+            key: held,
+            audio: parts.audio?.[0],
+            attachment: parts.attachment?.[0],
+            fields: { ...(req.body as Record<string, string>) },
+          });
+          res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
+        } catch (err) {
+          await deps.keys.release(caller, claimed);
+          throw err;
+        }
+      })();
+      deps.uploads.track(storing, () => deps.keys.release(caller, claimed));
+      await storing;
     } catch (err) {
       next(mapMulterError(err));
     } finally {

@@ -132,13 +132,31 @@ export class AdminOpsService {
     });
   }
 
-  /** "Check again": back to QUEUED and a fresh transcription (the meeting is not charged twice). */
+  /**
+   * "Check again": back to QUEUED and a fresh transcription. A charged meeting is not charged
+   * twice; one not charged is held again first (its hold may have been let go by a final failure,
+   * and a capture of a released hold would make the meeting free), and its old hold goes.
+   */
   async recheck(p: Principal, id: string) {
-    return this.change(p, id, async (r, trx) => {
-      const jobId = newId('job');
-      const row = await this.repo.update(trx, r.id, { status: 'QUEUED', jobId, errorCode: null, errorRetryable: null, autoRetryPending: false, namingOpen: false, namingDeadline: null });
-      await this.repo.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: r.id, accountId: r.accountId, audioKey: r.audioKey, keyterms: r.keyterms, attempt: 1 });
-      return { row };
-    });
+    const before = await this.repo.get(this.deps.db, id);
+    const jobId = newId('job');
+    const holdRef = `${id}:recheck:${jobId}`;
+    const needsHold = !!before && ownedBy(p, before) && !before.deletedAt && !before.charged;
+    const hold = needsHold ? { accountId: before.accountId, minutes: before.minutes, reference: holdRef } : null;
+    let replaced: string | null = null;
+    const row = await this.deps.lifecycle.withFreshHold(hold, (used) =>
+      this.change(p, id, async (r, trx) => {
+        const fresh = needsHold && !r.charged;
+        if (fresh) {
+          used();
+          replaced = r.holdRef;
+        }
+        const row = await this.repo.update(trx, r.id, { status: 'QUEUED', jobId, ...(fresh ? { holdRef } : {}), errorCode: null, errorRetryable: null, autoRetryPending: false, namingOpen: false, namingDeadline: null });
+        await this.repo.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: r.id, accountId: r.accountId, audioKey: r.audioKey, keyterms: r.keyterms, attempt: 1 });
+        return { row };
+      }),
+    );
+    if (replaced) await request(this.deps.nc, BUS.walletRelease, { accountId: row.accountId, reference: replaced }, { timeoutMs: 10_000 }).catch(() => undefined);
+    return row;
   }
 }

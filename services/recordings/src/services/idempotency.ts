@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError } from '@mm/http';
+import { ApiError, newId } from '@mm/http';
 import type { Database } from '../db/schema';
 
 export interface Caller {
@@ -8,13 +8,21 @@ export interface Caller {
   source: 'api' | 'upload';
 }
 
-export type Claim = { kind: 'replay'; recordingId: string } | { kind: 'claimed' } | { kind: 'none' };
+/** A claimed key names its claim: only that request may complete or drop it. */
+export interface HeldKey {
+  key: string;
+  claimId: string;
+}
+
+export type Claim = { kind: 'replay'; recordingId: string } | { kind: 'claimed'; held: HeldKey } | { kind: 'none' };
 
 /**
  * Submit idempotency keys: one key makes one meeting per account, across the app and every token,
  * forever. A key is claimed (`storing`) before the audio is read, so a concurrent duplicate gets
  * UPLOAD_IN_PROGRESS instead of a second upload; the claim becomes `done` in the transaction that
- * creates the meeting, or is dropped when the request fails (errors store nothing).
+ * creates the meeting, or is dropped when the request fails (errors store nothing). A claim older
+ * than `staleClaimSeconds` is taken over by the next request; the request that lost it can then
+ * neither complete it nor drop it (each claim has its own id).
  */
 export class IdempotencyKeys {
   constructor(
@@ -25,13 +33,14 @@ export class IdempotencyKeys {
   async claim(caller: Caller, key: string | null): Promise<Claim> {
     if (key === null) return { kind: 'none' };
     for (let attempt = 0; attempt < 3; attempt++) {
+      const claimId = newId('clm');
       const inserted = await this.db
         .insertInto('idempotencyKey')
-        .values({ accountId: caller.accountId, key, tokenId: caller.tokenId, source: caller.source, state: 'storing', recordingId: null })
+        .values({ accountId: caller.accountId, key, tokenId: caller.tokenId, source: caller.source, state: 'storing', recordingId: null, claimId })
         .onConflict((oc) => oc.columns(['accountId', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
-      if (inserted) return { kind: 'claimed' };
+      if (inserted) return { kind: 'claimed', held: { key, claimId } };
       const row = await this.db.selectFrom('idempotencyKey').selectAll().where('accountId', '=', caller.accountId).where('key', '=', key).executeTakeFirst();
       if (!row) continue; // the other request failed and dropped its claim: try again
       const sameCaller = row.source === caller.source && row.tokenId === caller.tokenId;
@@ -42,7 +51,7 @@ export class IdempotencyKeys {
         throw new ApiError('UPLOAD_IN_PROGRESS', 'An earlier request with this key is still storing its audio.', undefined, { 'Retry-After': '5' });
       }
       // The request that claimed it died mid-upload; take the claim over.
-      await this.db.deleteFrom('idempotencyKey').where('accountId', '=', caller.accountId).where('key', '=', key).where('state', '=', 'storing').where('createdAt', '=', row.createdAt).execute();
+      await this.db.deleteFrom('idempotencyKey').where('accountId', '=', caller.accountId).where('key', '=', key).where('state', '=', 'storing').where('claimId', '=', row.claimId).execute();
     }
     throw new ApiError('UPLOAD_IN_PROGRESS', 'An earlier request with this key is still storing its audio.', undefined, { 'Retry-After': '5' });
   }
@@ -54,15 +63,35 @@ export class IdempotencyKeys {
     return sameCaller && row.state === 'done' ? row.recordingId : null;
   }
 
-  /** Drops a claim after a failed request: the same key runs for real next time. */
-  async release(caller: Caller, key: string | null): Promise<void> {
-    if (key === null) return;
-    await this.db.deleteFrom('idempotencyKey').where('accountId', '=', caller.accountId).where('key', '=', key).where('state', '=', 'storing').execute();
+  /** Drops this request's claim after it failed: the same key runs for real next time. */
+  async release(caller: Caller, held: HeldKey | null): Promise<void> {
+    if (held === null) return;
+    await this.db
+      .deleteFrom('idempotencyKey')
+      .where('accountId', '=', caller.accountId)
+      .where('key', '=', held.key)
+      .where('claimId', '=', held.claimId)
+      .where('state', '=', 'storing')
+      .execute();
   }
 }
 
-/** Marks a claim done inside the transaction that creates the meeting. */
-export async function completeClaim(trx: Kysely<Database>, caller: Caller, key: string, recordingId: string): Promise<void> {
-  await trx.updateTable('idempotencyKey').set({ state: 'done', recordingId, createdAt: sql`created_at` }).where('accountId', '=', caller.accountId).where('key', '=', key).execute();
+/**
+ * Marks this request's claim done inside the transaction that creates the meeting. A claim taken
+ * over meanwhile (this request was slow past the stale bound) is no longer ours: the transaction
+ * fails, so one key never makes two meetings.
+ */
+export async function completeClaim(trx: Kysely<Database>, caller: Caller, held: HeldKey, recordingId: string): Promise<void> {
+  const done = await trx
+    .updateTable('idempotencyKey')
+    .set({ state: 'done', recordingId, createdAt: sql`created_at` })
+    .where('accountId', '=', caller.accountId)
+    .where('key', '=', held.key)
+    .where('claimId', '=', held.claimId)
+    .where('state', '=', 'storing')
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) !== 1) {
+    throw new ApiError('UPLOAD_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to get its result.', undefined, { 'Retry-After': '5' });
+  }
 }
 

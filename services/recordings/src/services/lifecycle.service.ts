@@ -8,7 +8,7 @@ import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import { refreshSearchText } from './search-text';
-import { decideNaming, STEP_STATUS, suggestNames, type Step } from '../domain/lifecycle';
+import { decideNaming, STEP_STATUS, suggestNames, takesResult, type Step } from '../domain/lifecycle';
 import { enqueueDigestCreated } from '../bus/digest-created.publisher';
 
 export type { TranscriptDoc, DigestDoc } from '@mm/contract';
@@ -25,6 +25,8 @@ export interface LifecycleDeps {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+const BEFORE_TRANSCRIPT = ['QUEUED', 'TRANSCRIBING', 'FAILED'] as const;
+const BEFORE_DIGEST = ['GENERATING', 'FAILED'] as const;
 
 /**
  * Applies the pipeline's results to meetings: the contract's transitions table. Every transition
@@ -45,15 +47,14 @@ export class LifecycleService {
     await this.tx(async (trx) => {
       const r = await this.repo.get(trx, m.recordingId, { forUpdate: true });
       if (!r || r.jobId !== m.jobId) return;
-      const from = m.step === 'transcribe' ? ['QUEUED', 'FAILED'] : ['GENERATING', 'FAILED'];
-      if (!from.includes(r.status)) return;
+      if (!takesResult(r, m.step === 'transcribe' ? ['QUEUED', 'FAILED'] : BEFORE_DIGEST)) return;
       await this.repo.update(trx, r.id, { status: STEP_STATUS[m.step], errorCode: null, errorRetryable: null, autoRetryPending: false });
     });
   }
 
   async transcribed(m: { recordingId: string; jobId: string; transcriptKey: string }): Promise<void> {
     const r = await this.repo.get(this.deps.db, m.recordingId);
-    if (!r || r.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(r.status)) return;
+    if (!r || r.jobId !== m.jobId || !takesResult(r, BEFORE_TRANSCRIPT)) return;
     const doc = await this.deps.store.getJson<TranscriptDoc>(m.transcriptKey);
     // The charge is taken once, at transcript-ready (a deleted meeting is not charged).
     const captured = r.charged || (!r.deletedAt && (await this.capture(r)));
@@ -62,7 +63,7 @@ export class LifecycleService {
     }));
     await this.tx(async (trx) => {
       const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
-      if (!cur || cur.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(cur.status)) return;
+      if (!cur || cur.jobId !== m.jobId || !takesResult(cur, BEFORE_TRANSCRIPT)) return;
       await trx.deleteFrom('transcript').where('recordingId', '=', cur.id).execute();
       await trx
         .insertInto('transcript')
@@ -78,7 +79,7 @@ export class LifecycleService {
         await this.startGenerate(trx, cur.id, suggestNames(doc.segments));
       }
     });
-    // Restored between the read above and the transaction: charge it now.
+    // Restored between the read above and the transaction, or its hold was let go: charge it now.
     if (!captured) await this.settleCharge(m.recordingId);
   }
 
@@ -101,10 +102,35 @@ export class LifecycleService {
     }
   }
 
-  /** Captures a meeting's hold (idempotent by reference); true once done. */
+  /**
+   * Captures a meeting's hold (idempotent by reference); true once done, false when the wallet
+   * refused because the hold was let go (a capture it refused never marks the meeting charged).
+   */
   private async capture(r: RecordingRow): Promise<boolean> {
-    await request(this.deps.nc, BUS.walletCapture, { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, { timeoutMs: 10_000 });
-    return true;
+    const out = await request(this.deps.nc, BUS.walletCapture, { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, { timeoutMs: 10_000 });
+    return out.captured === true;
+  }
+
+  /**
+   * A meeting past its transcript whose hold was let go (a final failure released it, then the
+   * meeting was checked again): it is held again, forced (not a new meeting), under a reference
+   * derived from the hold it replaces, so a redelivery or a concurrent settle finds the same hold;
+   * then that hold is captured. Answers the new reference.
+   */
+  private async holdAgainAndCapture(r: RecordingRow): Promise<string> {
+    const reference = `${r.holdRef}:again`;
+    await this.withFreshHold({ accountId: r.accountId, minutes: r.minutes, reference }, async (used) => {
+      const moved = await this.deps.db
+        .updateTable('recording')
+        .set({ holdRef: reference })
+        .where('id', '=', r.id)
+        .where('holdRef', 'in', [r.holdRef, reference])
+        .where('charged', '=', false)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) > 0) used();
+    });
+    if (!(await this.capture({ ...r, holdRef: reference }))) throw new Error(`the wallet refused to capture ${reference}`);
+    return reference;
   }
 
   /**
@@ -116,8 +142,8 @@ export class LifecycleService {
     if (!r || r.deletedAt || r.charged) return;
     const pastTranscript = ['NAMING', 'GENERATING', 'READY'].includes(r.status) || (r.status === 'FAILED' && r.failedStep === 'generate');
     if (!pastTranscript) return;
-    await this.capture(r);
-    await this.deps.db.updateTable('recording').set({ charged: true }).where('id', '=', r.id).where('holdRef', '=', r.holdRef).execute();
+    const holdRef = (await this.capture(r)) ? r.holdRef : await this.holdAgainAndCapture(r);
+    await this.deps.db.updateTable('recording').set({ charged: true }).where('id', '=', r.id).where('holdRef', '=', holdRef).execute();
   }
 
   /** NAMING (or READY, for a regeneration) → GENERATING: writes the transcript as read now and asks for a digest. */
@@ -147,11 +173,11 @@ export class LifecycleService {
 
   async generated(m: { recordingId: string; jobId: string; digestKey: string }): Promise<void> {
     const r = await this.repo.get(this.deps.db, m.recordingId);
-    if (!r || r.jobId !== m.jobId || !['GENERATING', 'FAILED'].includes(r.status)) return;
+    if (!r || r.jobId !== m.jobId || !takesResult(r, BEFORE_DIGEST)) return;
     const d = await this.deps.store.getJson<DigestDoc>(m.digestKey);
     await this.tx(async (trx) => {
       const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
-      if (!cur || cur.jobId !== m.jobId || !['GENERATING', 'FAILED'].includes(cur.status)) return;
+      if (!cur || cur.jobId !== m.jobId || !takesResult(cur, BEFORE_DIGEST)) return;
       await trx.deleteFrom('digest').where('recordingId', '=', cur.id).execute();
       await trx.insertInto('digest').values({ recordingId: cur.id, type: d.type, language: d.language, title: d.title, sections: JSON.stringify(d.sections), markdown: d.markdown }).execute();
       const next = await this.repo.update(trx, cur.id, { status: 'READY', readyOnce: true, readyAt: cur.readyAt ?? new Date(), errorCode: null, errorRetryable: null, autoRetryPending: false });
@@ -168,7 +194,7 @@ export class LifecycleService {
 
   async failed(m: { recordingId: string; jobId: string; step: Step; code: string; final: boolean }): Promise<void> {
     const r = await this.repo.get(this.deps.db, m.recordingId);
-    if (!r || r.jobId !== m.jobId || ![STEP_STATUS[m.step], 'QUEUED', 'FAILED'].includes(r.status)) return;
+    if (!r || r.jobId !== m.jobId || !takesResult(r, [STEP_STATUS[m.step], 'QUEUED', 'FAILED'])) return;
     if (m.final && m.step === 'transcribe' && m.code === 'NO_SPEECH' && !r.charged && !r.deletedAt && !(await this.silentForFree(r))) {
       return this.chargeSilent(m);
     }
@@ -176,8 +202,7 @@ export class LifecycleService {
     if (m.final && m.step === 'transcribe' && !r.charged) await request(this.deps.nc, BUS.walletRelease, { accountId: r.accountId, reference: r.holdRef }, { timeoutMs: 10_000 });
     await this.tx(async (trx) => {
       const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
-      if (!cur || cur.jobId !== m.jobId) return;
-      if (cur.status === 'FAILED' && !cur.autoRetryPending) return;
+      if (!cur || cur.jobId !== m.jobId || !takesResult(cur, [STEP_STATUS[m.step], 'QUEUED', 'FAILED'])) return;
       const next = await this.repo.update(trx, cur.id, { status: 'FAILED', failedStep: m.step, errorCode: m.code, errorRetryable: isRetryable(m.code), autoRetryPending: !m.final });
       if (m.final && !cur.deletedAt) await this.repo.emit(trx, next, 'recording.failed', { error: { code: m.code, retryable: isRetryable(m.code) } });
     });
@@ -209,23 +234,25 @@ export class LifecycleService {
    * Checked and charged under the meeting's lock, so a delete at that moment is not charged.
    */
   private async chargeSilent(m: { recordingId: string; jobId: string }): Promise<void> {
+    let captured = true;
     await this.tx(async (trx) => {
       const cur = await this.repo.get(trx, m.recordingId, { forUpdate: true });
-      if (!cur || cur.jobId !== m.jobId || !['QUEUED', 'TRANSCRIBING', 'FAILED'].includes(cur.status)) return;
+      if (!cur || cur.jobId !== m.jobId || !takesResult(cur, BEFORE_TRANSCRIPT)) return;
       if (cur.deletedAt) {
         // Deleted meanwhile: it fails like a free silent meeting, at no charge.
         await request(this.deps.nc, BUS.walletRelease, { accountId: cur.accountId, reference: cur.holdRef }, { timeoutMs: 10_000 });
         await this.repo.update(trx, cur.id, { status: 'FAILED', failedStep: 'transcribe', errorCode: 'NO_SPEECH', errorRetryable: isRetryable('NO_SPEECH'), autoRetryPending: false });
         return;
       }
-      if (!cur.charged) await this.capture(cur);
+      captured = cur.charged || (await this.capture(cur));
       const language = cur.outputLanguage === 'FA' ? 'fa' : 'en';
       const stats = { speakers: [], totalTurns: 0, durationMs: cur.durationMs ?? 0 };
       await trx.deleteFrom('transcript').where('recordingId', '=', cur.id).execute();
       await trx.insertInto('transcript').values({ recordingId: cur.id, language, speakers: '[]', segments: '[]', stats: JSON.stringify(stats) }).execute();
-      await this.repo.update(trx, cur.id, { charged: true });
+      await this.repo.update(trx, cur.id, { charged: captured });
       await this.startGenerate(trx, cur.id);
     });
+    if (!captured) await this.settleCharge(m.recordingId);
   }
 
   async namingDeadline(m: { recordingId: string; ref: string }): Promise<void> {

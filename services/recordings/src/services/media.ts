@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { MEDIA_INPUT_ARGS } from '@mm/contract';
 
 export interface Probe {
   durationMs: number | null;
@@ -48,7 +49,7 @@ const TRUNCATED = /moov atom not found|Invalid data found when processing input.
 
 /** Measures a file with ffprobe. A cut-short MP4-family file (no moov atom) is `incomplete`. */
 export async function probe(tools: MediaTools, path: string): Promise<Probe> {
-  const r = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], 60_000);
+  const r = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...MEDIA_INPUT_ARGS, path], 60_000);
   if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffprobe failed');
   const info = JSON.parse(r.stdout) as {
     format?: { duration?: string; format_name?: string };
@@ -71,7 +72,7 @@ export async function probe(tools: MediaTools, path: string): Promise<Probe> {
  * here) and measures its real length when the container does not say.
  */
 export async function decodeCheck(tools: MediaTools, path: string): Promise<{ durationMs: number }> {
-  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-xerror', '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
+  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-xerror', ...MEDIA_INPUT_ARGS, '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
   if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
   const m = /time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(r.stderr);
   return { durationMs: m ? Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000) : 0 };
@@ -79,6 +80,6 @@ export async function decodeCheck(tools: MediaTools, path: string): Promise<{ du
 
 /** Takes the audio out of a video into a 16 kHz mono WAV. */
 export async function extractAudio(tools: MediaTools, input: string, output: string): Promise<void> {
-  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-y', '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output], 900_000);
+  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-y', ...MEDIA_INPUT_ARGS, '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output], 900_000);
   if (r.code !== 0) throw new MediaError('unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
 }

@@ -1,7 +1,7 @@
 import { open, rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
-import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries, type SubmitNaming } from '@mm/contract';
+import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries, type SubmitNaming, type WalletSpend } from '@mm/contract';
 import { ApiError, newId, type Principal } from '@mm/http';
 import { refusedBy, request, RemoteError } from '@mm/bus';
 import type { ObjectStore } from '@mm/store';
@@ -10,7 +10,7 @@ import { RecordingRepository } from '../db/recording.repository';
 import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
 import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from './media';
-import { completeClaim, type Caller } from './idempotency';
+import { completeClaim, type Caller, type HeldKey } from './idempotency';
 
 export interface UploadedFile {
   path: string;
@@ -22,12 +22,14 @@ export interface UploadedFile {
 export interface SubmitInput {
   principal: Principal;
   caller: Caller;
-  key: string | null;
+  /** The Idempotency-Key this request claimed, if any. */
+  key: HeldKey | null;
   audio: UploadedFile | undefined;
   attachment: UploadedFile | undefined;
   fields: Record<string, string>;
 }
 
+const LET_GO_WAITS_MS = [0, 2_000, 10_000, 30_000, 120_000];
 const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
 const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -90,9 +92,12 @@ export class SubmitService {
     let attachmentKey: string | null = null;
     let attachmentMinutes = 0;
 
+    if (i.attachment && i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
+    // Refused for money before the audio is measured or decoded: the price is at least one audio
+    // minute plus the attachment's minutes, known from its size.
+    await this.spend(BUS.walletHold, { ...this.spender(i.principal, id, 1 + (i.attachment ? attachmentMinutesOf(i.attachment.size) : 0)), dryRun: true });
     const { durationMs, audioPath } = await this.measure(i, id);
     if (i.attachment) {
-      if (i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
       const type = sniffAttachment(await head(i.attachment.path), i.attachment.originalname);
       if (!type) throw new ApiError('ATTACHMENT_TYPE', 'The attachment is not PDF, PPTX or DOCX.');
       attachmentMinutes = attachmentMinutesOf(i.attachment.size);
@@ -104,14 +109,7 @@ export class SubmitService {
     const usesKeyterms = f.useKeyterms && keyterms.length > 0;
     const price = priceOf({ durationMs, usesKeyterms, attachmentMinutes });
 
-    await this.spend(BUS.walletHold, {
-      accountId: i.principal.accountId,
-      reference: id,
-      minutes: price.minutes,
-      tokenId: i.principal.tokenId,
-      dailyMinuteCap: i.principal.source === 'token' ? i.principal.dailyMinuteCap : null,
-      showBalance: i.principal.source === 'app' || i.principal.scopes.includes('account:read'),
-    });
+    await this.hold(this.spender(i.principal, id, price.minutes));
     try {
       await this.deps.store.adopt(audioPath, audioKey);
       if (i.attachment && attachmentKey) await this.deps.store.adopt(i.attachment.path, attachmentKey);
@@ -224,6 +222,46 @@ export class SubmitService {
     const merged: string[] = [];
     for (const t of [...(series?.keyterms ?? []), ...account]) if (!merged.some((m) => m.toLowerCase() === t.toLowerCase())) merged.push(t);
     return merged.slice(0, LIMITS.keytermsMax);
+  }
+
+  /** The wallet's spend request for a meeting of this principal. */
+  private spender(p: Principal, reference: string, minutes: number): WalletSpend {
+    return {
+      accountId: p.accountId,
+      reference,
+      minutes,
+      tokenId: p.tokenId,
+      dailyMinuteCap: p.source === 'token' ? p.dailyMinuteCap : null,
+      showBalance: p.source === 'app' || p.scopes.includes('account:read'),
+    };
+  }
+
+  /**
+   * Holds the meeting's minutes. A hold the wallet did not answer in time may still land after
+   * the request has failed: it is let go in the background (found by its reference, the meeting
+   * id, which no retry reuses), so it neither waits an hour for the reconciler nor counts
+   * against the retry's minutes.
+   */
+  private async hold(payload: WalletSpend): Promise<void> {
+    try {
+      await this.spend(BUS.walletHold, payload);
+    } catch (err) {
+      if (!(err instanceof ApiError && (BUS.walletHold.refusals as readonly string[]).includes(err.code))) void this.letGo(payload.accountId, payload.reference);
+      throw err;
+    }
+  }
+
+  /** Releases a hold that may not have landed yet: tries again while the wallet knows no such hold. */
+  private async letGo(accountId: string, reference: string): Promise<void> {
+    for (const waitMs of LET_GO_WAITS_MS) {
+      await new Promise((r) => setTimeout(r, waitMs).unref());
+      try {
+        await request(this.deps.nc, BUS.walletRelease, { accountId, reference }, { timeoutMs: 10_000 });
+        return;
+      } catch {
+        // Not there yet (NOT_FOUND) or no answer: the next try, then the reconciler, finish it.
+      }
+    }
   }
 
   private async spend<P, R>(entry: RequestEntry<P, R>, payload: P): Promise<void> {
