@@ -79,7 +79,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   speechRangeDb: 35,
   distance: DEFAULT_DISTANCE_RULES,
   turns: DEFAULT_TURN_RULES,
-  resegmentWindowMs: 1000,
+  resegmentWindowMs: 1500,
   resegmentPasses: 2,
   minRunMs: 800,
 };
