@@ -47,8 +47,10 @@ export interface DiarizeOptions {
   changeThreshold: number;
   /** Clusters closer than this are one speaker. */
   clusterThreshold: number;
-  /** Pieces with less speech than this join the nearest speaker instead of founding one. */
+  /** Pieces with less speech than this join the nearest speaker instead of founding one... */
   minClusterMs: number;
+  /** ...unless several, each with at least this much speech, are far from every speaker and near each other. */
+  minShortVoiceMs: number;
   /** Frames quieter than the loud end of the meeting by more than this are not voice. */
   speechRangeDb: number;
   distance: DistanceRules;
@@ -76,6 +78,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   changeThreshold: 2.5,
   clusterThreshold: 3.25,
   minClusterMs: 2500,
+  minShortVoiceMs: 700,
   speechRangeDb: 35,
   distance: DEFAULT_DISTANCE_RULES,
   turns: DEFAULT_TURN_RULES,
@@ -165,6 +168,27 @@ export class VoiceClusterDiarizer implements Diarizer {
     return labels;
   }
 
+  /**
+   * Someone who only ever speaks in short turns founds no cluster among the long pieces and would
+   * be folded into the nearest other voice. The short pieces far from every long-piece speaker are
+   * clustered among themselves; a group with enough speech in all becomes a speaker of its own.
+   */
+  private foundShortVoices(stats: VoiceStats[], owner: number[]): void {
+    const ids = [...new Set(owner.filter((o) => o !== -1))];
+    const centers = ids.map((id) => stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)));
+    const loose = stats
+      .map((_, i) => i)
+      .filter((i) => owner[i] === -1 && stats[i].n >= this.opts.minShortVoiceMs / HOP_MS)
+      .filter((i) => centers.every((c) => voiceDistance(stats[i], c, this.opts.distance) > this.opts.clusterThreshold));
+    if (loose.length < 2) return;
+    const groups = clusterVoices(loose.map((i) => stats[i]), this.opts.clusterThreshold, this.opts.distance);
+    for (const g of new Set(groups)) {
+      const members = loose.filter((_, k) => groups[k] === g);
+      if (members.length < 2 || members.reduce((a, i) => a + stats[i].n, 0) < this.opts.minClusterMs / HOP_MS) continue;
+      for (const i of members) owner[i] = members[0];
+    }
+  }
+
   /** Clusters the long pieces, then gives each short piece the nearest long piece's speaker. */
   private cluster(stats: VoiceStats[]): number[] {
     const minFrames = this.opts.minClusterMs / HOP_MS;
@@ -178,8 +202,9 @@ export class VoiceClusterDiarizer implements Diarizer {
       this.opts.distance,
     );
     anchors.forEach((i, k) => (owner[i] = anchors[clusters[k]]));
-    const ids = [...new Set(anchors.map((i) => owner[i]))];
-    const centers = ids.map((id) => anchors.filter((i) => owner[i] === id).reduce((acc, i) => mergeStats(acc, stats[i]), emptyStats(DIMS)));
+    this.foundShortVoices(stats, owner);
+    const ids = [...new Set(owner.filter((o) => o !== -1))];
+    const centers = ids.map((id) => stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)));
     stats.forEach((s, i) => {
       if (owner[i] !== -1) return;
       const near = s.n > 0 ? nearestVoice(s, centers, this.opts.distance) : -1;
