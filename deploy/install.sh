@@ -12,6 +12,10 @@ for bin in ffmpeg:ffmpeg ffprobe:ffmpeg pocketsphinx_batch:pocketsphinx flite:fl
   command -v "${bin%%:*}" >/dev/null 2>&1 || need_pkgs+=("${bin##*:}")
 done
 [ -d /usr/share/pocketsphinx/model/en-us ] || need_pkgs+=(pocketsphinx-en-us)
+# Real recorded voices with reference transcripts for `pnpm bench --only speech` (tests/bench/lib/real-voices.ts).
+[ -d /usr/share/pocketsphinx/test/data/librivox ] || need_pkgs+=(pocketsphinx-testdata)
+[ -d /usr/share/asterisk/sounds/en_US_f_Allison ] || need_pkgs+=(asterisk-core-sounds-en-wav)
+[ -f /usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.gz ] || need_pkgs+=(asterisk-core-sounds-en)
 # The digest PDF of the summary email embeds DejaVu Sans (Latin and Persian in one face).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_pkgs+=(fonts-dejavu-core)
 if [ ${#need_pkgs[@]} -gt 0 ]; then

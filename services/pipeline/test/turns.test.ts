@@ -1,4 +1,4 @@
-import { buildTurns, cleanDecoderWord, labelByFirstAppearance, pauseRuns, type SpeakerWord } from '../src/domain/turns';
+import { buildTurns, cleanDecoderWord, labelByFirstAppearance, pauseRuns, smoothShortRuns, type SpeakerWord } from '../src/domain/turns';
 
 const w = (word: string, startMs: number, endMs: number, speaker = 'speaker_0'): SpeakerWord => ({ word, startMs, endMs, speaker });
 
@@ -54,5 +54,18 @@ describe('cleanDecoderWord', () => {
     expect(cleanDecoderWord('[NOISE]')).toBeNull();
     expect(cleanDecoderWord('to(2)')).toBe('to');
     expect(cleanDecoderWord("don't")).toBe("don't");
+  });
+});
+
+describe('smoothShortRuns', () => {
+  const at = (starts: number[]) => starts.map((s) => ({ word: 'w', startMs: s, endMs: s + 300 }));
+
+  it('gives a short run between two runs of one speaker back to that speaker', () => {
+    expect(smoothShortRuns(at([0, 400, 800, 1200, 1600]), ['a', 'a', 'b', 'a', 'a'], 800)).toEqual(['a', 'a', 'a', 'a', 'a']);
+  });
+
+  it('keeps a run long enough to be a turn, and a short run between two different speakers', () => {
+    expect(smoothShortRuns(at([0, 400, 800, 1200, 1600, 2000]), ['a', 'b', 'b', 'b', 'a', 'a'], 800)).toEqual(['a', 'b', 'b', 'b', 'a', 'a']);
+    expect(smoothShortRuns(at([0, 400, 800]), ['a', 'b', 'c'], 800)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -7,5 +7,6 @@ import { whoamiCase } from './whoami';
 import { pipelineRtfCase } from './pipeline-rtf';
 import { uploadMemoryCase, uploadMemoryS3Case } from './upload-memory';
 import { submitFloodCase } from './submit-flood';
+import { speechCase } from './speech';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase];

@@ -43,9 +43,11 @@ export interface PocketsphinxOptions {
   /** Decoder processes run at once; the default uses every core. */
   parallel: number;
   /**
-   * Search settings. Measured on a 1-minute flite meeting: defaults (-maxhmmpf 30000 -topn 4,
-   * fwdflat pass on) cost 22 s of CPU at 11.4% word errors; these cost 7 s at 8.4%. The
-   * second (fwdflat) pass added under 1 point of accuracy for 40% more CPU.
+   * Search settings, chosen on real recorded voices (`pnpm bench --only speech`, 3- and 4-speaker
+   * meetings, 274 reference words, CPU seconds per audio second of the decoder alone, machine
+   * loaded): defaults (-maxhmmpf 30000 -topn 4, fwdflat on) 45.6% WER at 0.44; -maxhmmpf 10000 -topn 4
+   * -fwdflat no 43.8% at 0.33; these 44.5% at 0.25; the earlier -maxhmmpf 2000 -topn 2 (tuned
+   * on flite) 49.3% at 0.15.
    */
   decoderArgs: string[];
   /** Loudest frame below this (dBFS) means the file holds nothing audible. */
@@ -57,7 +59,7 @@ export const DEFAULT_POCKETSPHINX: PocketsphinxOptions = {
   binary: 'pocketsphinx_continuous',
   modelDir: '/usr/share/pocketsphinx/model/en-us',
   parallel: Math.max(1, os.cpus().length),
-  decoderArgs: ['-maxhmmpf', '2000', '-topn', '2', '-fwdflat', 'no'],
+  decoderArgs: ['-maxhmmpf', '5000', '-topn', '4', '-fwdflat', 'no'],
   silenceDb: -55,
   tmpDir: os.tmpdir(),
 };

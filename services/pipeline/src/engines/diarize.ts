@@ -13,7 +13,7 @@ import {
   voiceDistance,
   type VoiceStats,
 } from '../domain/speaker-clustering';
-import { buildTurns, DEFAULT_TURN_RULES, labelByFirstAppearance, pauseRuns, type SpeakerWord, type TimedWord, type Turn, type TurnRules, type WordRange } from '../domain/turns';
+import { buildTurns, DEFAULT_TURN_RULES, labelByFirstAppearance, pauseRuns, smoothShortRuns, type SpeakerWord, type TimedWord, type Turn, type TurnRules, type WordRange } from '../domain/turns';
 import { readPcm16k } from './audio';
 import { frameAt, frameFeatures, HOP_MS, N_CEPS, pitchTrack } from './voice-features';
 
@@ -47,12 +47,23 @@ export interface DiarizeOptions {
   changeThreshold: number;
   /** Clusters closer than this are one speaker. */
   clusterThreshold: number;
-  /** Pieces with less speech than this join the nearest speaker instead of founding one. */
+  /** Pieces with less speech than this join the nearest speaker instead of founding one... */
   minClusterMs: number;
+  /** ...unless several, each with at least this much speech, are far from every speaker and near each other. */
+  minShortVoiceMs: number;
   /** Frames quieter than the loud end of the meeting by more than this are not voice. */
   speechRangeDb: number;
   distance: DistanceRules;
   turns: TurnRules;
+  /**
+   * Resegmentation: after clustering, each word is given the speaker nearest to the voice in a
+   * window this long around it (0 turns it off)...
+   */
+  resegmentWindowMs: number;
+  /** ...this many times, re-estimating the speakers from the new labels each time... */
+  resegmentPasses: number;
+  /** ...and a run of one speaker shorter than this between two runs of another goes back to them. */
+  minRunMs: number;
 }
 
 // Thresholds measured on flite's three voices (30 s and 5 min meetings): pieces of 2.5 s or
@@ -67,9 +78,13 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   changeThreshold: 2.5,
   clusterThreshold: 3.25,
   minClusterMs: 2500,
+  minShortVoiceMs: 700,
   speechRangeDb: 35,
   distance: DEFAULT_DISTANCE_RULES,
   turns: DEFAULT_TURN_RULES,
+  resegmentWindowMs: 1500,
+  resegmentPasses: 2,
+  minRunMs: 800,
 };
 
 const DIMS = N_CEPS - 1;
@@ -89,11 +104,11 @@ export class VoiceClusterDiarizer implements Diarizer {
     const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
     const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
     const clusterOf = this.cluster(stats);
-    const { labels, speakers } = labelByFirstAppearance(clusterOf);
-    const labelled: SpeakerWord[] = [];
-    pieces.forEach((p, i) => {
-      for (let k = p.from; k < p.to; k++) labelled.push({ ...words[k], speaker: labels[i] });
-    });
+    let perWord = new Array<number>(words.length);
+    pieces.forEach((p, i) => perWord.fill(clusterOf[i], p.from, p.to));
+    if (this.opts.resegmentWindowMs > 0) perWord = this.resegment(words, pieces, perWord, voice);
+    const { labels, speakers } = labelByFirstAppearance(perWord);
+    const labelled: SpeakerWord[] = words.map((w, k) => ({ ...w, speaker: labels[k] }));
     return { speakers, words: labelled, turns: buildTurns(labelled, this.opts.turns) };
   }
 
@@ -118,6 +133,62 @@ export class VoiceClusterDiarizer implements Diarizer {
     return [...this.splitAtChanges(words, { from: run.from, to: best }, voice), ...this.splitAtChanges(words, { from: best, to: run.to }, voice)];
   }
 
+  /**
+   * Pieces are cut only at pauses and clear changes, so a short turn that follows another voice
+   * without a pause rides along with it. Each word is compared with every speaker found, over a
+   * window centred on it (inside its piece: a boundary already found is not blurred), and takes
+   * the nearest; lone short runs are then smoothed away.
+   */
+  private resegment(words: readonly TimedWord[], pieces: readonly WordRange[], owner: number[], voice: VoicePrefix): number[] {
+    let labels = owner.slice();
+    const half = this.opts.resegmentWindowMs / 2;
+    const windows = pieces.flatMap((p) => {
+      const from = words[p.from].startMs;
+      const to = words[p.to - 1].endMs;
+      return words.slice(p.from, p.to).map((w) => {
+        const mid = (w.startMs + w.endMs) / 2;
+        return voice.stats(Math.max(from, mid - half), Math.min(to, mid + half));
+      });
+    });
+    for (let pass = 0; pass < this.opts.resegmentPasses; pass++) {
+      const ids = [...new Set(labels)];
+      const centers = ids.map((id) => {
+        let acc = emptyStats(DIMS);
+        words.forEach((w, k) => {
+          if (labels[k] === id) acc = mergeStats(acc, voice.stats(w.startMs, w.endMs));
+        });
+        return acc;
+      });
+      const next = labels.map((label, k) => {
+        const near = windows[k].n > 0 ? nearestVoice(windows[k], centers, this.opts.distance) : -1;
+        return near >= 0 ? ids[near] : label;
+      });
+      labels = smoothShortRuns(words, next, this.opts.minRunMs);
+    }
+    return labels;
+  }
+
+  /**
+   * Someone who only ever speaks in short turns founds no cluster among the long pieces and would
+   * be folded into the nearest other voice. The short pieces far from every long-piece speaker are
+   * clustered among themselves; a group with enough speech in all becomes a speaker of its own.
+   */
+  private foundShortVoices(stats: VoiceStats[], owner: number[]): void {
+    const ids = [...new Set(owner.filter((o) => o !== -1))];
+    const centers = ids.map((id) => stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)));
+    const loose = stats
+      .map((_, i) => i)
+      .filter((i) => owner[i] === -1 && stats[i].n >= this.opts.minShortVoiceMs / HOP_MS)
+      .filter((i) => centers.every((c) => voiceDistance(stats[i], c, this.opts.distance) > this.opts.clusterThreshold));
+    if (loose.length < 2) return;
+    const groups = clusterVoices(loose.map((i) => stats[i]), this.opts.clusterThreshold, this.opts.distance);
+    for (const g of new Set(groups)) {
+      const members = loose.filter((_, k) => groups[k] === g);
+      if (members.length < 2 || members.reduce((a, i) => a + stats[i].n, 0) < this.opts.minClusterMs / HOP_MS) continue;
+      for (const i of members) owner[i] = members[0];
+    }
+  }
+
   /** Clusters the long pieces, then gives each short piece the nearest long piece's speaker. */
   private cluster(stats: VoiceStats[]): number[] {
     const minFrames = this.opts.minClusterMs / HOP_MS;
@@ -131,8 +202,9 @@ export class VoiceClusterDiarizer implements Diarizer {
       this.opts.distance,
     );
     anchors.forEach((i, k) => (owner[i] = anchors[clusters[k]]));
-    const ids = [...new Set(anchors.map((i) => owner[i]))];
-    const centers = ids.map((id) => anchors.filter((i) => owner[i] === id).reduce((acc, i) => mergeStats(acc, stats[i]), emptyStats(DIMS)));
+    this.foundShortVoices(stats, owner);
+    const ids = [...new Set(owner.filter((o) => o !== -1))];
+    const centers = ids.map((id) => stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)));
     stats.forEach((s, i) => {
       if (owner[i] !== -1) return;
       const near = s.n > 0 ? nearestVoice(s, centers, this.opts.distance) : -1;
