@@ -6,5 +6,6 @@ import type { BenchCase } from '../lib/types';
 import { whoamiCase } from './whoami';
 import { pipelineRtfCase } from './pipeline-rtf';
 import { uploadMemoryCase } from './upload-memory';
+import { searchScaleCase } from './search-scale';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, searchScaleCase];

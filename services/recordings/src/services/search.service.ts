@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ApiError, type Principal } from '@mm/http';
 import { normalizeForSearch, searchWords } from '@mm/text';
-import type { Database, RecordingRow } from '../db/schema';
+import type { Database, ListedRecording } from '../db/schema';
+import { LISTED_COLUMNS } from '../db/recording.repository';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { MeetingAccess } from './access';
 import type { Views } from './views';
@@ -46,13 +47,14 @@ export class SearchService {
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this search');
     if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     const limit = q.limit ?? 20;
-    let sel = this.deps.db.selectFrom('recording').selectAll().where('status', '=', 'READY').where('deletedAt', 'is', null);
+    let sel = this.deps.db.selectFrom('recording').select(LISTED_COLUMNS).where('status', '=', 'READY').where('deletedAt', 'is', null);
     sel = q.seriesId !== undefined ? sel.where('seriesId', '=', q.seriesId) : sel.where('accountId', '=', p.accountId);
     if (q.kind) sel = sel.where('kind', '=', q.kind);
     if (q.from) sel = sel.where('recordedAt', '>=', new Date(q.from));
     if (q.to) sel = sel.where('recordedAt', '<=', new Date(q.to));
     for (const w of words) sel = sel.where('searchText', 'like', `%${escapeLike(w)}%`);
-    if (after) sel = sel.where((eb) => eb.or([eb('recordedAt', '<', after.createdAt), eb.and([eb('recordedAt', '=', after.createdAt), eb('id', '<', after.id)])]));
+    // A row comparison, so the keyset position bounds the ordered index (recording_search_order).
+    if (after) sel = sel.where(sql<boolean>`(recorded_at, id) < (${after.createdAt}, ${after.id})`);
     const rows = await sel.orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
     const page = rows.slice(0, limit);
     const items = await this.present(p, page, words);
@@ -60,7 +62,7 @@ export class SearchService {
     return { items, nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.recordedAt, id: last.id }) : null };
   }
 
-  private async present(p: Principal, page: RecordingRow[], words: string[]) {
+  private async present(p: Principal, page: ListedRecording[], words: string[]) {
     if (page.length === 0) return [];
     const ids = page.map((r) => r.id);
     const [transcripts, digests] = await Promise.all([
