@@ -7,5 +7,6 @@ import { whoamiCase } from './whoami';
 import { pipelineRtfCase } from './pipeline-rtf';
 import { uploadMemoryCase } from './upload-memory';
 import { searchScaleCase } from './search-scale';
+import { listScaleCase } from './list-scale';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, searchScaleCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, searchScaleCase, listScaleCase];
