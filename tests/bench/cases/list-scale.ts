@@ -4,9 +4,8 @@
  * last (keyset pages), one request at a time through the gateway. The walk must list each of the
  * account's meetings once, newest first.
  */
-import { createAccount, createToken } from '../lib/admin';
-import { DEFAULT_ARCHIVE, ensureArchive } from '../lib/archive-loader';
-import { archiveShapeFromEnv, conditionLines } from '../lib/archive-report';
+import { createToken } from '../lib/admin';
+import { ARCHIVE_SERVICES, benchArchive, conditionLines } from '../lib/archive-report';
 import { summarize, timedGet } from '../lib/latency';
 import { fmt } from '../lib/report';
 import { BenchError, type BenchCase, type CaseContext, type CaseReport } from '../lib/types';
@@ -24,11 +23,10 @@ export const listScaleCase: BenchCase = {
   name: 'list-scale',
   description: 'GET /recordings/ready first and deep pages at 100,000 meetings (keyset cursors)',
   implemented: true,
-  services: ['account', 'recordings', 'gateway'],
+  services: ARCHIVE_SERVICES,
   async run(ctx: CaseContext): Promise<CaseReport> {
     const gateway = ctx.stack.url('gateway');
-    const newAccount = async (name: string) => (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
-    const archive = await ensureArchive(ctx.opts.databaseUrl, archiveShapeFromEnv(DEFAULT_ARCHIVE), async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }), ctx.log);
+    const archive = await benchArchive(ctx);
     const token = (await createToken(gateway, archive.bigAccountId, { name: 'bench list', scopes: ['recordings:read'], expiresInDays: 30 })).value;
     const headers = { Authorization: `Bearer ${token}` };
     const base = `${gateway}/api/v1/recordings/ready?limit=${PAGE}`;

@@ -7,9 +7,8 @@
 import type { PoolClient } from 'pg';
 import { openDatabase } from '@mm/db';
 import { searchWords } from '../../../libs/text/src';
-import { createAccount, createToken } from '../lib/admin';
-import { DEFAULT_ARCHIVE, ensureArchive, type LoadedArchive } from '../lib/archive-loader';
-import { archiveShapeFromEnv, conditionLines, mib } from '../lib/archive-report';
+import { createToken } from '../lib/admin';
+import { ARCHIVE_SERVICES, benchArchive, conditionLines, mib } from '../lib/archive-report';
 import { summarize, timedGet, type LatencySummary } from '../lib/latency';
 import { fmt } from '../lib/report';
 import { BenchError, type BenchCase, type CaseContext, type CaseReport } from '../lib/types';
@@ -92,12 +91,10 @@ export const searchScaleCase: BenchCase = {
   name: 'search-scale',
   description: 'GET /recordings/search at 100,000 meetings (big and small account) vs a forced sequential scan',
   implemented: true,
-  services: ['account', 'recordings', 'gateway'],
+  services: ARCHIVE_SERVICES,
   async run(ctx: CaseContext): Promise<CaseReport> {
     const gateway = ctx.stack.url('gateway');
-    const shape = archiveShapeFromEnv(DEFAULT_ARCHIVE);
-    const newAccount = async (name: string) => (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
-    const archive: LoadedArchive = await ensureArchive(ctx.opts.databaseUrl, shape, async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }), ctx.log);
+    const archive = await benchArchive(ctx);
     const tokenOf = async (account: string) => (await createToken(gateway, account, { name: 'bench search', scopes: ['recordings:read', 'recordings:query'], expiresInDays: 30 })).value;
     const bigToken = await tokenOf(archive.bigAccountId);
     const smallToken = await tokenOf(archive.smallAccountId);

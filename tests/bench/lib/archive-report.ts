@@ -1,5 +1,17 @@
 /** What the archive benches print about their data, and the archive's shape from the environment. */
-import type { ArchiveShape, LoadedArchive } from './archive-loader';
+import { createAccount } from './admin';
+import { DEFAULT_ARCHIVE, ensureArchive, type ArchiveShape, type LoadedArchive } from './archive-loader';
+import type { CaseContext, ServiceName } from './types';
+
+/** The services an archive bench starts. */
+export const ARCHIVE_SERVICES: ServiceName[] = ['account', 'recordings', 'gateway'];
+
+/** The archive of the environment's shape, its two measured accounts made through the admin API. */
+export async function benchArchive(ctx: CaseContext): Promise<LoadedArchive> {
+  const gateway = ctx.stack.url('gateway');
+  const newAccount = async (name: string) => (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
+  return ensureArchive(ctx.opts.databaseUrl, archiveShapeFromEnv(DEFAULT_ARCHIVE), async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }), ctx.log);
+}
 
 export const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
