@@ -187,7 +187,9 @@ export async function ensureArchive(
     let loadSeconds: number | null = null;
     let big: string;
     let small: string;
-    if (have && JSON.stringify(have.shape) === JSON.stringify(shape) && (await count(have.big)) === shape.bigAccountMeetings) {
+    // jsonb keeps its own key order: compare field by field.
+    const sameShape = have && (Object.keys(shape) as (keyof ArchiveShape)[]).every((k) => have.shape[k] === shape[k]);
+    if (have && sameShape && (await count(have.big)) === shape.bigAccountMeetings) {
       ({ big, small } = have);
       log(`archive: reusing the loaded archive (${shape.meetings.toLocaleString('en-US')} meetings; accounts ${big}, ${small})`);
     } else {
