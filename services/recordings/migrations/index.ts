@@ -4,6 +4,7 @@ import { addSearchText } from './0002_add_search_text';
 import { createSilentMeeting } from './0003_create_silent_meeting';
 import { addClaimOwner } from './0004_add_claim_owner';
 import { outboxVersionsAndParking } from './0005_outbox_versions_and_parking';
+import { searchTrigramIndex } from './0006_search_trigram_index';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
@@ -11,4 +12,5 @@ export const migrations: MigrationSet = {
   '0003_create_silent_meeting': createSilentMeeting,
   '0004_add_claim_owner': addClaimOwner,
   '0005_outbox_versions_and_parking': outboxVersionsAndParking,
+  '0006_search_trigram_index': searchTrigramIndex,
 };

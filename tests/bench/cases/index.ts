@@ -8,5 +8,7 @@ import { pipelineRtfCase } from './pipeline-rtf';
 import { uploadMemoryCase, uploadMemoryS3Case } from './upload-memory';
 import { submitFloodCase } from './submit-flood';
 import { speechCase } from './speech';
+import { searchScaleCase } from './search-scale';
+import { listScaleCase } from './list-scale';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase];

@@ -3,10 +3,18 @@ import { enqueue } from '@mm/bus';
 import { newId } from '@mm/http';
 import { BUS, type EventType, type PipelineJob, type RecordingEvent, type TimerRequest } from '@mm/contract';
 import type { Updateable } from 'kysely';
-import type { Database, RecordingRow, RecordingTable } from './schema';
+import type { Database, ListedRecording, RecordingRow, RecordingTable } from './schema';
 import type { ListPosition } from '../domain/cursor';
 
 export type Db = Kysely<Database> | Transaction<Database>;
+
+/** Every column of a meeting but the search text: what list and search pages read. */
+export const LISTED_COLUMNS = [
+  'id', 'accountId', 'tokenId', 'source', 'status', 'title', 'kind', 'outputLanguage', 'naming', 'keyterms', 'seriesId', 'seriesName',
+  'seriesTitleStyle', 'seriesDateCalendar', 'recordedAt', 'createdAt', 'readyAt', 'durationMs', 'minutes', 'attachmentMinutes', 'audioKey',
+  'attachmentKey', 'holdRef', 'charged', 'jobId', 'failedStep', 'errorCode', 'errorRetryable', 'autoRetryPending', 'namingDeadline',
+  'namingOpen', 'readyOnce', 'deletedAt', 'updatedAt',
+] as const satisfies readonly (keyof ListedRecording)[];
 
 export class RecordingRepository {
   constructor(readonly db: Kysely<Database>) {}
@@ -55,11 +63,12 @@ export class RecordingRepository {
   }
 
   /** READY meetings newest first by createdAt, starting right after `after`. */
-  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<RecordingRow[]> {
-    let q = db.selectFrom('recording').selectAll().where('status', '=', 'READY').where('deletedAt', 'is', null);
+  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<ListedRecording[]> {
+    let q = db.selectFrom('recording').select(LISTED_COLUMNS).where('status', '=', 'READY').where('deletedAt', 'is', null);
     if (where.accountId) q = q.where('accountId', '=', where.accountId);
     if (where.seriesId) q = q.where('seriesId', '=', where.seriesId);
-    if (after) q = q.where((eb) => eb.or([eb('createdAt', '<', after.createdAt), eb.and([eb('createdAt', '=', after.createdAt), eb('id', '<', after.id)])]));
+    // A row comparison, so the keyset position is a bound of the ordered index (deep pages stay cheap).
+    if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id})`);
     return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ApiError, type Principal } from '@mm/http';
 import { normalizeForSearch, searchWords } from '@mm/text';
-import type { Database, RecordingRow } from '../db/schema';
+import type { Database, ListedRecording } from '../db/schema';
+import { LISTED_COLUMNS } from '../db/recording.repository';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { MeetingAccess } from './access';
 import type { Views } from './views';
@@ -18,6 +19,8 @@ export interface SearchQuery {
 }
 
 const SNIPPET = 200;
+/** Newest meetings matched one by one before the trigram index is asked (see matching). */
+const WINDOW = 400;
 const escapeLike = (w: string) => w.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -46,21 +49,46 @@ export class SearchService {
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this search');
     if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     const limit = q.limit ?? 20;
-    let sel = this.deps.db.selectFrom('recording').selectAll().where('status', '=', 'READY').where('deletedAt', 'is', null);
-    sel = q.seriesId !== undefined ? sel.where('seriesId', '=', q.seriesId) : sel.where('accountId', '=', p.accountId);
-    if (q.kind) sel = sel.where('kind', '=', q.kind);
-    if (q.from) sel = sel.where('recordedAt', '>=', new Date(q.from));
-    if (q.to) sel = sel.where('recordedAt', '<=', new Date(q.to));
-    for (const w of words) sel = sel.where('searchText', 'like', `%${escapeLike(w)}%`);
-    if (after) sel = sel.where((eb) => eb.or([eb('recordedAt', '<', after.createdAt), eb.and([eb('recordedAt', '=', after.createdAt), eb('id', '<', after.id)])]));
-    const rows = await sel.orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await this.matching(p, q, words, after, limit + 1);
     const page = rows.slice(0, limit);
     const items = await this.present(p, page, words);
     const last = page[page.length - 1];
     return { items, nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.recordedAt, id: last.id }) : null };
   }
 
-  private async present(p: Principal, page: RecordingRow[], words: string[]) {
+  /**
+   * The first `n` matching meetings, newest first by recordedAt, in two steps so that both common
+   * and rare words stay cheap: the newest WINDOW meetings in scope are read by the ordered index and
+   * matched one by one (a common word fills the page there); only when they do not fill it, the
+   * older ones are found by the trigram index (recording_search_trgm), which a rare word needs.
+   * The planner cannot tell the two apart (long texts carry no statistics), so the service does.
+   */
+  private async matching(p: Principal, q: SearchQuery, words: string[], after: { createdAt: Date; id: string } | null, n: number): Promise<ListedRecording[]> {
+    const db = this.deps.db;
+    const scope = <T extends SelectQueryBuilder<Database, 'recording', object>>(sel: T): T => {
+      let s = sel.where('status', '=', 'READY').where('deletedAt', 'is', null);
+      s = q.seriesId !== undefined ? s.where('seriesId', '=', q.seriesId) : s.where('accountId', '=', p.accountId);
+      if (q.kind) s = s.where('kind', '=', q.kind);
+      if (q.from) s = s.where('recordedAt', '>=', new Date(q.from));
+      if (q.to) s = s.where('recordedAt', '<=', new Date(q.to));
+      // A row comparison, so the keyset position bounds the ordered index (recording_search_order).
+      if (after) s = s.where(sql<boolean>`(recorded_at, id) < (${after.createdAt}, ${after.id})`);
+      return s.orderBy('recordedAt', 'desc').orderBy('id', 'desc') as T;
+    };
+    const likes = words.map((w) => `%${escapeLike(w)}%`);
+    const newest = scope(db.selectFrom('recording').select([...LISTED_COLUMNS, 'searchText'])).limit(WINDOW);
+    let first = db.selectFrom(newest.as('w')).select(LISTED_COLUMNS);
+    for (const l of likes) first = first.where('searchText', 'like', l);
+    const found = await first.orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(n).execute();
+    if (found.length >= n) return found;
+    const edge = await scope(db.selectFrom('recording').select(['recordedAt', 'id'])).offset(WINDOW - 1).limit(1).executeTakeFirst();
+    if (!edge) return found; // the window held every meeting in scope
+    let rest = scope(db.selectFrom('recording').select(LISTED_COLUMNS)).where(sql<boolean>`(recorded_at, id) < (${edge.recordedAt}, ${edge.id})`);
+    for (const l of likes) rest = rest.where('searchText', 'like', l);
+    return [...found, ...(await rest.limit(n - found.length).execute())];
+  }
+
+  private async present(p: Principal, page: ListedRecording[], words: string[]) {
     if (page.length === 0) return [];
     const ids = page.map((r) => r.id);
     const [transcripts, digests] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { RecordingRow } from '../db/schema';
+import type { ListedRecording, RecordingRow } from '../db/schema';
 import { displayTitles } from '../domain/titles';
 import { bundleMarkdown, sectionsMarkdown, transcriptMarkdown } from '../domain/markdown';
 import type { AccessRole } from '@mm/contract';
@@ -20,7 +20,7 @@ export class Views {
     return `${this.urls.appUrl}/recordings/${id}/naming`;
   }
 
-  private titles(r: RecordingRow, digest: { title: string | null; language: string } | null, seriesOn: boolean) {
+  private titles(r: ListedRecording, digest: { title: string | null; language: string } | null, seriesOn: boolean) {
     return displayTitles({
       title: r.title,
       digestTitle: digest?.title ?? null,
@@ -54,7 +54,7 @@ export class Views {
     };
   }
 
-  listItem(r: RecordingRow, digest: { title: string | null; language: string } | null, seriesOn: boolean) {
+  listItem(r: ListedRecording, digest: { title: string | null; language: string } | null, seriesOn: boolean) {
     const t = this.titles(r, digest, seriesOn);
     return {
       id: r.id,
