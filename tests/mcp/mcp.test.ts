@@ -116,7 +116,10 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
   const waited = await call(client, 'waitForRecording', { id }, (p) => progress.push(p));
   expect(waited.structuredContent).toMatchObject({ id, status: 'READY' });
   expect(progress.length).toBeGreaterThanOrEqual(1);
-  expect(progress.at(-1)).toMatchObject({ progress: 5, total: 5, message: 'READY' });
+  // Each status the wait saw, in order; the last one (READY) may reach the client's handler after
+  // the answer (the SDK drops a notification whose request has been answered), so it is not required.
+  expect(progress[0]).toMatchObject({ total: 5 });
+  for (const p of progress) expect(['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY']).toContain(p.message);
   for (let i = 1; i < progress.length; i++) expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
 
   const resource = await client.readResource({ uri: `mm://recordings/${id}/bundle.md` });

@@ -154,17 +154,20 @@ async function waitWithProgress(deps: CallDeps, id: string, ctx: CallContext): P
   let lastStatus = '';
   const pollMs = deps.pollMaxSeconds * 1000;
   const pending: Promise<void>[] = [];
+  const report = (status: string) => {
+    if (status === lastStatus) return;
+    lastStatus = status;
+    const step = status === 'FAILED' ? STEPS.length : STEPS.indexOf(status) + 1;
+    last = step > last ? step : last + 0.1;
+    pending.push(ctx.progress(last, STEPS.length, status));
+  };
   const final = await deps.client.waitForReady(id, {
     signal: ctx.signal,
     schedule: { firstMs: Math.min(5000, pollMs), maxMs: pollMs },
-    onProgress: (s) => {
-      if (s.status === lastStatus) return;
-      lastStatus = s.status;
-      const step = s.status === 'FAILED' ? STEPS.length : STEPS.indexOf(s.status) + 1;
-      last = step > last ? step : last + 0.1;
-      pending.push(ctx.progress(last, STEPS.length, s.status));
-    },
+    onProgress: (s) => report(s.status),
   });
+  // The status the wait ended on is always the last notification, whichever poll saw it first.
+  report(final.status);
   await Promise.all(pending);
   return final;
 }
