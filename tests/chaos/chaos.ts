@@ -15,6 +15,7 @@ import { createAccount, createToken } from '../bench/lib/admin';
 import type { BenchOptions, ServiceName } from '../bench/lib/types';
 import { speakMeeting } from '../support/speak-meeting';
 import { FaultChecks, type ChaosCounts } from './checks';
+import { seededRandom as seeded } from '../support/seeded-random';
 
 export interface ChaosOptions {
   seed: number;
@@ -33,17 +34,6 @@ export interface ChaosOptions {
 const SERVICES: ServiceName[] = ['account', 'series', 'events', 'recordings', 'ask', 'pipeline', 'gateway'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** mulberry32: a small seeded generator, so a run repeats with its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ChaosClient {
   accountId: string;

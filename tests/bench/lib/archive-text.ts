@@ -5,18 +5,8 @@
  * transcript as stored and the search text the write path would derive from it.
  */
 import { normalizeForSearch } from '../../../libs/text/src';
+import { seededRandom } from '../../support/seeded-random';
 
-/** A deterministic pseudo-random generator (mulberry32): the same seed gives the same archive. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const EN = (
   'the we and to of a that is it for on this in you have be so with about what can do at just think ' +

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { readPcm16k, SAMPLE_RATE, writeWav16k } from '../../../services/pipeline/src/engines/audio';
+import { seededRandom } from '../../support/seeded-random';
 
 const run = promisify(execFile);
 
@@ -98,17 +99,6 @@ export async function realUtterances(): Promise<Utterance[]> {
   return [...(await pocketsphinxUtterances()), ...(await allisonUtterances())];
 }
 
-/** A small deterministic generator (mulberry32), so a seed names one meeting. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function readUtterance(u: Utterance, scratch: string): Promise<Float32Array> {
   if (!u.raw) return readPcm16k(u.file);
