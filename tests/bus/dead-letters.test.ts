@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { JSONCodec } from 'nats';
 import { connectBus, consume, on, publish, subjectFor, type Bus } from '@mm/bus';
-import { BUS } from '@mm/contract';
+import { BUS, type RecordingEvent } from '@mm/contract';
 import { serviceRegistry } from '@mm/http';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { speakMeeting } from '../support/speak-meeting';
@@ -124,8 +124,9 @@ describe('dead letters', () => {
     await db.connect();
     try {
       // Larger than NATS takes (1 MB): JetStream refuses it every time.
-      const subject = subjectFor(BUS.recordingEvent, { type: 'recording.created' } as never);
-      await db.query('insert into recordings.outbox (id, subject, payload) values ($1, $2, $3)', ['evt_refused', subject, JSON.stringify({ id: 'evt_refused', blob: 'x'.repeat(1_200_000) })]);
+      const event: RecordingEvent = { id: 'evt_refused', type: 'recording.created', recordingId: 'rec_x', accountId: 'acc_x', tokenId: null, seriesId: null, occurredAt: new Date().toISOString(), data: { status: 'QUEUED' } };
+      const subject = subjectFor(BUS.recordingEvent, event);
+      await db.query('insert into recordings.outbox (id, subject, payload) values ($1, $2, $3)', ['evt_refused', subject, JSON.stringify({ ...event, blob: 'x'.repeat(1_200_000) })]);
       const id = await readyMeeting();
       const row = (await db.query("select attempts, parked_at, published_at from recordings.outbox where id = 'evt_refused'")).rows[0];
       expect(row.attempts).toBe(3);

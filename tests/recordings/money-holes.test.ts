@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { toneWav } from '../support/media';
 import { eventually, ledger, meetingRow, openHolds, PipelineVoice, slowSubmit } from '../support/money';
+import { BUS } from '@mm/contract';
 
 /**
  * Ways to get a meeting for free or to make two from one key, closed (issue 11, behaviour 4).
@@ -46,7 +47,7 @@ async function newMeeting(balanceMinutes = 20) {
 
 async function failForGood(id: string) {
   const { jobId } = await meetingRow(stack, id);
-  await voice.publish('failed', { recordingId: id, jobId, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
+  await voice.publish(BUS.jobFailed, { recordingId: id, jobId, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
   await eventually(async () => (await meetingRow(stack, id)).status === 'FAILED', 'the final failure');
   return jobId;
 }
@@ -75,8 +76,8 @@ describe('money cannot be dodged', () => {
   it('leaves a FAILED meeting FAILED when a late started arrives after the final failure', async () => {
     const { token, id } = await newMeeting();
     const jobId = await failForGood(id);
-    await voice.publish('started', { recordingId: id, jobId, step: 'transcribe' });
-    await voice.publish('started', { recordingId: id, jobId, step: 'transcribe' });
+    await voice.publish(BUS.jobStarted, { recordingId: id, jobId, step: 'transcribe' });
+    await voice.publish(BUS.jobStarted, { recordingId: id, jobId, step: 'transcribe' });
     await voice.settled();
     const status = await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer(token.value));
     expect(status.body).toMatchObject({ status: 'FAILED', error: { code: 'TRANSCRIBE_FAILED', retryable: true } });

@@ -59,9 +59,9 @@ export class PipelineVoice {
     return new PipelineVoice(await connectBus(stack.natsUrl, 'pipeline', stack.busNamespace));
   }
 
-  async publish(subject: 'started' | 'transcribed' | 'generated' | 'failed', payload: Record<string, unknown>): Promise<void> {
-    // Checked against the table as the pipeline's own messages are (a test that breaks it fails here).
-    await publish(this.bus, RESULT_ENTRIES[subject] as StreamEntry<unknown>, payload, randomUUID());
+  /** Publishes one result, checked against the table as the pipeline's own messages are. */
+  async publish<P>(entry: StreamEntry<P>, payload: P): Promise<void> {
+    await publish(this.bus, entry, payload, randomUUID());
   }
 
   /** Writes a job's artefact (transcript or digest) where the pipeline would, in the stack's audio store. */
@@ -77,14 +77,14 @@ export class PipelineVoice {
     const { jobId } = await meetingRow(stack, id);
     const segments = [{ index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We decided to ship the release on Friday.' }];
     const doc = { language: 'en', speakers: [{ label: 'A', name: null }], segments, stats: {} };
-    await this.publish('transcribed', { recordingId: id, jobId, transcriptKey: PipelineVoice.writeArtefact(stack, `work/${id}/transcript-${jobId}.json`, doc) });
+    await this.publish(BUS.jobTranscribed, { recordingId: id, jobId, transcriptKey: PipelineVoice.writeArtefact(stack, `work/${id}/transcript-${jobId}.json`, doc) });
   }
 
   /** Reports a digest for the meeting's current (generate) job. */
   async generate(stack: Stack, id: string): Promise<void> {
     const { jobId } = await meetingRow(stack, id);
     const doc = { type: 'MEETING', language: 'en', title: 'Release', sections: [{ kind: 'summary', title: 'Summary', text: 'Ship on Friday.' }], markdown: '# Release\n\nShip on Friday.\n' };
-    await this.publish('generated', { recordingId: id, jobId, digestKey: PipelineVoice.writeArtefact(stack, `work/${id}/digest-${jobId}.json`, doc) });
+    await this.publish(BUS.jobGenerated, { recordingId: id, jobId, digestKey: PipelineVoice.writeArtefact(stack, `work/${id}/digest-${jobId}.json`, doc) });
   }
 
   /** Takes a meeting submitted with naming=skip to READY: transcript, then digest. */

@@ -23,8 +23,10 @@ describe('the bus checks messages against the table', () => {
   });
 
   it('refuses to send a request, a fact or a job that breaks its entry, before it leaves', async () => {
-    await expect(request(bus.nc, BUS.walletHold, { accountId: 'acc_1' } as never)).rejects.toBeInstanceOf(BusContractError);
-    await expect(publish(bus, BUS.jobFailed, { recordingId: 'rec_1', jobId: 'job_1', step: 'transcribe', code: 'TOO_BAD', final: true } as never, 'x')).rejects.toThrow(/code/);
+    // @ts-expect-error the payload breaks the entry on purpose (its type says so too)
+    await expect(request(bus.nc, BUS.walletHold, { accountId: 'acc_1' })).rejects.toBeInstanceOf(BusContractError);
+    // @ts-expect-error a failure code the table does not know
+    await expect(publish(bus, BUS.jobFailed, { recordingId: 'rec_1', jobId: 'job_1', step: 'transcribe', code: 'TOO_BAD', final: true }, 'x')).rejects.toThrow(/code/);
   });
 
   it('accepts every listed version and refuses one that is not', () => {

@@ -74,6 +74,13 @@ const spend = obj(
 );
 const closed = obj({ captured: bool('Whether the hold ended captured (charged).') }, 'The hold after the move.');
 const accountRef = obj({ accountId }, 'One account.');
+/** What every pipeline job carries, with its step; `fields` and `required` add the step's own. */
+const jobPayload = (step: P.PipelineStep, what: string, fields: Record<string, JsonSchema>, required: string[]): JsonSchema =>
+  obj(
+    { jobId, step: oneOf([step], 'The step.'), recordingId, accountId, attempt: int('Attempt number, from 1.', { minimum: 1 }), ...fields },
+    what,
+    ['jobId', 'step', 'recordingId', 'accountId', 'attempt', ...required],
+  );
 const SPEND_REFUSALS = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'] as const;
 
 type EntryInput<Pl, R> = Omit<BusEntry<Pl, R>, 'kind' | 'versions' | 'version' | 'refusals'> & { payload: JsonSchema; reply?: JsonSchema; refusals?: BusEntry['refusals'] };
@@ -94,7 +101,7 @@ export const BUS = {
   walletCredit: request<P.WalletCredit, { balanceMinutes: number }>({
     name: 'walletCredit',
     subject: 'account.wallet.credit',
-        owner: 'account',
+    owner: 'account',
     users: ['gateway'],
     description: 'Adds minutes to a wallet (trial, grant, purchase); idempotent by reference.',
     payload: obj({ accountId, minutes: int('Minutes to add (0 opens an empty wallet).', { minimum: 0 }), kind: oneOf(CREDIT_KINDS, 'Why the minutes come.'), reference: id('Idempotency reference.') }, 'A credit.'),
@@ -103,7 +110,7 @@ export const BUS = {
   walletHold: request<P.WalletSpend, { held: boolean; replay: boolean }>({
     name: 'walletHold',
     subject: 'account.wallet.hold',
-        owner: 'account',
+    owner: 'account',
     users: ['recordings'],
     description: "Holds a meeting's price until its transcript is ready; idempotent by reference.",
     payload: spend,
@@ -113,7 +120,7 @@ export const BUS = {
   walletCapture: request<P.WalletClose, { captured: boolean }>({
     name: 'walletCapture',
     subject: 'account.wallet.capture',
-        owner: 'account',
+    owner: 'account',
     users: ['recordings'],
     description: 'Charges a held meeting (its transcript is ready); idempotent.',
     payload: obj({ accountId, reference: id('The hold (meeting id).'), minutes: int('Minutes to charge when fewer than held.', { minimum: 0 }) }, 'A capture.', ['accountId', 'reference']),
@@ -124,7 +131,7 @@ export const BUS = {
   walletRelease: request<P.WalletClose, { captured: boolean }>({
     name: 'walletRelease',
     subject: 'account.wallet.release',
-        owner: 'account',
+    owner: 'account',
     users: ['recordings'],
     description: 'Lets go of a hold (transcription failed, or the meeting was deleted first); idempotent.',
     payload: obj({ accountId, reference: id('The hold (meeting id).') }, 'A release.'),
@@ -134,7 +141,7 @@ export const BUS = {
   walletCharge: request<P.WalletSpend, { charged: boolean; replay: boolean }>({
     name: 'walletCharge',
     subject: 'account.wallet.charge',
-        owner: 'account',
+    owner: 'account',
     users: ['ask'],
     description: 'Charges an Ask; idempotent by reference (the Ask id).',
     payload: spend,
@@ -144,7 +151,7 @@ export const BUS = {
   walletStaleHolds: request<P.StaleHoldsQuery, { holds: P.StaleHold[] }>({
     name: 'walletStaleHolds',
     subject: 'account.wallet.stale-holds',
-        owner: 'account',
+    owner: 'account',
     users: ['recordings'],
     description: 'Open holds older than a given age, a page at a time (the hold reconciler).',
     payload: obj(
@@ -162,7 +169,7 @@ export const BUS = {
   settingsGet: request<P.AccountRef, P.MeetingSettings>({
     name: 'settingsGet',
     subject: 'account.settings.get',
-        owner: 'account',
+    owner: 'account',
     users: ['recordings'],
     description: 'What a new meeting needs from the account: naming mode and other settings, account keyterms.',
     payload: accountRef,
@@ -185,7 +192,7 @@ export const BUS = {
   memoryLearn: request<P.MemoryLearn, P.MemoryLearned>({
     name: 'memoryLearn',
     subject: 'account.memory.learn',
-        owner: 'account',
+    owner: 'account',
     // No service asks: the account learns from digestCreated itself. Operators (and tests) teach memory directly here.
     users: [],
     description: "Memory notes from one finished meeting, once per meeting (what the account learns from a meeting's first digest).",
@@ -198,7 +205,7 @@ export const BUS = {
   memoryNotes: request<P.AccountRef, { items: { text: string }[] }>({
     name: 'memoryNotes',
     subject: 'account.memory.notes',
-        owner: 'account',
+    owner: 'account',
     users: ['recordings'],
     description: 'The memory notes a new digest reads.',
     payload: accountRef,
@@ -208,7 +215,7 @@ export const BUS = {
   accountContact: request<P.AccountRef, P.AccountContact>({
     name: 'accountContact',
     subject: 'access.account.contact',
-        owner: 'gateway',
+    owner: 'gateway',
     users: ['account'],
     description: "How to reach an account's owner (the summary email); the gateway's access schema owns identity.",
     payload: accountRef,
@@ -219,7 +226,7 @@ export const BUS = {
   seriesResolve: request<P.AccountRef & { seriesId: string }, P.ResolvedSeries>({
     name: 'seriesResolve',
     subject: 'series.series.resolve',
-        owner: 'series',
+    owner: 'series',
     users: ['recordings'],
     description: 'A series as an account reaches it (owner or member), with what meetings filed in it copy.',
     payload: obj({ accountId, seriesId: id('The series.') }, 'Which series, for whom.'),
@@ -240,7 +247,7 @@ export const BUS = {
   seriesMembersAdd: request<P.SeriesMember, P.SeriesMember & { added: boolean }>({
     name: 'seriesMembersAdd',
     subject: 'series.members.add',
-        owner: 'series',
+    owner: 'series',
     users: ['gateway'],
     description: "The admin API's member join.",
     payload: obj({ seriesId: id('The series.'), accountId }, 'Who joins what.'),
@@ -251,7 +258,7 @@ export const BUS = {
   seriesStats: request<{ seriesIds: string[] }, P.SeriesStatsReply>({
     name: 'seriesStats',
     subject: 'recordings.series.stats',
-        owner: 'recordings',
+    owner: 'recordings',
     users: ['series'],
     description: 'Finished meetings per series (meetingCount, lastRecordedAt); the asker checks access.',
     payload: obj({ seriesIds: list(id('A series.'), 'Series to count.', { maxItems: 1000 }) }, 'Which series.'),
@@ -263,7 +270,7 @@ export const BUS = {
   seriesChanged: request<P.SeriesChange, { updated: number }>({
     name: 'seriesChanged',
     subject: 'recordings.series.changed',
-        owner: 'recordings',
+    owner: 'recordings',
     users: ['series'],
     description: "A series was renamed or restyled: meetings' copies follow (no meeting event).",
     payload: obj(
@@ -280,7 +287,7 @@ export const BUS = {
   askMeeting: request<{ recordingId: string }, P.AskMeetingReply>({
     name: 'askMeeting',
     subject: 'recordings.ask.meeting',
-        owner: 'recordings',
+    owner: 'recordings',
     users: ['ask'],
     principal: true,
     description: 'A meeting the signed caller can reach, with its transcript and digest once READY.',
@@ -291,7 +298,7 @@ export const BUS = {
   askSeries: request<P.AskSeriesQuery, P.AskSeriesReply>({
     name: 'askSeries',
     subject: 'recordings.ask.series',
-        owner: 'recordings',
+    owner: 'recordings',
     users: ['ask'],
     principal: true,
     description: 'The finished meetings of a series the signed caller can reach, newest first, transcripts within a budget.',
@@ -306,7 +313,7 @@ export const BUS = {
   recordingEvent: fact<P.RecordingEvent>({
     name: 'recordingEvent',
     subject: 'recordings.recording.>',
-        owner: 'recordings',
+    owner: 'recordings',
     users: ['events'],
     stream: 'RECORDINGS',
     subjectOf: (e) => `recordings.${e.type}`,
@@ -332,7 +339,7 @@ export const BUS = {
   digestCreated: fact<P.DigestCreated>({
     name: 'digestCreated',
     subject: 'recordings.digest.created',
-        owner: 'recordings',
+    owner: 'recordings',
     users: ['account'],
     stream: 'RECORDINGS',
     // An email may wait about an hour for an unreachable SMTP server (retries every 10 s).
@@ -361,52 +368,36 @@ export const BUS = {
   transcribeJob: job<P.PipelineJob>({
     name: 'transcribeJob',
     subject: 'pipeline.job.transcribe',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings', 'pipeline'],
     stream: 'PIPELINE',
     description: "Transcribe a meeting's audio (recordings asks; the pipeline re-sends for an automatic retry).",
-    payload: obj(
-      {
-        jobId,
-        step: oneOf(['transcribe'], 'The step.'),
-        recordingId,
-        accountId,
-        attempt: int('Attempt number, from 1.', { minimum: 1 }),
-        audioKey: str('Audio object key.'),
-        keyterms: texts('Keyterms for the recognizer.'),
-      },
-      'A transcription job.',
-      ['jobId', 'step', 'recordingId', 'accountId', 'attempt', 'audioKey'],
-    ),
+    payload: jobPayload('transcribe', 'A transcription job.', { audioKey: str('Audio object key.'), keyterms: texts('Keyterms for the recognizer.') }, ['audioKey']),
   }),
   generateJob: job<P.PipelineJob>({
     name: 'generateJob',
     subject: 'pipeline.job.generate',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings', 'pipeline'],
     stream: 'PIPELINE',
     description: "Write a meeting's digest from its transcript as read now.",
-    payload: obj(
+    payload: jobPayload(
+      'generate',
+      'A digest job.',
       {
-        jobId,
-        step: oneOf(['generate'], 'The step.'),
-        recordingId,
-        accountId,
-        attempt: int('Attempt number, from 1.', { minimum: 1 }),
         transcriptKey: str('Transcript object key.'),
         kind: oneOf(RECORDING_KINDS, 'Meeting kind (digest template).'),
         outputLanguage: str('Digest language wish.'),
         memory: texts('Memory notes the digest reads.'),
         regenerate: bool('A regeneration of a READY meeting.'),
       },
-      'A digest job.',
-      ['jobId', 'step', 'recordingId', 'accountId', 'attempt', 'transcriptKey'],
+      ['transcriptKey'],
     ),
   }),
   timerSet: job<P.TimerRequest>({
     name: 'timerSet',
     subject: 'pipeline.timer.set',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'Set a timer (naming deadline); it fires back as pipeline.result.timer.',
@@ -416,7 +407,7 @@ export const BUS = {
   jobStarted: fact<P.JobStarted>({
     name: 'jobStarted',
     subject: 'pipeline.result.started',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A job attempt started.',
@@ -425,7 +416,7 @@ export const BUS = {
   jobTranscribed: fact<P.JobTranscribed>({
     name: 'jobTranscribed',
     subject: 'pipeline.result.transcribed',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A transcript is ready in the audio store.',
@@ -434,7 +425,7 @@ export const BUS = {
   jobGenerated: fact<P.JobGenerated>({
     name: 'jobGenerated',
     subject: 'pipeline.result.generated',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A digest is ready in the audio store.',
@@ -443,7 +434,7 @@ export const BUS = {
   jobFailed: fact<P.JobFailed>({
     name: 'jobFailed',
     subject: 'pipeline.result.failed',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A job attempt failed; final when no automatic retry follows.',
@@ -452,7 +443,7 @@ export const BUS = {
   timerFired: fact<P.TimerFired>({
     name: 'timerFired',
     subject: 'pipeline.result.timer',
-        owner: 'pipeline',
+    owner: 'pipeline',
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A timer fired (naming deadline).',

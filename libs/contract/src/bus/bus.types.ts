@@ -80,8 +80,6 @@ export type RequestEntry<P = unknown, R = unknown> = BusEntry<P, R> & { kind: 'r
 /** A fact or job entry (travels in a stream). */
 export type StreamEntry<P = unknown> = BusEntry<P, any> & { kind: 'fact' | 'job'; stream: BusStream };
 
-export type PayloadOf<E> = E extends BusEntry<infer P, unknown> ? P : never;
-export type ReplyOf<E> = E extends BusEntry<unknown, infer R> ? R : never;
 
 /** Codes any refusal may carry, whatever the subject. */
 export const BUS_GENERIC_REFUSALS = ['VALIDATION', 'UNAUTHORIZED', 'INTERNAL_ERROR'] as const satisfies readonly ErrorCode[];

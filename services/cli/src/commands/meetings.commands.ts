@@ -207,10 +207,8 @@ function statusLine(s: RecordingStatus): string {
 /** The names given to a meeting's speakers, when the token may read its bundle (else the labels stay). */
 async function speakerNames(mm: MeetingMemory, id: string): Promise<Map<string, string>> {
   try {
-    const b = (await mm.bundle(id)) as unknown as {
-      transcript: { speakers: { label: string; name: string | null }[] };
-    };
-    return new Map(b.transcript.speakers.filter((s) => s.name).map((s) => [s.label, s.name!]));
+    const b = await mm.bundle(id);
+    return new Map(b.transcript.speakers.flatMap((s) => (s.name ? [[s.label, s.name] as const] : [])));
   } catch {
     return new Map();
   }

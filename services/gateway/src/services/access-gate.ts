@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateClass } from '@mm/contract';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
+import type { Counted } from './redis-commands';
 
 /**
  * Redis key whose value changes whenever access state changes (revocation, account, flags). Its
@@ -68,8 +69,6 @@ interface CacheEntry {
   loadedAt: number;
 }
 
-type Counted = [number, number, number, number, string];
-type GateRedis = { mmGate: (...a: unknown[]) => Promise<Counted>; mmJunk: (...a: unknown[]) => Promise<Counted> };
 
 const MAX_CACHE = 100_000;
 
@@ -101,7 +100,7 @@ export class AccessGate {
    */
   async check(hash: string | null, rateClass: RateClass, ip: string): Promise<GateResult> {
     let counted: Counted | null = null;
-    const r = this.redis as unknown as GateRedis;
+    const r = this.redis;
     try {
       counted = hash
         ? await r.mmGate(`rl:t:${hash.slice(0, 22)}:${rateClass}`, `rl:ip:${ip}`, ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID())

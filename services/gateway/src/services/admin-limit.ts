@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import './redis-commands';
 
 /** Windows of the admin API's own limits, in seconds. */
 const WINDOW_SECONDS = 60;
@@ -14,8 +15,6 @@ const PEEK = `
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 return {n, redis.call('TTL', KEYS[1])}
 `;
-
-type Counter = (key: string, window: number) => Promise<[number, number]>;
 
 /**
  * The admin API's own rate limits, per client address, apart from the public API's: every request
@@ -35,7 +34,7 @@ export class AdminLimit {
 
   /** Seconds to wait when the address is over a budget, else null; counts the request. */
   async admit(ip: string): Promise<number | null> {
-    const r = this.redis as unknown as { mmAdminCount: Counter; mmAdminPeek: Counter };
+    const r = this.redis;
     try {
       const [failed, failedTtl] = await r.mmAdminPeek(`rl:adminfail:${ip}`, 0);
       if (failed >= this.limits.failures) return Math.max(1, failedTtl);
@@ -50,7 +49,7 @@ export class AdminLimit {
   /** Counts a request whose key was wrong or missing. */
   async failed(ip: string): Promise<void> {
     try {
-      await (this.redis as unknown as { mmAdminCount: Counter }).mmAdminCount(`rl:adminfail:${ip}`, FAILURE_WINDOW_SECONDS);
+      await this.redis.mmAdminCount(`rl:adminfail:${ip}`, FAILURE_WINDOW_SECONDS);
     } catch {
       // Counted by admit()'s warning already.
     }

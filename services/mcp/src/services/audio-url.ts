@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { ToolInputError } from './tool-input-error';
 
 /**
@@ -26,7 +27,7 @@ export async function fetchAudio(
   if (!res.ok || !res.body) throw new ToolInputError(`audioUrl answered ${res.status}`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of Readable.fromWeb(res.body)) {
     size += chunk.length;
     if (size > maxBytes) throw new ToolInputError(`audio at audioUrl is larger than ${maxBytes} bytes`);
     chunks.push(Buffer.from(chunk));

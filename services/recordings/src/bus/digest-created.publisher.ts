@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { enqueue } from '@mm/bus';
 import { BUS, type DigestCreated } from '@mm/contract';
 import { newId } from '@mm/http';
@@ -33,5 +33,5 @@ export async function enqueueDigestCreated(
     recordedAt: r.recordedAt.toISOString(),
     occurredAt: new Date().toISOString(),
   };
-  await enqueue(trx as unknown as Kysely<any>, BUS.digestCreated, fact.id, fact);
+  await enqueue(trx, BUS.digestCreated, fact.id, fact);
 }

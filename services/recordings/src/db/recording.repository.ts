@@ -50,16 +50,16 @@ export class RecordingRepository {
       occurredAt: new Date().toISOString(),
       data: { status: r.status, ...data },
     };
-    await enqueue(trx as Kysely<any>, BUS.recordingEvent, event.id, event);
+    await enqueue(trx, BUS.recordingEvent, event.id, event);
   }
 
   /** Asks the pipeline for work (in the caller's transaction). */
   async requestJob(trx: Db, entry: typeof BUS.transcribeJob | typeof BUS.generateJob, job: PipelineJob): Promise<void> {
-    await enqueue(trx as Kysely<any>, entry, `job:${job.jobId}`, job);
+    await enqueue(trx, entry, `job:${job.jobId}`, job);
   }
 
   async requestTimer(trx: Db, timer: TimerRequest): Promise<void> {
-    await enqueue(trx as Kysely<any>, BUS.timerSet, `timer:${timer.timerId}`, timer);
+    await enqueue(trx, BUS.timerSet, `timer:${timer.timerId}`, timer);
   }
 
   /** READY meetings newest first by createdAt, starting right after `after`. */

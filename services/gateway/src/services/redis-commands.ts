@@ -1,0 +1,19 @@
+import type { ClientContext, Result } from 'ioredis';
+
+/** The gate's counters: token, address (or junk) and epoch, as its Lua scripts answer them. */
+export type Counted = [number, number, number, number, string];
+/** An admin counter: the count and its key's TTL. */
+export type AdminCounted = [number, number];
+
+/**
+ * The gateway's Lua scripts, registered with `defineCommand` (access-gate.ts, admin-limit.ts),
+ * typed on the client through ioredis's own declaration merging instead of casts.
+ */
+declare module 'ioredis' {
+  interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
+    mmGate(tokenKey: string, ipKey: string, epochKey: string, window: number, member: string): Result<Counted, Context>;
+    mmJunk(junkKey: string, unused: string, epochKey: string, window: number, member: string): Result<Counted, Context>;
+    mmAdminCount(key: string, window: number): Result<AdminCounted, Context>;
+    mmAdminPeek(key: string, window: number): Result<AdminCounted, Context>;
+  }
+}
