@@ -1,7 +1,10 @@
 import { nullable } from '../../src/schema-helpers';
 import { schemaBreaks } from '../../src/compat';
 
-const person = {
+/** A schema as JSON: any shape, so tests can mutate it freely. */
+type Json = Record<string, any>;
+
+const person: Json = {
   type: 'object',
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 60, pattern: '^\\S' },
@@ -14,8 +17,8 @@ const person = {
 };
 
 /** A copy of `person` changed by `edit`. */
-function changed(edit: (s: typeof person & Record<string, any>) => void): Record<string, unknown> {
-  const copy = structuredClone(person) as typeof person & Record<string, any>;
+function changed(edit: (s: Json) => void): Json {
+  const copy = structuredClone(person);
   edit(copy);
   return copy;
 }
@@ -36,7 +39,7 @@ describe('schemaBreaks', () => {
 
   it('reports a narrowed type, a removed enum value and a changed const', () => {
     const after = changed((s) => {
-      s.properties.note = { type: 'string' } as never;
+      s.properties.note = { type: 'string' };
       s.properties.role = { enum: ['owner'] };
     });
     expect(schemaBreaks(person, after, 'p')).toEqual(['p.role: value "member" removed', 'p.note: type narrowed, no longer null']);
@@ -80,8 +83,8 @@ describe('schemaBreaks', () => {
       s.properties.name.maxLength = 100;
       s.properties.name.minLength = 0;
       s.properties.tags.maxItems = 50;
-      s.properties.tags.items = { type: ['string', 'number'] } as never;
-      s.additionalProperties = true as never;
+      s.properties.tags.items = { type: ['string', 'number'] };
+      s.additionalProperties = true;
     });
     expect(schemaBreaks(person, after, 'p')).toEqual([]);
     expect(schemaBreaks({ type: 'integer' }, { type: 'number' }, 'n')).toEqual([]);
