@@ -5,10 +5,15 @@
  * Unless NATS_URL is given (with NATS_PASSWORD_<SERVICE> for each service), it first starts a
  * NATS broker of its own with authentication on (`deploy/nats-broker.ts`: one user per service,
  * permissions from the bus table) on NATS_PORT (4223), JetStream and passwords under ./data/nats.
+ *
+ * The gateway starts last, once every other service answers /readyz (database and broker
+ * reached, its NATS handlers subscribed), so that when the public port first answers, a request
+ * through it finds every service behind it serving.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { SERVICE_PORTS, type ServiceId } from '../libs/http/src/config';
 import { startBroker, type Broker } from './nats-broker';
 
 const root = path.resolve(__dirname, '..');
@@ -50,8 +55,39 @@ async function main(): Promise<void> {
     env = { ...process.env, NATS_URL: broker.url, ...broker.env };
     process.stderr.write(`launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`);
   }
-  process.stderr.write(`launcher: starting ${services.join(', ')}\n`);
-  services.forEach(start);
+  const internal = services.filter((s) => s !== 'gateway');
+  process.stderr.write(`launcher: starting ${internal.join(', ')}\n`);
+  internal.forEach(start);
+  const late = await waitReady(internal, READY_WAIT_MS);
+  if (stopping) return;
+  if (late.length) process.stderr.write(`launcher: ${late.join(', ')} not ready after ${READY_WAIT_MS / 1000} s; starting the gateway anyway\n`);
+  if (services.includes('gateway')) {
+    start('gateway');
+    process.stderr.write(`launcher: every service is up; the API is at http://127.0.0.1:${portOf('gateway')}\n`);
+  }
+}
+
+const READY_WAIT_MS = 60_000;
+
+function portOf(name: ServiceId): number {
+  const configured = Number(process.env[`${name.toUpperCase()}_PORT`] ?? (name === 'gateway' ? process.env.PORT : undefined));
+  return Number.isInteger(configured) && configured > 0 ? configured : SERVICE_PORTS[name];
+}
+
+function isServiceId(name: string): name is ServiceId {
+  return Object.hasOwn(SERVICE_PORTS, name);
+}
+
+/** Polls each service's /readyz until all answer 200 or the time is up; returns those still not ready. */
+async function waitReady(names: string[], timeoutMs: number): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let pending = names.filter(isServiceId);
+  while (pending.length && Date.now() < deadline && !stopping) {
+    const answers = await Promise.all(pending.map((name) => fetch(`http://127.0.0.1:${portOf(name)}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false)));
+    pending = pending.filter((_, i) => !answers[i]);
+    if (pending.length) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return pending;
 }
 
 main().catch((err) => {
