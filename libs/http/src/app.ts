@@ -167,3 +167,20 @@ export function finishApp(app: Express, logger: Logger): Express {
 export function sendOk(res: Response, body: Record<string, unknown>, status = 200): void {
   res.status(status).json({ schemaVersion: 1, ...body });
 }
+
+/**
+ * A service run as a node:cluster: each worker offers its registry to the primary, and the
+ * primary's /metrics sums them (prom-client's AggregatorRegistry; counters and histograms add up,
+ * default process metrics are per-process sums).
+ */
+export function offerMetricsToPrimary(name: string): void {
+  client.AggregatorRegistry.setRegistries([metricsFor(name).registry]);
+  // prom-client answers the primary's requests only once an AggregatorRegistry exists in the worker.
+  new client.AggregatorRegistry();
+}
+
+/** The primary's side of offerMetricsToPrimary: the workers' metrics, summed, as Prometheus text. */
+export function clusterMetrics(): { contentType: string; collect: () => Promise<string> } {
+  const aggregator = new client.AggregatorRegistry();
+  return { contentType: aggregator.contentType, collect: () => aggregator.clusterMetrics() };
+}

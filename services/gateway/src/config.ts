@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
 import { TrustedProxies } from './domain/client-address';
 
@@ -16,6 +17,8 @@ export interface GatewayConfig extends CommonConfig {
   adminAuthFailureLimit: number;
   /** Port of /readyz and /metrics, never the public one (0 when the gateway itself takes a free port). */
   opsPort: number;
+  /** Gateway processes sharing the public port (GATEWAY_WORKERS; default one per available core, 1 = no cluster). */
+  workers: number;
   /** Proxies (CIDRs) whose X-Forwarded-For the gateway believes: in Kubernetes, the ingress. */
   trustedProxies: TrustedProxies;
 }
@@ -45,5 +48,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     adminRateLimit: r.num('ADMIN_RATE_LIMIT', 3_000, 1),
     adminAuthFailureLimit: r.num('ADMIN_AUTH_FAILURE_LIMIT', 30, 1),
     opsPort: r.num('OPS_PORT', 9080, 0),
+    workers: Math.floor(r.num('GATEWAY_WORKERS', availableParallelism(), 1)),
   });
 }

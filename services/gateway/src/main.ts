@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createLogger, createOpsApp, serve, runMain, type Running } from '@mm/http';
@@ -9,9 +10,24 @@ import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
 import { serveAccountContact } from './bus/account-contact.handlers';
 import { migrations } from '../migrations';
+import { startGatewayPrimary, startGatewayWorker } from './cluster';
 
-/** Starts the gateway: migrate its schema, connect Redis and NATS, answer contact requests, listen. */
+/** Starts the gateway in this process, its ops port (/readyz, /metrics) included. */
 export async function startGateway(config: GatewayConfig): Promise<Running> {
+  return (await startGatewayProcess(config, { opsPort: true })).running;
+}
+
+/** A gateway process and its readiness (the cluster's primary asks its workers for it). */
+export interface GatewayProcess {
+  running: Running;
+  ready: () => Promise<boolean>;
+}
+
+/**
+ * Migrates the gateway's schema, connects Redis and NATS, answers contact requests, listens.
+ * `opsPort: false` for a cluster worker: the primary serves the ops port for all of them.
+ */
+export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort: boolean }): Promise<GatewayProcess> {
   const logger = createLogger('gateway', config.logLevel);
   await migrateSchema(config.databaseUrl, 'access', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
@@ -33,15 +49,23 @@ export async function startGateway(config: GatewayConfig): Promise<Running> {
   const app = createApp({ config, db, redis, bus, logger, ready });
   // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
   // puts them on a free port too.
-  const ops = await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined);
+  const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined) : null;
   running = await serve(app, config, logger, async () => {
-    await ops.close();
+    await ops?.close();
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     redis.disconnect();
     await db.destroy();
   });
-  return { ...running, opsPort: ops.port };
+  return { running: { ...running, opsPort: ops?.port }, ready };
 }
 
-if (require.main === module) runMain('gateway', () => startGateway(loadConfig()));
+/** One process (GATEWAY_WORKERS=1), or a primary and its workers (this same file, forked). */
+function startFromEnvironment(): Promise<Running> {
+  const config = loadConfig();
+  if (cluster.isWorker) return startGatewayWorker(() => startGatewayProcess(config, { opsPort: false }));
+  if (config.workers > 1) return startGatewayPrimary(config, config.workers);
+  return startGateway(config);
+}
+
+if (require.main === module) runMain('gateway', startFromEnvironment);

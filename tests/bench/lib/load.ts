@@ -15,6 +15,10 @@ export interface LoadTarget {
   url: string;
   /** Called before each wrk run (warm-up and measured), so short-lived credentials stay fresh. */
   headers: () => Promise<Record<string, string>>;
+  /** A header whose value changes with every request (see WrkRun.rotateHeader). */
+  rotateHeader?: { name: string; values: string[] };
+  /** More processes whose CPU use is shown (e.g. a comparison server outside the stack). */
+  extraGroups?: CpuGroup[];
 }
 
 export interface CpuBreakdown {
@@ -54,7 +58,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function measureLoad(ctx: CaseContext, target: LoadTarget, services: ServiceName[]): Promise<LoadMeasurement> {
   const { opts } = ctx;
   const slug = target.label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '');
-  const common = { url: target.url, threads: opts.threads, connections: opts.connections };
+  const common = { url: target.url, threads: opts.threads, connections: opts.connections, rotateHeader: target.rotateHeader };
 
   if (opts.warmup > 0) {
     ctx.log(`${target.label}: warm-up ${opts.warmup} s`);
@@ -69,7 +73,7 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
   ctx.log(`${target.label}: measuring ${opts.duration} s (${opts.threads} threads, ${opts.connections} connections; load average ${loadBefore.toFixed(2)})`);
   let wrkPid: number | null = null;
   const database = decodeURIComponent(new URL(opts.databaseUrl).pathname.replace(/^\//, ''));
-  const sampler = new CpuSampler(defaultCpuGroups(ctx.stack, services, () => wrkPid, database));
+  const sampler = new CpuSampler([...defaultCpuGroups(ctx.stack, services, () => wrkPid, database), ...(target.extraGroups ?? [])]);
   // Sample the steady middle of the run: skip its first and last second (wrk must still be alive to be counted).
   const edge = opts.duration >= 4 ? 1000 : 0;
   let cpu: CpuBreakdown | null = null;

@@ -5,7 +5,8 @@
  * wrk-summary.lua.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BenchError } from './types';
 
@@ -21,6 +22,36 @@ export interface WrkRun {
   rawFile?: string;
   /** Called with wrk's pid once it runs (to sample its CPU use). */
   onSpawn?: (pid: number) => void;
+  /**
+   * One header whose value changes with every request, round robin over `values` (e.g. 1,000
+   * tokens). The requests are built once per thread, so wrk still does no work per request
+   * beyond picking the next one.
+   */
+  rotateHeader?: { name: string; values: string[] };
+}
+
+/** wrk-summary.lua plus a request() that cycles through pre-built requests, one per value. */
+function rotationScript(rotate: { name: string; values: string[] }): string {
+  const lua = (v: string) => JSON.stringify(v); // a JSON string of printable ASCII is a Lua string
+  if (rotate.values.some((v) => !/^[\x20-\x7e]*$/.test(v))) throw new BenchError('rotateHeader values must be printable ASCII');
+  return `${readFileSync(path.join(__dirname, 'wrk-summary.lua'), 'utf8')}
+local values = { ${rotate.values.map(lua).join(', ')} }
+local requests = {}
+local next_request = 0
+init = function(args)
+  for i, v in ipairs(values) do
+    local headers = {}
+    for k, h in pairs(wrk.headers) do headers[k] = h end
+    headers[${lua(rotate.name)}] = v
+    requests[i] = wrk.format(nil, nil, headers)
+  end
+  next_request = math.random(#requests) - 1
+end
+request = function()
+  next_request = next_request % #requests + 1
+  return requests[next_request]
+end
+`;
 }
 
 export interface WrkExact {
@@ -93,6 +124,13 @@ export function wrkProblems(r: WrkResult): string[] {
   return problems;
 }
 
+/** The generated script holds credentials: a private directory of its own, mode 0600. */
+function writeTempScript(text: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'mm-wrk-')), 'rotate.lua');
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
 const running = new Set<ChildProcess>();
 
 /** Stops wrk runs in progress (Ctrl-C). */
@@ -104,6 +142,15 @@ export const WRK_BIN = process.env.WRK ?? 'wrk';
 
 /** Runs wrk once and returns its parsed report; throws on a failed run, never on error responses (see wrkProblems). */
 export async function runWrk(run: WrkRun): Promise<WrkResult> {
+  const script = run.rotateHeader ? writeTempScript(rotationScript(run.rotateHeader)) : null;
+  try {
+    return await runWrkWith(run, script);
+  } finally {
+    if (script) rmSync(path.dirname(script), { recursive: true, force: true });
+  }
+}
+
+async function runWrkWith(run: WrkRun, script: string | null): Promise<WrkResult> {
   const args = [
     `-t${run.threads}`,
     `-c${run.connections}`,
@@ -112,7 +159,7 @@ export async function runWrk(run: WrkRun): Promise<WrkResult> {
     `${run.timeoutSeconds ?? 5}s`,
     '--latency',
     '-s',
-    path.join(__dirname, 'wrk-summary.lua'),
+    script ?? path.join(__dirname, 'wrk-summary.lua'),
   ];
   for (const [k, v] of Object.entries(run.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push(run.url);
