@@ -57,9 +57,13 @@ export class EventRepository {
     });
   }
 
-  /** Deletes events that occurred before `before`; returns how many. */
-  async deleteOlderThan(before: Date): Promise<number> {
-    const r = await this.db.deleteFrom('event').where('occurredAt', '<', before).executeTakeFirst();
+  /**
+   * Deletes at most `limit` of the oldest events that occurred before `before` (found by the
+   * occurred_at index), in one short statement of its own; returns how many.
+   */
+  async deleteOlderThan(before: Date, limit: number): Promise<number> {
+    const oldest = this.db.selectFrom('event').select('seq').where('occurredAt', '<', before).orderBy('occurredAt').limit(limit);
+    const r = await this.db.deleteFrom('event').where('seq', 'in', oldest).executeTakeFirst();
     return Number(r.numDeletedRows ?? 0);
   }
 }

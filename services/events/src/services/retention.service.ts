@@ -4,18 +4,58 @@ import { DAY_MS, DELETE_AFTER_DAYS } from '../domain/feed-event';
 
 const HOUR_MS = 3600 * 1000;
 
+export interface RetentionOptions {
+  /** Rows per DELETE: each is a short statement of its own, so no long transaction and no long lock. */
+  batchSize: number;
+  /** Pause between batches, so a large backlog never takes the database from the feed's reads. */
+  pauseMs: number;
+}
+
+export const DEFAULT_RETENTION: RetentionOptions = { batchSize: 5000, pauseMs: 50 };
+
+export interface PruneResult {
+  deleted: number;
+  batches: number;
+}
+
+/**
+ * Deletes every event older than `before`, oldest first, batch by batch until none is left (or
+ * `stopped()` says the service is going away; the next run goes on from there).
+ */
+export async function pruneEvents(repo: EventRepository, before: Date, opts: RetentionOptions = DEFAULT_RETENTION, stopped: () => boolean = () => false): Promise<PruneResult> {
+  let deleted = 0;
+  let batches = 0;
+  while (!stopped()) {
+    const n = await repo.deleteOlderThan(before, opts.batchSize);
+    deleted += n;
+    batches += 1;
+    if (n < opts.batchSize) break;
+    await new Promise((resolve) => setTimeout(resolve, opts.pauseMs));
+  }
+  return { deleted, batches };
+}
+
 /** Deletes events older than 31 days now and then every hour; returns a stop function. */
-export function startRetention(repo: EventRepository, logger: Logger, everyMs = HOUR_MS): () => void {
+export function startRetention(repo: EventRepository, logger: Logger, everyMs = HOUR_MS, opts: RetentionOptions = DEFAULT_RETENTION): () => void {
+  let stopped = false;
+  let running = false;
   const run = async () => {
+    if (running) return; // a backlog still being worked through: this run's work is already its
+    running = true;
     try {
-      const deleted = await repo.deleteOlderThan(new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS));
-      if (deleted) logger.info({ deleted }, 'old events deleted');
+      const { deleted, batches } = await pruneEvents(repo, new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS), opts, () => stopped);
+      if (deleted) logger.info({ deleted, batches }, 'old events deleted');
     } catch (err) {
       logger.warn({ err }, 'event retention failed; tried again next time');
+    } finally {
+      running = false;
     }
   };
   void run();
   const timer = setInterval(() => void run(), everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
