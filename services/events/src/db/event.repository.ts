@@ -19,6 +19,13 @@ export interface FeedQuery {
   notBefore: Date;
 }
 
+/** The last value the seq sequence handed out (0 before the first event). */
+async function lastSeq(db: Db): Promise<bigint> {
+  const { rows } = await sql<{ lastValue: string; isCalled: boolean }>`select last_value, is_called from event_seq_seq`.execute(db);
+  const row = rows[0];
+  return row && row.isCalled ? BigInt(row.lastValue) : 0n;
+}
+
 /** The events table: the feed's one store. */
 export class EventRepository {
   constructor(private readonly db: Db) {}
@@ -51,10 +58,16 @@ export class EventRepository {
   async currentSeq(): Promise<bigint> {
     return this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
-      const { rows } = await sql<{ lastValue: string; isCalled: boolean }>`select last_value, is_called from event_seq_seq`.execute(trx);
-      const row = rows[0];
-      return row && row.isCalled ? BigInt(row.lastValue) : 0n;
+      return lastSeq(trx);
     });
+  }
+
+  /**
+   * The highest seq handed out so far, read without waiting for inserts in flight: enough to tell
+   * a cursor from before a restore (its seq lies past it), not to place a new cursor (currentSeq).
+   */
+  async seqCeiling(): Promise<bigint> {
+    return lastSeq(this.db);
   }
 
   /**

@@ -39,7 +39,7 @@ export class EventsService {
       }
       if (pos.at < notBefore) throw expired();
       // A position past every event ever numbered: the data was restored from before the cursor.
-      if (pos.seq > (await this.repo.currentSeq())) throw expired();
+      if (pos.seq > (await this.repo.seqCeiling())) throw expired();
       afterSeq = pos.seq;
     }
     // With recordings:read every event of the account; with recordings:write alone, this token's meetings.
