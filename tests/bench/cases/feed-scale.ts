@@ -155,7 +155,7 @@ export const feedScaleCase: BenchCase = {
       ],
       lines: [
         conditions,
-        `retention: ${retention.rowsBefore.toLocaleString('en-US')} rows with ${retention.staleBefore.toLocaleString('en-US')} expired → deleted ${retention.deleted.toLocaleString('en-US')} in ${retention.batches} batches of ${DEFAULT_RETENTION.batchSize} (${DEFAULT_RETENTION.pauseMs} ms apart) in ${retention.seconds.toFixed(1)} s; ${retention.rowsAfter.toLocaleString('en-US')} rows after, ${retention.staleAfter} expired`,
+        `retention: ${retention.rowsBefore.toLocaleString('en-US')} rows with ${retention.staleBefore.toLocaleString('en-US')} expired → deleted ${retention.deleted.toLocaleString('en-US')} in ${retention.batches} batches of ${DEFAULT_RETENTION.batchSize} (pauses as long as each batch, at least ${DEFAULT_RETENTION.pauseMs} ms) in ${retention.seconds.toFixed(1)} s; ${retention.rowsAfter.toLocaleString('en-US')} rows after, ${retention.staleAfter} expired`,
       ],
       data: { feed, latency: s, cursorReads, retention, loadAtStart, loadAtEnd },
       summary: `latest p99 ${fmt.ms(s.latest.p99)} ms, old cursors p99 ${fmt.ms(cursorReads.p99)} ms, during retention p99 ${fmt.ms(retention.during.p99)} ms; ${feed.shape.events.toLocaleString('en-US')} events`,

@@ -7,11 +7,14 @@ const HOUR_MS = 3600 * 1000;
 export interface RetentionOptions {
   /** Rows per DELETE: each is a short statement of its own, so no long transaction and no long lock. */
   batchSize: number;
-  /** Pause between batches, so a large backlog never takes the database from the feed's reads. */
+  /**
+   * Pause between batches, at least as long as the batch took (the deleter never uses more than
+   * half of the database's time), so a large backlog never takes the database from the feed's reads.
+   */
   pauseMs: number;
 }
 
-export const DEFAULT_RETENTION: RetentionOptions = { batchSize: 5000, pauseMs: 50 };
+export const DEFAULT_RETENTION: RetentionOptions = { batchSize: 1000, pauseMs: 20 };
 
 export interface PruneResult {
   deleted: number;
@@ -26,11 +29,12 @@ export async function pruneEvents(repo: EventRepository, before: Date, opts: Ret
   let deleted = 0;
   let batches = 0;
   while (!stopped()) {
+    const started = Date.now();
     const n = await repo.deleteOlderThan(before, opts.batchSize);
     deleted += n;
     batches += 1;
     if (n < opts.batchSize) break;
-    await new Promise((resolve) => setTimeout(resolve, opts.pauseMs));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(opts.pauseMs, Date.now() - started)));
   }
   return { deleted, batches };
 }
