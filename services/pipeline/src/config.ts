@@ -17,6 +17,11 @@ export interface PipelineConfig extends CommonConfig {
    * next to run is chosen fairly across accounts; the rest wait in JetStream in submit order.
    */
   transcribeWindow: number;
+  /**
+   * Decoder processes one transcription runs at once (its audio is cut into that many chunks);
+   * default one per core, so a lone meeting is ready soonest.
+   */
+  asrDecoders: number;
   /** How long a job may go without a heartbeat before JetStream gives it to another worker (a crashed one). */
   ackWaitSeconds: number;
 }
@@ -39,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
     autoRetryDelaySeconds: r.num('PIPELINE_AUTO_RETRY_DELAY_SECONDS', 10, 0),
     transcribeConcurrency: r.num('PIPELINE_TRANSCRIBE_CONCURRENCY', availableParallelism(), 1),
     transcribeWindow: r.num('PIPELINE_TRANSCRIBE_WINDOW', 16, 1),
+    asrDecoders: r.num('PIPELINE_ASR_DECODERS', availableParallelism(), 1),
     ackWaitSeconds: r.num('PIPELINE_ACK_WAIT_SECONDS', 30, 1),
   });
 }

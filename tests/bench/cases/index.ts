@@ -10,5 +10,6 @@ import { submitFloodCase } from './submit-flood';
 import { speechCase } from './speech';
 import { searchScaleCase } from './search-scale';
 import { listScaleCase } from './list-scale';
+import { pipelineThroughputCase } from './pipeline-throughput';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, pipelineThroughputCase];
