@@ -1,5 +1,5 @@
 import { fairStartOrder, nextFairJob, type AccountUse } from '../src/domain/fair-order';
-import { FairGate } from '../src/services/fair-gate';
+import { FairGate, GateClosedError } from '../src/services/fair-gate';
 
 const use = (entries: Array<[string, number, number | null]>) => new Map<string, AccountUse>(entries.map(([a, running, lastStart]) => [a, { running, lastStart }]));
 
@@ -95,6 +95,20 @@ describe('FairGate', () => {
     const gate = new FairGate(1);
     await expect(gate.run('a', async () => Promise.reject(new Error('engine failed')))).rejects.toThrow('engine failed');
     await expect(gate.run('a', async () => 'next')).resolves.toBe('next');
+    expect(gate.depth).toEqual({ waiting: 0, running: 0 });
+  });
+
+  it('on close, refuses the waiting tasks and later ones while the running one finishes', async () => {
+    const gate = new FairGate(1);
+    let finishRunning!: () => void;
+    const running = gate.run('a', () => new Promise<string>((r) => (finishRunning = () => r('done'))));
+    const waiting = gate.run('b', async () => 'never');
+    await tick();
+    gate.close();
+    await expect(waiting).rejects.toBeInstanceOf(GateClosedError);
+    await expect(gate.run('c', async () => 'never')).rejects.toBeInstanceOf(GateClosedError);
+    finishRunning();
+    await expect(running).resolves.toBe('done');
     expect(gate.depth).toEqual({ waiting: 0, running: 0 });
   });
 });

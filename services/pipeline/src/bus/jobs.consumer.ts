@@ -4,7 +4,7 @@ import { consume, on, type Bus } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
 import type { JobRunner } from '../services/job-runner';
-import { FairGate } from '../services/fair-gate';
+import { FairGate, GateClosedError } from '../services/fair-gate';
 import { setTimer } from '../services/timers';
 
 export interface ConsumerOptions {
@@ -28,7 +28,10 @@ export interface ConsumerOptions {
  */
 export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: JobRunner, logger: Logger, opts: ConsumerOptions): Promise<() => Promise<void>> {
   const ackWaitMs = opts.ackWaitSeconds * 1000;
-  const onError = (err: unknown, subject: string) => logger.error({ err, subject }, 'pipeline message failed; will retry');
+  const onError = (err: unknown, subject: string) => {
+    if (err instanceof GateClosedError) logger.info({ subject }, 'held job returned to the queue: stopping');
+    else logger.error({ err, subject }, 'pipeline message failed; will retry');
+  };
   const gate = new FairGate(opts.transcribeConcurrency);
   const window = Math.max(opts.transcribeWindow, opts.transcribeConcurrency);
   const stops = await Promise.all([
@@ -43,6 +46,7 @@ export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: Job
     consume(bus, [on(BUS.timerSet, (timer) => setTimer(db, timer))], { durable: 'pipeline-timers', concurrency: 8, onError }),
   ]);
   return async () => {
+    gate.close();
     await Promise.all(stops.map((s) => s()));
   };
 }

@@ -2,6 +2,12 @@ import { nextFairJob, type AccountUse, type WaitingJob } from '../domain/fair-or
 
 interface Parked extends WaitingJob {
   start: () => void;
+  refuse: (err: Error) => void;
+}
+
+/** A task refused because the gate closed (the pipeline is stopping) before its turn came. */
+export class GateClosedError extends Error {
+  override name = 'GateClosedError';
 }
 
 /**
@@ -15,12 +21,14 @@ export class FairGate {
   private running = 0;
   private arrivals = 0;
   private starts = 0;
+  private closed = false;
 
   constructor(private readonly slots: number) {}
 
   async run<T>(account: string, task: () => Promise<T>): Promise<T> {
-    await new Promise<void>((start) => {
-      this.waiting.push({ account, seq: this.arrivals++, start });
+    await new Promise<void>((start, refuse) => {
+      if (this.closed) return refuse(new GateClosedError('the pipeline is stopping'));
+      this.waiting.push({ account, seq: this.arrivals++, start, refuse });
       this.pump();
     });
     try {
@@ -30,6 +38,16 @@ export class FairGate {
       this.finished(account);
       this.pump();
     }
+  }
+
+  /**
+   * Refuses every waiting task and any later one (running tasks finish): on shutdown the held
+   * jobs go back to the queue at once (their handlers fail, so they are nak'ed) instead of each
+   * running before the process may stop.
+   */
+  close(): void {
+    this.closed = true;
+    for (const job of this.waiting.splice(0)) job.refuse(new GateClosedError('the pipeline is stopping'));
   }
 
   /** Tasks waiting for a slot and tasks running, for logs and tests. */
