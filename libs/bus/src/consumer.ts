@@ -20,6 +20,12 @@ export interface ConsumeOptions {
    * when the service runs several replicas (the events feed).
    */
   ordered?: boolean;
+  /**
+   * At most this many messages delivered and not yet acked, across every replica (max_ack_pending).
+   * Set it to `concurrency` when handlers may wait long: the client otherwise keeps pulling, and a
+   * message it holds but has not started is never heartbeated, so it comes back after the ack wait.
+   */
+  maxAckPending?: number;
   /** How long a handler may run before the message is redelivered. */
   ackWaitMs?: number;
   /** Delay before a failed message comes back. */
@@ -60,6 +66,8 @@ export async function consume(bus: Bus, routes: readonly Route<any>[], opts: Con
   const ackWaitNs = ackWaitMs * 1e6;
   const filterSubject = bus.namespace + (entries.length === 1 && entries[0].consumerFilter ? entries[0].consumerFilter : commonFilter(entries.map((e) => e.subject)));
   const jsStream = streamName(bus.namespace, stream);
+  const maxAckPending = opts.ordered ? 1 : opts.maxAckPending;
+  const limits = maxAckPending ? { max_ack_pending: maxAckPending } : {};
   const config = {
     durable_name: opts.durable,
     ack_policy: AckPolicy.Explicit,
@@ -67,12 +75,12 @@ export async function consume(bus: Bus, routes: readonly Route<any>[], opts: Con
     filter_subject: filterSubject,
     ack_wait: ackWaitNs,
     max_deliver: -1,
-    ...(opts.ordered ? { max_ack_pending: 1 } : {}),
+    ...limits,
   };
   try {
     await bus.jsm.consumers.add(jsStream, config);
   } catch {
-    await bus.jsm.consumers.update(jsStream, opts.durable, { filter_subject: filterSubject, ack_wait: ackWaitNs, ...(opts.ordered ? { max_ack_pending: 1 } : {}) });
+    await bus.jsm.consumers.update(jsStream, opts.durable, { filter_subject: filterSubject, ack_wait: ackWaitNs, ...limits });
   }
   const consumer = await bus.js.consumers.get(jsStream, opts.durable);
   const concurrency = opts.ordered ? 1 : (opts.concurrency ?? 4);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
 import { readStoreConfig, type StoreConfig } from '@mm/store';
 
@@ -9,8 +10,18 @@ export interface PipelineConfig extends CommonConfig {
   /** Automatic retries of a failed step before the failure is final. */
   autoRetries: number;
   autoRetryDelaySeconds: number;
-  /** Transcriptions run at once (each may use several cores). */
+  /** Transcriptions run at once (each keeps about one core busy); default one per core. */
   transcribeConcurrency: number;
+  /**
+   * Transcription jobs taken from the queue and held at once (across replicas), among which the
+   * next to run is chosen fairly across accounts; the rest wait in JetStream in submit order.
+   */
+  transcribeWindow: number;
+  /**
+   * Decoder processes one transcription runs at once (its audio is cut into that many chunks);
+   * default one per core, so a lone meeting is ready soonest.
+   */
+  asrDecoders: number;
   /** How long a job may go without a heartbeat before JetStream gives it to another worker (a crashed one). */
   ackWaitSeconds: number;
 }
@@ -31,7 +42,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
     openai: { baseUrl, apiKey, asrModel: r.str('ASR_MODEL', 'whisper-1'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },
     autoRetries: r.num('PIPELINE_AUTO_RETRIES', 2, 0),
     autoRetryDelaySeconds: r.num('PIPELINE_AUTO_RETRY_DELAY_SECONDS', 10, 0),
-    transcribeConcurrency: r.num('PIPELINE_TRANSCRIBE_CONCURRENCY', 1, 1),
+    transcribeConcurrency: r.num('PIPELINE_TRANSCRIBE_CONCURRENCY', availableParallelism(), 1),
+    transcribeWindow: r.num('PIPELINE_TRANSCRIBE_WINDOW', 16, 1),
+    asrDecoders: r.num('PIPELINE_ASR_DECODERS', availableParallelism(), 1),
     ackWaitSeconds: r.num('PIPELINE_ACK_WAIT_SECONDS', 30, 1),
   });
 }

@@ -11,5 +11,6 @@ import { speechCase } from './speech';
 import { searchScaleCase } from './search-scale';
 import { listScaleCase } from './list-scale';
 import { feedScaleCase } from './feed-scale';
+import { pipelineThroughputCase } from './pipeline-throughput';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase];

@@ -167,10 +167,10 @@ export class Stack {
     return this.procs.some((p) => p.name === name);
   }
 
-  private spawnLogged(name: ServiceName | InfraName, cmd: string, args: string[], signature: string): ManagedProcess {
+  private spawnLogged(name: ServiceName | InfraName, cmd: string, args: string[], signature: string, env: NodeJS.ProcessEnv = this.env): ManagedProcess {
     const logFile = path.join(this.opts.logDir, `${name}.log`);
     const fd = openSync(logFile, 'a');
-    const child = spawn(cmd, args, { cwd: this.opts.root, env: this.env, stdio: ['ignore', fd, fd] });
+    const child = spawn(cmd, args, { cwd: this.opts.root, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.once('error', () => undefined); // reported by waitReady through the exit code
@@ -298,9 +298,12 @@ export class Stack {
     this.procs.splice(this.procs.indexOf(p), 1);
   }
 
-  /** Starts a killed service (or private NATS/Redis) again as it was started; resolves once it is ready. */
-  async restart(name: ServiceName | InfraName, was: { cmd: string; args: string[]; signature: string }): Promise<void> {
-    const p = this.spawnLogged(name, was.cmd, was.args, was.signature);
+  /**
+   * Starts a killed service (or private NATS/Redis) again as it was started, with `env` over the
+   * stack's environment (a case comparing two settings in one run); resolves once it is ready.
+   */
+  async restart(name: ServiceName | InfraName, was: { cmd: string; args: string[]; signature: string }, env: Record<string, string> = {}): Promise<void> {
+    const p = this.spawnLogged(name, was.cmd, was.args, was.signature, { ...this.env, ...env });
     if (name === 'nats' || name === 'redis') await this.waitListening(p);
     else await this.waitReady(p);
     p.tree = p.child.pid ? treeOf(p.child.pid) : [];

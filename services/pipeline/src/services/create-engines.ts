@@ -17,13 +17,21 @@ export function digestLanguage(outputLanguage: string, transcriptLanguage: strin
 /** Builds the engines configuration names: offline (pocketsphinx, extractive) unless told otherwise. */
 export function createEngines(config: PipelineConfig): Engines {
   const openai = (model: string) => ({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey ?? undefined, model });
-  const asr = config.asrEngine === 'openai' ? new OpenAiAsr(openai(config.openai.asrModel)) : new PocketsphinxAsr();
+  const remote = config.asrEngine === 'openai' ? new OpenAiAsr(openai(config.openai.asrModel)) : null;
+  // One local recognizer per decoder count (they hold only options).
+  const local = new Map<number, PocketsphinxAsr>();
+  const asrWith = (decoders: number) => {
+    if (remote) return remote;
+    const n = Math.max(1, Math.min(decoders, config.asrDecoders));
+    if (!local.has(n)) local.set(n, new PocketsphinxAsr({ parallel: n }));
+    return local.get(n)!;
+  };
   const diarizer = new VoiceClusterDiarizer();
   const extractive = new ExtractiveDigest();
   const digest = config.llmEngine === 'openai' ? new OpenAiDigest(openai(config.openai.llmModel)) : extractive;
   return {
-    async transcribe({ audioPath, keyterms }): Promise<TranscriptDoc> {
-      const t = await transcribeMeeting({ asr, diarizer }, { audioPath, keyterms });
+    async transcribe({ audioPath, keyterms, decoders }): Promise<TranscriptDoc> {
+      const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms });
       const segments = t.segments.map((s, index) => ({ index, speaker: s.speaker, startMs: s.startMs, endMs: s.endMs, text: s.text }));
       return {
         language: t.language,

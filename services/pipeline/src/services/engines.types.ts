@@ -11,8 +11,16 @@ export interface GenerateInput {
   memory: string[];
 }
 
+export interface TranscribeInput {
+  audioPath: string;
+  keyterms: string[];
+  workDir: string;
+  /** Decoder processes this transcription may run at once (its share of the cores); engine default when absent. */
+  decoders?: number;
+}
+
 /** The engines the pipeline runs, chosen by configuration (offline by default). */
 export interface Engines {
-  transcribe(input: { audioPath: string; keyterms: string[]; workDir: string }): Promise<TranscriptDoc>;
+  transcribe(input: TranscribeInput): Promise<TranscriptDoc>;
   generate(input: GenerateInput): Promise<DigestDoc>;
 }

@@ -28,7 +28,8 @@ export class JobRunner {
     private readonly deps: { db: Kysely<Database>; store: ObjectStore; engines: Engines; logger: Logger; autoRetries: number; autoRetryDelaySeconds: number },
   ) {}
 
-  async run(m: JobMessage): Promise<void> {
+  /** `decoders`: the cores a transcription may use now (the consumer shares them among running jobs). */
+  async run(m: JobMessage, opts: { decoders?: number } = {}): Promise<void> {
     const { db, logger } = this.deps;
     const proceed = await db.transaction().execute(async (trx) => {
       await trx
@@ -48,7 +49,7 @@ export class JobRunner {
     const workDir = path.join(this.deps.store.scratchDir, 'work', m.recordingId, m.jobId);
     await mkdir(workDir, { recursive: true });
     try {
-      const resultKey = await this.execute(m, workDir);
+      const resultKey = await this.execute(m, workDir, opts.decoders);
       const engineMs = Date.now() - started;
       logger.info({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, engineMs }, 'job done');
       await db.transaction().execute(async (trx) => {
@@ -79,10 +80,10 @@ export class JobRunner {
   }
 
   /** Runs the engine and writes its result under the job's own key; returns that key. */
-  private async execute(m: JobMessage, workDir: string): Promise<string> {
+  private async execute(m: JobMessage, workDir: string, decoders: number | undefined): Promise<string> {
     const { store, engines } = this.deps;
     if (m.step === 'transcribe') {
-      const doc = await store.withLocalFile(m.audioKey!, (audioPath) => engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir }));
+      const doc = await store.withLocalFile(m.audioKey!, (audioPath) => engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir, decoders }));
       const key = `work/${m.recordingId}/transcript-${m.jobId}.json`;
       await store.putJson(key, doc);
       return key;
