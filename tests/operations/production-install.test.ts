@@ -20,7 +20,13 @@ function filesUnder(dir: string): string[] {
 
 beforeAll(() => {
   // The Dockerfile's build stage: compile once, `pnpm deploy --prod` per service.
-  execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], { env: { ...process.env, PNPM_FLAGS: '--offline' }, stdio: 'pipe' });
+  try {
+    execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], { env: { ...process.env, PNPM_FLAGS: '--offline' }, stdio: 'pipe' });
+  } catch (err) {
+    // execFileSync's message says only "Command failed": show what the build printed.
+    const { stdout, stderr } = err as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`deploy/build.sh failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.slice(0, 4000));
+  }
 }, 300_000);
 afterAll(async () => {
   rmSync(out, { recursive: true, force: true });

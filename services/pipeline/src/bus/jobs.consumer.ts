@@ -2,18 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { consume, on, type Bus } from '@mm/bus';
 import { BUS } from '@mm/contract';
+import type { PipelineConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { JobRunner } from '../services/job-runner';
 import { FairGate, GateClosedError } from '../services/fair-gate';
 import { setTimer } from '../services/timers';
-
-export interface ConsumerOptions {
-  transcribeConcurrency: number;
-  transcribeWindow: number;
-  /** Decoder processes for a transcription running alone; shared out when several run. */
-  asrDecoders: number;
-  ackWaitSeconds: number;
-}
 
 /**
  * The pipeline's durable consumers: transcriptions (CPU-heavy, few at once), digests (light,
@@ -26,7 +19,7 @@ export interface ConsumerOptions {
  * soonest); one starting beside others gets its share, since more decoders than cores cost CPU
  * time (pipeline-throughput: 12.0 CPU s per 1-minute meeting with 2 × 2 decoders, 8.8 with 1).
  */
-export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: JobRunner, logger: Logger, opts: ConsumerOptions): Promise<() => Promise<void>> {
+export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: JobRunner, logger: Logger, opts: Pick<PipelineConfig, 'transcribeConcurrency' | 'transcribeWindow' | 'asrDecoders' | 'ackWaitSeconds'>): Promise<() => Promise<void>> {
   const ackWaitMs = opts.ackWaitSeconds * 1000;
   const onError = (err: unknown, subject: string) => {
     if (err instanceof GateClosedError) logger.info({ subject }, 'held job returned to the queue: stopping');
