@@ -94,6 +94,16 @@ describe('refused for money before the expensive part', () => {
     expect(await ledger(stack, account.id)).toEqual([]);
   });
 
+  it('answers a submit from an empty balance before its body has been sent', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 0 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    // The body never ends: the answer can only come from a check made before reading it.
+    const upload = slowSubmit(stack, token.value, `empty-${Date.now()}`);
+    const answer = await Promise.race([upload.answer, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
+    expect(answer && [answer.status, answer.body.error.code]).toEqual([402, 'INSUFFICIENT_MINUTES']);
+    expect(await ledger(stack, account.id)).toEqual([]);
+  });
+
   it('refuses an Ask the balance cannot pay before its engine runs', async () => {
     const { account, id } = await newMeeting(1);
     await voice.finish(stack, id);

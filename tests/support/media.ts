@@ -16,22 +16,7 @@ function make(name: string, args: string[]): string {
 }
 
 /** A canonical 44-byte header of mono 16-bit PCM WAV holding `dataBytes` bytes of samples. */
-export function wavHeader(dataBytes: number, rate = 16_000): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'ascii');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVEfmt ', 8, 'ascii');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'ascii');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
+export { wavHeader } from '../../services/pipeline/src/engines/pcm-file';
 
 /** A sine tone of `seconds`, as WAV (16 kHz mono). */
 export const toneWav = (seconds: number) => make(`tone-${seconds}.wav`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-ac', '1', '-ar', '16000']);

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { speakMeeting, STANDUP_SCRIPT } from '../../../tests/support/speak-meeting';
-import { probe, readPcm16k, toWav16k } from '../src/engines/audio';
+import { probe, readPcm16k, toWav16k, withCanonicalWav } from '../src/engines/audio';
 
 const run = promisify(execFile);
 
@@ -45,4 +45,29 @@ describe('probe', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('reading a decoded meeting in pieces', () => {
+  it('reads any stretch of the wav ffmpeg wrote, equal to the whole decode', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mm-audio-test-'));
+    try {
+      const meeting = await speakMeeting(STANDUP_SCRIPT, { format: 'm4a', sampleRate: 44100 });
+      const wav = path.join(dir, 'meeting.wav');
+      await toWav16k(meeting.path, wav);
+      const whole = await readPcm16k(wav);
+      const seen = await withCanonicalWav(wav, dir, async (pcm) => {
+        expect(pcm.sampleCount).toBe(whole.length);
+        expect(await pcm.read(16000, 16000 + 4800)).toEqual(whole.slice(16000, 16000 + 4800));
+        expect(await pcm.read(whole.length - 10, whole.length + 500)).toEqual(whole.slice(whole.length - 10));
+        return pcm.sampleCount;
+      });
+      expect(seen).toBe(whole.length);
+      // An input that is not the canonical wav is decoded to a copy, which is removed afterwards.
+      const fromM4a = await withCanonicalWav(meeting.path, dir, async (pcm) => pcm.sampleCount);
+      expect(Math.abs(fromM4a - whole.length)).toBeLessThan(1600);
+      expect(await fs.readdir(dir)).toEqual(['meeting.wav']);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60000);
 });

@@ -10,9 +10,11 @@ import { promisify } from 'node:util';
 import { planChunks, type Chunk, DEFAULT_CHUNK_RULES } from '../domain/chunk-plan';
 import { correctKeyterms } from '../domain/keyterms';
 import { cleanDecoderWord, type TimedWord } from '../domain/turns';
-import { readPcm16k, SAMPLE_RATE, writeWav16k } from './audio';
+import { withCanonicalWav } from './audio';
 import { EngineError } from './engine-error';
-import { energyTrack, HOP_MS, looksLikeRandomBytes } from './voice-features';
+import { energyOf, looksLikeRandomBytes } from './meeting-frames';
+import { type PcmFile, SAMPLE_RATE, wavHeader } from './pcm-file';
+import { HOP_MS } from './voice-features';
 
 const run = promisify(execFile);
 
@@ -78,31 +80,32 @@ export class PocketsphinxAsr implements AsrEngine {
     if (input.language && !/^en\b/i.test(input.language)) {
       throw new EngineError('TRANSCRIBE_FAILED', `pocketsphinx has no model for language ${input.language}`);
     }
-    const samples = await readPcm16k(input.wavPath);
-    if (looksLikeRandomBytes(samples)) {
-      throw new EngineError('AUDIO_CORRUPT', 'the audio decodes to uniform full-scale noise: the file is damaged');
-    }
-    const energy = energyTrack(samples);
-    if (energy.length === 0 || maxOf(energy) < this.opts.silenceDb) {
-      throw new EngineError('NO_SPEECH', 'the audio is silent');
-    }
-    const chunks = planChunks(energy, HOP_MS, { ...DEFAULT_CHUNK_RULES, parallel: this.opts.parallel });
     const work = await fs.mkdtemp(path.join(this.opts.tmpDir, 'mm-asr-'));
     try {
-      const perChunk = await mapLimit(chunks, this.opts.parallel, (chunk, i) => this.decodeChunk(samples, chunk, path.join(work, `chunk-${i}.wav`)));
-      const words = perChunk.flat();
-      if (words.length === 0) throw new EngineError('NO_SPEECH', 'the decoder found no words in the audio');
-      return { language: 'en', words: correctKeyterms(words, input.keyterms) };
+      return await withCanonicalWav(input.wavPath, work, async (pcm) => {
+        if (await looksLikeRandomBytes(pcm)) {
+          throw new EngineError('AUDIO_CORRUPT', 'the audio decodes to uniform full-scale noise: the file is damaged');
+        }
+        const energy = await energyOf(pcm);
+        if (energy.length === 0 || maxOf(energy) < this.opts.silenceDb) {
+          throw new EngineError('NO_SPEECH', 'the audio is silent');
+        }
+        const chunks = planChunks(energy, HOP_MS, { ...DEFAULT_CHUNK_RULES, parallel: this.opts.parallel });
+        const decode = (chunk: Chunk, i: number): Promise<AsrWord[]> => this.decodeChunk(pcm, chunk, path.join(work, `chunk-${i}.wav`));
+        const words = (await mapLimit(chunks, this.opts.parallel, decode)).flat();
+        if (words.length === 0) throw new EngineError('NO_SPEECH', 'the decoder found no words in the audio');
+        return { language: 'en', words: correctKeyterms(words, input.keyterms) };
+      });
     } finally {
       await fs.rm(work, { recursive: true, force: true });
     }
   }
 
-  private async decodeChunk(samples: Float32Array, chunk: Chunk, file: string): Promise<AsrWord[]> {
-    const from = Math.round((chunk.startMs / 1000) * SAMPLE_RATE);
-    const to = Math.min(samples.length, Math.round((chunk.endMs / 1000) * SAMPLE_RATE));
-    await writeWav16k(file, samples.subarray(from, to));
-    const seconds = (to - from) / SAMPLE_RATE;
+  /** Copies the chunk's samples into a wav of its own (a few MB: chunks are at most 3 minutes) and decodes it. */
+  private async decodeChunk(pcm: PcmFile, chunk: Chunk, file: string): Promise<AsrWord[]> {
+    const bytes = await pcm.readBytes(Math.round((chunk.startMs / 1000) * SAMPLE_RATE), Math.round((chunk.endMs / 1000) * SAMPLE_RATE));
+    await fs.writeFile(file, Buffer.concat([wavHeader(bytes.length), bytes]));
+    const seconds = bytes.length / 2 / SAMPLE_RATE;
     const args = [
       '-infile', file,
       '-time', 'yes',
@@ -119,6 +122,9 @@ export class PocketsphinxAsr implements AsrEngine {
     } catch (err) {
       const log = await fs.readFile(`${file}.log`, 'utf8').catch(() => '');
       throw new EngineError('TRANSCRIBE_FAILED', `pocketsphinx failed: ${lastError(log) ?? (err as Error).message}`, { cause: err });
+    } finally {
+      // A 300-minute meeting would otherwise keep another 576 MB of chunks on disk until the end.
+      await fs.rm(file, { force: true });
     }
     return parseWordTimes(stdout, chunk.startMs);
   }

@@ -5,9 +5,11 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { MEDIA_INPUT_ARGS } from '@mm/contract';
 import { EngineError } from './engine-error';
+import { int16ToFloat, PcmFile, SAMPLE_RATE, wavHeader } from './pcm-file';
 
 const run = promisify(execFile);
 
@@ -18,7 +20,7 @@ const run = promisify(execFile);
 const PROBE_TIMEOUT_MS = 60_000;
 const DECODE_TIMEOUT_MS = 15 * 60_000;
 
-export const SAMPLE_RATE = 16000;
+export { SAMPLE_RATE };
 
 export interface AudioProbe {
   durationMs: number | null;
@@ -75,7 +77,10 @@ export async function toWav16k(inputPath: string, outPath: string): Promise<void
   }
 }
 
-/** Decodes any input to 16 kHz mono samples in [-1, 1). Refused input is AUDIO_CORRUPT. */
+/**
+ * Decodes any input to 16 kHz mono samples in [-1, 1), all in memory: for short clips (tests,
+ * benches). The pipeline reads meetings in pieces (`withCanonicalWav`). Refused input is AUDIO_CORRUPT.
+ */
 export async function readPcm16k(inputPath: string): Promise<Float32Array> {
   const args = ['-nostdin', '-v', 'error', ...MEDIA_INPUT_ARGS, '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'];
   const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -101,26 +106,28 @@ export async function writeWav16k(path: string, samples: Float32Array): Promise<
     const s = Math.max(-1, Math.min(1, samples[i]));
     data.writeInt16LE(Math.round(s < 0 ? s * 32768 : s * 32767), i * 2);
   }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(SAMPLE_RATE, 24);
-  header.writeUInt32LE(SAMPLE_RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  await fs.writeFile(path, Buffer.concat([header, data]));
+  await fs.writeFile(path, Buffer.concat([wavHeader(data.length), data]));
 }
 
-function int16ToFloat(buf: Buffer): Float32Array {
-  const out = new Float32Array(buf.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = buf.readInt16LE(i * 2) / 32768;
-  return out;
+/**
+ * Opens `inputPath` for reading in pieces: as it is when it already is the canonical wav (what
+ * `transcribeMeeting` hands the engines), else decoded to one in `workDir` first. Runs `fn`,
+ * then closes the file and removes any decoded copy.
+ */
+export async function withCanonicalWav<T>(inputPath: string, workDir: string, fn: (pcm: PcmFile) => Promise<T>): Promise<T> {
+  let copy: string | null = null;
+  let pcm = await PcmFile.open(inputPath).catch(() => null);
+  try {
+    if (!pcm) {
+      copy = path.join(workDir, `canonical-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.wav`);
+      await toWav16k(inputPath, copy);
+      pcm = await PcmFile.open(copy);
+    }
+    return await fn(pcm);
+  } finally {
+    await pcm?.close();
+    if (copy) await fs.rm(copy, { force: true });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * splits runs where the voice changes mid-flow, and agglomerative clustering of the pieces'
  * voice statistics (cepstra and pitch) gives the speakers.
  */
+import * as os from 'node:os';
 import {
   clusterVoices,
   DEFAULT_DISTANCE_RULES,
@@ -14,15 +15,17 @@ import {
   type VoiceStats,
 } from '../domain/speaker-clustering';
 import { buildTurns, DEFAULT_TURN_RULES, labelByFirstAppearance, pauseRuns, smoothShortRuns, type SpeakerWord, type TimedWord, type Turn, type TurnRules, type WordRange } from '../domain/turns';
-import { readPcm16k } from './audio';
-import { frameAt, frameFeatures, HOP_MS, N_CEPS, pitchTrack } from './voice-features';
+import { withCanonicalWav } from './audio';
+import { frameFeaturesOf, pitchOf } from './meeting-frames';
+import type { PcmSource } from './pcm-file';
+import { frameAt, type FrameFeatures, HOP_MS, N_CEPS } from './voice-features';
 
 export interface DiarizeInput {
-  /** Any file ffmpeg reads; ignored when `samples` is given. */
+  /** Any file ffmpeg reads; the canonical 16 kHz mono wav is read as it is, in blocks. */
   wavPath: string;
   words: readonly TimedWord[];
-  /** 16 kHz mono samples when the caller already decoded them. */
-  samples?: Float32Array;
+  /** Where a decoded copy goes when `wavPath` is not the canonical wav. */
+  workDir?: string;
 }
 
 export interface DiarizeResult {
@@ -99,8 +102,8 @@ export class VoiceClusterDiarizer implements Diarizer {
   async diarize(input: DiarizeInput): Promise<DiarizeResult> {
     const words = input.words;
     if (words.length === 0) return { speakers: [], words: [], turns: [] };
-    const samples = input.samples ?? (await readPcm16k(input.wavPath));
-    const voice = new VoicePrefix(samples, this.opts.speechRangeDb);
+    const workDir = input.workDir ?? os.tmpdir();
+    const voice = await withCanonicalWav(input.wavPath, workDir, (pcm) => VoicePrefix.of(pcm, this.opts.speechRangeDb));
     const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
     const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
     const clusterOf = this.cluster(stats);
@@ -228,12 +231,15 @@ class VoicePrefix {
   private readonly pitchSum: Float64Array;
   private readonly pitchSq: Float64Array;
 
-  constructor(samples: Float32Array, rangeDb: number) {
-    const ff = frameFeatures(samples);
+  /** Reads the audio block by block: only the per-frame features are ever held whole. */
+  static async of(pcm: PcmSource, rangeDb: number): Promise<VoicePrefix> {
+    const ff = await frameFeaturesOf(pcm);
+    const floorDb = percentile(ff.energyDb, 0.99) - rangeDb;
+    return new VoicePrefix(ff, await pitchOf(pcm, ff.energyDb, floorDb), floorDb);
+  }
+
+  private constructor(ff: FrameFeatures, f0: Float32Array, floorDb: number) {
     this.count = ff.count;
-    const loud = percentile(ff.energyDb, 0.99);
-    const floorDb = loud - rangeDb;
-    const f0 = pitchTrack(samples, ff.energyDb, floorDb);
     const c = ff.count + 1;
     this.prefix = new Float64Array(c * DIMS);
     this.prefixSq = new Float64Array(c * DIMS);

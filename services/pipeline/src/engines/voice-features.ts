@@ -8,8 +8,9 @@ import { SAMPLE_RATE } from './audio';
 export const HOP_MS = 10;
 export const N_CEPS = 13;
 
-const HOP = (SAMPLE_RATE * HOP_MS) / 1000;
-const WIN = 400;
+/** Samples between frame starts, and samples in one frame's window. */
+export const HOP = (SAMPLE_RATE * HOP_MS) / 1000;
+export const WIN = 400;
 const NFFT = 512;
 const N_MELS = 26;
 const MEL_LOW_HZ = 100;
@@ -27,7 +28,7 @@ export interface FrameFeatures {
 
 /** Computes MFCC, energy and flatness for every 10 ms frame of the signal. */
 export function frameFeatures(samples: Float32Array): FrameFeatures {
-  const count = samples.length < WIN ? 0 : 1 + Math.floor((samples.length - WIN) / HOP);
+  const count = frameCount(samples.length);
   const mfcc = new Float32Array(count * N_CEPS);
   const energyDb = new Float32Array(count);
   const flatness = new Float32Array(count);
@@ -74,6 +75,11 @@ export function frameFeatures(samples: Float32Array): FrameFeatures {
   return { count, mfcc, energyDb, flatness };
 }
 
+const PITCH_WIN = Math.round((SAMPLE_RATE / 2) * 0.04);
+const PITCH_MAX_LAG = Math.round(SAMPLE_RATE / 2 / 60);
+/** Samples past a frame's start that `pitchTrack` reads for it (decimated window, longest lag, filter). */
+export const PITCH_REACH = 2 * (PITCH_WIN + PITCH_MAX_LAG) + 4;
+
 /**
  * Fundamental frequency per 10 ms frame (Hz, 0 when unvoiced or quiet), by normalized
  * autocorrelation on a 2x-decimated signal every 20 ms. Pitch separates voices that MFCC
@@ -85,9 +91,9 @@ export function pitchTrack(samples: Float32Array, energyDb: Float32Array, minDb:
   const half = Math.floor(samples.length / 2);
   const y = new Float32Array(half);
   for (let n = 1; n < half - 1; n++) y[n] = 0.25 * samples[2 * n - 1] + 0.5 * samples[2 * n] + 0.25 * samples[2 * n + 1];
-  const win = Math.round(rate * 0.04);
+  const win = PITCH_WIN;
   const minLag = Math.round(rate / 400);
-  const maxLag = Math.round(rate / 60);
+  const maxLag = PITCH_MAX_LAG;
   for (let f = 0; f < energyDb.length; f += 2) {
     if (energyDb[f] < minDb) continue;
     const start = Math.round((f * HOP) / 2);
@@ -129,7 +135,7 @@ export function pitchTrack(samples: Float32Array, energyDb: Float32Array, minDb:
 
 /** Frame energy in dBFS every 10 ms, without spectra (cheap enough to run before decoding). */
 export function energyTrack(samples: Float32Array): Float32Array {
-  const count = samples.length < WIN ? 0 : 1 + Math.floor((samples.length - WIN) / HOP);
+  const count = frameCount(samples.length);
   const out = new Float32Array(count);
   for (let f = 0; f < count; f++) {
     let e = 0;
@@ -140,38 +146,41 @@ export function energyTrack(samples: Float32Array): Float32Array {
 }
 
 /**
- * Whether the signal looks like arbitrary bytes played as PCM: loud and spectrally flat
- * almost everywhere. Real recordings, even noisy ones, have quiet moments or spectral shape;
- * a damaged file whose header still parses decodes to exactly this kind of hiss.
+ * Where to look for arbitrary bytes played as PCM: 200 frames spread evenly over the signal
+ * (sample offsets). Real recordings, even noisy ones, have quiet moments or spectral shape; a
+ * damaged file whose header still parses decodes to loud, flat hiss almost everywhere.
  */
-export function looksLikeRandomBytes(samples: Float32Array): boolean {
-  const frames = samples.length < WIN ? 0 : 1 + Math.floor((samples.length - WIN) / HOP);
-  if (frames === 0) return false;
+export function randomBytesProbes(sampleCount: number): number[] {
+  const frames = frameCount(sampleCount);
+  if (frames === 0) return [];
   const probes = Math.min(frames, 200);
+  return Array.from({ length: probes }, (_, p) => Math.floor((p * (frames - 1)) / Math.max(1, probes - 1)) * HOP);
+}
+
+/** Whether one frame's window (WIN samples) is loud and spectrally flat, as hiss is. */
+export function isFlatAndLoud(window: Float32Array): boolean {
   const re = new Float64Array(NFFT);
   const im = new Float64Array(NFFT);
-  let flatLoud = 0;
-  for (let p = 0; p < probes; p++) {
-    const start = Math.floor((p * (frames - 1)) / Math.max(1, probes - 1)) * HOP;
-    re.fill(0);
-    im.fill(0);
-    let energy = 0;
-    for (let i = 0; i < WIN; i++) {
-      energy += samples[start + i] * samples[start + i];
-      re[i] = samples[start + i] * HAMMING[i];
-    }
-    fft(re, im);
-    let logSum = 0;
-    let linSum = 0;
-    for (let k = 1; k <= NFFT / 2; k++) {
-      const pw = re[k] * re[k] + im[k] * im[k] + 1e-12;
-      logSum += Math.log(pw);
-      linSum += pw;
-    }
-    const flatness = Math.exp(logSum / (NFFT / 2)) / (linSum / (NFFT / 2));
-    if (10 * Math.log10(energy / WIN + 1e-10) > -20 && flatness > 0.3) flatLoud++;
+  let energy = 0;
+  for (let i = 0; i < WIN; i++) {
+    energy += window[i] * window[i];
+    re[i] = window[i] * HAMMING[i];
   }
-  return flatLoud >= 0.9 * probes;
+  fft(re, im);
+  let logSum = 0;
+  let linSum = 0;
+  for (let k = 1; k <= NFFT / 2; k++) {
+    const pw = re[k] * re[k] + im[k] * im[k] + 1e-12;
+    logSum += Math.log(pw);
+    linSum += pw;
+  }
+  const flatness = Math.exp(logSum / (NFFT / 2)) / (linSum / (NFFT / 2));
+  return 10 * Math.log10(energy / WIN + 1e-10) > -20 && flatness > 0.3;
+}
+
+/** Frames of 25 ms every 10 ms that fit in `sampleCount` samples. */
+export function frameCount(sampleCount: number): number {
+  return sampleCount < WIN ? 0 : 1 + Math.floor((sampleCount - WIN) / HOP);
 }
 
 /** Frame index that holds a time in ms. */

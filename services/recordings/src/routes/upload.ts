@@ -75,6 +75,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           const declared = Number(req.headers['content-length'] ?? 0);
           if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
           if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+          await deps.submit.admit(p);
           await new Promise<void>((resolve, reject) => {
             onOverflow(req, reject);
             upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));

@@ -83,6 +83,15 @@ export class SubmitService {
     this.repo = new RecordingRepository(deps.db);
   }
 
+  /**
+   * Refuses for money before the upload is read at all: any meeting costs at least one minute,
+   * so a caller whose balance, daily limit or cap cannot cover that is told at once, and a flood
+   * of submits from such a caller never streams a body into the service.
+   */
+  async admit(principal: Principal): Promise<void> {
+    await this.spend(BUS.walletHold, { ...this.spender(principal, newId('rec'), 1), dryRun: true });
+  }
+
   async submit(i: SubmitInput): Promise<RecordingRow> {
     const now = new Date(Math.floor(Date.now()));
     if (!i.audio) throw new ApiError('VALIDATION', 'part audio is required');
