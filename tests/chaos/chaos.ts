@@ -1,7 +1,7 @@
 /**
  * The fault run (issue 11): meetings in flight (submits, naming, retries, Asks) while each service
- * in turn is SIGKILLed and started again, then the private NATS is restarted, and (long form only)
- * the shared Postgres. Services run as real processes, as `pnpm start` runs them (the bench's
+ * in turn is SIGKILLed and started again, then its private NATS and its private Postgres are
+ * restarted. Services run as real processes, as `pnpm start` runs them (the bench's
  * Stack). Afterwards it checks what people trust us with: every accepted meeting READY or FAILED,
  * one capture per meeting past its transcript and none for a failed one, no open hold after the
  * reconciler, no Ask charged twice, each event once in the feed and in order per meeting.
@@ -9,10 +9,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { benchEnv, Stack } from '../bench/lib/stack';
 import { createAccount, createToken } from '../bench/lib/admin';
 import type { BenchOptions, ServiceName } from '../bench/lib/types';
+import { startPrivatePostgres } from '../support/private-postgres';
 import { speakMeeting } from '../support/speak-meeting';
 import { FaultChecks, type ChaosCounts } from './checks';
 import { seededRandom as seeded } from '../support/seeded-random';
@@ -21,9 +21,9 @@ export interface ChaosOptions {
   seed: number;
   meetings: number;
   asks: number;
-  /** Restart the shared Postgres once (disturbs every other user of the server: `pnpm chaos` only). */
+  /** Restart the run's own Postgres once (a server of its own: nobody else's database is touched). */
   restartPostgres: boolean;
-  /** First of 12 consecutive free ports. */
+  /** First of 12 consecutive free ports (the run's own Postgres takes the eleventh). */
   basePort: number;
   logDir: string;
   /** How long meetings may take to become final after the faults. */
@@ -64,7 +64,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
   mkdirSync(o.logDir, { recursive: true });
   const names = [...SERVICES, 'nats', 'redis'] as const;
   const ports = Object.fromEntries(names.map((n, i) => [n, o.basePort + i]));
-  const database = `meeting_memory_chaos_${o.seed}_${process.pid}`;
+  const postgres = startPrivatePostgres(o.basePort + 10);
   const opts: BenchOptions = {
     root: path.resolve(__dirname, '../..'),
     duration: 0,
@@ -72,7 +72,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     connections: 1,
     threads: 1,
     ports,
-    databaseUrl: `postgres://postgres@127.0.0.1:5432/${database}`,
+    databaseUrl: postgres.url('meeting_memory_chaos'),
     natsUrl: null,
     redisUrl: null,
     serviceEnv: {
@@ -155,8 +155,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
       await stack.restart('nats', nats);
       faults.push('restart NATS');
       if (o.restartPostgres) {
-        const cluster = execFileSync('ls', ['/etc/postgresql']).toString().trim().split('\n')[0];
-        execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster, 'main', 'restart']);
+        postgres.restart();
         faults.push('restart Postgres');
       }
     })();
@@ -207,8 +206,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
   } finally {
     await stack.stop();
     stack.killNow();
-    const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-    await admin.connect().then(() => admin.query(`drop database if exists "${database}" with (force)`)).catch(() => undefined);
-    await admin.end().catch(() => undefined);
+    postgres.stop();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * `pnpm chaos`: the long fault run, printing its counts. Options by environment: CHAOS_SEED,
  * CHAOS_MEETINGS (default 120), CHAOS_ASKS (default 6), CHAOS_PORT (first of 12 free ports, default
- * 19100), CHAOS_POSTGRES=0 to leave the shared Postgres alone (restarted once by default).
+ * 19100), CHAOS_POSTGRES=0 not to restart the run's own Postgres (restarted once by default).
  */
 import { runChaos } from './chaos';
 

@@ -15,10 +15,21 @@ export interface DatabaseOptions {
 export function openDatabase<DB>(opts: DatabaseOptions): { db: Kysely<DB>; pool: Pool } {
   // search_path lets raw SQL name the service's tables unqualified, like the query builder does.
   const pool = new Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: `-c search_path=${opts.schema}` });
-  // A dropped idle connection must not crash the service; the pool replaces it.
-  pool.on('error', () => undefined);
+  keepConnectionLossesQuiet(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }).withSchema(opts.schema) as unknown as Kysely<DB>;
   return { db, pool };
+}
+
+/**
+ * A connection the server cuts (a restart, a failover, an administrator) must not end the service.
+ * The pool listens to its idle clients only; a client checked out between two queries (a
+ * transaction waiting on NATS, say) would emit an 'error' nobody hears, and Node ends the process.
+ * Each client gets a listener of its own: the query in flight (or the next) fails, the use case's
+ * error path runs, and the pool drops the broken client when it is released.
+ */
+export function keepConnectionLossesQuiet(pool: Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 /** Creates the database named in `url` when it does not exist yet (first start on a fresh machine). */

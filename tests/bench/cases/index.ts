@@ -12,5 +12,7 @@ import { searchScaleCase } from './search-scale';
 import { listScaleCase } from './list-scale';
 import { feedScaleCase } from './feed-scale';
 import { pipelineThroughputCase } from './pipeline-throughput';
+import { pipelineMemoryCase } from './pipeline-memory';
+import { uploadSlowCase } from './upload-slow';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase];

@@ -35,7 +35,15 @@ export interface UploadFile {
  * POSTs `fields` and one file as multipart/form-data, the file streamed from disk. Resolves with
  * the answer whatever its status (the caller decides what is an error); rejects on socket errors.
  */
-export async function postMultipart(url: string, headers: Record<string, string>, fields: Record<string, string>, file: UploadFile, timeoutMs = 600_000): Promise<UploadResult> {
+export async function postMultipart(
+  url: string,
+  headers: Record<string, string>,
+  fields: Record<string, string>,
+  file: UploadFile,
+  timeoutMs = 600_000,
+  /** Send no faster than this (a slow client's upload); unlimited when absent. */
+  bytesPerSecond?: number,
+): Promise<UploadResult> {
   const boundary = `----mm-bench-${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
     Object.entries(fields)
@@ -81,14 +89,34 @@ export async function postMultipart(url: string, headers: Record<string, string>
     req.on('timeout', () => req.destroy(new BenchError(`upload to ${url} timed out after ${timeoutMs / 1000} s`)));
     req.on('error', reject);
     req.write(head);
-    const stream = createReadStream(file.path, { highWaterMark: 256 * 1024 });
-    stream.on('error', (err) => req.destroy(err));
-    stream.on('end', () => {
+    const stream = createReadStream(file.path, { highWaterMark: bytesPerSecond ? 64 * 1024 : 256 * 1024 });
+    const send = async (): Promise<void> => {
+      let sent = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        if (req.destroyed) return;
+        sent += chunk.length;
+        if (!req.write(chunk)) await drainedOrClosed(req);
+        // A slow client: wait while the bytes sent run ahead of the rate.
+        const ahead = bytesPerSecond ? (sent / bytesPerSecond) * 1000 - (performance.now() - started) : 0;
+        if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
+      }
       req.end(tail, () => {
         sentMs = performance.now() - started;
       });
-    });
-    stream.pipe(req, { end: false });
+    };
+    send().catch((err: unknown) => req.destroy(err instanceof Error ? err : new Error(String(err))));
+  });
+}
+
+function drainedOrClosed(req: http.ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      req.off('drain', done);
+      req.off('close', done);
+      resolve();
+    };
+    req.on('drain', done);
+    req.on('close', done);
   });
 }
 
