@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { speakMeeting, STANDUP_SCRIPT } from '../../support/speak-meeting';
 import { createAccount, createToken } from '../lib/admin';
-import { cpuSecondsWithReapedChildren, hwmMiB, loadAverage, RssSampler } from '../lib/proc';
+import { cpuSecondsWithReapedChildren, hwmMiB, loadAverage, RssSampler, rssMiB } from '../lib/proc';
 import { fmt } from '../lib/report';
 import { BenchError, type BenchCase, type CaseContext, type CaseReport, type ServiceName } from '../lib/types';
 import { postMultipart } from '../lib/upload';
@@ -56,8 +56,10 @@ async function longQuietMeeting(log: (m: string) => void): Promise<string> {
   }
 }
 
-async function statusOf(gateway: string, id: string, token: string): Promise<{ status: string; text: string }> {
-  const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+/** The meeting's status, or null when the gateway did not answer in time (a loaded machine): polled again. */
+async function statusOf(gateway: string, id: string, token: string): Promise<{ status: string; text: string } | null> {
+  const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+  if (!res) return null;
   const text = await res.text();
   if (res.status !== 200) throw new BenchError(`GET status of ${id} answered ${res.status}: ${text}`);
   return { status: String((JSON.parse(text) as { status: unknown }).status), text };
@@ -94,11 +96,19 @@ export const pipelineMemoryCase: BenchCase = {
     if (up.status !== 202) throw new BenchError(`POST /api/v1/recordings answered ${up.status}: ${up.text}`);
     const id = (up.body as { recording: { id: string } }).recording.id;
     const deadline = t0 + MEETING_MINUTES * 60_000;
+    let lastStatus = '';
+    let lastLog = 0;
     for (;;) {
       ctx.checkAborted();
       ctx.stack.assertAlive();
-      const { status, text } = await statusOf(gateway, id, token.value);
+      const seen = await statusOf(gateway, id, token.value);
+      const { status, text } = seen ?? { status: 'unknown', text: '' };
       if (status === 'READY') break;
+      if (status !== lastStatus || performance.now() - lastLog > 60_000) {
+        ctx.log(`${((performance.now() - t0) / 1000).toFixed(0)} s: ${status}, pipeline RSS ${rssMiB(pid)?.toFixed(0) ?? '?'} MiB`);
+        lastStatus = status;
+        lastLog = performance.now();
+      }
       if (status === 'FAILED' || status === 'NAMING') throw new BenchError(`${id} ended ${status}: ${text}; see ${ctx.stack.logFile('pipeline')}`);
       if (performance.now() > deadline) throw new BenchError(`${id} not READY after ${MEETING_MINUTES} minutes; still ${status}`);
       await sleep(POLL_MS);
