@@ -6,18 +6,18 @@ import { buildTurns, type SpeakerWord } from '../src/domain/turns';
 /** The spoken words of a written sentence: lower case, no punctuation. */
 const words = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, '').trim();
 
-/** A turn as the recognizer times it: words 80 ms apart, `[700]` a silence before the next word. */
+/** A turn as the recognizer times it: words that touch, `[700]` a silence before the next word. */
 function turn(index: number, speaker: string, script: string): DigestSegment {
   const tokens: string[] = [];
   const pausesMs: number[] = [];
-  let gap = 80;
+  let gap = 0;
   for (const token of script.split(/\s+/)) {
     const m = /^\[(\d+)\]$/.exec(token);
     if (m) gap = Number(m[1]);
     else {
       if (tokens.length > 0) pausesMs.push(gap);
       tokens.push(token);
-      gap = 80;
+      gap = 0;
     }
   }
   return { index, speaker, speakerName: null, startMs: index * 10_000, endMs: index * 10_000 + 9000, text: tokens.join(' '), pausesMs };

@@ -6,11 +6,11 @@ import {
   writeSentence,
 } from '../src/domain/spoken-sentences';
 
-/** Words 80 ms apart, like fluent speech; `[700]` puts a 700 ms silence before the next word. */
+/** Words that touch, as the decoder times fluent speech; `[700]` puts a 700 ms silence before the next word. */
 function speak(script: string): { text: string; pausesMs: number[] } {
   const words: string[] = [];
   const pausesMs: number[] = [];
-  let gap = 80;
+  let gap = 0;
   for (const token of script.split(/\s+/)) {
     const m = /^\[(\d+)\]$/.exec(token);
     if (m) {
@@ -19,7 +19,7 @@ function speak(script: string): { text: string; pausesMs: number[] } {
     }
     if (words.length > 0) pausesMs.push(gap);
     words.push(token);
-    gap = 80;
+    gap = 0;
   }
   return { text: words.join(' '), pausesMs };
 }
@@ -31,7 +31,7 @@ const sentences = (script: string): string[] => {
 
 describe('spokenSentences', () => {
   it('ends a sentence at a long silence and not at a short one', () => {
-    expect(sentences('the migration finished yesterday [600] the release is ready [150] for testing')).toEqual([
+    expect(sentences('the migration finished yesterday [600] the release is ready [250] for testing')).toEqual([
       'The migration finished yesterday.',
       'The release is ready for testing.',
     ]);
@@ -42,12 +42,16 @@ describe('spokenSentences', () => {
   });
 
   it('ends a sentence at a short silence when the next words open a new thought', () => {
-    expect(sentences('the budget is fine [250] so we can hire two people')).toEqual(['The budget is fine.', 'So we can hire two people.']);
-    expect(sentences('the budget is fine [250] can we hire two people')).toEqual(['The budget is fine.', 'Can we hire two people?']);
+    expect(sentences('the budget is fine [40] so we can hire two people')).toEqual(['The budget is fine.', 'So we can hire two people.']);
+    expect(sentences('the budget is fine [40] can we hire two people')).toEqual(['The budget is fine.', 'Can we hire two people?']);
   });
 
   it('keeps a discourse word inside the sentence when nobody paused before it', () => {
     expect(sentences('we tested login search and so on')).toEqual(['We tested login search and so on.']);
+  });
+
+  it('does not cut a question after its question word', () => {
+    expect(sentences('so what [60] is the status of the survey')).toEqual(['So what is the status of the survey?']);
   });
 
   it('leaves no lone word behind unless it stands alone', () => {

@@ -14,19 +14,24 @@ export interface SentenceRules {
   cuePauseMs: number;
 }
 
-// Measured on pocketsphinx's word times (docs/decisions.md, "Digest sentences from real speech"):
-// see the entry for the gap distributions these come from.
-export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 450, cuePauseMs: 200 };
+/**
+ * Chosen on pocketsphinx's word times for real and flite speech with punctuated references
+ * (docs/decisions.md, "Digest sentences from unpunctuated speech"). The decoder's words touch
+ * except where it heard silence, and silences inside sentences reached 230 ms, so 300 ms ends a
+ * sentence on its own; sentence ends were often shorter (40-190 ms), so with an opening word
+ * after it any silence the decoder reports (its shortest is 30 ms) is enough.
+ */
+export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 300, cuePauseMs: 30 };
 
 /** A silence before these opens a new thought; without a silence they are ordinary words ("and so on"). */
-const EN_OPENERS = /^(?:so|okay|ok|alright|anyway|well|now|also|next|finally|and then|and so|all right|thank you|thanks|hello|hi)\b/;
+const EN_OPENERS = /^(?:so|okay|ok|alright|anyway|well|now|also|next|finally|and then|all right|thank you|thanks|hello|hi)\b/;
 const FA_OPENERS = /^(?:خب|خوب|پس|بعد|حالا|ضمنا|ضمناً|در ضمن|ممنون|مرسی|سلام)(?:\s|$)/u;
 
 // A sentence does not end on these: a pause after them is a speaker searching for the next word.
 const EN_NO_END = new Set(
   ('a an the and or but nor of to in on at for with from by as into than that because if when while my your our their his ' +
     'her its this these those is are was were be been will would can could should must shall have has had do does did ' +
-    "not no very um uh er erm i we you they he she it i'm we're you're they're let's").split(' '),
+    "not no very um uh er erm i we you they he she it i'm we're you're they're let's what how why who which where").split(' '),
 );
 const FA_NO_END = new Set('و یا اما که از به در با برای تا را این آن'.split(' '));
 
@@ -146,7 +151,7 @@ function splitAtPauses(tokens: readonly string[], pauses: readonly number[], lan
 }
 
 function opensThought(rest: string, language: TextLanguage): boolean {
-  return (language === 'fa' ? FA_OPENERS : EN_OPENERS).test(rest) || isQuestion(rest.split(' ').slice(0, 4).join(' '), language);
+  return (language === 'fa' ? FA_OPENERS : EN_OPENERS).test(rest) || asksQuestion(rest.split(' ').slice(0, 4).join(' '), language);
 }
 
 function canStand(words: readonly string[], language: TextLanguage): boolean {
