@@ -42,8 +42,9 @@ describe('spokenSentences', () => {
   });
 
   it('ends a sentence at a short silence when the next words open a new thought', () => {
-    expect(sentences('the budget is fine [40] so we can hire two people')).toEqual(['The budget is fine.', 'So we can hire two people.']);
-    expect(sentences('the budget is fine [40] can we hire two people')).toEqual(['The budget is fine.', 'Can we hire two people?']);
+    const fine = 'The budget is fine.';
+    expect(sentences('the budget is fine [40] so we can hire two people')).toEqual([fine, 'So we can hire two people.']);
+    expect(sentences('the budget is fine [40] can we hire two people')).toEqual([fine, 'Can we hire two people?']);
   });
 
   it('keeps a discourse word inside the sentence when nobody paused before it', () => {
@@ -120,7 +121,8 @@ describe('turnPauses', () => {
   const w = (word: string, startMs: number, endMs: number) => ({ word, startMs, endMs });
 
   it('gives each turn the silences between its own words', () => {
-    const words = [w('we', 0, 200), w('ship', 260, 500), w('friday', 1200, 1600), w('okay', 4000, 4300), w('thanks', 4350, 4700)];
+    const words = [w('we', 0, 200), w('ship', 260, 500), w('friday', 1200, 1600)];
+    words.push(w('okay', 4000, 4300), w('thanks', 4350, 4700));
     expect(turnPauses(words, [{ text: 'we ship friday' }, { text: 'okay thanks' }])).toEqual([[60, 700], [50]]);
   });
 

@@ -13,7 +13,13 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { buildExtractiveDigest } from '../../../services/pipeline/src/domain/digest';
 import { turnPauses } from '../../../services/pipeline/src/domain/spoken-sentences';
-import { PocketsphinxAsr, toWav16k, transcribeMeeting, VoiceClusterDiarizer, type MeetingTranscript } from '../../../services/pipeline/src/engines';
+import {
+  PocketsphinxAsr,
+  toWav16k,
+  transcribeMeeting,
+  VoiceClusterDiarizer,
+  type MeetingTranscript,
+} from '../../../services/pipeline/src/engines';
 import { longMeeting, speakMeeting, STANDUP_SCRIPT } from '../../support/speak-meeting';
 import { loadAverage } from '../lib/proc';
 import { assembleMeeting, normalizeWords, realUtterances, type RealSpeaker } from '../lib/real-voices';

@@ -23,31 +23,39 @@ export interface SentenceRules {
  */
 export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 300, cuePauseMs: 30 };
 
-/** A silence before these opens a new thought; without a silence they are ordinary words ("and so on"). */
-const EN_OPENERS = /^(?:so|okay|ok|alright|anyway|well|now|also|next|finally|and then|all right|thank you|thanks|hello|hi)\b/;
+/** After a silence these open a new thought; without one they are ordinary words ("and so on"). */
+const EN_OPENERS =
+  /^(?:so|okay|ok|alright|anyway|well|now|also|next|finally|and then|all right|thank you|thanks|hello|hi)\b/;
 const FA_OPENERS = /^(?:خب|خوب|پس|بعد|حالا|ضمنا|ضمناً|در ضمن|ممنون|مرسی|سلام)(?:\s|$)/u;
 
 // A sentence does not end on these: a pause after them is a speaker searching for the next word.
-const EN_NO_END = new Set(
-  ('a an the and or but nor of to in on at for with from by as into than that because if when while my your our their his ' +
-    'her its this these those is are was were be been will would can could should must shall have has had do does did ' +
-    "not no very um uh er erm i we you they he she it i'm we're you're they're let's what how why who which where").split(' '),
-);
-const FA_NO_END = new Set('و یا اما که از به در با برای تا را این آن'.split(' '));
+const EN_NO_END = wordSet(`
+  a an the and or but nor of to in on at for with from by as into than that because if when while
+  my your our their his her its this these those is are was were be been will would can could should
+  must shall have has had do does did not no very um uh er erm i we you they he she it i'm we're
+  you're they're let's what how why who which where`);
+const FA_NO_END = wordSet('و یا اما که از به در با برای تا را این آن');
 
 // One word may stand as a sentence only if it is one of these ("Okay. We ship on Friday.").
-const EN_STANDALONE = new Set('okay ok alright yes yeah yep no nope right sure thanks hello hi hey good great fine exactly'.split(' '));
+const EN_STANDALONE = wordSet('okay ok alright yes yeah yep no nope right sure thanks hello hi hey good great fine');
 
-const EN_WH_QUESTION =
-  /^(?:(?:what|why|how|who|whom|whose|when|where|which)(?:'s|\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|shall|has|have|had|about|if|else|much|many|long|often|far|exactly)\b)|why not\b|how come\b|who (?:wants|knows|needs|owns|takes)\b)/;
+const EN_ASKING_VERB =
+  '(?:is|are|was|were|do|does|did|can|could|should|would|will|shall|has|have|had' +
+  '|about|if|else|much|many|long|often|far|exactly)';
+const EN_WH_QUESTION = new RegExp(
+  `^(?:(?:what|why|how|who|whom|whose|when|where|which)(?:'s|\\s+${EN_ASKING_VERB}\\b)` +
+    '|why not\\b|how come\\b|who (?:wants|knows|needs|owns|takes)\\b)',
+);
 
 const EN_LEAD = /^(?:(?:so|okay|ok|and|but|well|now|alright|then|also)\s+)+(?=\S)/;
 
-const WEEKDAYS_AND_MONTHS = new Set(
-  // "may" and "march" are left out: they are verbs far more often than months in speech.
-  ('monday tuesday wednesday thursday friday saturday sunday january february april june july august ' +
-    'september october november december').split(' '),
-);
+// "may" and "march" are left out: they are verbs far more often than months in speech.
+const WEEKDAYS_AND_MONTHS = wordSet(`
+  monday tuesday wednesday thursday friday saturday sunday
+  january february april june july august september october november december`);
+
+const SENTENCE_MARK = /[\p{L}\p{N}][.!?؟…]["')\]]*(?:\s|$)/u;
+const OPENS_WITH_CAPITAL = /^["'(]?\p{Lu}/u;
 
 /** Tokens of a turn's text: what `pausesMs` counts the gaps between. */
 export function tokensOf(text: string): string[] {
@@ -59,7 +67,10 @@ export function tokensOf(text: string): string[] {
  * joined by spaces, in order, so the words are walked once; a word of several tokens (a keyterm
  * phrase) has no silence inside. A turn whose words cannot be matched gets no pauses.
  */
-export function turnPauses(words: readonly { word: string; startMs: number; endMs: number }[], turns: readonly { text: string }[]): number[][] {
+export function turnPauses(
+  words: readonly { word: string; startMs: number; endMs: number }[],
+  turns: readonly { text: string }[],
+): number[][] {
   let at = 0;
   return turns.map((turn) => {
     const want = tokensOf(turn.text);
@@ -88,7 +99,7 @@ export function turnPauses(words: readonly { word: string; startMs: number; endM
 export function isWrittenTranscript(texts: readonly string[]): boolean {
   const turns = texts.map((t) => t.trim()).filter(Boolean);
   if (turns.length === 0) return false;
-  const written = turns.filter((t) => /[\p{L}\p{N}][.!?؟…]["')\]]*(?:\s|$)/u.test(t) || /^["'(]?\p{Lu}/u.test(t)).length;
+  const written = turns.filter((t) => SENTENCE_MARK.test(t) || OPENS_WITH_CAPITAL.test(t)).length;
   return written * 2 >= turns.length;
 }
 
@@ -97,7 +108,12 @@ export function isWrittenTranscript(texts: readonly string[]): boolean {
  * space: first at silences (`pausesMs`, one per gap between tokens; ignored when it no longer
  * matches the text, as after an edit), then at the word cues of `splitSentences`.
  */
-export function spokenSentences(text: string, pausesMs: readonly number[] | undefined, language: TextLanguage, rules: SentenceRules = DEFAULT_SENTENCE_RULES): string[] {
+export function spokenSentences(
+  text: string,
+  pausesMs: readonly number[] | undefined,
+  language: TextLanguage,
+  rules: SentenceRules = DEFAULT_SENTENCE_RULES,
+): string[] {
   const tokens = tokensOf(text);
   if (tokens.length === 0) return [];
   const usable = pausesMs !== undefined && pausesMs.length === tokens.length - 1;
@@ -110,7 +126,7 @@ export function writeSentence(sentence: string, language: TextLanguage): string 
   const words = tokensOf(sentence);
   if (words.length === 0) return '';
   let text = (language === 'en' ? words.map(writeWordEn) : words).join(' ');
-  if (language === 'en') text = text.replace(/^(\P{L}*)(\p{Ll})/u, (_, lead: string, c: string) => lead + c.toUpperCase());
+  if (language === 'en') text = capitalizeFirst(text);
   if (/[.!?؟…]["')\]]*$/.test(text)) return text;
   const question = asksQuestion(text, language);
   return `${text}${question ? (language === 'fa' ? '؟' : '?') : '.'}`;
@@ -132,7 +148,12 @@ function writeWordEn(word: string): string {
   return WEEKDAYS_AND_MONTHS.has(word) ? word.charAt(0).toUpperCase() + word.slice(1) : word;
 }
 
-function splitAtPauses(tokens: readonly string[], pauses: readonly number[], language: TextLanguage, rules: SentenceRules): string[][] {
+function splitAtPauses(
+  tokens: readonly string[],
+  pauses: readonly number[],
+  language: TextLanguage,
+  rules: SentenceRules,
+): string[][] {
   const noEnd = language === 'fa' ? FA_NO_END : EN_NO_END;
   const pieces: string[][] = [];
   let from = 0;
@@ -151,10 +172,19 @@ function splitAtPauses(tokens: readonly string[], pauses: readonly number[], lan
 }
 
 function opensThought(rest: string, language: TextLanguage): boolean {
-  return (language === 'fa' ? FA_OPENERS : EN_OPENERS).test(rest) || asksQuestion(rest.split(' ').slice(0, 4).join(' '), language);
+  const opening = rest.split(' ').slice(0, 4).join(' ');
+  return (language === 'fa' ? FA_OPENERS : EN_OPENERS).test(rest) || asksQuestion(opening, language);
 }
 
 function canStand(words: readonly string[], language: TextLanguage): boolean {
   if (words.length >= 2) return true;
   return language === 'en' ? EN_STANDALONE.has(words[0].toLowerCase()) : false;
+}
+
+function wordSet(words: string): ReadonlySet<string> {
+  return new Set(words.split(/\s+/).filter(Boolean));
+}
+
+function capitalizeFirst(text: string): string {
+  return text.replace(/^(\P{L}*)(\p{Ll})/u, (_, lead: string, c: string) => lead + c.toUpperCase());
 }

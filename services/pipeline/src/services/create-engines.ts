@@ -34,7 +34,14 @@ export function createEngines(config: PipelineConfig): Engines {
     async transcribe({ audioPath, keyterms, decoders }): Promise<TranscriptDoc> {
       const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms });
       const pauses = turnPauses(t.words, t.segments);
-      const segments = t.segments.map((s, index) => ({ index, speaker: s.speaker, startMs: s.startMs, endMs: s.endMs, text: s.text, pausesMs: pauses[index] }));
+      const segments = t.segments.map((s, index) => ({
+        index,
+        speaker: s.speaker,
+        startMs: s.startMs,
+        endMs: s.endMs,
+        text: s.text,
+        pausesMs: pauses[index],
+      }));
       return {
         language: t.language,
         speakers: t.speakers.map((label) => ({ label, name: null })),

@@ -17,6 +17,11 @@ async function readMeetings(db: Kysely<Database>, ids: string[]) {
   return { transcripts: new Map(t.map((r) => [r.recordingId, r])), digests: new Map(d.map((r) => [r.recordingId, r])) };
 }
 
+/** The turns as Ask reads them: the contract's fields (the digest's pauses stay here). */
+function askSegments(segments: unknown): TranscriptSegment[] {
+  return (segments as TranscriptSegment[]).map(publicSegment);
+}
+
 /**
  * `askMeeting` {recordingId} → {status, meeting}: a meeting the caller can
  * reach (its own, or one of a joined series; NOT_FOUND otherwise), with its transcript and digest
@@ -38,7 +43,7 @@ export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p:
       title: r.title ?? d.title ?? null,
       language: t.language,
       digestText: digestAsText(d.sections as Record<string, unknown>[]),
-      transcript: { speakers: t.speakers as { label: string; name: string | null }[], segments: (t.segments as TranscriptSegment[]).map(publicSegment) },
+      transcript: { speakers: t.speakers as { label: string; name: string | null }[], segments: askSegments(t.segments) },
     },
   };
 }
@@ -68,7 +73,7 @@ export async function askSeries(
     const t = transcripts.get(r.id);
     const d = digests.get(r.id);
     if (!t || !d) continue;
-    const doc = { speakers: t.speakers as { label: string; name: string | null }[], segments: (t.segments as TranscriptSegment[]).map(publicSegment) };
+    const doc = { speakers: t.speakers as { label: string; name: string | null }[], segments: askSegments(t.segments) };
     const length = transcriptAsText(doc).length;
     const fits = length <= budget;
     if (fits) budget -= length;
