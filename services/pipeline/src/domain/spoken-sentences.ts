@@ -12,6 +12,8 @@ export interface SentenceRules {
   pauseMs: number;
   /** A shorter silence, at least this, ends one when the next words open a new thought ("so", a question). */
   cuePauseMs: number;
+  /** A silence this long ends a sentence even after a word that cannot end one (the last word may be misheard). */
+  hardPauseMs: number;
 }
 
 /**
@@ -19,9 +21,12 @@ export interface SentenceRules {
  * (docs/decisions.md, "Digest sentences from unpunctuated speech"). The decoder's words touch
  * except where it heard silence, and silences inside sentences reached 230 ms, so 300 ms ends a
  * sentence on its own; sentence ends were often shorter (40-190 ms), so with an opening word
- * after it any silence the decoder reports (its shortest is 30 ms) is enough.
+ * after it any silence the decoder reports (its shortest is 30 ms) is enough. A second of silence
+ * (half the pause that starts a new turn) ends one even after "for" or "the": on the real-voice
+ * meetings the recognizer drops or mishears the last word ("to do for [them]") and two speakers'
+ * turns merged by the diarizer meet there.
  */
-export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 300, cuePauseMs: 30 };
+export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 300, cuePauseMs: 30, hardPauseMs: 1000 };
 
 /** After a silence these open a new thought; without one they are ordinary words ("and so on"). */
 const EN_OPENERS =
@@ -159,7 +164,7 @@ function splitAtPauses(
   let from = 0;
   for (let k = 1; k < tokens.length; k++) {
     const gap = pauses[k - 1];
-    if (gap < rules.cuePauseMs || noEnd.has(tokens[k - 1].toLowerCase())) continue;
+    if (gap < rules.cuePauseMs || (gap < rules.hardPauseMs && noEnd.has(tokens[k - 1].toLowerCase()))) continue;
     const rest = tokens.slice(k).join(' ').toLowerCase();
     if (gap < rules.pauseMs && !opensThought(rest, language)) continue;
     // Never leave a lone word behind on either side unless it can stand alone ("Okay.").
