@@ -37,10 +37,10 @@ describe('spokenSentences', () => {
     ]);
   });
 
-  it('does not end a sentence on a word that cannot end one at a silence under a second', () => {
-    expect(sentences('we will ship the [900] release on friday')).toEqual(['We will ship the release on Friday.']);
+  it('does not end a sentence on a word that cannot end one unless the silence is very long', () => {
+    expect(sentences('we will ship the [500] release on friday')).toEqual(['We will ship the release on Friday.']);
     const misheard = ['There is a lot to do for.', 'Ten of clubs.'];
-    expect(sentences('there is a lot to do for [1100] ten of clubs')).toEqual(misheard);
+    expect(sentences('there is a lot to do for [950] ten of clubs')).toEqual(misheard);
   });
 
   it('ends a sentence at a short silence when the next words open a new thought', () => {

@@ -21,12 +21,12 @@ export interface SentenceRules {
  * (docs/decisions.md, "Digest sentences from unpunctuated speech"). The decoder's words touch
  * except where it heard silence, and silences inside sentences reached 230 ms, so 300 ms ends a
  * sentence on its own; sentence ends were often shorter (40-190 ms), so with an opening word
- * after it any silence the decoder reports (its shortest is 30 ms) is enough. A second of silence
- * (half the pause that starts a new turn) ends one even after "for" or "the": on the real-voice
- * meetings the recognizer drops or mishears the last word ("to do for [them]") and two speakers'
- * turns merged by the diarizer meet there.
+ * after it any silence the decoder reports (its shortest is 30 ms) is enough. 600 ms ends one even
+ * after "for" or "the": on the real-voice meetings no silence inside an utterance passed 360 ms,
+ * while the recognizer drops or mishears last words ("to do for [them]", 950 ms before the next
+ * speaker's words in a turn the diarizer merged).
  */
-export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 300, cuePauseMs: 30, hardPauseMs: 1000 };
+export const DEFAULT_SENTENCE_RULES: SentenceRules = { pauseMs: 300, cuePauseMs: 30, hardPauseMs: 600 };
 
 /** After a silence these open a new thought; without one they are ordinary words ("and so on"). */
 const EN_OPENERS =
