@@ -10,6 +10,17 @@ export interface TranscriptSegment {
   startMs: number;
   endMs: number;
   text: string;
+  /**
+   * Silence before each word of `text` but the first, in ms, when the recognizer timed its words:
+   * the digest reads sentence ends from it. Kept inside the service (the bundle and Ask do not
+   * carry it); stale after an edit of the text, which the digest detects by the word count.
+   */
+  pausesMs?: number[];
+}
+
+/** A turn as it leaves the service (bundle, Ask): the contract's fields only. */
+export function publicSegment(s: TranscriptSegment): Omit<TranscriptSegment, 'pausesMs'> {
+  return { index: s.index, speaker: s.speaker, startMs: s.startMs, endMs: s.endMs, text: s.text };
 }
 
 export interface TranscriptDoc {

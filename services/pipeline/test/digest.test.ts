@@ -14,6 +14,9 @@ const STANDUP: DigestSegment[] = [
 
 const transcript = STANDUP.map((s) => s.text).join(' ');
 
+/** The spoken words of a written sentence: lower case, no punctuation. */
+const words = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, '').trim();
+
 describe('buildExtractiveDigest', () => {
   it.each(Object.entries(DIGEST_TEMPLATES))('gives a %s digest its template sections in reading order', (kind, sections) => {
     const digest = buildExtractiveDigest({ kind: kind as DigestKind, language: 'en', segments: STANDUP });
@@ -21,34 +24,37 @@ describe('buildExtractiveDigest', () => {
     expect(digest.sections.map((s) => s.kind)).toEqual(sections);
   });
 
-  it('lists the decisions verbatim from the transcript', () => {
+  it('lists the decisions from the transcript, capitalized and punctuated', () => {
     const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments: STANDUP });
     const decisions = digest.sections.find((s) => s.kind === 'decision_list');
-    expect(decisions).toMatchObject({ title: 'Decisions', items: ['we decided to ship the release on friday', 'we agreed to review the budget next monday'] });
+    expect(decisions).toMatchObject({ title: 'Decisions', items: ['We decided to ship the release on Friday.', 'We agreed to review the budget next Monday.'] });
   });
 
   it('lists action items with the owner named in them', () => {
     const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments: STANDUP });
     const actions = digest.sections.find((s) => s.kind === 'action_item_list');
     expect(actions?.kind === 'action_item_list' && actions.items).toEqual([
-      { text: 'sara please send the release notes to the team tomorrow', owner: 'Sara' },
-      { text: 'john will fix the login problem before thursday', owner: 'John' },
+      { text: 'Sara please send the release notes to the team tomorrow.', owner: 'Sara' },
+      { text: 'John will fix the login problem before Thursday.', owner: 'John' },
     ]);
   });
 
   it('gives "I will" to the speaker who said it, by the name given to that speaker', () => {
     const segments = [{ index: 0, speaker: 'speaker_1', speakerName: 'Reza Karimi', startMs: 0, endMs: 3000, text: 'i will send the invoice to the client' }];
     const digest = buildExtractiveDigest({ kind: 'VOICE_MEMO', language: 'en', segments });
-    expect(digest.sections[1]).toMatchObject({ kind: 'action_item_list', items: [{ text: 'i will send the invoice to the client', owner: 'Reza Karimi' }] });
+    expect(digest.sections[1]).toMatchObject({ kind: 'action_item_list', items: [{ text: 'I will send the invoice to the client.', owner: 'Reza Karimi' }] });
   });
 
   it('builds the summary only from sentences of the transcript', () => {
     const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments: STANDUP });
     const summary = digest.sections[0];
     expect(summary.kind).toBe('summary');
-    const sentences = summary.kind === 'summary' ? summary.text.split(/[.?] ?/).filter(Boolean) : [];
+    const sentences = summary.kind === 'summary' ? summary.text.split(/(?<=[.?]) /) : [];
     expect(sentences.length).toBeGreaterThanOrEqual(2);
-    for (const s of sentences) expect(transcript).toContain(s);
+    for (const s of sentences) {
+      expect(s).toMatch(/^[A-Z].*[.?]$/);
+      expect(transcript).toContain(words(s));
+    }
   });
 
   it('suggests a title from the topics and renders Markdown with every section', () => {
@@ -56,8 +62,8 @@ describe('buildExtractiveDigest', () => {
     expect(digest.title).toMatch(/release/i);
     expect(digest.markdown).toContain(`# ${digest.title}\n`);
     expect(digest.markdown).toContain('## Summary');
-    expect(digest.markdown).toContain('## Decisions\n\n- we decided to ship the release on friday');
-    expect(digest.markdown).toContain('- [ ] john will fix the login problem before thursday — **John**');
+    expect(digest.markdown).toContain('## Decisions\n\n- We decided to ship the release on Friday.');
+    expect(digest.markdown).toContain('- [ ] John will fix the login problem before Thursday. — **John**');
   });
 
   it('collects questions for a lecture even without question marks', () => {
@@ -69,7 +75,7 @@ describe('buildExtractiveDigest', () => {
     ].map((text, index) => ({ index, speaker: 'speaker_0', speakerName: null, startMs: index * 4000, endMs: index * 4000 + 3500, text }));
     const digest = buildExtractiveDigest({ kind: 'LECTURE', language: 'en', segments });
     expect(digest.sections.map((s) => s.kind)).toEqual(['summary', 'key_point_list', 'question_list']);
-    expect(digest.sections[2]).toMatchObject({ items: ['why does the learning rate matter so much'] });
+    expect(digest.sections[2]).toMatchObject({ items: ['Why does the learning rate matter so much?'] });
   });
 
   it('titles sections in Persian and finds Persian decision and action cues', () => {
@@ -81,8 +87,8 @@ describe('buildExtractiveDigest', () => {
     ].map((text, index) => ({ index, speaker: `speaker_${index % 2}`, speakerName: null, startMs: index * 4000, endMs: index * 4000 + 3500, text }));
     const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'fa', segments });
     expect(digest.sections.map((s) => s.title)).toEqual(['خلاصه', 'تصمیم‌ها', 'کارهای پیگیری']);
-    expect(digest.sections[1]).toMatchObject({ items: ['تصمیم گرفتیم بودجه تبلیغات را کم کنیم'] });
-    expect(digest.sections[2]).toMatchObject({ items: [{ text: 'سارا باید گزارش بودجه را تا شنبه بفرستد', owner: 'سارا' }] });
+    expect(digest.sections[1]).toMatchObject({ items: ['تصمیم گرفتیم بودجه تبلیغات را کم کنیم.'] });
+    expect(digest.sections[2]).toMatchObject({ items: [{ text: 'سارا باید گزارش بودجه را تا شنبه بفرستد.', owner: 'سارا' }] });
     expect(digest.markdown).toContain('## خلاصه');
   });
 

@@ -11,7 +11,15 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { PocketsphinxAsr, toWav16k, transcribeMeeting, VoiceClusterDiarizer } from '../../../services/pipeline/src/engines';
+import { buildExtractiveDigest } from '../../../services/pipeline/src/domain/digest';
+import { turnPauses } from '../../../services/pipeline/src/domain/spoken-sentences';
+import {
+  PocketsphinxAsr,
+  toWav16k,
+  transcribeMeeting,
+  VoiceClusterDiarizer,
+  type MeetingTranscript,
+} from '../../../services/pipeline/src/engines';
 import { longMeeting, speakMeeting, STANDUP_SCRIPT } from '../../support/speak-meeting';
 import { loadAverage } from '../lib/proc';
 import { assembleMeeting, normalizeWords, realUtterances, type RealSpeaker } from '../lib/real-voices';
@@ -74,6 +82,8 @@ interface MeetingResult {
   turnStartsWithin: number;
   rtf: number;
   baselineRtf: number;
+  /** The extractive digest's summary of what was recognized, to read how it comes out. */
+  summary: string;
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -112,9 +122,18 @@ async function score(spec: MeetingSpec, ctx: CaseContext): Promise<MeetingResult
     turnStartsWithin: starts.filter((s) => s <= TURN_START_TARGET_MS).length,
     rtf,
     baselineRtf,
+    summary: summaryOf(out),
   };
   ctx.log(`${spec.name}: ${JSON.stringify(result)}`);
   return result;
+}
+
+/** The digest's summary as the pipeline writes it (the turns carry the recognizer's pauses). */
+function summaryOf(t: MeetingTranscript): string {
+  const pauses = turnPauses(t.words, t.segments);
+  const segments = t.segments.map((s, index) => ({ ...s, index, speakerName: null, pausesMs: pauses[index] }));
+  const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments });
+  return digest.sections[0].kind === 'summary' ? digest.sections[0].text : '';
 }
 
 function targetsOf(r: MeetingResult): TargetCheck[] {
@@ -172,6 +191,7 @@ export const speechCase: BenchCase = {
         'WER: each recognized word goes to the reference turn it overlaps most; turns without a reference are not scored. "defaults": pocketsphinx with no search options, same chunks, same audio.',
         'DER: 10 ms frames, 250 ms collar around every reference turn boundary, one-to-one speaker mapping with the most shared time; overlapped speech counts each speaker.',
         'Turn start: for each reference turn, the nearest start of a transcript segment of the mapped speaker. RTF: transcribeMeeting wall time / audio length (decode + ASR + diarization).',
+        ...results.map((r) => `${r.name} digest summary: ${r.summary || '(empty)'}`),
         `load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after${loadBefore > 1 ? ' — the machine was shared and loaded; RTFs are pessimistic' : ''}`,
       ],
       targets: results.flatMap(targetsOf),

@@ -4,6 +4,7 @@
  * cue phrases for decisions and action items.
  */
 import { FIRST_NAMES } from './first-names';
+import { isWrittenTranscript, spokenSentences, writeSentence } from './spoken-sentences';
 import { contentTerms, isQuestion, splitSentences, type TextLanguage, wordsOf } from './text-units';
 
 export interface SourceSegment {
@@ -13,12 +14,16 @@ export interface SourceSegment {
   startMs: number;
   endMs: number;
   text: string;
+  /** Silence before each word of `text` but the first, ms (the offline recognizer's timing). */
+  pausesMs?: readonly number[];
 }
 
 export interface Sentence {
   /** Reading order across the meeting. */
   order: number;
+  /** The turn it was said in; its words are a run of that turn's words. */
   segment: SourceSegment;
+  /** As written in the digest: punctuated and capitalized when the transcript was not. */
   text: string;
   terms: string[];
   score: number;
@@ -69,8 +74,12 @@ export function isActionItem(sentence: string, language: TextLanguage, knownName
 /** Splits segments into sentences and scores each by TF-IDF centrality, memory terms boosting. */
 export function scoreSentences(segments: readonly SourceSegment[], language: TextLanguage, memory: readonly string[] = []): Sentence[] {
   const sentences: Sentence[] = [];
+  const written = isWrittenTranscript(segments.map((s) => s.text));
   for (const segment of segments) {
-    for (const text of splitSentences(segment.text, language)) {
+    const texts = written
+      ? splitSentences(segment.text, language)
+      : spokenSentences(segment.text, segment.pausesMs, language).map((s) => writeSentence(s, language));
+    for (const text of texts) {
       sentences.push({ order: sentences.length, segment, text, terms: contentTerms(text, language), score: 0 });
     }
   }

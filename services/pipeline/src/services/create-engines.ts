@@ -4,6 +4,7 @@ import { transcribeMeeting } from '../engines/transcribe-meeting';
 import { OpenAiAsr, OpenAiDigest } from '../engines/openai';
 import { ExtractiveDigest, type DigestInput } from '../engines/digest';
 import { stats } from '../domain/digest';
+import { turnPauses } from '../domain/spoken-sentences';
 import type { PipelineConfig } from '../config';
 import type { DigestDoc, Engines, GenerateInput, TranscriptDoc } from './engines.types';
 
@@ -32,7 +33,15 @@ export function createEngines(config: PipelineConfig): Engines {
   return {
     async transcribe({ audioPath, keyterms, decoders }): Promise<TranscriptDoc> {
       const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms });
-      const segments = t.segments.map((s, index) => ({ index, speaker: s.speaker, startMs: s.startMs, endMs: s.endMs, text: s.text }));
+      const pauses = turnPauses(t.words, t.segments);
+      const segments = t.segments.map((s, index) => ({
+        index,
+        speaker: s.speaker,
+        startMs: s.startMs,
+        endMs: s.endMs,
+        text: s.text,
+        pausesMs: pauses[index],
+      }));
       return {
         language: t.language,
         speakers: t.speakers.map((label) => ({ label, name: null })),

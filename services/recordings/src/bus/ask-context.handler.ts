@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
-import { BUS, digestAsText, transcriptAsText, type AskMeetingDoc, type AskMeetingReply, type AskSeriesQuery, type AskSeriesReply, type TranscriptSegment } from '@mm/contract';
+import { BUS, digestAsText, publicSegment, transcriptAsText, type AskMeetingDoc, type AskMeetingReply, type AskSeriesQuery, type AskSeriesReply, type TranscriptSegment } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
@@ -15,6 +15,11 @@ async function readMeetings(db: Kysely<Database>, ids: string[]) {
     db.selectFrom('digest').select(['recordingId', 'title', 'sections']).where('recordingId', 'in', ids).execute(),
   ]);
   return { transcripts: new Map(t.map((r) => [r.recordingId, r])), digests: new Map(d.map((r) => [r.recordingId, r])) };
+}
+
+/** The turns as Ask reads them: the contract's fields (the digest's pauses stay here). */
+function askSegments(segments: unknown): TranscriptSegment[] {
+  return (segments as TranscriptSegment[]).map(publicSegment);
 }
 
 /**
@@ -38,7 +43,7 @@ export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p:
       title: r.title ?? d.title ?? null,
       language: t.language,
       digestText: digestAsText(d.sections as Record<string, unknown>[]),
-      transcript: { speakers: t.speakers as { label: string; name: string | null }[], segments: t.segments as TranscriptSegment[] },
+      transcript: { speakers: t.speakers as { label: string; name: string | null }[], segments: askSegments(t.segments) },
     },
   };
 }
@@ -68,7 +73,7 @@ export async function askSeries(
     const t = transcripts.get(r.id);
     const d = digests.get(r.id);
     if (!t || !d) continue;
-    const doc = { speakers: t.speakers as { label: string; name: string | null }[], segments: t.segments as TranscriptSegment[] };
+    const doc = { speakers: t.speakers as { label: string; name: string | null }[], segments: askSegments(t.segments) };
     const length = transcriptAsText(doc).length;
     const fits = length <= budget;
     if (fits) budget -= length;

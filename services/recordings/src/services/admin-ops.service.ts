@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { NatsConnection } from 'nats';
 import { ApiError, newId, type Principal } from '@mm/http';
 import { request } from '@mm/bus';
-import { BUS } from '@mm/contract';
+import { BUS, publicSegment } from '@mm/contract';
 import type { Database, RecordingRow } from '../db/schema';
 import { refreshSearchText } from './search-text';
 import type { LifecycleService, Segment, TranscriptDoc } from './lifecycle.service';
@@ -118,7 +118,8 @@ export class AdminOpsService {
       const t = await trx.selectFrom('transcript').select('segments').where('recordingId', '=', r.id).executeTakeFirst();
       const segments = (t?.segments ?? []) as Segment[];
       if (!segments[index]) throw new ApiError('NOT_FOUND', 'No such segment.');
-      segments[index] = { ...segments[index], text: text.trim() };
+      // The recognizer's pauses timed the old words; the edited text has none.
+      segments[index] = { ...publicSegment(segments[index]), text: text.trim() };
       await trx.updateTable('transcript').set({ segments: JSON.stringify(segments) }).where('recordingId', '=', r.id).execute();
       await refreshSearchText(trx, r.id);
       return { row: r, change: 'transcript_edited' };

@@ -1,7 +1,7 @@
 import type { ListedRecording, RecordingRow } from '../db/schema';
 import { displayTitles } from '../domain/titles';
 import { bundleMarkdown, sectionsMarkdown, transcriptMarkdown } from '../domain/markdown';
-import type { AccessRole } from '@mm/contract';
+import { publicSegment, type AccessRole } from '@mm/contract';
 
 /** Turns rows into the contract's resources. Knows the public URLs; no I/O. */
 export class Views {
@@ -82,6 +82,8 @@ export class Views {
     const series = seriesOn && r.seriesId && r.seriesName ? { id: r.seriesId, name: r.seriesName } : null;
     const digestMd = sectionsMarkdown(d.sections as never);
     const nameOf = new Map(t.speakers.map((s) => [s.label, s.name]));
+    // The pauses stored beside each turn are the digest's, not the contract's.
+    const segments = t.segments.map(publicSegment);
     const json = {
       recording: {
         id: r.id,
@@ -101,7 +103,7 @@ export class Views {
       transcript: {
         language: t.language,
         speakers: t.speakers,
-        segments: t.segments,
+        segments,
         text: t.segments.map((s) => s.text).join('\n'),
         markdown: transcriptMarkdown(t.speakers, t.segments),
       },
