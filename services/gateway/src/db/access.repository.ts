@@ -65,6 +65,12 @@ export class AccessRepository {
     };
   }
 
+  /** The version of the whole access state (migration 0003): one indexed row, no join. */
+  async accessVersion(): Promise<string> {
+    const row = await this.db.selectFrom('accessVersion').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+    return String(row.version);
+  }
+
   async tokensDisabled(): Promise<boolean> {
     const row = await this.db.selectFrom('flag').select('value').where('key', '=', 'tokensDisabled').executeTakeFirst();
     return row?.value === true;
