@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateClass } from '@mm/contract';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
+import { TokenLoader } from './token-loader';
 
 /**
  * Redis key whose value changes whenever access state changes (revocation, account, flags). Its
@@ -92,12 +93,14 @@ export class AccessGate {
   private pg: { version: string; readAt: number } | null = null;
   private pgReading: Promise<string> | null = null;
   private lastRedisWarning = 0;
+  private readonly loader: TokenLoader;
 
   constructor(
     private readonly repo: AccessRepository,
     private readonly redis: Redis,
     private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger },
   ) {
+    this.loader = new TokenLoader(repo);
     this.redis.defineCommand('mmGate', { numberOfKeys: 3, lua: SCRIPT });
     this.redis.defineCommand('mmJunk', { numberOfKeys: 3, lua: JUNK_SCRIPT });
   }
@@ -166,7 +169,7 @@ export class AccessGate {
     const hit = this.cache.get(hash);
     if (hit && hit.epoch === epoch && hit.version === version) return hit.value;
     // Loaded after `version` was read, so the row is at least as new as the version it is kept under.
-    const token = await this.repo.findTokenByHash(hash);
+    const token = await this.loader.load(hash);
     if (epoch !== null && version !== null) {
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(hash, { epoch, version, value: token });
