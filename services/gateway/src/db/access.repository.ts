@@ -40,29 +40,38 @@ export function toAccountView(row: AccountRow): AccountView {
 export class AccessRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** One query: the token of a hash with its account, or null. */
-  async findTokenByHash(hash: string): Promise<ResolvedToken | null> {
-    const row = await this.db
+  /** One query for many hashes (the gate's misses of one turn): each token found with its account, by hash. */
+  async findTokensByHashes(hashes: readonly string[]): Promise<Map<string, ResolvedToken>> {
+    const rows = await this.db
       .selectFrom('token')
       .innerJoin('account', 'account.id', 'token.accountId')
       .selectAll('account')
-      .select(['token.id as tokenId', 'token.name as tokenName', 'token.scopes', 'token.expiresAt', 'token.revokedAt', 'token.dailyMinuteCap'])
-      .where('token.hash', '=', hash)
-      .executeTakeFirst();
-    if (!row) return null;
-    const account = toAccountView(row as unknown as AccountRow);
-    return {
-      tokenId: row.tokenId,
-      name: row.tokenName,
-      scopes: row.scopes as Scope[],
-      expiresAt: row.expiresAt,
-      revoked: row.revokedAt !== null,
-      dailyMinuteCap: row.dailyMinuteCap,
-      accountId: account.id,
-      displayName: account.displayName,
-      features: account.features,
-      account: { developerMode: account.developerMode, approved: account.approved, switches: account.switches },
-    };
+      .select(['token.hash', 'token.id as tokenId', 'token.name as tokenName', 'token.scopes', 'token.expiresAt', 'token.revokedAt', 'token.dailyMinuteCap'])
+      .where('token.hash', 'in', hashes)
+      .execute();
+    const found = new Map<string, ResolvedToken>();
+    for (const row of rows) {
+      const account = toAccountView(row as unknown as AccountRow);
+      found.set(row.hash, {
+        tokenId: row.tokenId,
+        name: row.tokenName,
+        scopes: row.scopes as Scope[],
+        expiresAt: row.expiresAt,
+        revoked: row.revokedAt !== null,
+        dailyMinuteCap: row.dailyMinuteCap,
+        accountId: account.id,
+        displayName: account.displayName,
+        features: account.features,
+        account: { developerMode: account.developerMode, approved: account.approved, switches: account.switches },
+      });
+    }
+    return found;
+  }
+
+  /** The version of the whole access state (migration 0003): one indexed row, no join. */
+  async accessVersion(): Promise<string> {
+    const row = await this.db.selectFrom('accessVersion').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+    return String(row.version);
   }
 
   async tokensDisabled(): Promise<boolean> {

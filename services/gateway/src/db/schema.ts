@@ -33,10 +33,18 @@ export interface FlagTable {
   value: unknown;
 }
 
+/** One row, changed by triggers with every write to account, token or flag (migration 0003). */
+export interface AccessVersionTable {
+  id: number;
+  /** bigint: pg returns it as a string. */
+  version: string;
+}
+
 export interface Database {
   account: AccountTable;
   token: TokenTable;
   flag: FlagTable;
+  accessVersion: AccessVersionTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

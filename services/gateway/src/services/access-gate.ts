@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateClass } from '@mm/contract';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
+import { TokenLoader } from './token-loader';
 
 /**
  * Redis key whose value changes whenever access state changes (revocation, account, flags). Its
@@ -50,11 +51,14 @@ return {0, 0, i, it, e}
 `;
 
 /**
- * How long a cached token is trusted without reading Postgres even while the epoch says nothing
- * changed: the bound on a revocation whose epoch change was lost (a Redis failover that rolled it
- * back). docs/decisions.md.
+ * How old the proof against Postgres behind a cached token may be: the bound on a revocation whose
+ * epoch change was lost (a Redis failover that rolled it back). The proof is one read of the access
+ * version (migration 0003), which triggers change with every committed write to access state, so a
+ * worker proves all its cached tokens at once instead of reloading each. docs/decisions.md.
  */
 export const TOKEN_CACHE_MAX_AGE_MS = 10_000;
+/** The version is read again this long before its proof runs out, without making a request wait. */
+const REFRESH_AHEAD_MS = 2_000;
 
 export interface GateResult {
   token: ResolvedToken | null;
@@ -63,12 +67,12 @@ export interface GateResult {
   retryAfter: number | null;
 }
 
-interface CacheEntry {
+/** A cached lookup, trusted only while both the Redis epoch and the Postgres version it was loaded at hold. */
+interface CacheEntry<T> {
   epoch: string;
-  token: ResolvedToken | null;
-  loadedAt: number;
+  version: string;
+  value: T;
 }
-
 
 const MAX_CACHE = 100_000;
 
@@ -77,19 +81,26 @@ const MAX_CACHE = 100_000;
  *
  * Tokens are cached in memory, but an entry is trusted only while the access epoch in Redis is
  * the one it was loaded at: every admin change bumps the epoch after its commit, so a revocation
- * reaches every gateway replica on the very next request. While Redis is down the gateway reads
- * Postgres on every request and lets requests through without rate limits (decisions.md).
+ * reaches every gateway replica on the very next request. An entry also needs the access version
+ * in Postgres to be unchanged, as read at most TOKEN_CACHE_MAX_AGE_MS ago. While Redis is down
+ * the gateway reads Postgres on every request and lets requests through without rate limits
+ * (decisions.md).
  */
 export class AccessGate {
-  private readonly cache = new Map<string, CacheEntry>();
-  private flags: { epoch: string; tokensDisabled: boolean } | null = null;
+  private readonly cache = new Map<string, CacheEntry<ResolvedToken | null>>();
+  private flags: CacheEntry<boolean> | null = null;
+  /** The access version as last read from Postgres, and when that read began. */
+  private pg: { version: string; readAt: number } | null = null;
+  private pgReading: Promise<string> | null = null;
   private lastRedisWarning = 0;
+  private readonly loader: TokenLoader;
 
   constructor(
     private readonly repo: AccessRepository,
     private readonly redis: Redis,
     private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger },
   ) {
+    this.loader = new TokenLoader(repo);
     this.redis.defineCommand('mmGate', { numberOfKeys: 3, lua: SCRIPT });
     this.redis.defineCommand('mmJunk', { numberOfKeys: 3, lua: JUNK_SCRIPT });
   }
@@ -109,7 +120,9 @@ export class AccessGate {
       this.warnRedis(err);
     }
     const epoch = counted ? String(counted[4]) : null;
-    const [token, tokensDisabled] = await Promise.all([hash ? this.token(hash, epoch) : null, this.tokensDisabled(epoch)]);
+    // Without the epoch nothing cached can be trusted, and there is nothing to prove against Postgres.
+    const version = epoch === null ? null : await this.pgVersion();
+    const [token, tokensDisabled] = await Promise.all([hash ? this.token(hash, epoch, version) : null, this.tokensDisabled(epoch, version)]);
     let retryAfter: number | null = null;
     if (counted) {
       const [t, tTtl, i, iTtl] = counted;
@@ -121,22 +134,54 @@ export class AccessGate {
     return { token, tokensDisabled, retryAfter };
   }
 
-  private async token(hash: string, epoch: string | null): Promise<ResolvedToken | null> {
-    const now = Date.now();
+  /**
+   * The access version, read at most TOKEN_CACHE_MAX_AGE_MS ago. Read again in the background a
+   * little before that, and awaited only once the proof has run out (one read for all requests).
+   */
+  private async pgVersion(): Promise<string> {
+    const pg = this.pg;
+    const age = pg ? Date.now() - pg.readAt : Infinity;
+    if (pg && age < TOKEN_CACHE_MAX_AGE_MS - REFRESH_AHEAD_MS) return pg.version;
+    const reading = this.readPgVersion();
+    if (pg && age < TOKEN_CACHE_MAX_AGE_MS) {
+      reading.catch(() => undefined); // a failed early read is tried again by the next request
+      return pg.version;
+    }
+    return reading;
+  }
+
+  private readPgVersion(): Promise<string> {
+    this.pgReading ??= (async () => {
+      // The start of the read, not its end: the version seen may be as old as that.
+      const readAt = Date.now();
+      try {
+        const version = await this.repo.accessVersion();
+        this.pg = { version, readAt };
+        return version;
+      } finally {
+        this.pgReading = null;
+      }
+    })();
+    return this.pgReading;
+  }
+
+  private async token(hash: string, epoch: string | null, version: string | null): Promise<ResolvedToken | null> {
     const hit = this.cache.get(hash);
-    if (hit && epoch !== null && hit.epoch === epoch && now - hit.loadedAt < TOKEN_CACHE_MAX_AGE_MS) return hit.token;
-    const token = await this.repo.findTokenByHash(hash);
-    if (epoch !== null) {
+    if (hit && hit.epoch === epoch && hit.version === version) return hit.value;
+    // Loaded after `version` was read, so the row is at least as new as the version it is kept under.
+    const token = await this.loader.load(hash);
+    if (epoch !== null && version !== null) {
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
-      this.cache.set(hash, { epoch, token, loadedAt: now });
+      this.cache.set(hash, { epoch, version, value: token });
     }
     return token;
   }
 
-  private async tokensDisabled(epoch: string | null): Promise<boolean> {
-    if (this.flags && epoch !== null && this.flags.epoch === epoch) return this.flags.tokensDisabled;
+  private async tokensDisabled(epoch: string | null, version: string | null): Promise<boolean> {
+    const hit = this.flags;
+    if (hit && hit.epoch === epoch && hit.version === version) return hit.value;
     const tokensDisabled = await this.repo.tokensDisabled();
-    if (epoch !== null) this.flags = { epoch, tokensDisabled };
+    if (epoch !== null && version !== null) this.flags = { epoch, version, value: tokensDisabled };
     return tokensDisabled;
   }
 
