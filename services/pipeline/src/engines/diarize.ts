@@ -66,11 +66,17 @@ export interface DiarizeOptions {
   minRunMs: number;
 }
 
-// Thresholds measured on flite's three voices (30 s and 5 min meetings): pieces of 2.5 s or
-// more of one voice stay under 3.0 apart, different voices start at 3.5 (rms against awb, the
-// closest pair). Below 2 s of speech the two overlap, hence the minimum window. The change
-// threshold sits lower than the cluster one on purpose: a needless split is rejoined by the
-// clustering, a missed one is not.
+// Thresholds first measured on flite's three voices: pieces of 2.5 s or more of one voice stay
+// under 3.0 apart, different voices start at 3.5 (rms against awb, the closest pair). Below 2 s
+// of speech the two overlap, hence the minimum window. The change threshold sits lower than the
+// cluster one on purpose: a needless split is rejoined by the clustering, a missed one is not.
+// Real voices (tests/bench/speakers-dev.ts, docs/decisions.md): 19 cepstra without pitch
+// separate the three men of the real-voice meetings where 12 cepstra with pitch did not; on
+// real voices the pitch track puts up to a tenth of a man's frames near its 400 Hz ceiling, so
+// pitch made one speaker's pieces look apart. With the smaller sample bias the same 3.25
+// threshold was best on the tuning meetings.
+export const REAL_VOICE_DISTANCE: DistanceRules = { ...DEFAULT_DISTANCE_RULES, pitchWeight: 0, sampleBias: 100 };
+
 export const DEFAULT_DIARIZE: DiarizeOptions = {
   minPauseMs: 250,
   windowMs: 2500,
@@ -80,7 +86,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   minClusterMs: 2500,
   minShortVoiceMs: 700,
   speechRangeDb: 35,
-  distance: DEFAULT_DISTANCE_RULES,
+  distance: REAL_VOICE_DISTANCE,
   turns: DEFAULT_TURN_RULES,
   resegmentWindowMs: 1500,
   resegmentPasses: 2,
@@ -100,7 +106,7 @@ export class VoiceClusterDiarizer implements Diarizer {
     const words = input.words;
     if (words.length === 0) return { speakers: [], words: [], turns: [] };
     const samples = input.samples ?? (await readPcm16k(input.wavPath));
-    const voice = new VoicePrefix(samples, this.opts.speechRangeDb);
+    const voice = new VoicePrefix(samples, this.opts.speechRangeDb, this.opts.distance.pitchWeight > 0);
     const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
     const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
     const clusterOf = this.cluster(stats);
@@ -228,12 +234,13 @@ class VoicePrefix {
   private readonly pitchSum: Float64Array;
   private readonly pitchSq: Float64Array;
 
-  constructor(samples: Float32Array, rangeDb: number) {
+  constructor(samples: Float32Array, rangeDb: number, withPitch: boolean) {
     const ff = frameFeatures(samples);
     this.count = ff.count;
     const loud = percentile(ff.energyDb, 0.99);
     const floorDb = loud - rangeDb;
-    const f0 = pitchTrack(samples, ff.energyDb, floorDb);
+    // The pitch track is the costliest feature: not computed when the distance gives it no weight.
+    const f0 = withPitch ? pitchTrack(samples, ff.energyDb, floorDb) : new Float32Array(ff.count);
     const c = ff.count + 1;
     this.prefix = new Float64Array(c * DIMS);
     this.prefixSq = new Float64Array(c * DIMS);
