@@ -1,6 +1,6 @@
-import { energyOf, frameFeaturesOf, looksLikeRandomBytes, pitchOf } from '../src/engines/meeting-frames';
+import { energyOf, frameFeatureBlocks, looksLikeRandomBytes, pitchOf } from '../src/engines/meeting-frames';
 import { parseWavHeader, pcmFromSamples, wavHeader } from '../src/engines/pcm-file';
-import { energyTrack, frameFeatures, pitchTrack } from '../src/engines/voice-features';
+import { energyTrack, frameFeatures, type FrameFeatures, N_CEPS, pitchTrack } from '../src/engines/voice-features';
 
 /** 7.3 s of two alternating "voices" (harmonic tones at 120 and 210 Hz) with quiet gaps and noise. */
 function signal(): Float32Array {
@@ -18,14 +18,28 @@ function signal(): Float32Array {
   return out;
 }
 
+/** The blocks put back together, as one whole-signal result. */
+async function joined(pcm: ReturnType<typeof pcmFromSamples>, count: number, blockFrames: number): Promise<FrameFeatures> {
+  const all: FrameFeatures = { count, mfcc: new Float32Array(count * N_CEPS), energyDb: new Float32Array(count), flatness: new Float32Array(count) };
+  let next = 0;
+  for await (const { first, ff } of frameFeatureBlocks(pcm, blockFrames)) {
+    expect(first).toBe(next);
+    next = first + ff.count;
+    all.mfcc.set(ff.mfcc, first * N_CEPS);
+    all.energyDb.set(ff.energyDb, first);
+    all.flatness.set(ff.flatness, first);
+  }
+  expect(next).toBe(count);
+  return all;
+}
+
 describe('meeting features read in blocks', () => {
   const samples = signal();
   const whole = frameFeatures(samples);
   const pcm = pcmFromSamples(samples);
 
   it.each([50, 64, 6000])('equal the whole-signal features with blocks of %i frames', async (blockFrames) => {
-    const ff = await frameFeaturesOf(pcm, blockFrames);
-    expect(ff.count).toBe(whole.count);
+    const ff = await joined(pcm, whole.count, blockFrames);
     expect(ff.mfcc).toEqual(whole.mfcc);
     expect(ff.energyDb).toEqual(whole.energyDb);
     expect(ff.flatness).toEqual(whole.flatness);

@@ -16,7 +16,7 @@ import {
 } from '../domain/speaker-clustering';
 import { buildTurns, DEFAULT_TURN_RULES, labelByFirstAppearance, pauseRuns, smoothShortRuns, type SpeakerWord, type TimedWord, type Turn, type TurnRules, type WordRange } from '../domain/turns';
 import { withCanonicalWav } from './audio';
-import { frameFeaturesOf, pitchOf } from './meeting-frames';
+import { energyOf, frameFeatureBlocks, pitchOf } from './meeting-frames';
 import type { PcmSource } from './pcm-file';
 import { frameAt, type FrameFeatures, HOP_MS, N_CEPS } from './voice-features';
 
@@ -69,11 +69,17 @@ export interface DiarizeOptions {
   minRunMs: number;
 }
 
-// Thresholds measured on flite's three voices (30 s and 5 min meetings): pieces of 2.5 s or
-// more of one voice stay under 3.0 apart, different voices start at 3.5 (rms against awb, the
-// closest pair). Below 2 s of speech the two overlap, hence the minimum window. The change
-// threshold sits lower than the cluster one on purpose: a needless split is rejoined by the
-// clustering, a missed one is not.
+// Thresholds first measured on flite's three voices: pieces of 2.5 s or more of one voice stay
+// under 3.0 apart, different voices start at 3.5 (rms against awb, the closest pair). Below 2 s
+// of speech the two overlap, hence the minimum window. The change threshold sits lower than the
+// cluster one on purpose: a needless split is rejoined by the clustering, a missed one is not.
+// Real voices (tests/bench/speakers-dev.ts, docs/decisions.md): 19 cepstra without pitch
+// separate the three men of the real-voice meetings where 12 cepstra with pitch did not; on
+// real voices the pitch track puts up to a tenth of a man's frames near its 400 Hz ceiling, so
+// pitch made one speaker's pieces look apart. With the smaller sample bias the same 3.25
+// threshold was best on the tuning meetings.
+export const REAL_VOICE_DISTANCE: DistanceRules = { ...DEFAULT_DISTANCE_RULES, pitchWeight: 0, sampleBias: 100 };
+
 export const DEFAULT_DIARIZE: DiarizeOptions = {
   minPauseMs: 250,
   windowMs: 2500,
@@ -83,7 +89,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   minClusterMs: 2500,
   minShortVoiceMs: 700,
   speechRangeDb: 35,
-  distance: DEFAULT_DISTANCE_RULES,
+  distance: REAL_VOICE_DISTANCE,
   turns: DEFAULT_TURN_RULES,
   resegmentWindowMs: 1500,
   resegmentPasses: 2,
@@ -103,7 +109,8 @@ export class VoiceClusterDiarizer implements Diarizer {
     const words = input.words;
     if (words.length === 0) return { speakers: [], words: [], turns: [] };
     const workDir = input.workDir ?? os.tmpdir();
-    const voice = await withCanonicalWav(input.wavPath, workDir, (pcm) => VoicePrefix.of(pcm, this.opts.speechRangeDb));
+    const withPitch = this.opts.distance.pitchWeight > 0;
+    const voice = await withCanonicalWav(input.wavPath, workDir, (pcm) => VoicePrefix.of(pcm, this.opts.speechRangeDb, withPitch));
     const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
     const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
     const clusterOf = this.cluster(stats);
@@ -231,32 +238,45 @@ class VoicePrefix {
   private readonly pitchSum: Float64Array;
   private readonly pitchSq: Float64Array;
 
-  /** Reads the audio block by block: only the per-frame features are ever held whole. */
-  static async of(pcm: PcmSource, rangeDb: number): Promise<VoicePrefix> {
-    const ff = await frameFeaturesOf(pcm);
-    const floorDb = percentile(ff.energyDb, 0.99) - rangeDb;
-    return new VoicePrefix(ff, await pitchOf(pcm, ff.energyDb, floorDb), floorDb);
+  /**
+   * Reads the audio block by block, twice: the energies first (the voiced floor is relative to the
+   * meeting's loud end), then the features of each block straight into the prefix sums, so neither
+   * the samples nor the per-frame cepstra are ever held whole. The pitch track, the costliest
+   * feature, is computed only when the distance gives it weight.
+   */
+  static async of(pcm: PcmSource, rangeDb: number, withPitch: boolean): Promise<VoicePrefix> {
+    const energyDb = await energyOf(pcm);
+    const floorDb = percentile(energyDb, 0.99) - rangeDb;
+    const f0 = withPitch ? await pitchOf(pcm, energyDb, floorDb) : null;
+    const voice = new VoicePrefix(energyDb.length);
+    for await (const { first, ff } of frameFeatureBlocks(pcm)) voice.add(first, ff, f0, floorDb);
+    return voice;
   }
 
-  private constructor(ff: FrameFeatures, f0: Float32Array, floorDb: number) {
-    this.count = ff.count;
-    const c = ff.count + 1;
+  private constructor(count: number) {
+    this.count = count;
+    const c = count + 1;
     this.prefix = new Float64Array(c * DIMS);
     this.prefixSq = new Float64Array(c * DIMS);
     this.n = new Float64Array(c);
     this.pitchN = new Float64Array(c);
     this.pitchSum = new Float64Array(c);
     this.pitchSq = new Float64Array(c);
-    for (let f = 0; f < ff.count; f++) {
-      const voiced = ff.energyDb[f] >= floorDb;
+  }
+
+  /** Adds the frames of one block (`ff`, starting at frame `first`); blocks come in order. */
+  private add(first: number, ff: FrameFeatures, f0: Float32Array | null, floorDb: number): void {
+    for (let k = 0; k < ff.count; k++) {
+      const f = first + k;
+      const voiced = ff.energyDb[k] >= floorDb;
       this.n[f + 1] = this.n[f] + (voiced ? 1 : 0);
-      const lp = voiced && f0[f] > 0 ? Math.log(f0[f]) : 0;
+      const lp = voiced && f0 && f0[f] > 0 ? Math.log(f0[f]) : 0;
       this.pitchN[f + 1] = this.pitchN[f] + (lp ? 1 : 0);
       this.pitchSum[f + 1] = this.pitchSum[f] + lp;
       this.pitchSq[f + 1] = this.pitchSq[f] + lp * lp;
       for (let d = 0; d < DIMS; d++) {
         // c0 is loudness, which says more about the microphone than the voice: skipped.
-        const x = voiced ? ff.mfcc[f * N_CEPS + 1 + d] : 0;
+        const x = voiced ? ff.mfcc[k * N_CEPS + 1 + d] : 0;
         this.prefix[(f + 1) * DIMS + d] = this.prefix[f * DIMS + d] + x;
         this.prefixSq[(f + 1) * DIMS + d] = this.prefixSq[f * DIMS + d] + x * x;
       }

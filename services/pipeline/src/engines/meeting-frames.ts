@@ -12,7 +12,6 @@ import {
   type FrameFeatures,
   HOP,
   isFlatAndLoud,
-  N_CEPS,
   PITCH_REACH,
   pitchTrack,
   randomBytesProbes,
@@ -31,17 +30,11 @@ export async function energyOf(pcm: PcmSource, blockFrames = BLOCK_FRAMES): Prom
   return out;
 }
 
-/** Cepstra, energy and flatness of every frame. */
-export async function frameFeaturesOf(pcm: PcmSource, blockFrames = BLOCK_FRAMES): Promise<FrameFeatures> {
-  const count = frameCount(pcm.sampleCount);
-  const all: FrameFeatures = { count, mfcc: new Float32Array(count * N_CEPS), energyDb: new Float32Array(count), flatness: new Float32Array(count) };
-  for (const { first, end } of blocks(count, blockFrames)) {
-    const ff = frameFeatures(await pcm.read(first * HOP, (end - 1) * HOP + WIN));
-    all.mfcc.set(ff.mfcc, first * N_CEPS);
-    all.energyDb.set(ff.energyDb, first);
-    all.flatness.set(ff.flatness, first);
+/** Cepstra, energy and flatness block by block: `first` is the block's first frame in the meeting. */
+export async function* frameFeatureBlocks(pcm: PcmSource, blockFrames = BLOCK_FRAMES): AsyncGenerator<{ first: number; ff: FrameFeatures }> {
+  for (const { first, end } of blocks(frameCount(pcm.sampleCount), blockFrames)) {
+    yield { first, ff: frameFeatures(await pcm.read(first * HOP, (end - 1) * HOP + WIN)) };
   }
-  return all;
 }
 
 /**

@@ -1,0 +1,172 @@
+/**
+ * Fast loop for the speaker code: real-voice and flite meetings are assembled and recognized
+ * once (words cached under the OS temp dir, keyed by meeting), then only the diarizer runs and
+ * is scored. Not a bench case: the recognizer is not what changes here, and re-running
+ * pocketsphinx for every threshold tried would cost minutes each time.
+ *
+ *   node --import tsx tests/bench/speakers-dev.ts [--set tune|held|bench|flite|all] [--opts JSON]
+ *     [--sweep key=v1,v2,...]
+ *
+ * Sets: "bench" are the speech case's meetings; "tune" and "held" are other seeds and speaker
+ * mixes of the same Debian voices. Thresholds are chosen on tune (and bench), then checked once
+ * on held.
+ */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  PocketsphinxAsr,
+  toWav16k,
+  VoiceClusterDiarizer,
+  type DiarizeOptions,
+} from '../../services/pipeline/src/engines';
+import type { TimedWord } from '../../services/pipeline/src/domain/turns';
+import { longMeeting, speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
+import { assembleMeeting, normalizeWords, realUtterances, type RealSpeaker } from './lib/real-voices';
+import { diarizationError, turnStartErrors, type RefTurn } from './lib/speech-score';
+
+interface DevMeeting {
+  name: string;
+  set: 'bench' | 'tune' | 'held' | 'flite';
+  make(dir: string): Promise<{ path: string; durationMs: number; turns: RefTurn[] }>;
+}
+
+interface Cached {
+  wav: string;
+  durationMs: number;
+  turns: RefTurn[];
+  words: TimedWord[];
+}
+
+const ALL4: RealSpeaker[] = ['reader', 'allison', 'cards', 'dhd'];
+const real = (set: DevMeeting['set'], speakers: RealSpeaker[], seed: number): DevMeeting => ({
+  name: `real-${speakers.length}-${speakers.map((s) => s[0]).join('')}-s${seed}`,
+  set,
+  async make(dir) {
+    const opts = { speakers, seed, maxTurnMs: 7000, maxPerSpeaker: 6, overlapShare: 0.15, noiseDb: -50 };
+    const m = await assembleMeeting(await realUtterances(), opts, path.join(dir, `${seed}-${speakers.join('-')}.wav`));
+    return { path: m.path, durationMs: m.durationMs, turns: m.turns };
+  },
+});
+const flite = (name: string, script: Parameters<typeof speakMeeting>[0]): DevMeeting => ({
+  name,
+  set: 'flite',
+  async make() {
+    const m = await speakMeeting(script);
+    const turns = m.turns.map((t) => ({
+      speaker: t.voice,
+      reference: normalizeWords(t.text),
+      startMs: t.startMs,
+      endMs: t.endMs,
+    }));
+    return { path: m.path, durationMs: m.durationMs, turns };
+  },
+});
+
+const MEETINGS: DevMeeting[] = [
+  real('bench', ['reader', 'allison', 'cards'], 3),
+  real('bench', ALL4, 4),
+  real('tune', ['reader', 'cards'], 11),
+  real('tune', ['reader', 'allison', 'cards'], 12),
+  real('tune', ['reader', 'cards', 'dhd'], 13),
+  real('tune', ALL4, 14),
+  real('tune', ['allison', 'cards', 'dhd'], 15),
+  real('tune', ALL4, 16),
+  real('held', ['reader', 'cards'], 21),
+  real('held', ['reader', 'allison', 'cards'], 22),
+  real('held', ['reader', 'allison', 'dhd'], 23),
+  real('held', ALL4, 24),
+  real('held', ['reader', 'cards', 'dhd'], 25),
+  real('held', ALL4, 26),
+  flite('flite-standup', STANDUP_SCRIPT),
+  flite('flite-1min', longMeeting(1)),
+  // One voice for a minute must stay one speaker (transcribe.int.test.ts asks the same).
+  flite('flite-monologue', longMeeting(1).map(([, text]) => ['rms', text] as ['rms', string])),
+];
+
+const CACHE = path.join(os.tmpdir(), 'mm-speakers-dev');
+
+async function load(m: DevMeeting): Promise<Cached> {
+  const file = path.join(CACHE, `${m.name}.json`);
+  const hit = await fs.readFile(file, 'utf8').then((t) => JSON.parse(t) as Cached, () => null);
+  if (hit) return hit;
+  await fs.mkdir(CACHE, { recursive: true });
+  const made = await m.make(CACHE);
+  const wav = path.join(CACHE, `${m.name}-16k.wav`);
+  await toWav16k(made.path, wav);
+  const asr = await new PocketsphinxAsr().transcribe({ wavPath: wav, keyterms: [] });
+  const out: Cached = { wav, durationMs: made.durationMs, turns: made.turns, words: asr.words };
+  await fs.writeFile(file, JSON.stringify(out));
+  return out;
+}
+
+interface Score {
+  name: string;
+  speakers: string;
+  der: number;
+  confusion: number;
+  starts: string;
+  ok: boolean;
+}
+
+async function scoreOne(m: DevMeeting, c: Cached, opts: Partial<DiarizeOptions>): Promise<Score> {
+  const out = await new VoiceClusterDiarizer(opts).diarize({ wavPath: c.wav, words: c.words });
+  const dia = diarizationError(c.durationMs, c.turns, out.turns);
+  const starts = turnStartErrors(c.turns, out.turns, dia.mapping);
+  const within = starts.filter((s) => s <= 1000).length;
+  const ref = new Set(c.turns.map((t) => t.speaker)).size;
+  if (arg('detail') === m.name) {
+    console.log(`mapping ${JSON.stringify(dia.mapping)}`);
+    c.turns.forEach((t, i) => {
+      const hyp = out.turns
+        .filter((h) => h.endMs > t.startMs && h.startMs < t.endMs)
+        .map((h) => `${h.speaker.slice(8)}@${h.startMs}-${h.endMs}`);
+      const err = Math.round(starts[i]);
+      console.log(`  ${t.speaker.padEnd(8)} ${t.startMs}-${t.endMs} start err ${err}: ${hyp.join(' ')}`);
+    });
+  }
+  const ok = ref === out.speakers.length && dia.der <= 0.15 && within === starts.length;
+  const speakers = `${out.speakers.length}/${ref}`;
+  return { name: m.name, speakers, der: dia.der, confusion: dia.confusion, starts: `${within}/${starts.length}`, ok };
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const set = arg('set') ?? 'all';
+  const chosen = MEETINGS.filter((m) => set === 'all' || set.split(',').includes(m.set));
+  const base = JSON.parse(arg('opts') ?? '{}') as Partial<DiarizeOptions>;
+  const sweep = arg('sweep');
+  const variants: Array<Partial<DiarizeOptions>> = [base];
+  if (sweep) {
+    const [key, values] = sweep.split('=');
+    const set = (o: Record<string, unknown>, k: string, v: number): Record<string, unknown> => {
+      const [head, ...rest] = k.split('.');
+      return { ...o, [head]: rest.length ? set((o[head] ?? {}) as Record<string, unknown>, rest.join('.'), v) : v };
+    };
+    variants.splice(0, 1, ...values.split(',').map((v) => set(base, key, Number(v)) as Partial<DiarizeOptions>));
+  }
+  const cached = [];
+  for (const m of chosen) cached.push(await load(m));
+  for (const v of variants) {
+    const scores: Score[] = [];
+    for (let i = 0; i < chosen.length; i++) scores.push(await scoreOne(chosen[i], cached[i], v));
+    const meanDer = scores.reduce((a, s) => a + s.der, 0) / scores.length;
+    const pass = scores.filter((s) => s.ok).length;
+    const mean = `mean DER ${(meanDer * 100).toFixed(1)}%`;
+    console.log(`\n${JSON.stringify(v)}  ${mean}  all targets ${pass}/${scores.length}`);
+    for (const s of scores) {
+      const der = `${(s.der * 100).toFixed(1)}% (conf ${(s.confusion * 100).toFixed(1)})`;
+      const cols = [s.name.padEnd(22), s.speakers.padEnd(5), `DER ${der.padEnd(20)}`, `starts ${s.starts.padEnd(6)}`];
+      console.log(`  ${cols.join(' ')} ${s.ok ? 'ok' : ''}`);
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
