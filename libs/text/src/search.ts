@@ -23,3 +23,16 @@ export function searchWords(q: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
 }
+
+/**
+ * What search stores for a normalized text: its distinct tokens (split at spaces, tabs and line
+ * breaks), in order of first appearance, joined by one space. A query word holds only letters and
+ * digits (searchWords), so it appears inside the text exactly when it appears inside one of these
+ * tokens: matching is unchanged while the stored text is a fraction of a long meeting's (words
+ * repeat). Migration 0007 of recordings and the archive bench's loader compute the same in SQL.
+ */
+export function searchTokens(normalized: string): string {
+  const seen = new Set<string>();
+  for (const t of normalized.split(/[ \t\n\r]/)) if (t !== '') seen.add(t);
+  return [...seen].join(' ');
+}

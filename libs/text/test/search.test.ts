@@ -1,4 +1,4 @@
-import { normalizeForSearch, searchWords } from '../src/search';
+import { normalizeForSearch, searchTokens, searchWords } from '../src/search';
 
 describe('search normalization', () => {
   it('ignores capitals and Latin diacritics', () => {
@@ -20,5 +20,13 @@ describe('search normalization', () => {
     expect(searchWords('  Release, NOTES!  ')).toEqual(['release', 'notes']);
     expect(searchWords('   ')).toEqual([]);
     expect(searchWords('—')).toEqual([]);
+  });
+
+  it('stores each token once, in order of first appearance, so every query word still matches inside it', () => {
+    const text = normalizeForSearch('Release notes.\nRelease, then   release notes\tagain\r\nنیم\u200cسال');
+    const stored = searchTokens(text);
+    expect(stored).toBe('release notes. release, then notes again نیمسال');
+    for (const w of searchWords('leas notes agai نیمسا')) expect(stored.includes(w)).toBe(text.includes(w));
+    expect(searchTokens(' \n ')).toBe('');
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The bulk loader of the archive benches (search-scale, list-scale): finished meetings written
  * straight into the recordings schema, row for row what the write path leaves behind for a READY
- * meeting (recording, transcript and digest rows; search_text = normalizeForSearch of title,
- * transcript and digest, as services/recordings refreshSearchText writes it — checked on a sample
- * by running refreshSearchText itself). Text is drawn in Postgres from a pool of generated turns
- * (archive-text.ts), so no gigabytes cross the socket; batches of INSERT … SELECT.
+ * meeting (recording, transcript and digest rows; search_text = the distinct tokens of
+ * normalizeForSearch of title, transcript and digest, as services/recordings refreshSearchText
+ * writes it — checked on a sample by running refreshSearchText itself). Text is drawn in
+ * Postgres from a pool of generated turns (archive-text.ts), so no gigabytes cross the socket;
+ * batches of INSERT … SELECT.
  *
  * The archive stays in the bench database between runs (a bench_archive.dataset row names it);
  * a run with the same shape reuses it and only a changed shape reloads (minutes, not seconds).
@@ -53,6 +54,11 @@ async function sizes(c: PoolClient): Promise<LoadedArchive['bytes']> {
   const by = Object.fromEntries(r.rows.map((x) => [x.t, Number(x.b)]));
   return { recording: by.recording ?? 0, transcript: by.transcript ?? 0, digest: by.digest ?? 0 };
 }
+
+/** searchTokens (libs/text) in SQL: distinct tokens of a normalized text, in order of first appearance. */
+const tokensOf = (text: string) => `coalesce((select string_agg(w, ' ' order by o) from (
+    select w, min(o) as o from unnest(string_to_array(translate(${text}, E'\\t\\n\\r', '   '), ' ')) with ordinality as x(w, o)
+    where w <> '' group by w) as t), '')`;
 
 /** A SQL literal of our own values (numbers, generated words). */
 const lit = (v: string | number) => (typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`);
@@ -110,7 +116,7 @@ function batchSql(first: number, shape: ArchiveShape, big: string, small: string
      select m.id, m.account_id, null, 'api', 'READY', null, 'MEETING', 'auto', 'skip', '{}',
        m.created_at - interval '10 minutes', m.created_at, m.created_at + interval '5 minutes', m.minutes * 60000, m.minutes, 0,
        'audio/' || m.id, 'hold_' || m.id, true, 'job_' || m.id, true,
-       concat_ws(E'\n', d.title_norm, (select string_agg(s.norm, E'\n' order by s.ord) from s where s.n = m.n), d.summary_norm, d.decision_norm, d.action_norm),
+       ${tokensOf(`concat_ws(E'\\n', d.title_norm, (select string_agg(s.norm, E'\\n' order by s.ord) from s where s.n = m.n), d.summary_norm, d.decision_norm, d.action_norm)`)},
        m.created_at
      from m join d on d.n = m.n`,
   ];
