@@ -25,14 +25,33 @@ export function searchWords(q: string): string[] {
 }
 
 /**
- * What search stores for a normalized text: its distinct tokens (split at spaces, tabs and line
- * breaks), in order of first appearance, joined by one space. A query word holds only letters and
- * digits (searchWords), so it appears inside the text exactly when it appears inside one of these
- * tokens: matching is unchanged while the stored text is a fraction of a long meeting's (words
- * repeat). Migration 0007 of recordings and the archive bench's loader compute the same in SQL.
+ * What search stores for a meeting, from its parts already normalized (each transcript turn, then
+ * the title, then the digest): one line per part holding the tokens (split at spaces, tabs and
+ * line breaks) that no earlier part had, in order of first appearance. A query word holds only
+ * letters and digits (searchWords), so it appears inside the parts exactly when it appears inside
+ * one of these tokens: matching is unchanged while the stored text is a fraction of a long
+ * meeting's (words repeat). The line of a word's first token is the first part holding the word,
+ * which is how the snippet's turn is found without reading the transcript (firstPartHolding).
+ * Migration 0007 of recordings and the archive bench's loader compute the same in SQL.
  */
-export function searchTokens(normalized: string): string {
+export function searchTokens(parts: string[]): string {
   const seen = new Set<string>();
-  for (const t of normalized.split(/[ \t\n\r]/)) if (t !== '') seen.add(t);
-  return [...seen].join(' ');
+  return parts
+    .map((part) => {
+      const fresh: string[] = [];
+      for (const t of part.split(/[ \t\n\r]/)) {
+        if (t === '' || seen.has(t)) continue;
+        seen.add(t);
+        fresh.push(t);
+      }
+      return fresh.join(' ');
+    })
+    .join('\n');
+}
+
+/** The index of the first part (line of searchTokens) holding one of `words`, or -1. */
+export function firstPartHolding(stored: string, words: string[]): number {
+  const lines = stored.split('\n');
+  for (let i = 0; i < lines.length; i++) if (words.some((w) => lines[i].includes(w))) return i;
+  return -1;
 }

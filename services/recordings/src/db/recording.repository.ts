@@ -25,7 +25,7 @@ export class RecordingRepository {
     return q.executeTakeFirst();
   }
 
-  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText'> & { attachmentMinutes: number }): Promise<RecordingRow> {
+  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText' | 'searchTurns'> & { attachmentMinutes: number }): Promise<RecordingRow> {
     return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
   }
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ApiError, type Principal } from '@mm/http';
-import { normalizeForSearch, searchWords } from '@mm/text';
+import { firstPartHolding, normalizeForSearch, searchWords } from '@mm/text';
 import type { Database, ListedRecording } from '../db/schema';
 import { LISTED_COLUMNS } from '../db/recording.repository';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
@@ -88,24 +88,59 @@ export class SearchService {
     return [...found, ...(await rest.limit(n - found.length).execute())];
   }
 
+  /**
+   * The page's items with their snippets. A meeting's search text tells by its lines which part
+   * first holds a query word (firstPartHolding), so only that one turn of each transcript is read,
+   * not every transcript of the page (tens of kilobytes each); rows stored before the lines
+   * existed (searchTurns null), or a turn that does not hold the word after all, read it whole.
+   */
   private async present(p: Principal, page: ListedRecording[], words: string[]) {
     if (page.length === 0) return [];
+    const db = this.deps.db;
     const ids = page.map((r) => r.id);
-    const [transcripts, digests] = await Promise.all([
-      this.deps.db.selectFrom('transcript').select(['recordingId', 'segments']).where('recordingId', 'in', ids).execute(),
-      this.deps.db.selectFrom('digest').select(['recordingId', 'title', 'language', 'sections']).where('recordingId', 'in', ids).execute(),
+    const [texts, digests] = await Promise.all([
+      db.selectFrom('recording').select(['id', 'searchText', 'searchTurns']).where('id', 'in', ids).execute(),
+      db.selectFrom('digest').select(['recordingId', 'title', 'language', 'sections']).where('recordingId', 'in', ids).execute(),
     ]);
-    const tBy = new Map(transcripts.map((t) => [t.recordingId, t.segments as { text: string }[]]));
     const dBy = new Map(digests.map((d) => [d.recordingId, d]));
+    const snippets = new Map<string, string | null>();
+    const turnOf = new Map<string, number>();
+    for (const t of texts) {
+      const part = t.searchText === null || t.searchTurns === null ? null : firstPartHolding(t.searchText, words);
+      if (part === null) continue; // an older row: read its transcript whole below
+      if (part >= 0 && part < t.searchTurns!) turnOf.set(t.id, part);
+      else snippets.set(t.id, snippetOf(digestText(dBy.get(t.id)?.sections), words)); // no turn holds a word
+    }
+    for (const [id, text] of await this.turnTexts([...turnOf])) {
+      const snippet = snippetOf(text, words);
+      if (snippet !== null) snippets.set(id, snippet);
+    }
+    const whole = ids.filter((id) => !snippets.has(id));
+    if (whole.length > 0) {
+      const transcripts = await db.selectFrom('transcript').select(['recordingId', 'segments']).where('recordingId', 'in', whole).execute();
+      const tBy = new Map(transcripts.map((t) => [t.recordingId, t.segments as { text: string }[]]));
+      for (const id of whole) {
+        let snippet: string | null = null;
+        for (const seg of tBy.get(id) ?? []) {
+          snippet = snippetOf(seg.text, words);
+          if (snippet) break;
+        }
+        snippets.set(id, snippet ?? snippetOf(digestText(dBy.get(id)?.sections), words));
+      }
+    }
     return page.map((r) => {
       const d = dBy.get(r.id);
-      let snippet: string | null = null;
-      for (const seg of tBy.get(r.id) ?? []) {
-        snippet = snippetOf(seg.text, words);
-        if (snippet) break;
-      }
-      snippet ??= snippetOf(digestText(d?.sections), words);
-      return { ...this.deps.views.listItem(r, d ? { title: d.title, language: d.language } : null, p.features.series), snippet };
+      const head = d ? { title: d.title, language: d.language } : null;
+      return { ...this.deps.views.listItem(r, head, p.features.series), snippet: snippets.get(r.id) ?? null };
     });
+  }
+
+  /** The text of one transcript turn per meeting ([id, turn index] pairs), read inside Postgres. */
+  private async turnTexts(pairs: [string, number][]): Promise<[string, string][]> {
+    if (pairs.length === 0) return [];
+    const rows = await sql<{ id: string; text: string | null }>`
+      select t.recording_id as id, t.segments -> x.turn ->> 'text' as text
+      from transcript t join unnest(${pairs.map((x) => x[0])}::text[], ${pairs.map((x) => x[1])}::int[]) as x(id, turn) on t.recording_id = x.id`.execute(this.deps.db);
+    return rows.rows.flatMap((r) => (r.text === null ? [] : [[r.id, r.text] as [string, string]]));
   }
 }
