@@ -32,7 +32,7 @@ export function searchWords(q: string): string[] {
  * one of these tokens: matching is unchanged while the stored text is a fraction of a long
  * meeting's (words repeat). The line of a word's first token is the first part holding the word,
  * which is how the snippet's turn is found without reading the transcript (firstPartHolding).
- * Migration 0007 of recordings and the archive bench's loader compute the same in SQL.
+ * The archive bench's loader computes the same in SQL.
  */
 export function searchTokens(parts: string[]): string {
   const seen = new Set<string>();

@@ -14,6 +14,7 @@ import type { PoolClient } from 'pg';
 import { openDatabase } from '@mm/db';
 import { refreshSearchText } from '../../../services/recordings/src/services/search-text';
 import type { Database } from '../../../services/recordings/src/db/schema';
+import { refreshOldSearchTexts } from './archive-refresh';
 import { RARE_WORDS, turnPool } from './archive-text';
 import { normalizeForSearch } from '../../../libs/text/src';
 import { BenchError } from './types';
@@ -208,6 +209,7 @@ export async function ensureArchive(
     if (have && sameShape && (await count(have.big)) === shape.bigAccountMeetings) {
       ({ big, small } = have);
       log(`archive: reusing the loaded archive (${shape.meetings.toLocaleString('en-US')} meetings; accounts ${big}, ${small})`);
+      if ((await refreshOldSearchTexts(url, ID_PREFIX, log)) > 0) await c.query('vacuum analyze recordings.recording');
     } else {
       ({ big, small } = await accounts());
       log(`archive: loading ${shape.meetings.toLocaleString('en-US')} meetings over ${shape.accounts} accounts (takes minutes; kept for the next run)`);

@@ -27,3 +27,4 @@ export async function refreshSearchText(trx: Transaction<Database>, recordingId:
   const parts = [...turns, r.title ?? d?.title ?? '', digestText(d?.sections)].map(normalizeForSearch);
   await trx.updateTable('recording').set({ searchText: searchTokens(parts), searchTurns: turns.length }).where('id', '=', recordingId).execute();
 }
+
