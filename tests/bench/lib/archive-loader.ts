@@ -209,7 +209,7 @@ export async function ensureArchive(
     if (have && sameShape && (await count(have.big)) === shape.bigAccountMeetings) {
       ({ big, small } = have);
       log(`archive: reusing the loaded archive (${shape.meetings.toLocaleString('en-US')} meetings; accounts ${big}, ${small})`);
-      if ((await refreshOldSearchTexts(url, ID_PREFIX, log)) > 0) await c.query('vacuum analyze recordings.recording');
+      if ((await refreshOldSearchTexts(url, ID_PREFIX, [big, small], log)) > 0) await c.query('vacuum analyze recordings.recording');
     } else {
       ({ big, small } = await accounts());
       log(`archive: loading ${shape.meetings.toLocaleString('en-US')} meetings over ${shape.accounts} accounts (takes minutes; kept for the next run)`);
