@@ -23,3 +23,35 @@ export function searchWords(q: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
 }
+
+/**
+ * What search stores for a meeting, from its parts already normalized (each transcript turn, then
+ * the title, then the digest): one line per part holding the tokens (split at spaces, tabs and
+ * line breaks) that no earlier part had, in order of first appearance. A query word holds only
+ * letters and digits (searchWords), so it appears inside the parts exactly when it appears inside
+ * one of these tokens: matching is unchanged while the stored text is a fraction of a long
+ * meeting's (words repeat). The line of a word's first token is the first part holding the word,
+ * which is how the snippet's turn is found without reading the transcript (firstPartHolding).
+ * The archive bench's loader computes the same in SQL.
+ */
+export function searchTokens(parts: string[]): string {
+  const seen = new Set<string>();
+  return parts
+    .map((part) => {
+      const fresh: string[] = [];
+      for (const t of part.split(/[ \t\n\r]/)) {
+        if (t === '' || seen.has(t)) continue;
+        seen.add(t);
+        fresh.push(t);
+      }
+      return fresh.join(' ');
+    })
+    .join('\n');
+}
+
+/** The index of the first part (line of searchTokens) holding one of `words`, or -1. */
+export function firstPartHolding(stored: string, words: string[]): number {
+  const lines = stored.split('\n');
+  for (let i = 0; i < lines.length; i++) if (words.some((w) => lines[i].includes(w))) return i;
+  return -1;
+}

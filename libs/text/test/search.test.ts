@@ -1,4 +1,4 @@
-import { normalizeForSearch, searchWords } from '../src/search';
+import { firstPartHolding, normalizeForSearch, searchTokens, searchWords } from '../src/search';
 
 describe('search normalization', () => {
   it('ignores capitals and Latin diacritics', () => {
@@ -20,5 +20,16 @@ describe('search normalization', () => {
     expect(searchWords('  Release, NOTES!  ')).toEqual(['release', 'notes']);
     expect(searchWords('   ')).toEqual([]);
     expect(searchWords('—')).toEqual([]);
+  });
+
+  it('stores each token once, on the line of the first part holding it, so every query word still matches inside it', () => {
+    const parts = ['Release notes.', 'Release, then   release notes\tagain', 'نیم\u200cسال\r\nrelease,'].map(normalizeForSearch);
+    const stored = searchTokens(parts);
+    expect(stored).toBe('release notes.\nrelease, then notes again\nنیمسال');
+    for (const w of searchWords('leas notes agai نیمسا')) expect(stored.includes(w)).toBe(parts.join('\n').includes(w));
+    expect(firstPartHolding(stored, ['then'])).toBe(1);
+    expect(firstPartHolding(stored, ['zzz', 'سال'])).toBe(2);
+    expect(firstPartHolding(stored, ['zzz'])).toBe(-1);
+    expect(searchTokens([' \n ', ''])).toBe('\n');
   });
 });

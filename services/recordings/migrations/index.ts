@@ -5,6 +5,7 @@ import { createSilentMeeting } from './0003_create_silent_meeting';
 import { addClaimOwner } from './0004_add_claim_owner';
 import { outboxVersionsAndParking } from './0005_outbox_versions_and_parking';
 import { searchTrigramIndex } from './0006_search_trigram_index';
+import { searchTextTokens } from './0007_search_text_tokens';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
@@ -13,4 +14,5 @@ export const migrations: MigrationSet = {
   '0004_add_claim_owner': addClaimOwner,
   '0005_outbox_versions_and_parking': outboxVersionsAndParking,
   '0006_search_trigram_index': searchTrigramIndex,
+  '0007_search_text_tokens': searchTextTokens,
 };

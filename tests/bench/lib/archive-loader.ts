@@ -1,10 +1,11 @@
 /**
  * The bulk loader of the archive benches (search-scale, list-scale): finished meetings written
  * straight into the recordings schema, row for row what the write path leaves behind for a READY
- * meeting (recording, transcript and digest rows; search_text = normalizeForSearch of title,
- * transcript and digest, as services/recordings refreshSearchText writes it — checked on a sample
- * by running refreshSearchText itself). Text is drawn in Postgres from a pool of generated turns
- * (archive-text.ts), so no gigabytes cross the socket; batches of INSERT … SELECT.
+ * meeting (recording, transcript and digest rows; search_text = the distinct normalized tokens of
+ * transcript turns, title and digest, one line per part, as services/recordings refreshSearchText
+ * writes it — checked on a sample by running refreshSearchText itself). Text is drawn in
+ * Postgres from a pool of generated turns (archive-text.ts), so no gigabytes cross the socket;
+ * batches of INSERT … SELECT.
  *
  * The archive stays in the bench database between runs (a bench_archive.dataset row names it);
  * a run with the same shape reuses it and only a changed shape reloads (minutes, not seconds).
@@ -13,6 +14,7 @@ import type { PoolClient } from 'pg';
 import { openDatabase } from '@mm/db';
 import { refreshSearchText } from '../../../services/recordings/src/services/search-text';
 import type { Database } from '../../../services/recordings/src/db/schema';
+import { refreshOldSearchTexts } from './archive-refresh';
 import { RARE_WORDS, turnPool } from './archive-text';
 import { normalizeForSearch } from '../../../libs/text/src';
 import { BenchError } from './types';
@@ -105,14 +107,29 @@ function batchSql(first: number, shape: ArchiveShape, big: string, small: string
          jsonb_build_object('kind', 'action_item_list', 'title', 'Action items', 'items', jsonb_build_array(jsonb_build_object('text', d.action, 'owner', null)))),
        '# ' || d.title || E'\n\n' || d.summary, m.created_at
      from m join d on d.n = m.n`,
+    // searchTokens (libs/text) in SQL: the parts (turns, title, digest text), each token on the
+    // line of the first part holding it, in order of first appearance.
+    `create temp table p on commit drop as
+     select n, ord - 1 as part, norm as txt from s
+     union all select d.n, c.turns, d.title_norm from d join (select n, count(*)::int as turns from s group by n) c on c.n = d.n
+     union all select d.n, c.turns + 1, concat_ws(E'\\n', d.summary_norm, d.decision_norm, d.action_norm)
+       from d join (select n, count(*)::int as turns from s group by n) c on c.n = d.n`,
+    `create temp table f on commit drop as
+     select n, w, min(array[part::bigint, pos]) as at from p
+     cross join lateral unnest(string_to_array(translate(p.txt, E'\\t\\n\\r', '   '), ' ')) with ordinality as x(w, pos)
+     where w <> '' group by n, w`,
+    `create temp table st on commit drop as
+     select l.n, string_agg(l.line, E'\\n' order by l.part) as search_text, (count(*) - 2)::int as turns
+     from (select p.n, p.part, coalesce(string_agg(f.w, ' ' order by f.at[2]), '') as line
+           from p left join f on f.n = p.n and f.at[1] = p.part group by p.n, p.part) l
+     group by l.n`,
     `insert into recordings.recording (id, account_id, token_id, source, status, title, kind, output_language, naming, keyterms,
-       recorded_at, created_at, ready_at, duration_ms, minutes, attachment_minutes, audio_key, hold_ref, charged, job_id, ready_once, search_text, updated_at)
+       recorded_at, created_at, ready_at, duration_ms, minutes, attachment_minutes, audio_key, hold_ref, charged, job_id, ready_once,
+       search_text, search_turns, updated_at)
      select m.id, m.account_id, null, 'api', 'READY', null, 'MEETING', 'auto', 'skip', '{}',
        m.created_at - interval '10 minutes', m.created_at, m.created_at + interval '5 minutes', m.minutes * 60000, m.minutes, 0,
-       'audio/' || m.id, 'hold_' || m.id, true, 'job_' || m.id, true,
-       concat_ws(E'\n', d.title_norm, (select string_agg(s.norm, E'\n' order by s.ord) from s where s.n = m.n), d.summary_norm, d.decision_norm, d.action_norm),
-       m.created_at
-     from m join d on d.n = m.n`,
+       'audio/' || m.id, 'hold_' || m.id, true, 'job_' || m.id, true, st.search_text, st.turns, m.created_at
+     from m join st on st.n = m.n`,
   ];
 }
 
@@ -192,6 +209,7 @@ export async function ensureArchive(
     if (have && sameShape && (await count(have.big)) === shape.bigAccountMeetings) {
       ({ big, small } = have);
       log(`archive: reusing the loaded archive (${shape.meetings.toLocaleString('en-US')} meetings; accounts ${big}, ${small})`);
+      if ((await refreshOldSearchTexts(url, ID_PREFIX, [big, small], log)) > 0) await c.query('vacuum analyze recordings.recording');
     } else {
       ({ big, small } = await accounts());
       log(`archive: loading ${shape.meetings.toLocaleString('en-US')} meetings over ${shape.accounts} accounts (takes minutes; kept for the next run)`);

@@ -8,6 +8,9 @@ import type { ListPosition } from '../domain/cursor';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
+/** A listed meeting with its digest's head (both null when it has no digest). */
+export type ListedWithHead = ListedRecording & { digestTitle: string | null; digestLanguage: string | null };
+
 /** Every column of a meeting but the search text: what list and search pages read. */
 export const LISTED_COLUMNS = [
   'id', 'accountId', 'tokenId', 'source', 'status', 'title', 'kind', 'outputLanguage', 'naming', 'keyterms', 'seriesId', 'seriesName',
@@ -25,7 +28,7 @@ export class RecordingRepository {
     return q.executeTakeFirst();
   }
 
-  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText'> & { attachmentMinutes: number }): Promise<RecordingRow> {
+  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText' | 'searchTurns'> & { attachmentMinutes: number }): Promise<RecordingRow> {
     return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -62,14 +65,23 @@ export class RecordingRepository {
     await enqueue(trx, BUS.timerSet, `timer:${timer.timerId}`, timer);
   }
 
-  /** READY meetings newest first by createdAt, starting right after `after`. */
-  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<ListedRecording[]> {
-    let q = db.selectFrom('recording').select(LISTED_COLUMNS).where('status', '=', 'READY').where('deletedAt', 'is', null);
-    if (where.accountId) q = q.where('accountId', '=', where.accountId);
-    if (where.seriesId) q = q.where('seriesId', '=', where.seriesId);
+  /**
+   * READY meetings newest first by createdAt, starting right after `after`, each with its digest's
+   * title and language (null without a digest), in one round trip: the page's index scan stops at
+   * `limit` rows and each row then finds its digest by primary key.
+   */
+  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<ListedWithHead[]> {
+    let q = db
+      .selectFrom('recording as r')
+      .leftJoin('digest as d', 'd.recordingId', 'r.id')
+      .select([...LISTED_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle', 'd.language as digestLanguage'])
+      .where('r.status', '=', 'READY')
+      .where('r.deletedAt', 'is', null);
+    if (where.accountId) q = q.where('r.accountId', '=', where.accountId);
+    if (where.seriesId) q = q.where('r.seriesId', '=', where.seriesId);
     // A row comparison, so the keyset position is a bound of the ordered index (deep pages stay cheap).
-    if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id})`);
-    return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    if (after) q = q.where(sql<boolean>`(r.created_at, r.id) < (${after.createdAt}, ${after.id})`);
+    return q.orderBy('r.createdAt', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
   }
 
   /**

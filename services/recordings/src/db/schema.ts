@@ -38,8 +38,13 @@ export interface RecordingTable {
   namingOpen: Generated<boolean>;
   readyOnce: Generated<boolean>;
   deletedAt: Date | null;
-  /** Normalized title, transcript and digest (libs/text normalizeForSearch); null until READY. */
+  /**
+   * Distinct normalized tokens of the transcript turns, title and digest, one line per part
+   * (libs/text searchTokens); null until READY.
+   */
   searchText: Generated<string | null>;
+  /** Lines of searchText that are transcript turns (the rest: title, digest); null: one line, any part. */
+  searchTurns: Generated<number | null>;
   updatedAt: Generated<Date>;
 }
 
@@ -91,5 +96,5 @@ export interface Database {
 }
 
 export type RecordingRow = Selectable<RecordingTable>;
-/** A meeting as list pages read it: every column but the search text (tens of kilobytes). */
-export type ListedRecording = Omit<RecordingRow, 'searchText'>;
+/** A meeting as list pages read it: every column but the search text. */
+export type ListedRecording = Omit<RecordingRow, 'searchText' | 'searchTurns'>;

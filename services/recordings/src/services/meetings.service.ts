@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import { BUS } from '@mm/contract';
 import { ApiError, newId, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
+import type { ListedWithHead } from '../db/recording.repository';
 import { STEP_STATUS, suggestNames } from '../domain/lifecycle';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { LifecycleService, Segment, TranscriptDoc } from './lifecycle.service';
@@ -35,9 +36,9 @@ export class MeetingsService {
     const limit = q.limit ?? 20;
     const rows = await this.repo.listReady(this.deps.db, q.seriesId ? { seriesId: q.seriesId } : { accountId: p.accountId }, after, limit + 1);
     const page = rows.slice(0, limit);
-    const heads = await this.repo.digestHeads(this.deps.db, page.map((r) => r.id));
+    const head = (r: ListedWithHead) => (r.digestLanguage === null ? null : { title: r.digestTitle, language: r.digestLanguage });
     return {
-      items: page.map((r) => this.deps.views.listItem(r, heads.get(r.id) ?? null, p.features.series)),
+      items: page.map((r) => this.deps.views.listItem(r, head(r), p.features.series)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
     };
   }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ApiError, type Principal } from '@mm/http';
-import { normalizeForSearch, searchWords } from '@mm/text';
+import { firstPartHolding, normalizeForSearch, searchWords } from '@mm/text';
 import type { Database, ListedRecording } from '../db/schema';
 import { LISTED_COLUMNS } from '../db/recording.repository';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
@@ -22,6 +22,8 @@ const SNIPPET = 200;
 /** Newest meetings matched one by one before the trigram index is asked (see matching). */
 const WINDOW = 400;
 const escapeLike = (w: string) => w.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A matching meeting with its search text, which tells the turn of its snippet. */
+type SearchRow = ListedRecording & { searchText: string | null; searchTurns: number | null };
 
 /**
  * Up to 200 characters of `text` around the first place one of `words` appears, or null. The
@@ -61,9 +63,10 @@ export class SearchService {
    * and rare words stay cheap: the newest WINDOW meetings in scope are read by the ordered index and
    * matched one by one (a common word fills the page there); only when they do not fill it, the
    * older ones are found by the trigram index (recording_search_trgm), which a rare word needs.
-   * The planner cannot tell the two apart (long texts carry no statistics), so the service does.
+   * The planner cannot tell the two apart for a given account, so the service does. The search
+   * text of the returned rows comes along: it tells the snippet's turn (present).
    */
-  private async matching(p: Principal, q: SearchQuery, words: string[], after: { createdAt: Date; id: string } | null, n: number): Promise<ListedRecording[]> {
+  private async matching(p: Principal, q: SearchQuery, words: string[], after: { createdAt: Date; id: string } | null, n: number): Promise<SearchRow[]> {
     const db = this.deps.db;
     const scope = <T extends SelectQueryBuilder<Database, 'recording', object>>(sel: T): T => {
       let s = sel.where('status', '=', 'READY').where('deletedAt', 'is', null);
@@ -76,36 +79,71 @@ export class SearchService {
       return s.orderBy('recordedAt', 'desc').orderBy('id', 'desc') as T;
     };
     const likes = words.map((w) => `%${escapeLike(w)}%`);
-    const newest = scope(db.selectFrom('recording').select([...LISTED_COLUMNS, 'searchText'])).limit(WINDOW);
-    let first = db.selectFrom(newest.as('w')).select(LISTED_COLUMNS);
+    const columns = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const;
+    const newest = scope(db.selectFrom('recording').select(columns)).limit(WINDOW);
+    let first = db.selectFrom(newest.as('w')).select(columns);
     for (const l of likes) first = first.where('searchText', 'like', l);
     const found = await first.orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(n).execute();
     if (found.length >= n) return found;
-    const edge = await scope(db.selectFrom('recording').select(['recordedAt', 'id'])).offset(WINDOW - 1).limit(1).executeTakeFirst();
-    if (!edge) return found; // the window held every meeting in scope
-    let rest = scope(db.selectFrom('recording').select(LISTED_COLUMNS)).where(sql<boolean>`(recorded_at, id) < (${edge.recordedAt}, ${edge.id})`);
+    // Older than the window's last meeting; no row when the window held every meeting in scope.
+    const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id'])).offset(WINDOW - 1).limit(1);
+    let rest = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
     for (const l of likes) rest = rest.where('searchText', 'like', l);
     return [...found, ...(await rest.limit(n - found.length).execute())];
   }
 
-  private async present(p: Principal, page: ListedRecording[], words: string[]) {
+  /**
+   * The page's items with their snippets. A meeting's search text tells by its lines which part
+   * first holds a query word (firstPartHolding), so only that one turn of each transcript is read,
+   * inside Postgres, with the digests in the same round trip; rows stored before the lines existed
+   * (searchTurns null), or a turn that does not hold the word after all, read the transcript whole.
+   */
+  private async present(p: Principal, page: SearchRow[], words: string[]) {
     if (page.length === 0) return [];
-    const ids = page.map((r) => r.id);
-    const [transcripts, digests] = await Promise.all([
-      this.deps.db.selectFrom('transcript').select(['recordingId', 'segments']).where('recordingId', 'in', ids).execute(),
-      this.deps.db.selectFrom('digest').select(['recordingId', 'title', 'language', 'sections']).where('recordingId', 'in', ids).execute(),
-    ]);
-    const tBy = new Map(transcripts.map((t) => [t.recordingId, t.segments as { text: string }[]]));
-    const dBy = new Map(digests.map((d) => [d.recordingId, d]));
+    const turnOf = (r: SearchRow): number | null => {
+      if (r.searchText === null || r.searchTurns === null) return null;
+      const part = firstPartHolding(r.searchText, words);
+      return part >= 0 && part < r.searchTurns ? part : null;
+    };
+    const rows = await sql<{ id: string; title: string | null; language: string | null; sections: unknown; turn: string | null }>`
+      select x.id, d.title, d.language, d.sections, t.segments -> x.turn ->> 'text' as turn
+      from unnest(${page.map((r) => r.id)}::text[], ${page.map(turnOf)}::int[]) as x(id, turn)
+      left join digest d on d.recording_id = x.id
+      left join transcript t on x.turn is not null and t.recording_id = x.id`.execute(this.deps.db);
+    const dBy = new Map(rows.rows.map((d) => [d.id, d]));
+    const snippets = new Map<string, string | null>();
+    const whole: string[] = [];
+    for (const r of page) {
+      const d = dBy.get(r.id);
+      const turn = turnOf(r);
+      if (r.searchText === null || r.searchTurns === null) whole.push(r.id);
+      else if (turn === null) snippets.set(r.id, snippetOf(digestText(d?.sections), words)); // no turn holds a word
+      else {
+        const snippet = d?.turn == null ? null : snippetOf(d.turn, words);
+        if (snippet === null) whole.push(r.id);
+        else snippets.set(r.id, snippet);
+      }
+    }
+    if (whole.length > 0) {
+      const transcripts = await this.deps.db
+        .selectFrom('transcript')
+        .select(['recordingId', 'segments'])
+        .where('recordingId', 'in', whole)
+        .execute();
+      const tBy = new Map(transcripts.map((t) => [t.recordingId, t.segments as { text: string }[]]));
+      for (const id of whole) {
+        let snippet: string | null = null;
+        for (const seg of tBy.get(id) ?? []) {
+          snippet = snippetOf(seg.text, words);
+          if (snippet) break;
+        }
+        snippets.set(id, snippet ?? snippetOf(digestText(dBy.get(id)?.sections), words));
+      }
+    }
     return page.map((r) => {
       const d = dBy.get(r.id);
-      let snippet: string | null = null;
-      for (const seg of tBy.get(r.id) ?? []) {
-        snippet = snippetOf(seg.text, words);
-        if (snippet) break;
-      }
-      snippet ??= snippetOf(digestText(d?.sections), words);
-      return { ...this.deps.views.listItem(r, d ? { title: d.title, language: d.language } : null, p.features.series), snippet };
+      const head = d && d.language !== null ? { title: d.title, language: d.language } : null;
+      return { ...this.deps.views.listItem(r, head, p.features.series), snippet: snippets.get(r.id) ?? null };
     });
   }
 }
