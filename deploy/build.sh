@@ -4,7 +4,8 @@
 # service into OUT/<service> (its package, compiled JavaScript, its workspace libs and production
 # dependencies only). Run by the Dockerfile's build stage and by tests/operations.
 #   deploy/build.sh OUT [service...]      (default: every service)
-#   PNPM_FLAGS=--offline deploy/build.sh …  (install from the local store only)
+#   PNPM_FLAGS=--prefer-offline deploy/build.sh …  (packages from the local store; the registry only
+#   for metadata a fresh machine has not cached: pnpm deploy resolves version ranges again)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$(mkdir -p "$1" && cd "$1" && pwd)"; shift
@@ -19,5 +20,6 @@ for pkg in libs/* services/* tests; do [ -f "$pkg/package.json" ] && mkdir -p "$
 cd "$work"
 for s in "${services[@]}"; do
   rm -rf "${out:?}/$s"
-  pnpm deploy --filter "@mm/$s" --prod ${PNPM_FLAGS:-} "$out/$s" >/dev/null
+  # pnpm prints its errors on stdout: kept, and shown only when the deploy fails.
+  pnpm deploy --filter "@mm/$s" --prod ${PNPM_FLAGS:-} "$out/$s" >"$work/deploy-$s.log" 2>&1 || { cat "$work/deploy-$s.log" >&2; exit 1; }
 done

@@ -21,7 +21,10 @@ function filesUnder(dir: string): string[] {
 beforeAll(() => {
   // The Dockerfile's build stage: compile once, `pnpm deploy --prod` per service.
   try {
-    execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], { env: { ...process.env, PNPM_FLAGS: '--offline' }, stdio: 'pipe' });
+    // --prefer-offline, not --offline: `pnpm deploy` resolves the services' version ranges again and
+    // needs the registry's metadata, which a fresh machine's frozen install never cached (the
+    // packages themselves come from the local store).
+    execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], { env: { ...process.env, PNPM_FLAGS: '--prefer-offline' }, stdio: 'pipe' });
   } catch (err) {
     // execFileSync's message says only "Command failed": show what the build printed.
     const { stdout, stderr } = err as { stdout?: Buffer; stderr?: Buffer };
