@@ -5,13 +5,13 @@ const token = (tokenId: string) => ({ tokenId }) as ResolvedToken;
 
 function fakeRepo(known: Record<string, ResolvedToken>, fail = false) {
   const queries: string[][] = [];
-  const repo = {
+  const repo: Pick<AccessRepository, 'findTokensByHashes'> = {
     async findTokensByHashes(hashes: readonly string[]) {
       queries.push([...hashes]);
       if (fail) throw new Error('postgres away');
       return new Map(hashes.filter((h) => known[h]).map((h) => [h, known[h]]));
     },
-  } as unknown as AccessRepository;
+  };
   return { repo, queries };
 }
 

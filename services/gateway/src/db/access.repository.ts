@@ -51,7 +51,7 @@ export class AccessRepository {
       .execute();
     const found = new Map<string, ResolvedToken>();
     for (const row of rows) {
-      const account = toAccountView(row as unknown as AccountRow);
+      const account = toAccountView(row);
       found.set(row.hash, {
         tokenId: row.tokenId,
         name: row.tokenName,

@@ -17,7 +17,7 @@ interface Waiting {
 export class TokenLoader {
   private waiting: Waiting[] = [];
 
-  constructor(private readonly repo: AccessRepository) {}
+  constructor(private readonly repo: Pick<AccessRepository, 'findTokensByHashes'>) {}
 
   load(hash: string): Promise<ResolvedToken | null> {
     return new Promise((resolve, reject) => {

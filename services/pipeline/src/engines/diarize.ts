@@ -234,9 +234,8 @@ class VoicePrefix {
   private readonly prefix: Float64Array;
   private readonly prefixSq: Float64Array;
   private readonly n: Float64Array;
-  private readonly pitchN: Float64Array;
-  private readonly pitchSum: Float64Array;
-  private readonly pitchSq: Float64Array;
+  /** Prefix sums of log pitch over voiced, pitched frames; null when the distance gives pitch no weight. */
+  private readonly pitch: { n: Float64Array; sum: Float64Array; sq: Float64Array } | null;
 
   /**
    * Reads the audio block by block, twice: the energies first (the voiced floor is relative to the
@@ -248,20 +247,18 @@ class VoicePrefix {
     const energyDb = await energyOf(pcm);
     const floorDb = percentile(energyDb, 0.99) - rangeDb;
     const f0 = withPitch ? await pitchOf(pcm, energyDb, floorDb) : null;
-    const voice = new VoicePrefix(energyDb.length);
+    const voice = new VoicePrefix(energyDb.length, f0 !== null);
     for await (const { first, ff } of frameFeatureBlocks(pcm)) voice.add(first, ff, f0, floorDb);
     return voice;
   }
 
-  private constructor(count: number) {
+  private constructor(count: number, withPitch: boolean) {
     this.count = count;
     const c = count + 1;
     this.prefix = new Float64Array(c * DIMS);
     this.prefixSq = new Float64Array(c * DIMS);
     this.n = new Float64Array(c);
-    this.pitchN = new Float64Array(c);
-    this.pitchSum = new Float64Array(c);
-    this.pitchSq = new Float64Array(c);
+    this.pitch = withPitch ? { n: new Float64Array(c), sum: new Float64Array(c), sq: new Float64Array(c) } : null;
   }
 
   /** Adds the frames of one block (`ff`, starting at frame `first`); blocks come in order. */
@@ -270,10 +267,12 @@ class VoicePrefix {
       const f = first + k;
       const voiced = ff.energyDb[k] >= floorDb;
       this.n[f + 1] = this.n[f] + (voiced ? 1 : 0);
-      const lp = voiced && f0 && f0[f] > 0 ? Math.log(f0[f]) : 0;
-      this.pitchN[f + 1] = this.pitchN[f] + (lp ? 1 : 0);
-      this.pitchSum[f + 1] = this.pitchSum[f] + lp;
-      this.pitchSq[f + 1] = this.pitchSq[f] + lp * lp;
+      if (this.pitch && f0) {
+        const lp = voiced && f0[f] > 0 ? Math.log(f0[f]) : 0;
+        this.pitch.n[f + 1] = this.pitch.n[f] + (lp ? 1 : 0);
+        this.pitch.sum[f + 1] = this.pitch.sum[f] + lp;
+        this.pitch.sq[f + 1] = this.pitch.sq[f] + lp * lp;
+      }
       for (let d = 0; d < DIMS; d++) {
         // c0 is loudness, which says more about the microphone than the voice: skipped.
         const x = voiced ? ff.mfcc[k * N_CEPS + 1 + d] : 0;
@@ -292,9 +291,11 @@ class VoicePrefix {
       s.sum[d] = this.prefix[b * DIMS + d] - this.prefix[a * DIMS + d];
       s.sumSq[d] = this.prefixSq[b * DIMS + d] - this.prefixSq[a * DIMS + d];
     }
-    s.pitchN = this.pitchN[b] - this.pitchN[a];
-    s.pitchSum = this.pitchSum[b] - this.pitchSum[a];
-    s.pitchSumSq = this.pitchSq[b] - this.pitchSq[a];
+    if (this.pitch) {
+      s.pitchN = this.pitch.n[b] - this.pitch.n[a];
+      s.pitchSum = this.pitch.sum[b] - this.pitch.sum[a];
+      s.pitchSumSq = this.pitch.sq[b] - this.pitch.sq[a];
+    }
     return s;
   }
 }

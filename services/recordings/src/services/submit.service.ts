@@ -102,9 +102,9 @@ export class SubmitService {
     let attachmentMinutes = 0;
 
     if (i.attachment && i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
-    // Refused for money before the audio is measured or decoded: the price is at least one audio
-    // minute plus the attachment's minutes, known from its size.
-    await this.spend(BUS.walletHold, { ...this.spender(i.principal, id, 1 + (i.attachment ? attachmentMinutesOf(i.attachment.size) : 0)), dryRun: true });
+    // `admit` checked one minute before the body was read; an attachment's minutes, known from its
+    // size, raise the least price, checked again before the audio is measured or decoded.
+    if (i.attachment) await this.spend(BUS.walletHold, { ...this.spender(i.principal, id, 1 + attachmentMinutesOf(i.attachment.size)), dryRun: true });
     const { durationMs, audioPath } = await this.measure(i, id);
     if (i.attachment) {
       const type = sniffAttachment(await head(i.attachment.path), i.attachment.originalname);
