@@ -1,5 +1,6 @@
 import { startStack, type Stack } from '../support/stack';
 import { EXPECTED_BUDGETS } from '../support/contract-table';
+import { PROMPT_REFUSALS, SLOW_REFUSAL_MS } from '../../services/gateway/src/services/access-gate';
 
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
 
@@ -49,6 +50,30 @@ describe('rate limits per token per class', () => {
     // Another token of the same account keeps its own budget.
     const second = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:write']);
     expect((await spend(second.value, cls, 1))[0]).not.toBe(429);
+  });
+  it('answers a token that keeps sending past its budget slowly, and only that token', async () => {
+    const scopes = ['recordings:write'];
+    const account = await stack.admin.account();
+    const token = await stack.admin.token(account.id, scopes);
+    await spend(token.value, 'submit', EXPECTED_BUDGETS.submit);
+    const timed = async (value: string) => {
+      const started = Date.now();
+      const status = (await spend(value, 'submit', 1))[0];
+      return { status, ms: Date.now() - started };
+    };
+    // Refusals a client honouring Retry-After could meet are answered at once...
+    for (let i = 0; i < PROMPT_REFUSALS; i++) {
+      const r = await timed(token.value);
+      expect(r.status).toBe(429);
+      expect(r.ms).toBeLessThan(SLOW_REFUSAL_MS);
+    }
+    // ...the ones after them wait, while another token of the same account is served as before.
+    const other = await stack.admin.token(account.id, scopes);
+    const [slow, meanwhile] = await Promise.all([timed(token.value), timed(other.value)]);
+    expect(slow.status).toBe(429);
+    expect(slow.ms).toBeGreaterThanOrEqual(SLOW_REFUSAL_MS - 20);
+    expect(meanwhile.status).not.toBe(429);
+    expect(meanwhile.ms).toBeLessThan(SLOW_REFUSAL_MS);
   });
 });
 

@@ -8,3 +8,4 @@ export * from './server';
 export * from './config';
 export * from './ids';
 export * from './mount';
+export * from './early-answer';

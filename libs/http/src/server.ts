@@ -1,6 +1,7 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { markAwaitingContinue } from './early-answer';
 
 /**
  * How long one request may take to arrive in full: the largest upload (MAX_UPLOAD_MB, 500 by
@@ -28,7 +29,15 @@ export interface Running {
  */
 export async function serve(
   app: RequestListener,
-  listen: { port: number; shutdownDelaySeconds?: number },
+  listen: {
+    port: number;
+    shutdownDelaySeconds?: number;
+    /**
+     * Requests with `Expect: 100-continue` whose 100 the handler sends (allowBody) once it has
+     * decided to read the body; node answers the others' at once, as it does by default.
+     */
+    deferContinue?: (req: IncomingMessage) => boolean;
+  },
   logger: Logger,
   onClose: () => Promise<void>,
 ): Promise<Running> {
@@ -47,6 +56,14 @@ export async function serve(
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createServer(listener);
     s.on('clientError', answerClientError);
+    const defer = listen.deferContinue;
+    if (defer) {
+      s.on('checkContinue', (req, res) => {
+        if (defer(req)) markAwaitingContinue(req);
+        else res.writeContinue();
+        listener(req, res);
+      });
+    }
     s.once('error', reject);
     s.listen(port, '0.0.0.0', () => resolve(s));
   });

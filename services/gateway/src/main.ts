@@ -1,11 +1,13 @@
 import cluster from 'node:cluster';
+import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { createLogger, createOpsApp, serve, runMain, type Running } from '@mm/http';
+import { createLogger, createOpsApp, isMultipartPost, serve, runMain, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
+import { API_PREFIX } from './routes/public.handler';
 import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
 import { serveAccountContact } from './bus/account-contact.handlers';
@@ -50,7 +52,9 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
   // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
   // puts them on a free port too.
   const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined) : null;
-  running = await serve(app, config, logger, async () => {
+  // A public upload's 100 Continue is relayed from the owning service (proxy.ts), never sent before.
+  const deferContinue = (req: IncomingMessage) => isMultipartPost(req) && (req.url ?? '').startsWith(`${API_PREFIX}/`);
+  running = await serve(app, { ...config, deferContinue }, logger, async () => {
     await ops?.close();
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();

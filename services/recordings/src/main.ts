@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
+import { createLogger, isMultipartPost, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { migrateSchema, openDatabase } from '@mm/db';
 import { connectServiceBus, startOutboxRelay } from '@mm/bus';
 import { openStore } from '@mm/store';
@@ -46,7 +46,8 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
       return !bus.nc.isClosed();
     },
   });
-  return serve(app, config, logger, async () => {
+  // An upload's body is asked for (100 Continue) only once its claim and wallet checks pass.
+  return serve(app, { ...config, deferContinue: isMultipartPost }, logger, async () => {
     // Uploads cut off by the drain let their Idempotency-Key claims go while the database is up.
     await uploads.drain(2000);
     seriesStats.unsubscribe();

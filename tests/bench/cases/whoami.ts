@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { PRINCIPAL_HEADER, principalKey, signPrincipal, type Principal } from '@mm/http';
 import { createAccount, createToken, type BenchAccount, type BenchToken } from '../lib/admin';
 import { startBareServer } from '../lib/bare-server';
-import { cpuBoundCeiling, cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load';
+import { cpuBoundCeiling, cpuLine, cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load';
 import { loadAverage } from '../lib/proc';
 import { fmt } from '../lib/report';
 import { BENCH_INTERNAL_SECRET } from '../lib/stack';
@@ -47,12 +47,6 @@ async function getJson(url: string, headers: Record<string, string>): Promise<un
   const text = await res.text();
   if (res.status !== 200) throw new BenchError(`GET ${url} answered ${res.status} before the load started: ${text}`);
   return JSON.parse(text);
-}
-
-function cpuLine(m: LoadMeasurement): string {
-  if (!m.cpu) return `${m.label}: CPU not sampled (run too short)`;
-  const parts = m.cpu.byGroup.filter((g) => g.percentOfCore >= 0.5).map((g) => `${g.label} ${fmt.pct(g.percentOfCore)}`);
-  return `${m.label}: ${parts.join(', ')} of one core; machine ${fmt.pct(m.cpu.machineBusyPercent)} busy of ${m.cpu.cores} cores, steal ${fmt.pct(m.cpu.stealPercent)}`;
 }
 
 /** Creates the accounts and their tokens through the admin API, a few calls at a time. */

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Stack } from './stack';
 import { CpuSampler, cpuCount, loadAverage, pidsByComm, postgresBackendsOf, type CpuGroup } from './proc';
+import { fmt } from './report';
 import { BenchError, type CaseContext, type ServiceName } from './types';
 import { runWrk, wrkProblems, type WrkResult } from './wrk';
 
@@ -132,4 +133,11 @@ export function cpuBoundCeiling(m: LoadMeasurement): number | null {
   if (!per || !m.cpu) return null;
   const total = per.reduce((a, g) => a + g.us, 0);
   return total > 0 ? (m.cpu.cores * 1e6) / total : null;
+}
+
+/** One line: each group's share of one core over the sampled window, and the machine's. */
+export function cpuLine(m: LoadMeasurement): string {
+  if (!m.cpu) return `${m.label}: CPU not sampled (run too short)`;
+  const parts = m.cpu.byGroup.filter((g) => g.percentOfCore >= 0.5).map((g) => `${g.label} ${fmt.pct(g.percentOfCore)}`);
+  return `${m.label}: ${parts.join(', ')} of one core; machine ${fmt.pct(m.cpu.machineBusyPercent)} busy of ${m.cpu.cores} cores, steal ${fmt.pct(m.cpu.stealPercent)}`;
 }

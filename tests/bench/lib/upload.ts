@@ -43,6 +43,8 @@ export async function postMultipart(
   timeoutMs = 600_000,
   /** Send no faster than this (a slow client's upload); unlimited when absent. */
   bytesPerSecond?: number,
+  /** Ask first (`Expect: 100-continue`, as curl does for bodies over 1 MB): the body is sent only after a 100. */
+  expectContinue = false,
 ): Promise<UploadResult> {
   const boundary = `----mm-bench-${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
@@ -65,7 +67,12 @@ export async function postMultipart(
         port: u.port,
         path: `${u.pathname}${u.search}`,
         method: 'POST',
-        headers: { ...headers, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(bytes) },
+        headers: {
+          ...headers,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(bytes),
+          ...(expectContinue ? { Expect: '100-continue' } : {}),
+        },
         timeout: timeoutMs,
       },
       (res) => {
@@ -88,23 +95,30 @@ export async function postMultipart(
     );
     req.on('timeout', () => req.destroy(new BenchError(`upload to ${url} timed out after ${timeoutMs / 1000} s`)));
     req.on('error', reject);
-    req.write(head);
-    const stream = createReadStream(file.path, { highWaterMark: bytesPerSecond ? 64 * 1024 : 256 * 1024 });
-    const send = async (): Promise<void> => {
-      let sent = 0;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        if (req.destroyed) return;
-        sent += chunk.length;
-        if (!req.write(chunk)) await drainedOrClosed(req);
-        // A slow client: wait while the bytes sent run ahead of the rate.
-        const ahead = bytesPerSecond ? (sent / bytesPerSecond) * 1000 - (performance.now() - started) : 0;
-        if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
-      }
-      req.end(tail, () => {
-        sentMs = performance.now() - started;
-      });
+    const startBody = (): void => {
+      req.write(head);
+      const stream = createReadStream(file.path, { highWaterMark: bytesPerSecond ? 64 * 1024 : 256 * 1024 });
+      const send = async (): Promise<void> => {
+        let sent = 0;
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          if (req.destroyed) return;
+          sent += chunk.length;
+          if (!req.write(chunk)) await drainedOrClosed(req);
+          // A slow client: wait while the bytes sent run ahead of the rate.
+          const ahead = bytesPerSecond ? (sent / bytesPerSecond) * 1000 - (performance.now() - started) : 0;
+          if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
+        }
+        req.end(tail, () => {
+          sentMs = performance.now() - started;
+        });
+      };
+      send().catch((err: unknown) => req.destroy(err instanceof Error ? err : new Error(String(err))));
     };
-    send().catch((err: unknown) => req.destroy(err instanceof Error ? err : new Error(String(err))));
+    if (expectContinue) {
+      req.flushHeaders();
+      // Refused without a 100: the body is never sent (the answer's handler above ends the request).
+      req.once('continue', startBody);
+    } else startBody();
   });
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi, type ErrorCode, type RouteDef } from '@mm/contract';
-import { ApiError, checkUrlEncoding, parseBearer, REPLAY_ONLY_HEADER, requestObserver, writeError, writeNotFound, type RequestFacts } from '@mm/http';
+import { ApiError, checkUrlEncoding, closeAfterEarlyAnswer, parseBearer, REPLAY_ONLY_HEADER, requestObserver, writeError, writeNotFound, type RequestFacts } from '@mm/http';
 import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
@@ -54,7 +54,10 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       return;
     }
     const found = matcher.match(req.method ?? 'GET', path);
-    if (!found || 'methodMismatch' in found) return writeNotFound(res);
+    if (!found || 'methodMismatch' in found) {
+      closeAfterEarlyAnswer(req, res);
+      return writeNotFound(res);
+    }
     const entry = found.route;
     facts.route = entry.appOnly ? 'app-only' : entry.def.operationId;
     const auth = req.headers.authorization;
@@ -77,6 +80,8 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     const denied = authorize(token, def.scopes);
     let internal: Record<string, string> | undefined;
     if (gate.retryAfter !== null) {
+      // A token that keeps sending past its budget waits for its answer (access-gate.ts).
+      if (gate.slowDownMs > 0) await new Promise((r) => setTimeout(r, gate.slowDownMs));
       const limited = refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
       // Over budget: only a replay of a spending request (its key in the Idempotency-Key header)
       // may still be answered; the owning service knows whether it is one, and otherwise answers
@@ -104,6 +109,10 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
   return (req, res) => {
     const facts: RequestFacts = {};
     observe(req, res, () => facts.route ?? 'unmatched', facts);
-    handle(req, res, facts).catch((err: unknown) => writeError(res, err, deps.logger, facts.reqId));
+    handle(req, res, facts).catch((err: unknown) => {
+      // A refusal never reads the rest of an upload it refused.
+      closeAfterEarlyAnswer(req, res);
+      writeError(res, err, deps.logger, facts.reqId);
+    });
   };
 }

@@ -60,11 +60,22 @@ export const TOKEN_CACHE_MAX_AGE_MS = 10_000;
 /** The version is read again this long before its proof runs out, without making a request wait. */
 const REFRESH_AHEAD_MS = 2_000;
 
+/**
+ * Refusals a token may meet in one window before its next ones are answered slowly: a client that
+ * honours Retry-After meets one, or a few in flight at once. One that keeps sending (a hostile
+ * flood, an agent's retry loop) is answered after SLOW_REFUSAL_MS, which bounds a closed loop to
+ * one request per connection per second at no cost to anyone else (decisions.md).
+ */
+export const PROMPT_REFUSALS = 10;
+export const SLOW_REFUSAL_MS = 1000;
+
 export interface GateResult {
   token: ResolvedToken | null;
   tokensDisabled: boolean;
   /** Seconds to wait when over budget; null when within budget (or Redis is down). */
   retryAfter: number | null;
+  /** How long to hold this token's refusal: it kept sending past its budget (0 otherwise). */
+  slowDownMs: number;
 }
 
 /** A cached lookup, trusted only while both the Redis epoch and the Postgres version it was loaded at hold. */
@@ -124,14 +135,16 @@ export class AccessGate {
     const version = epoch === null ? null : await this.pgVersion();
     const [token, tokensDisabled] = await Promise.all([hash ? this.token(hash, epoch, version) : null, this.tokensDisabled(epoch, version)]);
     let retryAfter: number | null = null;
+    let slowDownMs = 0;
     if (counted) {
       const [t, tTtl, i, iTtl] = counted;
       const budget = RATE_CLASSES[rateClass].requests * this.opts.rateLimitScale;
       const ipBudget = (hash ? this.opts.ipRateLimit : this.opts.junkRateLimit) * this.opts.rateLimitScale;
       if (hash && t > budget) retryAfter = Math.max(1, tTtl);
+      if (hash && t > budget + PROMPT_REFUSALS) slowDownMs = SLOW_REFUSAL_MS;
       if (i > ipBudget) retryAfter = Math.max(retryAfter ?? 1, iTtl, 1);
     }
-    return { token, tokensDisabled, retryAfter };
+    return { token, tokensDisabled, retryAfter, slowDownMs };
   }
 
   /**

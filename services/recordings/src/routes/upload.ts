@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, holdsNul, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { allowBody, ApiError, holdsNul, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
 import { LIMITS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import { cappedDiskStorage, onOverflow } from './capped-disk-storage';
@@ -76,6 +76,8 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
           if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
           await deps.submit.admit(p);
+          // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
+          allowBody(req, res);
           await new Promise<void>((resolve, reject) => {
             onOverflow(req, reject);
             upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));

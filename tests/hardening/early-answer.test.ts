@@ -1,0 +1,119 @@
+import net from 'node:net';
+import { wavHeader } from '../support/media';
+import { startStack, type Stack } from '../support/stack';
+
+/**
+ * A refused upload costs its sender the bytes, not us: a client that asks `Expect: 100-continue`
+ * is refused before it sends anything (the gateway relays the 100 of the owning service, which
+ * asks only after its Idempotency-Key and wallet checks); one that sends anyway has its
+ * connection closed after the answer instead of the rest of its body read off the wire.
+ */
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+}, 60_000);
+afterAll(() => stack.stop());
+
+const SCOPES = ['recordings:write', 'recordings:read'];
+const BOUNDARY = 'mm-early-answer';
+
+function uploadHead(token: string, key: string, bodyBytes: number, extra: string[] = []): string {
+  return [
+    'POST /api/v1/recordings HTTP/1.1',
+    `Host: 127.0.0.1`,
+    `Authorization: Bearer ${token}`,
+    `Idempotency-Key: ${key}`,
+    `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+    `Content-Length: ${bodyBytes}`,
+    ...extra,
+    '',
+    '',
+  ].join('\r\n');
+}
+
+function multipart(audio: Buffer): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+    audio,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+
+/** A socket whose received bytes, close and error are recorded. */
+function open(): Promise<{ socket: net.Socket; received: () => string; closed: Promise<void> }> {
+  const url = new URL(stack.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.once('connect', () => resolve({ socket, received: () => text, closed }));
+    socket.once('error', reject);
+  });
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}
+
+const finalStatus = (text: string) => text.match(/HTTP\/1\.1 ([2-5]\d\d)/)?.[1];
+
+describe('Expect: 100-continue on uploads', () => {
+  it('refuses a zero-balance upload before one byte of its body is sent', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 0 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    const conn = await open();
+    conn.socket.write(uploadHead(token.value, `expect-${Date.now()}`, 50 * 1024 * 1024, ['Expect: 100-continue']));
+    expect(await until(() => finalStatus(conn.received()) !== undefined, 10_000)).toBe(true);
+    const text = conn.received();
+    expect(text).not.toContain('100 Continue');
+    expect(finalStatus(text)).toBe('402');
+    expect(text).toContain('INSUFFICIENT_MINUTES');
+    // No 100 was sent, so no body will come: the connection is closed with the answer.
+    await conn.closed;
+  });
+
+  it("sends the owning service's 100 Continue to a funded upload, then takes its body", async () => {
+    const account = await stack.admin.account({ balanceMinutes: 10 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    const body = multipart(Buffer.concat([wavHeader(64_000), Buffer.alloc(64_000)]));
+    const conn = await open();
+    conn.socket.write(uploadHead(token.value, `expect-ok-${Date.now()}`, body.length, ['Expect: 100-continue', 'Connection: close']));
+    expect(await until(() => conn.received().includes('100 Continue'), 10_000)).toBe(true);
+    expect(finalStatus(conn.received())).toBeUndefined();
+    conn.socket.write(body);
+    await conn.closed;
+    expect(finalStatus(conn.received())).toBe('202');
+  });
+});
+
+describe('an upload refused while its body is still coming', () => {
+  it('closes the connection after the answer instead of reading the rest of a 64 MB body', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 0 });
+    const token = await stack.admin.token(account.id, SCOPES);
+    const total = 64 * 1024 * 1024;
+    const conn = await open();
+    // A keep-alive client that sends its whole body without waiting (no Expect).
+    conn.socket.write(uploadHead(token.value, `flood-${Date.now()}`, total));
+    let written = 0;
+    let gone = false;
+    void conn.closed.then(() => (gone = true));
+    const chunk = Buffer.alloc(256 * 1024, 1);
+    while (written < total && !gone) {
+      written += chunk.length;
+      if (!conn.socket.write(chunk)) await Promise.race([new Promise((r) => conn.socket.once('drain', r)), conn.closed]);
+    }
+    expect(await until(() => gone, 10_000)).toBe(true);
+    const text = conn.received();
+    expect(finalStatus(text)).toBe('402');
+    expect(text.toLowerCase()).toContain('connection: close');
+    // The gateway stopped reading: most of the body never left this client.
+    expect(written).toBeLessThan(total / 2);
+  });
+});
