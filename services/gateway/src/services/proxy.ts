@@ -67,16 +67,17 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     if (waiting) clearTimeout(waiting);
     const back: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k) && k !== 'x-request-id') back[k] = v;
-    if (streams && !req.complete) {
-      // The service answered before reading the whole body (a refused upload): what it did not
-      // ask for stays on the client's connection. A small rest is read and dropped, keeping the
-      // connection; a large one is not read: the answer closes the connection (early-answer.ts).
+    if (!req.complete) {
+      // The service answered before reading the whole body (a refused upload, or a replay-only
+      // request sent without it): what it did not ask for stays on the client's connection. A
+      // small rest is read and dropped, keeping the connection; a large one is not read: the
+      // answer closes the connection (early-answer.ts).
       if (sending) {
         req.unpipe(upstream);
         req.resume();
       }
       closeAfterEarlyAnswer(req, res);
-      up.once('end', () => upstream.destroy());
+      if (streams) up.once('end', () => upstream.destroy());
     }
     res.writeHead(up.statusCode ?? 502, back);
     up.pipe(res);
