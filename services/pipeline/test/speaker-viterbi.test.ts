@@ -1,4 +1,4 @@
-import { switchCosts, viterbiSpeakers } from '../src/domain/speaker-viterbi';
+import { dissolve, heardOnce, switchCosts, viterbiSpeakers } from '../src/domain/speaker-viterbi';
 
 /** Per-item log-likelihoods under two speakers: +margin for the one named, -margin for the other. */
 const favour = (who: Array<0 | 1>, margin = 10): Float64Array[] => who.map((s) => Float64Array.from([s === 0 ? margin : -margin, s === 1 ? margin : -margin]));
@@ -35,5 +35,24 @@ describe('switchCosts', () => {
       { word: 'c', startMs: 750, endMs: 900 },
     ];
     expect(switchCosts(words, { cost: 200, pauseMs: 150, pauseCost: 5 })).toEqual([200, 200, 5]);
+  });
+});
+
+describe('heardOnce', () => {
+  it('names the speakers whose words all sit in one unbroken stretch', () => {
+    expect(heardOnce(['a', 'a', 'b', 'b', 'a', 'c', 'c'])).toEqual(new Set(['b', 'c']));
+    expect(heardOnce(['a', 'b', 'a', 'b'])).toEqual(new Set());
+    expect(heardOnce(['a'])).toEqual(new Set(['a']));
+  });
+});
+
+describe('dissolve', () => {
+  it('gives a speaker\'s words to the speaker before them, or after them at the start', () => {
+    expect(dissolve(['a', 'x', 'x', 'b'], 'x')).toEqual(['a', 'a', 'a', 'b']);
+    expect(dissolve(['x', 'x', 'b', 'a'], 'x')).toEqual(['b', 'b', 'b', 'a']);
+  });
+
+  it('leaves a meeting of that one speaker alone', () => {
+    expect(dissolve(['x', 'x'], 'x')).toEqual(['x', 'x']);
   });
 });

@@ -53,3 +53,23 @@ function argMax(values: Float64Array): number {
   for (let s = 1; s < values.length; s++) if (values[s] > values[best]) best = s;
   return best;
 }
+
+/** The labels whose items all sit in one unbroken stretch (a speaker who speaks once and never again). */
+export function heardOnce<T>(labels: readonly T[]): Set<T> {
+  const once = new Set<T>(labels);
+  const closed = new Set<T>();
+  for (let k = 0; k < labels.length; k++) {
+    if (k > 0 && labels[k] !== labels[k - 1]) closed.add(labels[k - 1]);
+    if (closed.has(labels[k])) once.delete(labels[k]);
+  }
+  return once;
+}
+
+/** Gives the items of `gone` to the speaker just before them (just after, at the start): a seed for resegmentation. */
+export function dissolve<T>(labels: readonly T[], gone: T): T[] {
+  const out = labels.slice();
+  const firstOther = out.find((l) => l !== gone);
+  if (firstOther === undefined) return out;
+  for (let k = 0; k < out.length; k++) if (out[k] === gone) out[k] = k > 0 ? out[k - 1] : firstOther;
+  return out;
+}

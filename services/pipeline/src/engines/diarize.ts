@@ -18,7 +18,7 @@ import {
   voiceDistance,
   type VoiceStats,
 } from '../domain/speaker-clustering';
-import { type SwitchRules, switchCosts, viterbiSpeakers } from '../domain/speaker-viterbi';
+import { dissolve, heardOnce, type SwitchRules, switchCosts, viterbiSpeakers } from '../domain/speaker-viterbi';
 import {
   buildTurns,
   DEFAULT_TURN_RULES,
@@ -80,8 +80,10 @@ export interface DiarizeOptions {
    */
   resegmentPasses: number;
   switches: SwitchRules;
-  /** ...then the two nearest speakers are merged while they are closer than this, and it runs again. */
+  /** ...then the two nearest speakers are merged while they are closer than this, and it runs again... */
   mergeThreshold: number;
+  /** ...and a speaker heard in one unbroken stretch with less voice than this is dissolved into the others. */
+  minLoneSpeakerMs: number;
   /** A turn starts at the first run of this many voiced frames in it (0: at its first word). */
   onsetFrames: number;
 }
@@ -111,6 +113,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   resegmentPasses: 2,
   switches: { cost: 200, pauseMs: 150, pauseCost: 0 },
   mergeThreshold: 2.5,
+  minLoneSpeakerMs: 5000,
   onsetFrames: 5,
 };
 
@@ -168,7 +171,8 @@ export class VoiceClusterDiarizer implements Diarizer {
    * statistics) and the best path over the words, changes of speaker costing something, gives
    * the new labels; speakers are re-estimated from them. A speaker that the mixed pieces had
    * split in two then sits close to its other half: the closest pair under the merge threshold
-   * becomes one speaker and the words are placed again, until no pair is that close.
+   * becomes one speaker, or else a slight speaker heard only once is dissolved, and the words
+   * are placed again, until neither is left.
    */
   private resegment(words: readonly TimedWord[], owner: number[], voice: VoicePrefix): number[] {
     let labels = owner.slice();
@@ -194,11 +198,35 @@ export class VoiceClusterDiarizer implements Diarizer {
     for (;;) {
       const { ids, voices } = speakersOf();
       const pair = closestPair(voices, this.opts.mergeThreshold, this.opts.distance);
-      if (!pair) return labels;
-      const [keep, gone] = [ids[pair[0]], ids[pair[1]]];
-      labels = labels.map((label) => (label === gone ? keep : label));
+      if (pair) {
+        const [keep, gone] = [ids[pair[0]], ids[pair[1]]];
+        labels = labels.map((label) => (label === gone ? keep : label));
+      } else {
+        const lone = this.slightLoneSpeaker(labels, ids, voices);
+        if (lone === null) return labels;
+        labels = dissolve(labels, lone);
+      }
       place();
     }
+  }
+
+  /**
+   * The speaker with the least voice among those heard in one unbroken stretch with less than
+   * `minLoneSpeakerMs` of voice, or null. Such a "speaker" was, on the real-voice meetings, a
+   * stretch of overlapped speech or a piece of one voice's long turn, not a participant.
+   */
+  private slightLoneSpeaker(labels: readonly number[], ids: readonly number[], voices: readonly VoiceStats[]): number | null {
+    if (ids.length < 2) return null;
+    const once = heardOnce(labels);
+    let lone: number | null = null;
+    let least = this.opts.minLoneSpeakerMs / HOP_MS;
+    ids.forEach((id, i) => {
+      if (once.has(id) && voices[i].n < least) {
+        least = voices[i].n;
+        lone = id;
+      }
+    });
+    return lone;
   }
 
   /**
