@@ -145,14 +145,16 @@ async function main(): Promise<void> {
   if (sweep) {
     const [key, values] = sweep.split('=');
     // A nested key (switches.cost) keeps its siblings: from the base options, else the defaults.
-    const set = (o: Record<string, unknown>, defaults: Record<string, unknown>, k: string, v: number): Record<string, unknown> => {
+    type Opts = Record<string, unknown>;
+    const set = (o: Opts, defaults: Opts, k: string, v: number): Opts => {
       const [head, ...rest] = k.split('.');
-      const inner = (o[head] ?? defaults[head] ?? {}) as Record<string, unknown>;
-      const nested = (defaults[head] ?? {}) as Record<string, unknown>;
+      const inner = (o[head] ?? defaults[head] ?? {}) as Opts;
+      const nested = (defaults[head] ?? {}) as Opts;
       return { ...o, [head]: rest.length ? set(inner, nested, rest.join('.'), v) : v };
     };
-    const defaults: Record<string, unknown> = { ...DEFAULT_DIARIZE };
-    variants.splice(0, 1, ...values.split(',').map((v) => set(base, defaults, key, Number(v)) as Partial<DiarizeOptions>));
+    const defaults: Opts = { ...DEFAULT_DIARIZE };
+    const swept = values.split(',').map((v) => set(base, defaults, key, Number(v)) as Partial<DiarizeOptions>);
+    variants.splice(0, 1, ...swept);
   }
   const cached = [];
   for (const m of chosen) cached.push(await load(m));

@@ -1,7 +1,8 @@
 import { dissolve, heardOnce, switchCosts, viterbiSpeakers } from '../src/domain/speaker-viterbi';
 
 /** Per-item log-likelihoods under two speakers: +margin for the one named, -margin for the other. */
-const favour = (who: Array<0 | 1>, margin = 10): Float64Array[] => who.map((s) => Float64Array.from([s === 0 ? margin : -margin, s === 1 ? margin : -margin]));
+const favour = (who: Array<0 | 1>, margin = 10): Float64Array[] =>
+  who.map((s) => Float64Array.from([s === 0 ? margin : -margin, s === 1 ? margin : -margin]));
 
 describe('viterbiSpeakers', () => {
   it('follows the evidence when changing speaker is free', () => {
@@ -18,7 +19,8 @@ describe('viterbiSpeakers', () => {
   });
 
   it('keeps a long run of the other voice despite the cost of entering and leaving it', () => {
-    expect(viterbiSpeakers(favour([0, 0, 1, 1, 1, 1, 0, 0]), [0, 25, 25, 25, 25, 25, 25, 25])).toEqual([0, 0, 1, 1, 1, 1, 0, 0]);
+    const who: Array<0 | 1> = [0, 0, 1, 1, 1, 1, 0, 0];
+    expect(viterbiSpeakers(favour(who), [0, 25, 25, 25, 25, 25, 25, 25])).toEqual(who);
   });
 
   it('gives nothing for no items and the best speaker for one', () => {

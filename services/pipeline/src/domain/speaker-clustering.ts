@@ -164,7 +164,11 @@ export function logLikelihood(segment: VoiceStats, model: VoiceStats, varFloor: 
 }
 
 /** The two closest of `voices` when they are nearer than `threshold` (indexes, lower first), else null. */
-export function closestPair(voices: readonly VoiceStats[], threshold: number, rules: DistanceRules = DEFAULT_DISTANCE_RULES): [number, number] | null {
+export function closestPair(
+  voices: readonly VoiceStats[],
+  threshold: number,
+  rules: DistanceRules = DEFAULT_DISTANCE_RULES,
+): [number, number] | null {
   let best = threshold;
   let pair: [number, number] | null = null;
   for (let i = 0; i < voices.length; i++) {

@@ -112,7 +112,10 @@ export function cleanDecoderWord(token: string): string | null {
  * someone speaks (or stretches the first word back into the pause), and a turn's start is when
  * the speaker began. `onset(startMs, endMs)` gives the first moment of voice in a span, or null.
  */
-export function startTurnsAtVoice(turns: readonly Turn[], onset: (startMs: number, endMs: number) => number | null): Turn[] {
+export function startTurnsAtVoice(
+  turns: readonly Turn[],
+  onset: (startMs: number, endMs: number) => number | null,
+): Turn[] {
   return turns.map((t) => {
     const at = onset(t.startMs, t.endMs);
     return at === null || at <= t.startMs || at >= t.endMs ? t : { ...t, startMs: at };

@@ -95,8 +95,9 @@ export interface DiarizeOptions {
 // Real voices (tests/bench/speakers-dev.ts, docs/decisions.md): 19 cepstra without pitch
 // separate the three men of the real-voice meetings where 12 cepstra with pitch did not; on
 // real voices the pitch track puts up to a tenth of a man's frames near its 400 Hz ceiling, so
-// pitch made one speaker's pieces look apart. With the smaller sample bias the same 3.25
-// threshold was best on the tuning meetings.
+// pitch made one speaker's pieces look apart. Since the Viterbi resegmentation and the merge
+// after it, the cluster threshold is 2.5: 2.25-2.75 give the same tuning figures, 3.0 and more
+// merge speakers before the resegmentation can part them (docs/decisions.md, session 12).
 export const REAL_VOICE_DISTANCE: DistanceRules = { ...DEFAULT_DISTANCE_RULES, pitchWeight: 0, sampleBias: 100 };
 
 export const DEFAULT_DIARIZE: DiarizeOptions = {
@@ -140,7 +141,8 @@ export class VoiceClusterDiarizer implements Diarizer {
     const labelled: SpeakerWord[] = words.map((w, k) => ({ ...w, speaker: labels[k] }));
     const turns = buildTurns(labelled, this.opts.turns);
     if (this.opts.onsetFrames <= 0) return { speakers, words: labelled, turns };
-    return { speakers, words: labelled, turns: startTurnsAtVoice(turns, (from, to) => voice.onset(from, to, this.opts.onsetFrames)) };
+    const onset = (from: number, to: number): number | null => voice.onset(from, to, this.opts.onsetFrames);
+    return { speakers, words: labelled, turns: startTurnsAtVoice(turns, onset) };
   }
 
   /** Recursively splits a run at its strongest voice change while that change is clear. */
@@ -190,7 +192,8 @@ export class VoiceClusterDiarizer implements Diarizer {
     const place = (): void => {
       for (let pass = 0; pass < this.opts.resegmentPasses; pass++) {
         const { ids, voices } = speakersOf();
-        const scores = perWord.map((s) => Float64Array.from(voices, (v) => logLikelihood(s, v, this.opts.distance.varFloor)));
+        const floor = this.opts.distance.varFloor;
+        const scores = perWord.map((s) => Float64Array.from(voices, (v) => logLikelihood(s, v, floor)));
         labels = viterbiSpeakers(scores, costs).map((best) => ids[best]);
       }
     };
@@ -215,7 +218,11 @@ export class VoiceClusterDiarizer implements Diarizer {
    * `minLoneSpeakerMs` of voice, or null. Such a "speaker" was, on the real-voice meetings, a
    * stretch of overlapped speech or a piece of one voice's long turn, not a participant.
    */
-  private slightLoneSpeaker(labels: readonly number[], ids: readonly number[], voices: readonly VoiceStats[]): number | null {
+  private slightLoneSpeaker(
+    labels: readonly number[],
+    ids: readonly number[],
+    voices: readonly VoiceStats[],
+  ): number | null {
     if (ids.length < 2) return null;
     const once = heardOnce(labels);
     let lone: number | null = null;
