@@ -18,6 +18,7 @@ import {
   PocketsphinxAsr,
   toWav16k,
   VoiceClusterDiarizer,
+  DEFAULT_DIARIZE,
   type DiarizeOptions,
 } from '../../services/pipeline/src/engines';
 import type { TimedWord } from '../../services/pipeline/src/domain/turns';
@@ -143,11 +144,17 @@ async function main(): Promise<void> {
   const variants: Array<Partial<DiarizeOptions>> = [base];
   if (sweep) {
     const [key, values] = sweep.split('=');
-    const set = (o: Record<string, unknown>, k: string, v: number): Record<string, unknown> => {
+    // A nested key (switches.cost) keeps its siblings: from the base options, else the defaults.
+    type Opts = Record<string, unknown>;
+    const set = (o: Opts, defaults: Opts, k: string, v: number): Opts => {
       const [head, ...rest] = k.split('.');
-      return { ...o, [head]: rest.length ? set((o[head] ?? {}) as Record<string, unknown>, rest.join('.'), v) : v };
+      const inner = (o[head] ?? defaults[head] ?? {}) as Opts;
+      const nested = (defaults[head] ?? {}) as Opts;
+      return { ...o, [head]: rest.length ? set(inner, nested, rest.join('.'), v) : v };
     };
-    variants.splice(0, 1, ...values.split(',').map((v) => set(base, key, Number(v)) as Partial<DiarizeOptions>));
+    const defaults: Opts = { ...DEFAULT_DIARIZE };
+    const swept = values.split(',').map((v) => set(base, defaults, key, Number(v)) as Partial<DiarizeOptions>);
+    variants.splice(0, 1, ...swept);
   }
   const cached = [];
   for (const m of chosen) cached.push(await load(m));
@@ -157,7 +164,10 @@ async function main(): Promise<void> {
     const meanDer = scores.reduce((a, s) => a + s.der, 0) / scores.length;
     const pass = scores.filter((s) => s.ok).length;
     const mean = `mean DER ${(meanDer * 100).toFixed(1)}%`;
-    console.log(`\n${JSON.stringify(v)}  ${mean}  all targets ${pass}/${scores.length}`);
+    const exact = scores.filter((s) => s.speakers.split('/')[0] === s.speakers.split('/')[1]).length;
+    const starts = scores.reduce((acc, s) => acc.map((a, i) => a + Number(s.starts.split('/')[i])), [0, 0]);
+    const totals = `exact count ${exact}/${scores.length}  starts ${starts[0]}/${starts[1]}`;
+    console.log(`\n${JSON.stringify(v)}  ${mean}  ${totals}  all targets ${pass}/${scores.length}`);
     for (const s of scores) {
       const der = `${(s.der * 100).toFixed(1)}% (conf ${(s.confusion * 100).toFixed(1)})`;
       const cols = [s.name.padEnd(22), s.speakers.padEnd(5), `DER ${der.padEnd(20)}`, `starts ${s.starts.padEnd(6)}`];

@@ -1,4 +1,4 @@
-import { addFrame, clusterVoices, emptyStats, mergeStats, voiceDistance, type VoiceStats } from '../src/domain/speaker-clustering';
+import { addFrame, closestPair, clusterVoices, emptyStats, logLikelihood, mergeStats, voiceDistance, type VoiceStats } from '../src/domain/speaker-clustering';
 
 /** A voice as frames drawn around a center with a fixed spread (deterministic pseudo-noise). */
 function voice(center: number[], pitchHz: number, frames: number, seed: number): VoiceStats {
@@ -50,5 +50,49 @@ describe('clusterVoices', () => {
 
   it('merges nothing when the threshold is below every distance', () => {
     expect(new Set(clusterVoices([voice(A, 180, 300, 1), voice(A, 180, 300, 2), voice(B, 110, 300, 3)], -100)).size).toBe(3);
+  });
+});
+
+describe('logLikelihood', () => {
+  it('scores a piece of a voice higher under that voice than under another', () => {
+    const piece = voice(A, 180, 50, 9);
+    const underA = logLikelihood(piece, voice(A, 180, 300, 1), 0.05);
+    const underB = logLikelihood(piece, voice(B, 110, 300, 2), 0.05);
+    expect(underA).toBeGreaterThan(underB + 100);
+  });
+
+  it('equals the sum of the frames\' Gaussian log-densities', () => {
+    const model = voice(A, 180, 300, 1);
+    const frames = [
+      [1.5, 4, -2, 0.5, 3],
+      [0.2, 5.5, -1, 0, 2.5],
+    ];
+    const piece = emptyStats(5);
+    for (const f of frames) addFrame(piece, f, 0, 0);
+    let expected = 0;
+    for (const f of frames) {
+      for (let d = 0; d < 5; d++) {
+        const mean = model.sum[d] / model.n;
+        const v = Math.max(model.sumSq[d] / model.n - mean * mean, 0.05);
+        expected += -0.5 * (Math.log(2 * Math.PI * v) + (f[d] - mean) ** 2 / v);
+      }
+    }
+    expect(logLikelihood(piece, model, 0.05)).toBeCloseTo(expected, 6);
+  });
+
+  it('is 0 for an empty piece and -Infinity under an empty model', () => {
+    expect(logLikelihood(emptyStats(5), voice(A, 180, 10, 1), 0.05)).toBe(0);
+    expect(logLikelihood(voice(A, 180, 10, 1), emptyStats(5), 0.05)).toBe(Number.NEGATIVE_INFINITY);
+  });
+});
+
+describe('closestPair', () => {
+  it('finds the two pieces of one voice among others', () => {
+    expect(closestPair([voice(A, 180, 300, 1), voice(B, 110, 300, 2), voice(A, 180, 300, 3)], 3.25)).toEqual([0, 2]);
+  });
+
+  it('finds nothing when every pair is farther than the threshold', () => {
+    expect(closestPair([voice(A, 180, 300, 1), voice(B, 110, 300, 2)], 3.25)).toBeNull();
+    expect(closestPair([voice(A, 180, 300, 1)], 3.25)).toBeNull();
   });
 });

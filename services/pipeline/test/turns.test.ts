@@ -1,4 +1,4 @@
-import { buildTurns, cleanDecoderWord, labelByFirstAppearance, pauseRuns, smoothShortRuns, type SpeakerWord } from '../src/domain/turns';
+import { buildTurns, cleanDecoderWord, labelByFirstAppearance, pauseRuns, startTurnsAtVoice, type SpeakerWord } from '../src/domain/turns';
 
 const w = (word: string, startMs: number, endMs: number, speaker = 'speaker_0'): SpeakerWord => ({ word, startMs, endMs, speaker });
 
@@ -57,15 +57,19 @@ describe('cleanDecoderWord', () => {
   });
 });
 
-describe('smoothShortRuns', () => {
-  const at = (starts: number[]) => starts.map((s) => ({ word: 'w', startMs: s, endMs: s + 300 }));
+describe('startTurnsAtVoice', () => {
+  const turns = buildTurns([w('uh', 0, 900, 'speaker_0'), w('five', 1600, 2100, 'speaker_0'), w('hi', 2300, 2600, 'speaker_1')]);
 
-  it('gives a short run between two runs of one speaker back to that speaker', () => {
-    expect(smoothShortRuns(at([0, 400, 800, 1200, 1600]), ['a', 'a', 'b', 'a', 'a'], 800)).toEqual(['a', 'a', 'a', 'a', 'a']);
+  it('moves a turn\'s start to the first voice inside it and keeps its words', () => {
+    const moved = startTurnsAtVoice(turns, (from) => (from === 0 ? 1550 : from + 20));
+    expect(moved.map((t) => [t.startMs, t.endMs, t.text])).toEqual([
+      [1550, 2100, 'uh five'],
+      [2320, 2600, 'hi'],
+    ]);
   });
 
-  it('keeps a run long enough to be a turn, and a short run between two different speakers', () => {
-    expect(smoothShortRuns(at([0, 400, 800, 1200, 1600, 2000]), ['a', 'b', 'b', 'b', 'a', 'a'], 800)).toEqual(['a', 'b', 'b', 'b', 'a', 'a']);
-    expect(smoothShortRuns(at([0, 400, 800]), ['a', 'b', 'c'], 800)).toEqual(['a', 'b', 'c']);
+  it('keeps the start when there is no voice in the turn or the onset falls outside it', () => {
+    expect(startTurnsAtVoice(turns, () => null)).toEqual(turns);
+    expect(startTurnsAtVoice(turns, () => 5000)).toEqual(turns);
   });
 });

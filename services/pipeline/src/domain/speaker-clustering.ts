@@ -144,3 +144,41 @@ export function nearestVoice(item: VoiceStats, centers: readonly VoiceStats[], r
   });
   return best;
 }
+
+/**
+ * Log-likelihood of every frame of `segment` under `model`'s diagonal Gaussian (cepstra only),
+ * from the two sets of sufficient statistics alone: sum over frames of log N(x; mean, var) is
+ * -1/2 sum over dimensions of n log(2 pi var) + (sumSq - 2 mean sum + n mean^2) / var.
+ */
+export function logLikelihood(segment: VoiceStats, model: VoiceStats, varFloor: number): number {
+  if (segment.n === 0) return 0;
+  if (model.n === 0) return Number.NEGATIVE_INFINITY;
+  let total = 0;
+  for (let d = 0; d < segment.sum.length; d++) {
+    const mean = model.sum[d] / model.n;
+    const v = Math.max(model.sumSq[d] / model.n - mean * mean, varFloor);
+    const sq = segment.sumSq[d] - 2 * mean * segment.sum[d] + segment.n * mean * mean;
+    total += segment.n * Math.log(2 * Math.PI * v) + sq / v;
+  }
+  return -0.5 * total;
+}
+
+/** The two closest of `voices` when they are nearer than `threshold` (indexes, lower first), else null. */
+export function closestPair(
+  voices: readonly VoiceStats[],
+  threshold: number,
+  rules: DistanceRules = DEFAULT_DISTANCE_RULES,
+): [number, number] | null {
+  let best = threshold;
+  let pair: [number, number] | null = null;
+  for (let i = 0; i < voices.length; i++) {
+    for (let j = i + 1; j < voices.length; j++) {
+      const d = voiceDistance(voices[i], voices[j], rules);
+      if (d < best) {
+        best = d;
+        pair = [i, j];
+      }
+    }
+  }
+  return pair;
+}

@@ -108,23 +108,16 @@ export function cleanDecoderWord(token: string): string | null {
 }
 
 /**
- * Speaker labels per word, with every run of one label shorter than `minRunMs` (first word's
- * start to last word's end) that sits between two runs of one other label given that label:
- * a speaker who "speaks" for half a second in the middle of someone else is a misreading.
+ * Each turn starts where its voice does: the recognizer sometimes puts a word on the noise before
+ * someone speaks (or stretches the first word back into the pause), and a turn's start is when
+ * the speaker began. `onset(startMs, endMs)` gives the first moment of voice in a span, or null.
  */
-export function smoothShortRuns<T>(words: readonly TimedWord[], labels: readonly T[], minRunMs: number): T[] {
-  const out = labels.slice();
-  const runs: WordRange[] = [];
-  for (let k = 0; k < out.length; k++) {
-    if (k === 0 || out[k] !== out[k - 1]) runs.push({ from: k, to: k + 1 });
-    else runs[runs.length - 1].to = k + 1;
-  }
-  for (let r = 1; r < runs.length - 1; r++) {
-    const run = runs[r];
-    const before = out[runs[r - 1].to - 1];
-    const after = out[runs[r + 1].from];
-    if (before !== after || words[run.to - 1].endMs - words[run.from].startMs >= minRunMs) continue;
-    out.fill(before, run.from, run.to);
-  }
-  return out;
+export function startTurnsAtVoice(
+  turns: readonly Turn[],
+  onset: (startMs: number, endMs: number) => number | null,
+): Turn[] {
+  return turns.map((t) => {
+    const at = onset(t.startMs, t.endMs);
+    return at === null || at <= t.startMs || at >= t.endMs ? t : { ...t, startMs: at };
+  });
 }

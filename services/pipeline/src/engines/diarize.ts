@@ -1,24 +1,39 @@
 /**
  * Who spoke when, offline: the words' pauses give speech runs, a sliding voice comparison
  * splits runs where the voice changes mid-flow, and agglomerative clustering of the pieces'
- * voice statistics (cepstra and pitch) gives the speakers.
+ * voice statistics (cepstra) gives first speakers. A Viterbi resegmentation then gives every
+ * word the speaker whose voice explains it best, changes of speaker costing something, and
+ * speakers that turn out to be one voice are merged; each turn starts where its voice does.
  */
 import * as os from 'node:os';
 import {
+  closestPair,
   clusterVoices,
   DEFAULT_DISTANCE_RULES,
   type DistanceRules,
   emptyStats,
+  logLikelihood,
   mergeStats,
   nearestVoice,
   voiceDistance,
   type VoiceStats,
 } from '../domain/speaker-clustering';
-import { buildTurns, DEFAULT_TURN_RULES, labelByFirstAppearance, pauseRuns, smoothShortRuns, type SpeakerWord, type TimedWord, type Turn, type TurnRules, type WordRange } from '../domain/turns';
+import { dissolve, heardOnce, type SwitchRules, switchCosts, viterbiSpeakers } from '../domain/speaker-viterbi';
+import {
+  buildTurns,
+  DEFAULT_TURN_RULES,
+  labelByFirstAppearance,
+  pauseRuns,
+  type SpeakerWord,
+  startTurnsAtVoice,
+  type TimedWord,
+  type Turn,
+  type TurnRules,
+  type WordRange,
+} from '../domain/turns';
 import { withCanonicalWav } from './audio';
-import { energyOf, frameFeatureBlocks, pitchOf } from './meeting-frames';
-import type { PcmSource } from './pcm-file';
-import { frameAt, type FrameFeatures, HOP_MS, N_CEPS } from './voice-features';
+import { VOICE_DIMS as DIMS, VoicePrefix } from './voice-prefix';
+import { HOP_MS } from './voice-features';
 
 export interface DiarizeInput {
   /** Any file ffmpeg reads; the canonical 16 kHz mono wav is read as it is, in blocks. */
@@ -59,14 +74,18 @@ export interface DiarizeOptions {
   distance: DistanceRules;
   turns: TurnRules;
   /**
-   * Resegmentation: after clustering, each word is given the speaker nearest to the voice in a
-   * window this long around it (0 turns it off)...
+   * Resegmentation: every word goes to the speaker whose voice explains it best, changes of
+   * speaker costing this (see SwitchRules), this many times, re-estimating the speakers each time
+   * (0 turns it off)...
    */
-  resegmentWindowMs: number;
-  /** ...this many times, re-estimating the speakers from the new labels each time... */
   resegmentPasses: number;
-  /** ...and a run of one speaker shorter than this between two runs of another goes back to them. */
-  minRunMs: number;
+  switches: SwitchRules;
+  /** ...then the two nearest speakers are merged while they are closer than this, and it runs again... */
+  mergeThreshold: number;
+  /** ...and a speaker heard in one unbroken stretch with less voice than this is dissolved into the others. */
+  minLoneSpeakerMs: number;
+  /** A turn starts at the first run of this many voiced frames in it (0: at its first word). */
+  onsetFrames: number;
 }
 
 // Thresholds first measured on flite's three voices: pieces of 2.5 s or more of one voice stay
@@ -76,8 +95,9 @@ export interface DiarizeOptions {
 // Real voices (tests/bench/speakers-dev.ts, docs/decisions.md): 19 cepstra without pitch
 // separate the three men of the real-voice meetings where 12 cepstra with pitch did not; on
 // real voices the pitch track puts up to a tenth of a man's frames near its 400 Hz ceiling, so
-// pitch made one speaker's pieces look apart. With the smaller sample bias the same 3.25
-// threshold was best on the tuning meetings.
+// pitch made one speaker's pieces look apart. Since the Viterbi resegmentation and the merge
+// after it, the cluster threshold is 2.5: 2.25-2.75 give the same tuning figures, 3.0 and more
+// merge speakers before the resegmentation can part them (docs/decisions.md, session 12).
 export const REAL_VOICE_DISTANCE: DistanceRules = { ...DEFAULT_DISTANCE_RULES, pitchWeight: 0, sampleBias: 100 };
 
 export const DEFAULT_DIARIZE: DiarizeOptions = {
@@ -85,18 +105,18 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   windowMs: 2500,
   minWindowMs: 2000,
   changeThreshold: 2.5,
-  clusterThreshold: 3.25,
+  clusterThreshold: 2.5,
   minClusterMs: 2500,
   minShortVoiceMs: 700,
   speechRangeDb: 35,
   distance: REAL_VOICE_DISTANCE,
   turns: DEFAULT_TURN_RULES,
-  resegmentWindowMs: 1500,
   resegmentPasses: 2,
-  minRunMs: 800,
+  switches: { cost: 200, pauseMs: 150, pauseCost: 0 },
+  mergeThreshold: 2.5,
+  minLoneSpeakerMs: 5000,
+  onsetFrames: 5,
 };
-
-const DIMS = N_CEPS - 1;
 
 export class VoiceClusterDiarizer implements Diarizer {
   private readonly opts: DiarizeOptions;
@@ -116,10 +136,13 @@ export class VoiceClusterDiarizer implements Diarizer {
     const clusterOf = this.cluster(stats);
     let perWord = new Array<number>(words.length);
     pieces.forEach((p, i) => perWord.fill(clusterOf[i], p.from, p.to));
-    if (this.opts.resegmentWindowMs > 0) perWord = this.resegment(words, pieces, perWord, voice);
+    if (this.opts.resegmentPasses > 0) perWord = this.resegment(words, perWord, voice);
     const { labels, speakers } = labelByFirstAppearance(perWord);
     const labelled: SpeakerWord[] = words.map((w, k) => ({ ...w, speaker: labels[k] }));
-    return { speakers, words: labelled, turns: buildTurns(labelled, this.opts.turns) };
+    const turns = buildTurns(labelled, this.opts.turns);
+    if (this.opts.onsetFrames <= 0) return { speakers, words: labelled, turns };
+    const onset = (from: number, to: number): number | null => voice.onset(from, to, this.opts.onsetFrames);
+    return { speakers, words: labelled, turns: startTurnsAtVoice(turns, onset) };
   }
 
   /** Recursively splits a run at its strongest voice change while that change is clear. */
@@ -145,37 +168,72 @@ export class VoiceClusterDiarizer implements Diarizer {
 
   /**
    * Pieces are cut only at pauses and clear changes, so a short turn that follows another voice
-   * without a pause rides along with it. Each word is compared with every speaker found, over a
-   * window centred on it (inside its piece: a boundary already found is not blurred), and takes
-   * the nearest; lone short runs are then smoothed away.
+   * without a pause rides along with it, and a piece that holds two voices blurs both speakers.
+   * Each word's frames are scored under every speaker's Gaussian (from its sufficient
+   * statistics) and the best path over the words, changes of speaker costing something, gives
+   * the new labels; speakers are re-estimated from them. A speaker that the mixed pieces had
+   * split in two then sits close to its other half: the closest pair under the merge threshold
+   * becomes one speaker, or else a slight speaker heard only once is dissolved, and the words
+   * are placed again, until neither is left.
    */
-  private resegment(words: readonly TimedWord[], pieces: readonly WordRange[], owner: number[], voice: VoicePrefix): number[] {
+  private resegment(words: readonly TimedWord[], owner: number[], voice: VoicePrefix): number[] {
     let labels = owner.slice();
-    const half = this.opts.resegmentWindowMs / 2;
-    const windows = pieces.flatMap((p) => {
-      const from = words[p.from].startMs;
-      const to = words[p.to - 1].endMs;
-      return words.slice(p.from, p.to).map((w) => {
-        const mid = (w.startMs + w.endMs) / 2;
-        return voice.stats(Math.max(from, mid - half), Math.min(to, mid + half));
-      });
-    });
-    for (let pass = 0; pass < this.opts.resegmentPasses; pass++) {
+    const perWord = words.map((w) => voice.stats(w.startMs, w.endMs));
+    const costs = switchCosts(words, this.opts.switches);
+    const speakersOf = (): { ids: number[]; voices: VoiceStats[] } => {
       const ids = [...new Set(labels)];
-      const centers = ids.map((id) => {
-        let acc = emptyStats(DIMS);
-        words.forEach((w, k) => {
-          if (labels[k] === id) acc = mergeStats(acc, voice.stats(w.startMs, w.endMs));
-        });
-        return acc;
+      const voices = ids.map(() => emptyStats(DIMS));
+      labels.forEach((label, k) => {
+        const i = ids.indexOf(label);
+        voices[i] = mergeStats(voices[i], perWord[k]);
       });
-      const next = labels.map((label, k) => {
-        const near = windows[k].n > 0 ? nearestVoice(windows[k], centers, this.opts.distance) : -1;
-        return near >= 0 ? ids[near] : label;
-      });
-      labels = smoothShortRuns(words, next, this.opts.minRunMs);
+      return { ids, voices };
+    };
+    const place = (): void => {
+      for (let pass = 0; pass < this.opts.resegmentPasses; pass++) {
+        const { ids, voices } = speakersOf();
+        const floor = this.opts.distance.varFloor;
+        const scores = perWord.map((s) => Float64Array.from(voices, (v) => logLikelihood(s, v, floor)));
+        labels = viterbiSpeakers(scores, costs).map((best) => ids[best]);
+      }
+    };
+    place();
+    for (;;) {
+      const { ids, voices } = speakersOf();
+      const pair = closestPair(voices, this.opts.mergeThreshold, this.opts.distance);
+      if (pair) {
+        const [keep, gone] = [ids[pair[0]], ids[pair[1]]];
+        labels = labels.map((label) => (label === gone ? keep : label));
+      } else {
+        const lone = this.slightLoneSpeaker(labels, ids, voices);
+        if (lone === null) return labels;
+        labels = dissolve(labels, lone);
+      }
+      place();
     }
-    return labels;
+  }
+
+  /**
+   * The speaker with the least voice among those heard in one unbroken stretch with less than
+   * `minLoneSpeakerMs` of voice, or null. Such a "speaker" was, on the real-voice meetings, a
+   * stretch of overlapped speech or a piece of one voice's long turn, not a participant.
+   */
+  private slightLoneSpeaker(
+    labels: readonly number[],
+    ids: readonly number[],
+    voices: readonly VoiceStats[],
+  ): number | null {
+    if (ids.length < 2) return null;
+    const once = heardOnce(labels);
+    let lone: number | null = null;
+    let least = this.opts.minLoneSpeakerMs / HOP_MS;
+    ids.forEach((id, i) => {
+      if (once.has(id) && voices[i].n < least) {
+        least = voices[i].n;
+        lone = id;
+      }
+    });
+    return lone;
   }
 
   /**
@@ -223,85 +281,4 @@ export class VoiceClusterDiarizer implements Diarizer {
     });
     return owner;
   }
-}
-
-/**
- * Prefix sums of per-frame voice features over voiced frames only, so the statistics of any
- * time span cost O(dimensions) however long it is; change detection asks for thousands.
- */
-class VoicePrefix {
-  private readonly count: number;
-  private readonly prefix: Float64Array;
-  private readonly prefixSq: Float64Array;
-  private readonly n: Float64Array;
-  /** Prefix sums of log pitch over voiced, pitched frames; null when the distance gives pitch no weight. */
-  private readonly pitch: { n: Float64Array; sum: Float64Array; sq: Float64Array } | null;
-
-  /**
-   * Reads the audio block by block, twice: the energies first (the voiced floor is relative to the
-   * meeting's loud end), then the features of each block straight into the prefix sums, so neither
-   * the samples nor the per-frame cepstra are ever held whole. The pitch track, the costliest
-   * feature, is computed only when the distance gives it weight.
-   */
-  static async of(pcm: PcmSource, rangeDb: number, withPitch: boolean): Promise<VoicePrefix> {
-    const energyDb = await energyOf(pcm);
-    const floorDb = percentile(energyDb, 0.99) - rangeDb;
-    const f0 = withPitch ? await pitchOf(pcm, energyDb, floorDb) : null;
-    const voice = new VoicePrefix(energyDb.length, f0 !== null);
-    for await (const { first, ff } of frameFeatureBlocks(pcm)) voice.add(first, ff, f0, floorDb);
-    return voice;
-  }
-
-  private constructor(count: number, withPitch: boolean) {
-    this.count = count;
-    const c = count + 1;
-    this.prefix = new Float64Array(c * DIMS);
-    this.prefixSq = new Float64Array(c * DIMS);
-    this.n = new Float64Array(c);
-    this.pitch = withPitch ? { n: new Float64Array(c), sum: new Float64Array(c), sq: new Float64Array(c) } : null;
-  }
-
-  /** Adds the frames of one block (`ff`, starting at frame `first`); blocks come in order. */
-  private add(first: number, ff: FrameFeatures, f0: Float32Array | null, floorDb: number): void {
-    for (let k = 0; k < ff.count; k++) {
-      const f = first + k;
-      const voiced = ff.energyDb[k] >= floorDb;
-      this.n[f + 1] = this.n[f] + (voiced ? 1 : 0);
-      if (this.pitch && f0) {
-        const lp = voiced && f0[f] > 0 ? Math.log(f0[f]) : 0;
-        this.pitch.n[f + 1] = this.pitch.n[f] + (lp ? 1 : 0);
-        this.pitch.sum[f + 1] = this.pitch.sum[f] + lp;
-        this.pitch.sq[f + 1] = this.pitch.sq[f] + lp * lp;
-      }
-      for (let d = 0; d < DIMS; d++) {
-        // c0 is loudness, which says more about the microphone than the voice: skipped.
-        const x = voiced ? ff.mfcc[k * N_CEPS + 1 + d] : 0;
-        this.prefix[(f + 1) * DIMS + d] = this.prefix[f * DIMS + d] + x;
-        this.prefixSq[(f + 1) * DIMS + d] = this.prefixSq[f * DIMS + d] + x * x;
-      }
-    }
-  }
-
-  stats(startMs: number, endMs: number): VoiceStats {
-    const a = Math.min(this.count, frameAt(startMs));
-    const b = Math.min(this.count, Math.max(a, frameAt(endMs)));
-    const s = emptyStats(DIMS);
-    s.n = this.n[b] - this.n[a];
-    for (let d = 0; d < DIMS; d++) {
-      s.sum[d] = this.prefix[b * DIMS + d] - this.prefix[a * DIMS + d];
-      s.sumSq[d] = this.prefixSq[b * DIMS + d] - this.prefixSq[a * DIMS + d];
-    }
-    if (this.pitch) {
-      s.pitchN = this.pitch.n[b] - this.pitch.n[a];
-      s.pitchSum = this.pitch.sum[b] - this.pitch.sum[a];
-      s.pitchSumSq = this.pitch.sq[b] - this.pitch.sq[a];
-    }
-    return s;
-  }
-}
-
-function percentile(values: Float32Array, q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = Float32Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
