@@ -3,21 +3,13 @@ import { enqueue } from '@mm/bus';
 import { newId } from '@mm/http';
 import { BUS, type EventType, type PipelineJob, type RecordingEvent, type TimerRequest } from '@mm/contract';
 import type { Updateable } from 'kysely';
-import type { Database, ListedRecording, RecordingRow, RecordingTable } from './schema';
+import { LISTED_COLUMNS, type Database, type ListedRecording, type RecordingRow, type RecordingTable } from './schema';
 import type { ListPosition } from '../domain/cursor';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
 /** A listed meeting with its digest's head (both null when it has no digest). */
 export type ListedWithHead = ListedRecording & { digestTitle: string | null; digestLanguage: string | null };
-
-/** Every column of a meeting but the search text: what list and search pages read. */
-export const LISTED_COLUMNS = [
-  'id', 'accountId', 'tokenId', 'source', 'status', 'title', 'kind', 'outputLanguage', 'naming', 'keyterms', 'seriesId', 'seriesName',
-  'seriesTitleStyle', 'seriesDateCalendar', 'recordedAt', 'createdAt', 'readyAt', 'durationMs', 'minutes', 'attachmentMinutes', 'audioKey',
-  'attachmentKey', 'holdRef', 'charged', 'jobId', 'failedStep', 'errorCode', 'errorRetryable', 'autoRetryPending', 'namingDeadline',
-  'namingOpen', 'readyOnce', 'deletedAt', 'updatedAt',
-] as const satisfies readonly (keyof ListedRecording)[];
 
 export class RecordingRepository {
   constructor(readonly db: Kysely<Database>) {}

@@ -1,8 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ApiError, type Principal } from '@mm/http';
 import { firstPartHolding, normalizeForSearch, searchWords } from '@mm/text';
-import type { Database, ListedRecording } from '../db/schema';
-import { LISTED_COLUMNS } from '../db/recording.repository';
+import { LISTED_COLUMNS, type Database, type ListedRecording } from '../db/schema';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { MeetingAccess } from './access';
 import type { Views } from './views';
