@@ -1,4 +1,5 @@
 /** What the archive benches print about their data, and the archive's shape from the environment. */
+import { openDatabase } from '@mm/db';
 import { createAccount } from './admin';
 import { DEFAULT_ARCHIVE, ensureArchive, type ArchiveShape, type LoadedArchive } from './archive-loader';
 import type { CaseContext, ServiceName } from './types';
@@ -10,7 +11,22 @@ export const ARCHIVE_SERVICES: ServiceName[] = ['account', 'recordings', 'gatewa
 export async function benchArchive(ctx: CaseContext): Promise<LoadedArchive> {
   const gateway = ctx.stack.url('gateway');
   const newAccount = async (name: string) => (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
-  return ensureArchive(ctx.opts.databaseUrl, archiveShapeFromEnv(DEFAULT_ARCHIVE), async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }), ctx.log);
+  const archive = await ensureArchive(ctx.opts.databaseUrl, archiveShapeFromEnv(DEFAULT_ARCHIVE), async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }), ctx.log);
+  await revokeEarlierTokens(ctx.opts.databaseUrl, [archive.bigAccountId, archive.smallAccountId]);
+  return archive;
+}
+
+/**
+ * The archive outlives its runs, and each run makes its accounts a token: the ones earlier runs
+ * made are revoked (an account keeps at most 10 active tokens). The bench's own database only.
+ */
+async function revokeEarlierTokens(databaseUrl: string, accountIds: string[]): Promise<void> {
+  const { pool } = openDatabase<unknown>({ url: databaseUrl, schema: 'access', poolSize: 1 });
+  try {
+    await pool.query('update access.token set revoked_at = now() where account_id = any($1) and revoked_at is null', [accountIds]);
+  } finally {
+    await pool.end();
+  }
 }
 
 export const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
