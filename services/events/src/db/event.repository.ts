@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, EventRow, NewEvent } from './schema';
+import { FEED_COLUMNS, type Database, type FeedRow, type NewEvent } from './schema';
 
 type Db = Kysely<Database>;
 
@@ -40,10 +40,10 @@ export class EventRepository {
   }
 
   /** Up to `limit` events after `afterSeq`, oldest first. */
-  async page(q: FeedQuery): Promise<EventRow[]> {
+  async page(q: FeedQuery): Promise<FeedRow[]> {
     let query = this.db
       .selectFrom('event')
-      .selectAll()
+      .select(FEED_COLUMNS)
       .where('accountId', '=', q.accountId)
       .where('seq', '>', q.afterSeq.toString())
       .where('occurredAt', '>=', q.notBefore);

@@ -1,5 +1,5 @@
 import type { RecordingEvent } from '@mm/contract';
-import type { EventRow, NewEvent } from '../db/schema';
+import type { FeedRow, NewEvent } from '../db/schema';
 
 /** Events are served for 30 days; retention deletes them a day later (a reader mid-page keeps its page). */
 export const KEEP_DAYS = 30;
@@ -21,7 +21,7 @@ export function toNewEvent(e: RecordingEvent): NewEvent {
 }
 
 /** The contract's Event: never the account or token; seriesId null while series are off. */
-export function toEventView(row: EventRow, seriesOn: boolean) {
+export function toEventView(row: Omit<FeedRow, 'seq'>, seriesOn: boolean) {
   return {
     id: row.id,
     type: row.type,
