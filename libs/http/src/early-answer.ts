@@ -15,7 +15,8 @@ import type { Socket } from 'node:net';
  * half-closes and waits 500 ms before closing, so the client reads the answer before a reset).
  */
 
-const AWAITING_CONTINUE = Symbol('mm.awaitingContinue');
+/** Requests whose client asked `Expect: 100-continue` and has not had its 100 yet. */
+const awaiting = new WeakSet<IncomingMessage>();
 
 /** A remainder this small is read and dropped (node's default), keeping the connection. */
 export const EARLY_ANSWER_DRAIN_BYTES = 256 * 1024;
@@ -23,22 +24,19 @@ export const EARLY_ANSWER_DRAIN_BYTES = 256 * 1024;
 export const EARLY_ANSWER_LINGER_MS = 500;
 export const EARLY_ANSWER_LINGER_BYTES = 256 * 1024;
 
-type Marked = IncomingMessage & { [AWAITING_CONTINUE]?: boolean };
-
 /** serve()'s checkContinue: the handler, not node, sends the 100 (see allowBody). */
 export function markAwaitingContinue(req: IncomingMessage): void {
-  (req as Marked)[AWAITING_CONTINUE] = true;
+  awaiting.add(req);
 }
 
 /** Whether the client asked `Expect: 100-continue` and is still waiting for the 100. */
 export function awaitsContinue(req: IncomingMessage): boolean {
-  return (req as Marked)[AWAITING_CONTINUE] === true;
+  return awaiting.has(req);
 }
 
 /** The handler is about to read the body: a client waiting on `Expect: 100-continue` may send it. */
 export function allowBody(req: IncomingMessage, res: ServerResponse): void {
-  if (!awaitsContinue(req)) return;
-  (req as Marked)[AWAITING_CONTINUE] = false;
+  if (!awaiting.delete(req)) return;
   if (!res.headersSent && !res.writableEnded) res.writeContinue();
 }
 

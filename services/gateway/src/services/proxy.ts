@@ -6,10 +6,10 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs:
 
 /** Headers never forwarded: credentials, hop-by-hop headers, and anything internal a client forged. */
 const DROP = new Set(['authorization', 'cookie', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'expect']);
+const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 /** How long an upload waits for the owning service's 100 Continue before its body is sent anyway (curl waits 1 s). */
 const CONTINUE_WAIT_MS = 1000;
-const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 const targets = new Map<string, URL>();
 
