@@ -5,7 +5,7 @@
  * it. CPU is the decoder processes' own (user + system seconds of waited-for children, from
  * /proc/self/stat) per audio second, so it reads the same on a busy machine as on an idle one.
  *
- *   node --import tsx tests/bench/asr-dev.ts [--set bench|tune|held|flite|all]
+ *   node --import tsx tests/bench/asr-dev.ts [--set bench,flite (default)|tune|held|all]
  *     [--variants '{"name": ["-maxhmmpf", "5000"], ...}'] [--parallel N]
  *
  * Without --variants: "ours" (DEFAULT_POCKETSPHINX.decoderArgs) and "defaults" (no search options,
@@ -136,7 +136,9 @@ async function main(): Promise<void> {
       cells.push(`${chosen[i].name} ${pct(w.wer)} (${w.errors}/${w.refWords}, cpu ${cpuPerSecond})`);
     }
     const cpuPerSecond = (cpu / audio).toFixed(3);
-    const pooled = refWords ? `real pooled ${pct(errors / refWords)} (${errors}/${refWords}) cpu/s ${cpuPerSecond}` : '';
+    const pooled = refWords
+      ? `real pooled ${pct(errors / refWords)} (${errors}/${refWords}) cpu/s ${cpuPerSecond}`
+      : '';
     console.log(`${name.padEnd(14)} ${JSON.stringify(decoderArgs)}  ${pooled}`);
     for (const cell of cells) console.log(`    ${cell}`);
   }
