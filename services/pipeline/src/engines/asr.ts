@@ -49,7 +49,7 @@ export interface PocketsphinxOptions {
    * and 4-speaker meetings, 274 reference words, and 12 other meetings of the same voices, 1372
    * words; CPU seconds of the decoder processes per audio second). At commit 2d0adfc: these
    * (-maxhmmpf 7000 -topn 4 -fwdflat no) 43.4% on the bench's meetings, 44.2% on the others, at
-   * 0.19-0.21; -maxhmmpf 5000 45.3% and 44.2% at 0.17-0.20; pocketsphinx's defaults (-maxhmmpf
+   * 0.19-0.25; -maxhmmpf 5000 45.3% and 44.2% at 0.17-0.20; pocketsphinx's defaults (-maxhmmpf
    * 30000, fwdflat on) 45.6% and 44.9% at 0.27-0.33. A ±1 LSB change in 0.07% of the samples moved
    * -maxhmmpf 5000 by two words on the 4-speaker meeting and left these unmoved (docs/decisions.md).
    */
