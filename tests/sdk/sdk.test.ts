@@ -4,6 +4,7 @@ import { startStack, type Stack } from '../support/stack';
 import { CursorCodec } from '../../services/events/src/domain/feed-cursor';
 import { loadConfig as eventsConfig } from '../../services/events/src/config';
 import { speakMeeting } from '../support/speak-meeting';
+import { waitForEvent } from '../support/wait';
 
 /** The SDK against the real gateway and engines: submit with one key across retries, wait, follow the feed. */
 let stack: Stack;
@@ -91,6 +92,9 @@ describe('waitForReady and followEvents', () => {
     });
     expect(final.status).toBe('READY');
     expect(seen.at(-1)).toBe('READY');
+    // The feed is written after the status (outbox, then the events consumer): once it holds the
+    // READY event, a cursor taken at `latest` is past every event of this meeting.
+    await waitForEvent(stack, token.value, recording.id, 'recording.ready');
 
     const codec = new CursorCodec(eventsConfig(stack.env).internalJwtSecret);
     const expired = codec.encode({ seq: 1n, at: Date.now() - 31 * 24 * 3600 * 1000 });
