@@ -9,71 +9,20 @@
  *     [--variants '{"name": ["-maxhmmpf", "5000"], ...}'] [--parallel N]
  *
  * Without --variants: "ours" (DEFAULT_POCKETSPHINX.decoderArgs) and "defaults" (no search options,
- * the bench's baseline). Sets as in speakers-dev.ts: "bench" are the speech case's meetings.
+ * the bench's baseline). Sets as in lib/dev-meetings.ts: "bench" are the speech case's meetings.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_POCKETSPHINX, PocketsphinxAsr, toWav16k } from '../../services/pipeline/src/engines';
-import { longMeeting, speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
-import { assembleMeeting, normalizeWords, realUtterances, type RealSpeaker } from './lib/real-voices';
+import { meetingsOf, type DevMeeting } from './lib/dev-meetings';
 import { wordErrorRate, type RefTurn } from './lib/speech-score';
-
-interface DevMeeting {
-  name: string;
-  set: 'bench' | 'tune' | 'held' | 'flite';
-  make(dir: string): Promise<{ path: string; durationMs: number; turns: RefTurn[] }>;
-}
 
 interface Prepared {
   wav: string;
   durationMs: number;
   turns: RefTurn[];
 }
-
-const ALL4: RealSpeaker[] = ['reader', 'allison', 'cards', 'dhd'];
-const real = (set: DevMeeting['set'], name: string, speakers: RealSpeaker[], seed: number): DevMeeting => ({
-  name,
-  set,
-  async make(dir) {
-    const opts = { speakers, seed, maxTurnMs: 7000, maxPerSpeaker: 6, overlapShare: 0.15, noiseDb: -50 };
-    const m = await assembleMeeting(await realUtterances(), opts, path.join(dir, `${name}-assembled.wav`));
-    return { path: m.path, durationMs: m.durationMs, turns: m.turns };
-  },
-});
-const flite = (name: string, script: Parameters<typeof speakMeeting>[0]): DevMeeting => ({
-  name,
-  set: 'flite',
-  async make() {
-    const m = await speakMeeting(script);
-    const turns = m.turns.map((t) => ({
-      speaker: t.voice,
-      reference: normalizeWords(t.text),
-      startMs: t.startMs,
-      endMs: t.endMs,
-    }));
-    return { path: m.path, durationMs: m.durationMs, turns };
-  },
-});
-
-const MEETINGS: DevMeeting[] = [
-  real('bench', 'real-3', ['reader', 'allison', 'cards'], 3),
-  real('bench', 'real-4', ALL4, 4),
-  real('tune', 'real-2-s11', ['reader', 'cards'], 11),
-  real('tune', 'real-3-s12', ['reader', 'allison', 'cards'], 12),
-  real('tune', 'real-3-s13', ['reader', 'cards', 'dhd'], 13),
-  real('tune', 'real-4-s14', ALL4, 14),
-  real('tune', 'real-3-s15', ['allison', 'cards', 'dhd'], 15),
-  real('tune', 'real-4-s16', ALL4, 16),
-  real('held', 'real-2-s21', ['reader', 'cards'], 21),
-  real('held', 'real-3-s22', ['reader', 'allison', 'cards'], 22),
-  real('held', 'real-3-s23', ['reader', 'allison', 'dhd'], 23),
-  real('held', 'real-4-s24', ALL4, 24),
-  real('held', 'real-3-s25', ['reader', 'cards', 'dhd'], 25),
-  real('held', 'real-4-s26', ALL4, 26),
-  flite('flite-standup', STANDUP_SCRIPT),
-  flite('flite-1min', longMeeting(1)),
-];
 
 const CACHE = path.join(os.tmpdir(), 'mm-asr-dev');
 
@@ -107,7 +56,7 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 async function main(): Promise<void> {
   const set = arg('set') ?? 'bench,flite';
-  const chosen = MEETINGS.filter((m) => set === 'all' || set.split(',').includes(m.set));
+  const chosen = meetingsOf(set);
   const given = JSON.parse(arg('variants') ?? 'null') as Record<string, string[]> | null;
   const variants = given ?? { ours: DEFAULT_POCKETSPHINX.decoderArgs, defaults: [] };
   const parallel = Number(arg('parallel') ?? DEFAULT_POCKETSPHINX.parallel);

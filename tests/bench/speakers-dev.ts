@@ -7,9 +7,7 @@
  *   node --import tsx tests/bench/speakers-dev.ts [--set tune|held|bench|flite|all] [--opts JSON]
  *     [--sweep key=v1,v2,...]
  *
- * Sets: "bench" are the speech case's meetings; "tune" and "held" are other seeds and speaker
- * mixes of the same Debian voices. Thresholds are chosen on tune (and bench), then checked once
- * on held.
+ * Sets as in lib/dev-meetings.ts (shared with asr-dev.ts), plus a flite monologue.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -22,15 +20,9 @@ import {
   type DiarizeOptions,
 } from '../../services/pipeline/src/engines';
 import type { TimedWord } from '../../services/pipeline/src/domain/turns';
-import { longMeeting, speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
-import { assembleMeeting, normalizeWords, realUtterances, type RealSpeaker } from './lib/real-voices';
+import { longMeeting } from '../support/speak-meeting';
+import { DEV_MEETINGS, fliteMeeting, meetingsOf, type DevMeeting } from './lib/dev-meetings';
 import { diarizationError, turnStartErrors, type RefTurn } from './lib/speech-score';
-
-interface DevMeeting {
-  name: string;
-  set: 'bench' | 'tune' | 'held' | 'flite';
-  make(dir: string): Promise<{ path: string; durationMs: number; turns: RefTurn[] }>;
-}
 
 interface Cached {
   wav: string;
@@ -39,50 +31,10 @@ interface Cached {
   words: TimedWord[];
 }
 
-const ALL4: RealSpeaker[] = ['reader', 'allison', 'cards', 'dhd'];
-const real = (set: DevMeeting['set'], speakers: RealSpeaker[], seed: number): DevMeeting => ({
-  name: `real-${speakers.length}-${speakers.map((s) => s[0]).join('')}-s${seed}`,
-  set,
-  async make(dir) {
-    const opts = { speakers, seed, maxTurnMs: 7000, maxPerSpeaker: 6, overlapShare: 0.15, noiseDb: -50 };
-    const m = await assembleMeeting(await realUtterances(), opts, path.join(dir, `${seed}-${speakers.join('-')}.wav`));
-    return { path: m.path, durationMs: m.durationMs, turns: m.turns };
-  },
-});
-const flite = (name: string, script: Parameters<typeof speakMeeting>[0]): DevMeeting => ({
-  name,
-  set: 'flite',
-  async make() {
-    const m = await speakMeeting(script);
-    const turns = m.turns.map((t) => ({
-      speaker: t.voice,
-      reference: normalizeWords(t.text),
-      startMs: t.startMs,
-      endMs: t.endMs,
-    }));
-    return { path: m.path, durationMs: m.durationMs, turns };
-  },
-});
-
 const MEETINGS: DevMeeting[] = [
-  real('bench', ['reader', 'allison', 'cards'], 3),
-  real('bench', ALL4, 4),
-  real('tune', ['reader', 'cards'], 11),
-  real('tune', ['reader', 'allison', 'cards'], 12),
-  real('tune', ['reader', 'cards', 'dhd'], 13),
-  real('tune', ALL4, 14),
-  real('tune', ['allison', 'cards', 'dhd'], 15),
-  real('tune', ALL4, 16),
-  real('held', ['reader', 'cards'], 21),
-  real('held', ['reader', 'allison', 'cards'], 22),
-  real('held', ['reader', 'allison', 'dhd'], 23),
-  real('held', ALL4, 24),
-  real('held', ['reader', 'cards', 'dhd'], 25),
-  real('held', ALL4, 26),
-  flite('flite-standup', STANDUP_SCRIPT),
-  flite('flite-1min', longMeeting(1)),
+  ...DEV_MEETINGS,
   // One voice for a minute must stay one speaker (transcribe.int.test.ts asks the same).
-  flite('flite-monologue', longMeeting(1).map(([, text]) => ['rms', text] as ['rms', string])),
+  fliteMeeting('flite-monologue', longMeeting(1).map(([, text]) => ['rms', text] as ['rms', string])),
 ];
 
 const CACHE = path.join(os.tmpdir(), 'mm-speakers-dev');
@@ -138,7 +90,7 @@ function arg(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const set = arg('set') ?? 'all';
-  const chosen = MEETINGS.filter((m) => set === 'all' || set.split(',').includes(m.set));
+  const chosen = meetingsOf(set, MEETINGS);
   const base = JSON.parse(arg('opts') ?? '{}') as Partial<DiarizeOptions>;
   const sweep = arg('sweep');
   const variants: Array<Partial<DiarizeOptions>> = [base];
