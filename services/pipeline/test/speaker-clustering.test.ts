@@ -1,4 +1,14 @@
-import { addFrame, closestPair, clusterVoices, emptyStats, logLikelihood, mergeStats, voiceDistance, type VoiceStats } from '../src/domain/speaker-clustering';
+import {
+  addFrame,
+  closestPair,
+  clusterVoices,
+  emptyStats,
+  logLikelihood,
+  mergeStats,
+  voiceDistance,
+  type VoiceStats,
+  widenToward,
+} from '../src/domain/speaker-clustering';
 
 /** A voice as frames drawn around a center with a fixed spread (deterministic pseudo-noise). */
 function voice(center: number[], pitchHz: number, frames: number, seed: number): VoiceStats {
@@ -94,5 +104,41 @@ describe('closestPair', () => {
   it('finds nothing when every pair is farther than the threshold', () => {
     expect(closestPair([voice(A, 180, 300, 1), voice(B, 110, 300, 2)], 3.25)).toBeNull();
     expect(closestPair([voice(A, 180, 300, 1)], 3.25)).toBeNull();
+  });
+});
+
+describe('widenToward', () => {
+  /** One dimension: frames at the given values. */
+  const frames = (...values: number[]): VoiceStats => {
+    const s = emptyStats(1);
+    for (const v of values) addFrame(s, [v], 0, 0);
+    return s;
+  };
+  const variance = (s: VoiceStats): number => s.sumSq[0] / s.n - (s.sum[0] / s.n) ** 2;
+
+  it('blends the two spreads by frames heard against the prior and keeps the mean and count', () => {
+    const narrow = frames(-1, 1, -1, 1); // variance 1, mean 0
+    const meeting = frames(-3, 3, -3, 3, 7, 7);
+    const wide = widenToward(narrow, meeting, 4);
+    expect(wide.n).toBe(4);
+    expect(wide.sum[0]).toBeCloseTo(0);
+    expect(variance(wide)).toBeCloseTo((4 * 1 + 4 * variance(meeting)) / 8);
+  });
+
+  it('changes nothing with no prior, and less the more of the voice there is', () => {
+    const few = frames(-1, 1);
+    const many = frames(...Array.from({ length: 200 }, (_, i) => (i % 2 ? 1 : -1)));
+    const meeting = frames(-5, 5);
+    expect(variance(widenToward(few, meeting, 0))).toBeCloseTo(1);
+    expect(variance(widenToward(many, meeting, 10))).toBeLessThan(variance(widenToward(few, meeting, 10)));
+  });
+
+  it('lets a short voice\'s unheard sound score closer to it than under its own narrow spread', () => {
+    const short = frames(...Array.from({ length: 20 }, (_, i) => (i % 2 ? 0.5 : -0.5)));
+    const meeting = mergeStats(short, frames(...Array.from({ length: 400 }, (_, i) => (i % 2 ? 4 : -4))));
+    const unheard = frames(2, 2.2, 1.8);
+    const before = logLikelihood(unheard, short, 0.05);
+    const after = logLikelihood(unheard, widenToward(short, meeting, 100), 0.05);
+    expect(after).toBeGreaterThan(before);
   });
 });

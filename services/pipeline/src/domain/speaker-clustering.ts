@@ -163,6 +163,27 @@ export function logLikelihood(segment: VoiceStats, model: VoiceStats, varFloor: 
   return -0.5 * total;
 }
 
+/**
+ * `model` with its spread drawn toward `pooled`'s, dimension by dimension: variance
+ * (n v + priorFrames v_pooled) / (n + priorFrames), the mean and count unchanged. A voice heard
+ * for a few seconds shows only a few sounds, so its own spread is too narrow and a sound it has
+ * not been heard making scores better under a voice heard at length; the less of a voice there
+ * is, the more its spread is taken from the whole meeting's (a prior worth `priorFrames` frames).
+ */
+export function widenToward(model: VoiceStats, pooled: VoiceStats, priorFrames: number): VoiceStats {
+  if (model.n === 0 || pooled.n === 0 || priorFrames <= 0) return model;
+  const out = mergeStats(model, emptyStats(model.sum.length));
+  for (let d = 0; d < model.sum.length; d++) {
+    const mean = model.sum[d] / model.n;
+    const own = model.sumSq[d] / model.n - mean * mean;
+    const pooledMean = pooled.sum[d] / pooled.n;
+    const wide = pooled.sumSq[d] / pooled.n - pooledMean * pooledMean;
+    const v = (model.n * own + priorFrames * wide) / (model.n + priorFrames);
+    out.sumSq[d] = model.n * (v + mean * mean);
+  }
+  return out;
+}
+
 /** The two closest of `voices` when they are nearer than `threshold` (indexes, lower first), else null. */
 export function closestPair(
   voices: readonly VoiceStats[],

@@ -17,6 +17,7 @@ import {
   nearestVoice,
   voiceDistance,
   type VoiceStats,
+  widenToward,
 } from '../domain/speaker-clustering';
 import { dissolve, heardOnce, type SwitchRules, switchCosts, viterbiSpeakers } from '../domain/speaker-viterbi';
 import {
@@ -84,6 +85,12 @@ export interface DiarizeOptions {
   mergeThreshold: number;
   /** ...and a speaker heard in one unbroken stretch with less voice than this is dissolved into the others. */
   minLoneSpeakerMs: number;
+  /**
+   * Once the speakers are settled, the words are placed once more with each speaker's spread
+   * drawn toward the whole meeting's, as if this much voice had been heard with the meeting's
+   * spread (`widenToward`; 0: no last placement).
+   */
+  spreadPriorMs: number;
   /** A turn starts at the first run of this many voiced frames in it (0: at its first word). */
   onsetFrames: number;
 }
@@ -115,6 +122,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   switches: { cost: 200, pauseMs: 150, pauseCost: 0 },
   mergeThreshold: 2.5,
   minLoneSpeakerMs: 5000,
+  spreadPriorMs: 12000,
   onsetFrames: 5,
 };
 
@@ -174,7 +182,9 @@ export class VoiceClusterDiarizer implements Diarizer {
    * the new labels; speakers are re-estimated from them. A speaker that the mixed pieces had
    * split in two then sits close to its other half: the closest pair under the merge threshold
    * becomes one speaker, or else a slight speaker heard only once is dissolved, and the words
-   * are placed again, until neither is left.
+   * are placed again, until neither is left. Last, the words are placed once more with the
+   * speakers' spreads widened toward the meeting's: a voice heard only in short turns has shown
+   * too few of its sounds for its own spread (see widenToward).
    */
   private resegment(words: readonly TimedWord[], owner: number[], voice: VoicePrefix): number[] {
     let labels = owner.slice();
@@ -189,13 +199,16 @@ export class VoiceClusterDiarizer implements Diarizer {
       });
       return { ids, voices };
     };
+    const placeOnce = (priorFrames: number): void => {
+      const { ids, voices } = speakersOf();
+      const pooled = voices.reduce((acc, v) => mergeStats(acc, v), emptyStats(DIMS));
+      const models = voices.map((v) => widenToward(v, pooled, priorFrames));
+      const floor = this.opts.distance.varFloor;
+      const scores = perWord.map((s) => Float64Array.from(models, (v) => logLikelihood(s, v, floor)));
+      labels = viterbiSpeakers(scores, costs).map((best) => ids[best]);
+    };
     const place = (): void => {
-      for (let pass = 0; pass < this.opts.resegmentPasses; pass++) {
-        const { ids, voices } = speakersOf();
-        const floor = this.opts.distance.varFloor;
-        const scores = perWord.map((s) => Float64Array.from(voices, (v) => logLikelihood(s, v, floor)));
-        labels = viterbiSpeakers(scores, costs).map((best) => ids[best]);
-      }
+      for (let pass = 0; pass < this.opts.resegmentPasses; pass++) placeOnce(0);
     };
     place();
     for (;;) {
@@ -206,11 +219,15 @@ export class VoiceClusterDiarizer implements Diarizer {
         labels = labels.map((label) => (label === gone ? keep : label));
       } else {
         const lone = this.slightLoneSpeaker(labels, ids, voices);
-        if (lone === null) return labels;
+        if (lone === null) break;
         labels = dissolve(labels, lone);
       }
       place();
     }
+    // Only now: with widened spreads from the start, the merges and the lone-speaker rule (set on
+    // each voice's own spread) found a fifth speaker on a 4-speaker meeting (docs/decisions.md).
+    if (this.opts.spreadPriorMs > 0) placeOnce(this.opts.spreadPriorMs / HOP_MS);
+    return labels;
   }
 
   /**
