@@ -16,8 +16,9 @@ import { setTimer } from '../services/timers';
  * so not redelivered); `transcribeConcurrency` of them run at once, the next one chosen across
  * accounts (FairGate), so one account's burst does not make every other account wait behind it.
  * A transcription starting alone cuts its audio over every core (a lone meeting is ready
- * soonest); one starting beside others gets its share, since more decoders than cores cost CPU
- * time (pipeline-throughput: 12.0 CPU s per 1-minute meeting with 2 × 2 decoders, 8.8 with 1).
+ * soonest); one starting beside others is cut for its share, since short chunks cost decoder
+ * start-ups (pipeline-throughput: 12.0 CPU s per 1-minute meeting with 2 × 2 decoders, 8.8 with
+ * 1). Either way its chunks run on the process's shared decoder slots (engines/decoder-slots.ts).
  */
 export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: JobRunner, logger: Logger, opts: Pick<PipelineConfig, 'transcribeConcurrency' | 'transcribeWindow' | 'asrDecoders' | 'ackWaitSeconds'>): Promise<() => Promise<void>> {
   const ackWaitMs = opts.ackWaitSeconds * 1000;

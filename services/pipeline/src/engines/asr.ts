@@ -11,6 +11,7 @@ import { planChunks, type Chunk, DEFAULT_CHUNK_RULES } from '../domain/chunk-pla
 import { correctKeyterms } from '../domain/keyterms';
 import { cleanDecoderWord, type TimedWord } from '../domain/turns';
 import { withCanonicalWav } from './audio';
+import type { DecoderSlots } from './decoder-slots';
 import { EngineError } from './engine-error';
 import { energyOf, looksLikeRandomBytes } from './meeting-frames';
 import { type PcmFile, SAMPLE_RATE, wavHeader } from './pcm-file';
@@ -42,8 +43,14 @@ export interface AsrEngine {
 export interface PocketsphinxOptions {
   binary: string;
   modelDir: string;
-  /** Decoder processes run at once; the default uses every core. */
+  /** Decoder processes planned for one meeting (its audio is cut for that many); the default uses every core. */
   parallel: number;
+  /**
+   * Decoder processes shared with the process's other transcriptions: every chunk waits for one of
+   * these slots, and a meeting may then run as many chunks at once as there are slots. Without
+   * slots a meeting runs `parallel` at once.
+   */
+  slots?: DecoderSlots;
   /**
    * Search settings, chosen on real recorded voices (tests/bench/asr-dev.ts: the speech bench's 3-
    * and 4-speaker meetings, 274 reference words, and 12 other meetings of the same voices, 1372
@@ -93,8 +100,10 @@ export class PocketsphinxAsr implements AsrEngine {
           throw new EngineError('NO_SPEECH', 'the audio is silent');
         }
         const chunks = planChunks(energy, HOP_MS, { ...DEFAULT_CHUNK_RULES, parallel: this.opts.parallel });
-        const decode = (chunk: Chunk, i: number): Promise<AsrWord[]> => this.decodeChunk(pcm, chunk, path.join(work, `chunk-${i}.wav`));
-        const words = (await mapLimit(chunks, this.opts.parallel, decode)).flat();
+        const slots = this.opts.slots;
+        const decodeOne = (chunk: Chunk, i: number): Promise<AsrWord[]> => this.decodeChunk(pcm, chunk, path.join(work, `chunk-${i}.wav`));
+        const decode = slots ? (chunk: Chunk, i: number) => slots.run(() => decodeOne(chunk, i)) : decodeOne;
+        const words = (await mapLimit(chunks, slots ? slots.size : this.opts.parallel, decode)).flat();
         if (words.length === 0) throw new EngineError('NO_SPEECH', 'the decoder found no words in the audio');
         return { language: 'en', words: correctKeyterms(words, input.keyterms) };
       });

@@ -1,5 +1,6 @@
 import { PocketsphinxAsr } from '../engines/asr';
 import { VoiceClusterDiarizer } from '../engines/diarize';
+import { DecoderSlots } from '../engines/decoder-slots';
 import { transcribeMeeting } from '../engines/transcribe-meeting';
 import { OpenAiAsr, OpenAiDigest } from '../engines/openai';
 import { ExtractiveDigest, type DigestInput } from '../engines/digest';
@@ -19,12 +20,14 @@ export function digestLanguage(outputLanguage: string, transcriptLanguage: strin
 export function createEngines(config: PipelineConfig): Engines {
   const openai = (model: string) => ({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey ?? undefined, model });
   const remote = config.asrEngine === 'openai' ? new OpenAiAsr(openai(config.openai.asrModel)) : null;
-  // One local recognizer per decoder count (they hold only options).
+  // One local recognizer per planned decoder count (they hold only options), all drawing on the
+  // same decoder slots: at most PIPELINE_ASR_DECODERS decoders run at once, whoever planned them.
+  const slots = new DecoderSlots(config.asrDecoders);
   const local = new Map<number, PocketsphinxAsr>();
   const asrWith = (decoders: number) => {
     if (remote) return remote;
     const n = Math.max(1, Math.min(decoders, config.asrDecoders));
-    if (!local.has(n)) local.set(n, new PocketsphinxAsr({ parallel: n }));
+    if (!local.has(n)) local.set(n, new PocketsphinxAsr({ parallel: n, slots }));
     return local.get(n)!;
   };
   const diarizer = new VoiceClusterDiarizer();

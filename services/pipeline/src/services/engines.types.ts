@@ -15,7 +15,10 @@ export interface TranscribeInput {
   audioPath: string;
   keyterms: string[];
   workDir: string;
-  /** Decoder processes this transcription may run at once (its share of the cores); engine default when absent. */
+  /**
+   * Decoder processes this transcription's audio is cut for (its share of the cores when it
+   * starts); engine default when absent. Its chunks then run on whatever decoder slots are free.
+   */
   decoders?: number;
 }
 
