@@ -26,8 +26,9 @@ const SPEECH_EVERY_MINUTES = 10;
 /**
  * Peak RSS of the pipeline's node process while it works on the meeting. The pod's limit is 2 GiB
  * (k8s/base/services/pipeline.yaml) and it transcribes one meeting per core, two at once: the
- * process's ~120 MiB, four decoders of ~110 MiB and two meetings' working sets must fit, so one
- * meeting may take the process to at most (2048 − 120 − 440) / 2 + 120 ≈ 860 MiB; 800 keeps a margin.
+ * process's ~120 MiB, its decoders (two of ~110 MiB at once since the shared decoder slots; four
+ * before, budgeted here still) and two meetings' working sets must fit, so one meeting may take
+ * the process to at most (2048 − 120 − 440) / 2 + 120 ≈ 860 MiB; 800 keeps a margin.
  */
 export const PEAK_RSS_TARGET_MIB = 800;
 const POLL_MS = 1000;
