@@ -101,7 +101,17 @@ export class PocketsphinxAsr implements AsrEngine {
         }
         const chunks = planChunks(energy, HOP_MS, { ...DEFAULT_CHUNK_RULES, parallel: this.opts.parallel });
         const slots = this.opts.slots;
-        const decodeOne = (chunk: Chunk, i: number): Promise<AsrWord[]> => this.decodeChunk(pcm, chunk, path.join(work, `chunk-${i}.wav`));
+        let failed = false;
+        const decodeOne = async (chunk: Chunk, i: number): Promise<AsrWord[]> => {
+          // A chunk that waited for a slot while another chunk of the meeting failed is not decoded.
+          if (failed) return [];
+          try {
+            return await this.decodeChunk(pcm, chunk, path.join(work, `chunk-${i}.wav`));
+          } catch (err) {
+            failed = true;
+            throw err;
+          }
+        };
         const decode = slots ? (chunk: Chunk, i: number) => slots.run(() => decodeOne(chunk, i)) : decodeOne;
         const words = (await mapLimit(chunks, slots ? slots.size : this.opts.parallel, decode)).flat();
         if (words.length === 0) throw new EngineError('NO_SPEECH', 'the decoder found no words in the audio');
