@@ -18,8 +18,9 @@ export interface PipelineConfig extends CommonConfig {
    */
   transcribeWindow: number;
   /**
-   * Decoder processes one transcription runs at once (its audio is cut into that many chunks);
-   * default one per core, so a lone meeting is ready soonest.
+   * Decoder processes the pipeline process runs at once, all transcriptions together (the shared
+   * decoder slots); a lone transcription's audio is cut for that many. Default one per core, so a
+   * lone meeting is ready soonest and a burst never runs more decoders than cores.
    */
   asrDecoders: number;
   /** How long a job may go without a heartbeat before JetStream gives it to another worker (a crashed one). */
