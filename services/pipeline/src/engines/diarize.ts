@@ -201,8 +201,8 @@ export class VoiceClusterDiarizer implements Diarizer {
     };
     const placeOnce = (priorFrames: number): void => {
       const { ids, voices } = speakersOf();
-      const pooled = voices.reduce((acc, v) => mergeStats(acc, v), emptyStats(DIMS));
-      const models = voices.map((v) => widenToward(v, pooled, priorFrames));
+      const pooled = priorFrames > 0 ? voices.reduce((acc, v) => mergeStats(acc, v), emptyStats(DIMS)) : null;
+      const models = pooled ? voices.map((v) => widenToward(v, pooled, priorFrames)) : voices;
       const floor = this.opts.distance.varFloor;
       const scores = perWord.map((s) => Float64Array.from(models, (v) => logLikelihood(s, v, floor)));
       labels = viterbiSpeakers(scores, costs).map((best) => ids[best]);
