@@ -19,6 +19,13 @@ export interface GatewayConfig extends CommonConfig {
   opsPort: number;
   /** Gateway processes sharing the public port (GATEWAY_WORKERS; default one per available core, 1 = no cluster). */
   workers: number;
+  /**
+   * Reads (GETs) in flight on one connection to an owning service (GATEWAY_UPSTREAM_PIPELINING,
+   * default 16; 1 = no pipelining), and connections per service and gateway process
+   * (GATEWAY_UPSTREAM_CONNECTIONS, default no limit: a new one opens whenever every open one is full).
+   */
+  upstreamPipelining: number;
+  upstreamConnections: number | null;
   /** Proxies (CIDRs) whose X-Forwarded-For the gateway believes: in Kubernetes, the ingress. */
   trustedProxies: TrustedProxies;
 }
@@ -49,5 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     adminAuthFailureLimit: r.num('ADMIN_AUTH_FAILURE_LIMIT', 30, 1),
     opsPort: r.num('OPS_PORT', 9080, 0),
     workers: Math.floor(r.num('GATEWAY_WORKERS', availableParallelism(), 1)),
+    upstreamPipelining: Math.floor(r.num('GATEWAY_UPSTREAM_PIPELINING', 16, 1)),
+    upstreamConnections: r.optional('GATEWAY_UPSTREAM_CONNECTIONS') === null ? null : Math.floor(r.num('GATEWAY_UPSTREAM_CONNECTIONS', 0, 1)),
   });
 }

@@ -7,6 +7,7 @@ import { migrateSchema, openDatabase } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
+import { ReadPipelines } from './services/proxy';
 import { API_PREFIX } from './routes/public.handler';
 import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
@@ -48,7 +49,8 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
     await sql`select 1`.execute(db);
     return !nc.isClosed();
   };
-  const app = createApp({ config, db, redis, bus, logger, ready });
+  const reads = new ReadPipelines({ pipelining: config.upstreamPipelining, connections: config.upstreamConnections });
+  const app = createApp({ config, db, redis, bus, logger, reads, ready });
   // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
   // puts them on a free port too.
   const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined) : null;
@@ -56,6 +58,7 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
   const deferContinue = (req: IncomingMessage) => isMultipartPost(req) && (req.url ?? '').startsWith(`${API_PREFIX}/`);
   running = await serve(app, { ...config, deferContinue }, logger, async () => {
     await ops?.close();
+    await reads.close();
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     redis.disconnect();

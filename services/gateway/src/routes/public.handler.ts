@@ -7,7 +7,7 @@ import { hashToken, isWellFormedToken } from '../domain/token-value';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
 import type { AccessGate } from '../services/access-gate';
 import type { PrincipalSigner } from '../services/principals';
-import { forward } from '../services/proxy';
+import { forward, type ReadPipelines } from '../services/proxy';
 
 export interface PublicDeps {
   gate: AccessGate;
@@ -15,6 +15,8 @@ export interface PublicDeps {
   tokenHashKey: string;
   publicBaseUrl: string;
   serviceUrls: Record<RouteDef['service'], string>;
+  /** Where reads go (pipelined to the owning service; proxy.ts). */
+  reads: ReadPipelines;
   trustedProxies: TrustedProxies;
   logger: Logger;
 }
@@ -102,6 +104,9 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       internal,
       // A replay-only request never streams its body into the service: only the key is needed.
       withoutBody: replayOnly,
+      // Reads of the read class are quick (one row or one keyset page): they may queue behind
+      // each other on a pipelined connection; searches and price quotes go alone.
+      reads: { pipelines: deps.reads, pipelined: def.rateClass === 'read' },
       logger: deps.logger,
     });
   };

@@ -1,0 +1,140 @@
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@mm/http';
+import { forward, ReadPipelines } from '../src/services/proxy';
+
+/**
+ * The gateway's pipelined reads against a real upstream server: answers go back to the request
+ * that asked (in order, per connection), a request that may be slow is never queued behind, and
+ * anything that is not a plain GET keeps node:http's client.
+ */
+const logger = createLogger('read-pipelines-test', 'silent');
+
+interface Upstream {
+  url: string;
+  server: Server;
+  connections: number;
+  /** Answers of /slow wait for this to be called. */
+  release: () => void;
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const server = http.createServer((req, res) => {
+    const answer = () => {
+      const body = JSON.stringify({ path: req.url, method: req.method, who: req.headers['x-who'] ?? null, length: req.headers['content-length'] ?? null });
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'from-upstream', 'x-upstream': 'yes' });
+      res.end(body);
+    };
+    req.resume();
+    if (req.url === '/slow') void held.then(answer);
+    else if (req.url === '/hang-up') req.socket.destroy();
+    else answer();
+  });
+  const up: Upstream = { url: '', server, connections: 0, release: () => release() };
+  server.on('connection', () => up.connections++);
+  up.url = await listen(server);
+  return up;
+}
+
+/** A front server that forwards everything to `target` the way the public handler does. */
+async function startFront(target: string, pipelines: ReadPipelines, pipelined: (req: IncomingMessage) => boolean): Promise<{ url: string; server: Server }> {
+  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
+    forward(req, res, { target, path: req.url ?? '/', principal: null, reqId: 'req-test', clientIp: '127.0.0.1', logger, reads: { pipelines, pipelined: pipelined(req) } });
+  });
+  return { url: await listen(server), server };
+}
+
+async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const res = await fetch(url, { headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
+
+describe('pipelined reads to an owning service', () => {
+  let upstream: Upstream;
+  let front: { url: string; server: Server };
+  let pipelines: ReadPipelines;
+
+  beforeEach(async () => {
+    upstream = await startUpstream();
+    pipelines = new ReadPipelines({ pipelining: 16, connections: null });
+    front = await startFront(upstream.url, pipelines, (req) => req.url !== '/slow');
+  });
+  afterEach(async () => {
+    upstream.release();
+    await pipelines.close();
+    front.server.closeAllConnections();
+    upstream.server.closeAllConnections();
+    await Promise.all([close(front.server), close(upstream.server)]);
+  });
+
+  it('answers every request with its own answer, over a few connections', async () => {
+    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => get(`${front.url}/item/${i}`, { 'x-who': `caller-${i}` })));
+    answers.forEach((a, i) => {
+      expect(a.status).toBe(200);
+      expect(a.body).toEqual({ path: `/item/${i}`, method: 'GET', who: `caller-${i}`, length: null });
+      // The service's own request id is not passed back; its other headers are.
+      expect(a.headers.get('x-request-id')).toBeNull();
+      expect(a.headers.get('x-upstream')).toBe('yes');
+    });
+    // 64 requests at once, 16 in flight per connection: node:http's client would have opened 64.
+    expect(upstream.connections).toBeLessThanOrEqual(8);
+  });
+
+  it('never queues a read behind one that may be slow', async () => {
+    const slow = get(`${front.url}/slow`);
+    // Give the slow one its connection before the quick ones arrive.
+    await new Promise((r) => setTimeout(r, 50));
+    const quick = await Promise.all(Array.from({ length: 5 }, (_, i) => get(`${front.url}/quick/${i}`)));
+    expect(quick.map((q) => q.body.path)).toEqual([0, 1, 2, 3, 4].map((i) => `/quick/${i}`));
+    upstream.release();
+    expect((await slow).body.path).toBe('/slow');
+  });
+
+  it('answers 500 with the code alone when the service hangs up', async () => {
+    const res = await get(`${front.url}/hang-up`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR' } });
+    // The next read still gets through (a fresh connection).
+    expect((await get(`${front.url}/after`)).body.path).toBe('/after');
+  });
+
+  it('keeps node:http for anything but a bodiless GET', async () => {
+    const post = await fetch(`${front.url}/write`, { method: 'POST', body: 'abc', headers: { 'content-type': 'text/plain' } });
+    expect(await post.json()).toEqual({ path: '/write', method: 'POST', who: null, length: '3' });
+    const del = await fetch(`${front.url}/gone`, { method: 'DELETE' });
+    expect(((await del.json()) as { method: string }).method).toBe('DELETE');
+  });
+});
+
+describe('a pipelined connection whose first read is slow', () => {
+  it('holds the reads queued behind it (why slow reads are sent alone)', async () => {
+    const upstream = await startUpstream();
+    const pipelines = new ReadPipelines({ pipelining: 16, connections: 1 });
+    const front = await startFront(upstream.url, pipelines, () => true);
+    try {
+      const order: string[] = [];
+      const slow = get(`${front.url}/slow`).then((r) => order.push(String(r.body.path)));
+      await new Promise((r) => setTimeout(r, 50));
+      const quick = get(`${front.url}/quick`).then((r) => order.push(String(r.body.path)));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(order).toEqual([]);
+      upstream.release();
+      await Promise.all([slow, quick]);
+      expect(order).toEqual(['/slow', '/quick']);
+    } finally {
+      await pipelines.close();
+      front.server.closeAllConnections();
+      upstream.server.closeAllConnections();
+      await Promise.all([close(front.server), close(upstream.server)]);
+    }
+  });
+});
