@@ -136,6 +136,8 @@ export interface CommonConfig {
   busNamespace: string;
   internalJwtSecret: string;
   logLevel: string;
+  /** Log lines gathered before a write (LOG_BUFFER_BYTES, default 4,096; 0 = every line at once; logger.ts). */
+  logBufferBytes: number;
   publicBaseUrl: string;
   appUrl: string;
   /** Base URL of each service, for service-to-service HTTP (the gateway's proxy). */
@@ -154,6 +156,9 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [s, r.str(`${s.toUpperCase()}_URL`, `http://127.0.0.1:${ports[s]}`)]),
   ) as Record<ServiceId, string>;
   const ns = r.str('BUS_NAMESPACE', '');
+  // The log stream writes at most 16 KB at once and must gather less than that (logger.ts).
+  const logBufferBytes = Math.floor(r.num('LOG_BUFFER_BYTES', 4096, 0));
+  if (logBufferBytes >= 16_384) r.problem(`LOG_BUFFER_BYTES must be below 16384 (got ${logBufferBytes})`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
@@ -163,6 +168,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     busNamespace: r.str('BUS_NAMESPACE', ''),
     internalJwtSecret: r.secret('INTERNAL_JWT_SECRET', DEV_SECRET),
     logLevel: r.str('LOG_LEVEL', 'info'),
+    logBufferBytes,
     publicBaseUrl,
     appUrl: r.str('APP_URL', `${publicBaseUrl}/app`).replace(/\/$/, ''),
     serviceUrls,

@@ -22,7 +22,7 @@ import { migrations } from '../migrations';
  * learn from and email each first digest, listen.
  */
 export async function startAccount(config: AccountConfig): Promise<Running> {
-  const logger = createLogger('account', config.logLevel);
+  const logger = createLogger('account', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'account', migrations);
   const { db, pool } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
   const bus = await connectServiceBus(config, 'account');

@@ -14,7 +14,7 @@ import { migrations } from '../migrations';
 
 /** Starts the ask service: migrate, then answer quotes and questions from what recordings holds. */
 export async function startAsk(config: AskConfig): Promise<Running> {
-  const logger = createLogger('ask', config.logLevel);
+  const logger = createLogger('ask', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'ask', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'ask', poolSize: 10 });
   const bus = await connectServiceBus(config, 'ask');

@@ -14,7 +14,7 @@ import { migrations } from '../migrations';
 
 /** Starts the events service: migrate, copy meeting events from the bus, serve the feed, prune. */
 export async function startEvents(config: EventsConfig): Promise<Running> {
-  const logger = createLogger('events', config.logLevel);
+  const logger = createLogger('events', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'events', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'events', poolSize: 10 });
   const bus = await connectServiceBus(config, 'events');

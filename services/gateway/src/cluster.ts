@@ -45,7 +45,7 @@ export async function startGatewayWorker(start: () => Promise<GatewayProcess>): 
 
 /** The primary: forks, watches and stops the workers, serves the ops port. Resolves once it listens. */
 export async function startGatewayPrimary(config: GatewayConfig, workers: number): Promise<Running> {
-  const logger = createLogger('gateway', config.logLevel);
+  const logger = createLogger('gateway', config.logLevel, config.logBufferBytes);
   let stopping = false;
   const quickDeaths = new Map<number, number>();
   const startedAt = new Map<number, number>();

@@ -31,7 +31,7 @@ export interface GatewayProcess {
  * `opsPort: false` for a cluster worker: the primary serves the ops port for all of them.
  */
 export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort: boolean }): Promise<GatewayProcess> {
-  const logger = createLogger('gateway', config.logLevel);
+  const logger = createLogger('gateway', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'access', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
   // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).

@@ -13,7 +13,7 @@ import { migrations } from '../migrations';
 
 /** Starts the pipeline: migrate, run jobs and timers from JetStream, relay results, serve health. */
 export async function startPipeline(config: PipelineConfig): Promise<Running> {
-  const logger = createLogger('pipeline', config.logLevel);
+  const logger = createLogger('pipeline', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'pipeline', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'pipeline', poolSize: 10 });
   const bus = await connectServiceBus(config, 'pipeline');

@@ -18,7 +18,7 @@ import { migrations } from '../migrations';
 
 /** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
 export async function startRecordings(config: RecordingsConfig): Promise<Running> {
-  const logger = createLogger('recordings', config.logLevel);
+  const logger = createLogger('recordings', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'recordings', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'recordings', poolSize: 20 });
   const bus = await connectServiceBus(config, 'recordings');

@@ -12,7 +12,7 @@ import { migrations } from '../migrations';
 
 /** Starts the series service: migrate, answer series requests over NATS, listen. */
 export async function startSeries(config: SeriesConfig): Promise<Running> {
-  const logger = createLogger('series', config.logLevel);
+  const logger = createLogger('series', config.logLevel, config.logBufferBytes);
   await migrateSchema(config.databaseUrl, 'series', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
   const { nc } = await connectServiceBus(config, 'series');
