@@ -37,8 +37,9 @@ export interface ForwardOptions {
  * carry up to `pipelining` GET requests in flight (HTTP/1.1 pipelining, answered in order). Under
  * load the requests of one event-loop turn leave in one write and their answers come back in one
  * read, on both sides of the hop, where node:http's client spends a connection turn (and its
- * syscalls) on every request: measured on the whoami bench, 7,048 → 9,777 requests/s and p99
- * 19.3 → 13.4 ms (docs/decisions.md). Only GETs without a body come here (idempotent: undici
+ * syscalls) on every request: the whoami bench went from ~7,000 to ~9,100–9,800 requests/s on a
+ * 2-core machine (docs/decisions.md). Header and path rules are node's own (same checks), so
+ * nothing node:http's client would pass is refused here. Only GETs without a body come here (idempotent: undici
  * never pipelines anything else); a request that may be slow (`pipelined: false`, every rate class
  * but read) is sent `blocking`, so nothing is queued behind it on its connection.
  */
