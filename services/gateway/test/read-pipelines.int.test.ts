@@ -35,6 +35,7 @@ async function startUpstream(): Promise<Upstream> {
     req.resume();
     if (req.url === '/slow') void held.then(answer);
     else if (req.url === '/hang-up') req.socket.destroy();
+    else if (req.url?.startsWith('/late/')) setTimeout(answer, 150);
     else answer();
   });
   const up: Upstream = { url: '', server, connections: 0, release: () => release() };
@@ -112,6 +113,36 @@ describe('pipelined reads to an owning service', () => {
     expect(await post.json()).toEqual({ path: '/write', method: 'POST', who: null, length: '3' });
     const del = await fetch(`${front.url}/gone`, { method: 'DELETE' });
     expect(((await del.json()) as { method: string }).method).toBe('DELETE');
+  });
+});
+
+describe('a client that goes away while its read is queued on a shared connection', () => {
+  it('costs the other reads on that connection nothing', async () => {
+    const upstream = await startUpstream();
+    const pipelines = new ReadPipelines({ pipelining: 16, connections: 1 });
+    const front = await startFront(upstream.url, pipelines, () => true);
+    try {
+      const gone = new AbortController();
+      const reads = Array.from({ length: 10 }, (_, i) =>
+        fetch(`${front.url}/late/${i}`, { signal: i === 2 ? gone.signal : undefined }).then(async (r) => ({ status: r.status, body: (await r.json()) as { path: string } })),
+      );
+      // The third caller leaves while all ten wait on the one connection.
+      setTimeout(() => gone.abort(), 30);
+      const settled = await Promise.allSettled(reads);
+      expect(settled[2].status).toBe('rejected');
+      // Its answer, when it comes, finds no one: undici resets that connection and sends the
+      // reads queued behind it again on a new one (GETs: idempotent), so each still gets its own.
+      expect(upstream.connections).toBeLessThanOrEqual(2);
+      settled.forEach((s, i) => {
+        if (i === 2) return;
+        expect(s).toEqual({ status: 'fulfilled', value: { status: 200, body: expect.objectContaining({ path: `/late/${i}` }) } });
+      });
+    } finally {
+      await pipelines.close();
+      front.server.closeAllConnections();
+      upstream.server.closeAllConnections();
+      await Promise.all([close(front.server), close(upstream.server)]);
+    }
   });
 });
 
