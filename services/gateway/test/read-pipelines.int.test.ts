@@ -59,26 +59,30 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<{
 
 const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
 
-describe('pipelined reads to an owning service', () => {
-  let upstream: Upstream;
-  let front: { url: string; server: Server };
-  let pipelines: ReadPipelines;
-
+/** Per test: an upstream, pipelines of 16 with at most `connections`, and a front forwarding to it. */
+function harness(connections: number | null, pipelined: (req: IncomingMessage) => boolean) {
+  const h = {} as { upstream: Upstream; front: { url: string; server: Server }; pipelines: ReadPipelines };
   beforeEach(async () => {
-    upstream = await startUpstream();
-    pipelines = new ReadPipelines({ pipelining: 16, connections: null });
-    front = await startFront(upstream.url, pipelines, (req) => req.url !== '/slow');
+    h.upstream = await startUpstream();
+    h.pipelines = new ReadPipelines({ pipelining: 16, connections });
+    h.front = await startFront(h.upstream.url, h.pipelines, pipelined);
   });
   afterEach(async () => {
-    upstream.release();
-    await pipelines.close();
-    front.server.closeAllConnections();
-    upstream.server.closeAllConnections();
-    await Promise.all([close(front.server), close(upstream.server)]);
+    h.upstream.release();
+    await h.pipelines.close();
+    h.front.server.closeAllConnections();
+    h.upstream.server.closeAllConnections();
+    await Promise.all([close(h.front.server), close(h.upstream.server)]);
   });
+  return h;
+}
+
+describe('pipelined reads to an owning service', () => {
+  // Any number of connections; /slow is the one read that may be slow.
+  const h = harness(null, (req) => req.url !== '/slow');
 
   it('answers every request with its own answer, over a few connections', async () => {
-    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => get(`${front.url}/item/${i}`, { 'x-who': `caller-${i}` })));
+    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => get(`${h.front.url}/item/${i}`, { 'x-who': `caller-${i}` })));
     answers.forEach((a, i) => {
       expect(a.status).toBe(200);
       expect(a.body).toEqual({ path: `/item/${i}`, method: 'GET', who: `caller-${i}`, length: null });
@@ -87,85 +91,65 @@ describe('pipelined reads to an owning service', () => {
       expect(a.headers.get('x-upstream')).toBe('yes');
     });
     // 64 requests at once, 16 in flight per connection: node:http's client would have opened 64.
-    expect(upstream.connections).toBeLessThanOrEqual(8);
+    expect(h.upstream.connections).toBeLessThanOrEqual(8);
   });
 
   it('never queues a read behind one that may be slow', async () => {
-    const slow = get(`${front.url}/slow`);
+    const slow = get(`${h.front.url}/slow`);
     // Give the slow one its connection before the quick ones arrive.
     await new Promise((r) => setTimeout(r, 50));
-    const quick = await Promise.all(Array.from({ length: 5 }, (_, i) => get(`${front.url}/quick/${i}`)));
+    const quick = await Promise.all(Array.from({ length: 5 }, (_, i) => get(`${h.front.url}/quick/${i}`)));
     expect(quick.map((q) => q.body.path)).toEqual([0, 1, 2, 3, 4].map((i) => `/quick/${i}`));
-    upstream.release();
+    h.upstream.release();
     expect((await slow).body.path).toBe('/slow');
   });
 
   it('answers 500 with the code alone when the service hangs up', async () => {
-    const res = await get(`${front.url}/hang-up`);
+    const res = await get(`${h.front.url}/hang-up`);
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR' } });
     // The next read still gets through (a fresh connection).
-    expect((await get(`${front.url}/after`)).body.path).toBe('/after');
+    expect((await get(`${h.front.url}/after`)).body.path).toBe('/after');
   });
 
   it('keeps node:http for anything but a bodiless GET', async () => {
-    const post = await fetch(`${front.url}/write`, { method: 'POST', body: 'abc', headers: { 'content-type': 'text/plain' } });
+    const post = await fetch(`${h.front.url}/write`, { method: 'POST', body: 'abc', headers: { 'content-type': 'text/plain' } });
     expect(await post.json()).toEqual({ path: '/write', method: 'POST', who: null, length: '3' });
-    const del = await fetch(`${front.url}/gone`, { method: 'DELETE' });
+    const del = await fetch(`${h.front.url}/gone`, { method: 'DELETE' });
     expect(((await del.json()) as { method: string }).method).toBe('DELETE');
   });
 });
 
-describe('a client that goes away while its read is queued on a shared connection', () => {
-  it('costs the other reads on that connection nothing', async () => {
-    const upstream = await startUpstream();
-    const pipelines = new ReadPipelines({ pipelining: 16, connections: 1 });
-    const front = await startFront(upstream.url, pipelines, () => true);
-    try {
-      const gone = new AbortController();
-      const reads = Array.from({ length: 10 }, (_, i) =>
-        fetch(`${front.url}/late/${i}`, { signal: i === 2 ? gone.signal : undefined }).then(async (r) => ({ status: r.status, body: (await r.json()) as { path: string } })),
-      );
-      // The third caller leaves while all ten wait on the one connection.
-      setTimeout(() => gone.abort(), 30);
-      const settled = await Promise.allSettled(reads);
-      expect(settled[2].status).toBe('rejected');
-      // Its answer, when it comes, finds no one: undici resets that connection and sends the
-      // reads queued behind it again on a new one (GETs: idempotent), so each still gets its own.
-      expect(upstream.connections).toBeLessThanOrEqual(2);
-      settled.forEach((s, i) => {
-        if (i === 2) return;
-        expect(s).toEqual({ status: 'fulfilled', value: { status: 200, body: expect.objectContaining({ path: `/late/${i}` }) } });
-      });
-    } finally {
-      await pipelines.close();
-      front.server.closeAllConnections();
-      upstream.server.closeAllConnections();
-      await Promise.all([close(front.server), close(upstream.server)]);
-    }
-  });
-});
+describe('one connection, every read pipelined', () => {
+  const h = harness(1, () => true);
 
-describe('a pipelined connection whose first read is slow', () => {
-  it('holds the reads queued behind it (why slow reads are sent alone)', async () => {
-    const upstream = await startUpstream();
-    const pipelines = new ReadPipelines({ pipelining: 16, connections: 1 });
-    const front = await startFront(upstream.url, pipelines, () => true);
-    try {
-      const order: string[] = [];
-      const slow = get(`${front.url}/slow`).then((r) => order.push(String(r.body.path)));
-      await new Promise((r) => setTimeout(r, 50));
-      const quick = get(`${front.url}/quick`).then((r) => order.push(String(r.body.path)));
-      await new Promise((r) => setTimeout(r, 200));
-      expect(order).toEqual([]);
-      upstream.release();
-      await Promise.all([slow, quick]);
-      expect(order).toEqual(['/slow', '/quick']);
-    } finally {
-      await pipelines.close();
-      front.server.closeAllConnections();
-      upstream.server.closeAllConnections();
-      await Promise.all([close(front.server), close(upstream.server)]);
-    }
+  it('a client that goes away while its read is queued costs the other reads nothing', async () => {
+    const gone = new AbortController();
+    const reads = Array.from({ length: 10 }, (_, i) =>
+      fetch(`${h.front.url}/late/${i}`, { signal: i === 2 ? gone.signal : undefined }).then(async (r) => ({ status: r.status, body: (await r.json()) as { path: string } })),
+    );
+    // The third caller leaves while all ten wait on the one connection.
+    setTimeout(() => gone.abort(), 30);
+    const settled = await Promise.allSettled(reads);
+    expect(settled[2].status).toBe('rejected');
+    // Its answer, when it comes, finds no one: undici resets that connection and sends the
+    // reads queued behind it again on a new one (GETs: idempotent), so each still gets its own.
+    expect(h.upstream.connections).toBeLessThanOrEqual(2);
+    settled.forEach((s, i) => {
+      if (i === 2) return;
+      expect(s).toEqual({ status: 'fulfilled', value: { status: 200, body: expect.objectContaining({ path: `/late/${i}` }) } });
+    });
+  });
+
+  it('a slow first read holds the reads queued behind it (why slow reads are sent alone)', async () => {
+    const order: string[] = [];
+    const slow = get(`${h.front.url}/slow`).then((r) => order.push(String(r.body.path)));
+    await new Promise((r) => setTimeout(r, 50));
+    const quick = get(`${h.front.url}/quick`).then((r) => order.push(String(r.body.path)));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(order).toEqual([]);
+    h.upstream.release();
+    await Promise.all([slow, quick]);
+    expect(order).toEqual(['/slow', '/quick']);
   });
 });
