@@ -1,5 +1,5 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { createLogger } from '@mm/http';
 import { forward, ReadPipelines } from '../src/services/proxy';
 
@@ -9,6 +9,8 @@ import { forward, ReadPipelines } from '../src/services/proxy';
  * anything that is not a plain GET keeps node:http's client.
  */
 const logger = createLogger('read-pipelines-test', 'silent');
+/** More than loopback's socket buffers hold, so a client that reads nothing pushes back. */
+const BIG_BYTES = 16 * 1024 * 1024;
 
 interface Upstream {
   url: string;
@@ -36,6 +38,10 @@ async function startUpstream(): Promise<Upstream> {
     if (req.url === '/slow') void held.then(answer);
     else if (req.url === '/hang-up') req.socket.destroy();
     else if (req.url?.startsWith('/late/')) setTimeout(answer, 150);
+    else if (req.url === '/big') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': BIG_BYTES });
+      res.end(Buffer.alloc(BIG_BYTES, 7));
+    }
     else answer();
   });
   const up: Upstream = { url: '', server, connections: 0, release: () => release() };
@@ -132,13 +138,29 @@ describe('one connection, every read pipelined', () => {
     setTimeout(() => gone.abort(), 30);
     const settled = await Promise.allSettled(reads);
     expect(settled[2].status).toBe('rejected');
-    // Its answer, when it comes, finds no one: undici resets that connection and sends the
-    // reads queued behind it again on a new one (GETs: idempotent), so each still gets its own.
-    expect(h.upstream.connections).toBeLessThanOrEqual(2);
+    // Its leaving cancels its read: undici resets that connection and sends the reads queued
+    // on it again on a new one (GETs: idempotent), so each still gets its own answer.
+    expect(h.upstream.connections).toBe(2);
     settled.forEach((s, i) => {
       if (i === 2) return;
       expect(s).toEqual({ status: 'fulfilled', value: { status: 200, body: expect.objectContaining({ path: `/late/${i}` }) } });
     });
+  });
+
+  it('a client that reads nothing of a big answer holds nobody else', async () => {
+    // A raw client asks for 16 MB and never reads a byte of it.
+    const idle = net.connect(Number(new URL(h.front.url).port), '127.0.0.1');
+    idle.pause();
+    idle.write('GET /big HTTP/1.1\r\nHost: gateway\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      // Reads sent after it, on the same single connection to the service, are answered.
+      const quick = await Promise.all([0, 1, 2].map((i) => get(`${h.front.url}/quick/${i}`)));
+      expect(quick.map((q) => q.body.path)).toEqual(['/quick/0', '/quick/1', '/quick/2']);
+      expect(h.upstream.connections).toBe(1);
+    } finally {
+      idle.destroy();
+    }
   });
 
   it('a slow first read holds the reads queued behind it (why slow reads are sent alone)', async () => {

@@ -32,6 +32,11 @@ export interface ForwardOptions {
   reads?: { pipelines: ReadPipelines; pipelined: boolean };
 }
 
+/** A slow client's answer the gateway holds rather than pause a shared connection; beyond, the client is dropped. */
+const MAX_HELD_BYTES = 32 * 1024 * 1024;
+/** A read whose service gives no headers, or stops sending its body, for this long fails (500) and frees its connection. */
+const READ_TIMEOUT_MS = 30_000;
+
 /**
  * Reads to the owning services, pipelined: one undici pool per service, whose connections each
  * carry up to `pipelining` GET requests in flight (HTTP/1.1 pipelining, answered in order). Under
@@ -39,9 +44,15 @@ export interface ForwardOptions {
  * read, on both sides of the hop, where node:http's client spends a connection turn (and its
  * syscalls) on every request: the whoami bench went from ~7,000 to ~9,100–9,800 requests/s on a
  * 2-core machine (docs/decisions.md). Header and path rules are node's own (same checks), so
- * nothing node:http's client would pass is refused here. Only GETs without a body come here (idempotent: undici
- * never pipelines anything else); a request that may be slow (`pipelined: false`, every rate class
- * but read) is sent `blocking`, so nothing is queued behind it on its connection.
+ * nothing node:http's client would pass is refused here. Only GETs without a body come here
+ * (idempotent: undici never pipelines anything else); a request that may be slow (`pipelined:
+ * false`, every rate class but read) is sent `blocking`, so nothing is queued behind it until its
+ * answer starts.
+ *
+ * A connection is shared by many callers, so no caller may hold it: an answer is never paused for
+ * a client that reads it slowly (it waits in the gateway's memory instead; reads' answers are
+ * bounded, the largest a bundle of a long meeting), and a client that leaves cancels its read
+ * (undici resets the connection and sends the reads queued behind it again on a new one).
  */
 export class ReadPipelines {
   private readonly pools = new Map<string, Pool>();
@@ -55,24 +66,57 @@ export class ReadPipelines {
   send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders, pipelined: boolean): void {
     let pool = this.pools.get(o.target);
     if (!pool) {
-      pool = new Pool(o.target, { pipelining: this.opts.pipelining, connections: this.opts.connections });
+      pool = new Pool(o.target, { pipelining: this.opts.pipelining, connections: this.opts.connections, headersTimeout: READ_TIMEOUT_MS, bodyTimeout: READ_TIMEOUT_MS });
       this.pools.set(o.target, pool);
     }
-    pool.stream(
+    let abort: ((err?: Error) => void) | null = null;
+    let settled = false;
+    const clientLeft = (): void => {
+      if (!settled) abort?.();
+    };
+    res.once('close', clientLeft);
+    const settle = (): boolean => {
+      settled = true;
+      res.off('close', clientLeft);
+      return !res.destroyed;
+    };
+    pool.dispatch(
       { path: o.path, method: 'GET', headers: headers as Record<string, string | string[]>, blocking: !pipelined },
-      ({ statusCode, headers: up }) => {
-        const back: http.OutgoingHttpHeaders = {};
-        for (const k in up) if (!DROP_BACK.has(k) && k !== 'x-request-id') back[k] = up[k];
-        res.writeHead(statusCode, back);
-        // undici writes the body into the response with its backpressure, and ends it; a
-        // client that goes away destroys the response, which aborts the request upstream.
-        return res;
-      },
-      (err) => {
-        if (!err || res.writableFinished || res.destroyed) return;
-        // Cut off mid-answer: the client cannot be told any more than a closed connection.
-        if (res.headersSent) return void res.destroy();
-        writeError(res, new Error(`the owning service failed: ${err.message}`, { cause: err }), o.logger, o.reqId);
+      {
+        onConnect(a) {
+          abort = a;
+          if (res.destroyed) a();
+        },
+        onHeaders(statusCode, raw) {
+          if (res.destroyed) return true;
+          // Header lines as the service sent them, read as latin1 (as node's parser reads them).
+          const back: http.OutgoingHttpHeaders = {};
+          for (let i = 0; i < raw.length; i += 2) {
+            const k = raw[i].toString('latin1').toLowerCase();
+            if (DROP_BACK.has(k) || k === 'x-request-id') continue;
+            const v = raw[i + 1].toString('latin1');
+            const had = back[k];
+            back[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [String(had)]), v];
+          }
+          res.writeHead(statusCode, back);
+          return true;
+        },
+        onData(chunk) {
+          if (res.destroyed) return true;
+          res.write(chunk);
+          // A client that reads nothing of a huge answer is let go (its close cancels the read).
+          if (res.writableLength > MAX_HELD_BYTES) res.destroy();
+          return true;
+        },
+        onComplete() {
+          if (settle()) res.end();
+        },
+        onError(err) {
+          if (!settle() || res.writableFinished) return;
+          // Cut off mid-answer: the client cannot be told any more than a closed connection.
+          if (res.headersSent) return void res.destroy();
+          writeError(res, new Error(`the owning service failed: ${err.message}`, { cause: err }), o.logger, o.reqId);
+        },
       },
     );
   }
