@@ -104,8 +104,9 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       internal,
       // A replay-only request never streams its body into the service: only the key is needed.
       withoutBody: replayOnly,
-      // Reads of the read class are quick (one row or one keyset page): they may queue behind
-      // each other on a pipelined connection; searches and price quotes go alone.
+      // Reads of the read class are quick for the service (a row, a keyset page, one meeting's
+      // bundle): they may queue behind each other on a pipelined connection (a slow client holds
+      // none of them: proxy.ts); searches and price quotes go alone.
       reads: { pipelines: deps.reads, pipelined: def.rateClass === 'read' },
       logger: deps.logger,
     });
