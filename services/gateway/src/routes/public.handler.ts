@@ -7,7 +7,7 @@ import { hashToken, isWellFormedToken } from '../domain/token-value';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
 import type { AccessGate } from '../services/access-gate';
 import type { PrincipalSigner } from '../services/principals';
-import { forward, type ReadPipelines } from '../services/proxy';
+import { forward, type ForwardOptions, type ReadPipelines } from '../services/proxy';
 
 export interface PublicDeps {
   gate: AccessGate;
@@ -21,7 +21,7 @@ export interface PublicDeps {
   logger: Logger;
 }
 
-type Entry = { appOnly: false; def: RouteDef } | { appOnly: true };
+type Entry = { appOnly: false; def: RouteDef; reads: NonNullable<ForwardOptions['reads']> } | { appOnly: true };
 
 export const API_PREFIX = '/api/v1';
 
@@ -39,7 +39,10 @@ function hasSessionCookie(req: IncomingMessage): boolean {
  */
 export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const matcher = new RouteMatcher<Entry>([
-    ...ROUTES.map((def) => ({ method: def.method, path: def.path, route: { appOnly: false as const, def } })),
+    // Reads of the read class are quick for the service (a row, a keyset page, one meeting's
+    // bundle): they may queue behind each other on a pipelined connection (a slow client holds
+    // none of them: proxy.ts); searches and price quotes go alone. Decided once per route.
+    ...ROUTES.map((def) => ({ method: def.method, path: def.path, route: { appOnly: false as const, def, reads: { pipelines: deps.reads, pipelined: def.rateClass === 'read' } } })),
     ...APP_ONLY_ROUTES.map((r) => ({ method: r.method, path: r.path, route: { appOnly: true as const } })),
   ]);
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: `${deps.publicBaseUrl}${API_PREFIX}` }));
@@ -104,10 +107,7 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       internal,
       // A replay-only request never streams its body into the service: only the key is needed.
       withoutBody: replayOnly,
-      // Reads of the read class are quick for the service (a row, a keyset page, one meeting's
-      // bundle): they may queue behind each other on a pipelined connection (a slow client holds
-      // none of them: proxy.ts); searches and price quotes go alone.
-      reads: { pipelines: deps.reads, pipelined: def.rateClass === 'read' },
+      reads: entry.reads,
       logger: deps.logger,
     });
   };

@@ -7,7 +7,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs:
 
 /** Headers never forwarded: credentials, hop-by-hop headers, and anything internal a client forged. */
 const DROP = new Set(['authorization', 'cookie', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'expect']);
-const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+/** Headers of a service's answer never passed back: hop-by-hop ones, and its own request id (the gateway's is sent). */
+const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
+
+/** An owning service that does not answer is an unexpected failure: 500, the code alone (contract). */
+function answerServiceFailure(res: ServerResponse, err: Error, o: ForwardOptions): void {
+  // Wrapped: its ECONNRESET is the service's, not a body the client cut short (that is a 400).
+  writeError(res, new Error(`the owning service failed: ${err.message}`, { cause: err }), o.logger, o.reqId);
+}
 
 /** How long an upload waits for the owning service's 100 Continue before its body is sent anyway (curl waits 1 s). */
 const CONTINUE_WAIT_MS = 1000;
@@ -42,7 +49,7 @@ const READ_TIMEOUT_MS = 30_000;
  * carry up to `pipelining` GET requests in flight (HTTP/1.1 pipelining, answered in order). Under
  * load the requests of one event-loop turn leave in one write and their answers come back in one
  * read, on both sides of the hop, where node:http's client spends a connection turn (and its
- * syscalls) on every request: the whoami bench went from ~7,000 to ~9,100–9,800 requests/s on a
+ * syscalls) on every request: the whoami bench went from ~7,000 to ~8,900–9,800 requests/s on a
  * 2-core machine (docs/decisions.md). Header and path rules are node's own (same checks), so
  * nothing node:http's client would pass is refused here. Only GETs without a body come here
  * (idempotent: undici never pipelines anything else); a request that may be slow (`pipelined:
@@ -63,7 +70,7 @@ export class ReadPipelines {
     return req.method === 'GET' && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
   }
 
-  send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders, pipelined: boolean): void {
+  send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders): void {
     let pool = this.pools.get(o.target);
     if (!pool) {
       pool = new Pool(o.target, { pipelining: this.opts.pipelining, connections: this.opts.connections, headersTimeout: READ_TIMEOUT_MS, bodyTimeout: READ_TIMEOUT_MS });
@@ -81,7 +88,7 @@ export class ReadPipelines {
       return !res.destroyed;
     };
     pool.dispatch(
-      { path: o.path, method: 'GET', headers: headers as Record<string, string | string[]>, blocking: !pipelined },
+      { path: o.path, method: 'GET', headers: headers as Record<string, string | string[]>, blocking: !o.reads?.pipelined },
       {
         onConnect(a) {
           abort = a;
@@ -93,7 +100,7 @@ export class ReadPipelines {
           const back: http.OutgoingHttpHeaders = {};
           for (let i = 0; i < raw.length; i += 2) {
             const k = raw[i].toString('latin1').toLowerCase();
-            if (DROP_BACK.has(k) || k === 'x-request-id') continue;
+            if (DROP_BACK.has(k)) continue;
             const v = raw[i + 1].toString('latin1');
             const had = back[k];
             back[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [String(had)]), v];
@@ -115,7 +122,7 @@ export class ReadPipelines {
           if (!settle() || res.writableFinished) return;
           // Cut off mid-answer: the client cannot be told any more than a closed connection.
           if (res.headersSent) return void res.destroy();
-          writeError(res, new Error(`the owning service failed: ${err.message}`, { cause: err }), o.logger, o.reqId);
+          answerServiceFailure(res, err, o);
         },
       },
     );
@@ -150,7 +157,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     for (const h of ['transfer-encoding', 'content-type', 'content-encoding']) delete headers[h];
   }
   const streams = !o.body && !o.withoutBody;
-  if (o.reads && streams && ReadPipelines.takes(req)) return o.reads.pipelines.send(res, o, headers, o.reads.pipelined);
+  if (o.reads && streams && ReadPipelines.takes(req)) return o.reads.pipelines.send(res, o, headers);
   // A multipart upload is sent only once the owning service asks for it (100 Continue, after its
   // Idempotency-Key and wallet checks): a refused one never moves its bytes (early-answer.ts).
   const asks = streams && isMultipartPost(req);
@@ -165,7 +172,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   const upstream = http.request({ host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent }, (up) => {
     if (waiting) clearTimeout(waiting);
     const back: http.OutgoingHttpHeaders = {};
-    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k) && k !== 'x-request-id') back[k] = v;
+    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k)) back[k] = v;
     if (!req.complete) {
       // The service answered before reading the whole body (a refused upload, or a replay-only
       // request sent without it): what it did not ask for stays on the client's connection. A
@@ -195,9 +202,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     if (res.writableFinished) return;
     // The client went away mid-request: nobody is left to answer.
     if (req.destroyed && !req.complete) return;
-    // An owning service that does not answer is an unexpected failure: 500, the code alone (contract).
-    // Wrapped: its ECONNRESET is the service's, not a body the client cut short (that is a 400).
-    writeError(res, new Error(`the owning service failed: ${err.message}`, { cause: err }), o.logger, o.reqId);
+    answerServiceFailure(res, err, o);
   });
   req.on('aborted', () => upstream.destroy());
   if (asks) {
