@@ -1,8 +1,8 @@
 /**
  * Walks an OpenAPI 3.1 document and yields every place that must carry English and Persian
  * texts: each field of each schema (recursively), each parameter, header, response, request
- * body and operation. Fragments (if/then/else/not) only constrain fields defined
- * beside them, so they are not fields themselves; `undocumentedConditionalFields` checks that.
+ * body and operation, and each property a conditional fragment (if/then/else) names. Fragments
+ * only constrain fields defined beside them; `undocumentedConditionalFields` checks that.
  */
 export type Json = Record<string, unknown>;
 
@@ -55,8 +55,9 @@ export function schemaFields(doc: Json, schema: unknown, where: string, isField 
     const members = schema[key];
     if (Array.isArray(members)) members.forEach((m, i) => schemaFields(doc, m, `${where}<${key}${i}>`, false, out));
   }
-  // What a conditional fragment requires is a field too (`if` only matches, and is not walked).
-  for (const key of ['then', 'else'] as const) if (isObject(schema[key])) schemaFields(doc, schema[key], `${where}<${key}>`, false, out);
+  // What a conditional fragment names is a field too: a reader walking every `properties` meets
+  // the condition's (`if`) as well as what it requires (`then`, `else`).
+  for (const key of CONDITIONALS) if (isObject(schema[key])) schemaFields(doc, schema[key], `${where}<${key}>`, false, out);
   return out;
 }
 

@@ -31,7 +31,7 @@ const detailsField = objectOf(
 function detailsWhen(code: string, fields: string[]): JsonSchema {
   const described = detailsField.properties as Record<string, JsonSchema>;
   return {
-    if: { type: 'object', properties: { code: { const: code } }, required: ['code'] },
+    if: { type: 'object', properties: { code: d({ const: code }, `The condition: the code is ${code}.`, `شرط: کد ${code} است.`) }, required: ['code'] },
     then: {
       type: 'object',
       properties: {
@@ -68,7 +68,7 @@ export const errorEnvelopeSchema: JsonSchema = {
         ),
         allOf: [
           {
-            if: { type: 'object', properties: { code: { const: 'INTERNAL_ERROR' } }, required: ['code'] },
+            if: { type: 'object', properties: { code: d({ const: 'INTERNAL_ERROR' }, 'The condition: the code is INTERNAL_ERROR.', 'شرط: کد INTERNAL_ERROR است.') }, required: ['code'] },
             then: {
               type: 'object',
               properties: {

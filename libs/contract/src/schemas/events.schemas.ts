@@ -8,7 +8,7 @@ const changeField = enumOf(UPDATE_CHANGES, 'recording.updated only: what changed
 /** A conditional fragment: an event of `type` must carry `data.<field>` (its type is in `data`). */
 function dataWhen(type: string, field: string, schema: JsonSchema): JsonSchema {
   return {
-    if: { type: 'object', properties: { type: { const: type } }, required: ['type'] },
+    if: { type: 'object', properties: { type: d({ const: type }, `The condition: the event is ${type}.`, `شرط: رویداد ${type} است.`) }, required: ['type'] },
     then: {
       type: 'object',
       properties: { data: d({ type: 'object', properties: { [field]: annotationsOf(schema) }, required: [field] }, `With ${type}, data carries ${field}.`, `همراه ${type}، data فیلد ${field} را دارد.`) },
