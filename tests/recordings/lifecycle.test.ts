@@ -117,6 +117,25 @@ describe('states and transitions through the gateway', () => {
   });
 });
 
+describe('a key replayed after its meeting was deleted', () => {
+  it('names the same meeting, makes no second one, and links to no bundle', async () => {
+    const account = await stack.admin.account({ balanceMinutes: 10 });
+    const token = await stack.admin.token(account.id, ALL);
+    const audio = readFileSync((await twoVoices()).path);
+    const send = () => stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', 'deleted-replay-1').field('naming', 'skip').attach('audio', audio, { filename: 'm.wav', contentType: 'audio/wav' });
+    const first = await send();
+    expect(first.status).toBe(202);
+    const id = first.body.recording.id as string;
+    expect((await waitForStatus(stack, token.value, id, (s) => s === 'READY' || s === 'FAILED', 120_000)).status).toBe('READY');
+    expect((await send()).body.recording.bundleUrl).toMatch(new RegExp(`/recordings/${id}/bundle$`));
+    expect((await stack.api.delete(`/admin/v1/recordings/${id}`).set(admin)).status).toBe(200);
+    const replay = await send();
+    expect(replay.status).toBe(202);
+    expect(replay.body.recording).toMatchObject({ id, bundleUrl: null });
+    expect((await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer(token.value))).status).toBe(404);
+  }, 180_000);
+});
+
 describe('money around delete and restore while the pipeline runs', () => {
   it('charges, at restore, a meeting deleted while queued that the pipeline finished meanwhile; once', async () => {
     const account = await stack.admin.account({ balanceMinutes: 10 });

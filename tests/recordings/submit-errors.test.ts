@@ -56,6 +56,26 @@ describe('POST /recordings errors, through the gateway', () => {
     }
   });
 
+  it('answers 400 VALIDATION for a recordedAt that names no real day or time, and keeps an offset one', async () => {
+    const { token } = await tokenFor();
+    for (const recordedAt of ['2026-02-30T00:00:00Z', '2026-04-31T10:00:00+03:30', '2025-02-29T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:60:00Z', '2026-13-01T00:00:00Z']) {
+      const res = await submit(token.value, toneWav(3), { fields: { recordedAt } });
+      expect([recordedAt, res.status, res.body.error?.code]).toEqual([recordedAt, 400, 'VALIDATION']);
+      expect(res.body.error.message).toMatch(/recordedAt/);
+    }
+    const ok = await submit(token.value, toneWav(3), { fields: { recordedAt: '2024-02-29T23:30:00+03:30' } });
+    expect(ok.status).toBe(202);
+    expect(ok.body.recording.recordedAt).toBe('2024-02-29T20:00:00.000Z');
+  });
+
+  it('says which part is wrong when audio comes as text or twice', async () => {
+    const { token } = await tokenFor();
+    const asText = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).field('audio', 'RIFF....WAVE');
+    expect([asText.status, asText.body.error]).toEqual([400, { code: 'VALIDATION', message: 'part audio must be a file (a part with a filename)' }]);
+    const twice = await submit(token.value, toneWav(3)).attach('audio', readFileSync(toneWav(3)), { filename: 'b.wav', contentType: 'audio/wav' });
+    expect([twice.status, twice.body.error]).toEqual([400, { code: 'VALIDATION', message: 'part audio sent more than once' }]);
+  });
+
   it('answers 400 VALIDATION for an Idempotency-Key outside 8 to 64 characters', async () => {
     const { token } = await tokenFor();
     for (const key of ['short', 'x'.repeat(65)]) expect((await submit(token.value, toneWav(3), { key })).body.error.code).toBe('VALIDATION');

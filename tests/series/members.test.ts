@@ -85,6 +85,15 @@ describe('reads of a member of a series', () => {
     expect(owner.recording.access).toBe('owner');
   });
 
+  it("reads the meeting's status like its bundle; a write-only token of the member does not reach it", async () => {
+    const status = expectContract('getRecordingStatus', await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(memberToken)));
+    expect(status).toMatchObject({ id: meetingId, status: 'READY' });
+    const writer = (await stack.admin.token(memberId, ['recordings:write'])).value;
+    expectError(await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(writer)), 404, 'NOT_FOUND');
+    // Skip and retry never reach a joined series' meetings (contract).
+    expectError(await stack.api.post(`/api/v1/recordings/${meetingId}/retry`).set(bearer((await stack.admin.token(memberId, ['recordings:write', 'recordings:read'])).value)), 404, 'NOT_FOUND');
+  });
+
   it('does not show the meeting in the member\'s own plain list', async () => {
     const page = expectContract('listReadyRecordings', await stack.api.get('/api/v1/recordings/ready').set(bearer(memberToken)));
     expect(page.items).toEqual([]);
@@ -110,5 +119,6 @@ describe('reads of a member of a series', () => {
     expect(expectContract('listReadableSeries', await stack.api.get('/api/v1/series/readable').set(bearer(token))).items).toEqual([]);
     expectError(await stack.api.get('/api/v1/recordings/ready').query({ seriesId }).set(bearer(token)), 404, 'NOT_FOUND');
     expectError(await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer(token)), 404, 'NOT_FOUND');
+    expectError(await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(token)), 404, 'NOT_FOUND');
   });
 });

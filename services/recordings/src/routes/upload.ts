@@ -23,6 +23,8 @@ export interface UploadDeps {
 }
 
 const MB = 1024 * 1024;
+/** The parts that carry files, one of each at most. */
+const FILE_PARTS = ['audio', 'attachment'] as const;
 
 /**
  * The submit handler shared by POST /recordings and the admin API's app upload: claims the
@@ -34,10 +36,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   const upload = multer({
     storage: cappedDiskStorage(tmpDir, { attachment: LIMITS.attachmentMaxMb * MB }),
     limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
-  }).fields([
-    { name: 'audio', maxCount: 1 },
-    { name: 'attachment', maxCount: 1 },
-  ]);
+  }).fields(FILE_PARTS.map((name) => ({ name, maxCount: 1 })));
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const p = principalOf(res);
@@ -84,6 +83,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           });
           const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
           files = Object.values(parts).flat();
+          for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
           if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
           const row = await deps.submit.submit({
             principal: p,
@@ -119,7 +119,10 @@ function multipartError(err: unknown): unknown {
 function mapMulterError(err: unknown): unknown {
   if (err instanceof multer.MulterError) {
     if (err.code === 'LIMIT_FILE_SIZE') return err.field === 'attachment' ? new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.') : new ApiError('UPLOAD_TOO_LARGE', 'The file is larger than the largest upload accepted.');
-    if (err.code === 'LIMIT_UNEXPECTED_FILE') return new ApiError('VALIDATION', `part ${err.field ?? ''} is not allowed`.trim());
+    if (err.code === 'LIMIT_UNEXPECTED_FILE') {
+      const twice = (FILE_PARTS as readonly string[]).includes(err.field ?? '');
+      return new ApiError('VALIDATION', twice ? `part ${err.field} sent more than once` : `part ${err.field ?? ''} is not allowed`.trim());
+    }
     return new ApiError('VALIDATION', `multipart body: ${err.message}`);
   }
   const e = err as { message?: string };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import { BUS } from '@mm/contract';
-import { ApiError, newId, type Principal } from '@mm/http';
+import { ApiError, hasScope, newId, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import type { ListedWithHead } from '../db/recording.repository';
 import { STEP_STATUS, suggestNames } from '../domain/lifecycle';
@@ -24,8 +24,10 @@ export class MeetingsService {
     return (await this.repo.digestHeads(this.deps.db, [id])).get(id)?.title ?? null;
   }
 
+  /** Whoever may read the meeting's bundle may read its status; a token without recordings:read only its own sends. */
   async status(p: Principal, id: string) {
-    const r = this.deps.access.own(p, await this.repo.get(this.deps.db, id));
+    const row = await this.repo.get(this.deps.db, id);
+    const r = p.source === 'app' || hasScope(p, 'recordings:read') ? (await this.deps.access.readable(p, row)).r : this.deps.access.own(p, row);
     return this.deps.views.status(r, await this.digestTitle(r.id));
   }
 

@@ -8,6 +8,7 @@ import type { ObjectStore } from '@mm/store';
 import type { Database, RecordingRow } from '../db/schema';
 import { RecordingRepository } from '../db/recording.repository';
 import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
+import { parseOffsetDateTime } from '../domain/recorded-at';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
 import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from './media';
 import { completeClaim, type Caller, type HeldKey } from './idempotency';
@@ -31,8 +32,6 @@ export interface SubmitInput {
 
 const LET_GO_WAITS_MS = [0, 2_000, 10_000, 30_000, 120_000];
 const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
-const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-
 async function head(path: string, n = 4096): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
@@ -49,8 +48,9 @@ export function readSubmitFields(fields: Record<string, string>, now: Date) {
   for (const name of Object.keys(fields)) if (!(TEXT_PARTS as readonly string[]).includes(name)) throw new ApiError('VALIDATION', `part ${name} is not allowed`);
   let recordedAt = now;
   if (fields.recordedAt !== undefined) {
-    const t = Date.parse(fields.recordedAt);
-    if (!RFC3339_OFFSET.test(fields.recordedAt) || Number.isNaN(t)) throw new ApiError('VALIDATION', 'recordedAt must be ISO 8601 with an offset');
+    const at = parseOffsetDateTime(fields.recordedAt);
+    if (!at) throw new ApiError('VALIDATION', 'recordedAt must be ISO 8601 with an offset, naming a real day and time');
+    const t = at.getTime();
     if (t > now.getTime() + LIMITS.recordedAtMaxFutureMinutes * 60_000) throw new ApiError('VALIDATION', 'recordedAt may be at most 5 minutes in the future');
     if (new Date(t).getUTCFullYear() < LIMITS.recordedAtMinYear) throw new ApiError('VALIDATION', 'recordedAt must not be before the year 2000');
     recordedAt = new Date(t);

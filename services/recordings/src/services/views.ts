@@ -49,7 +49,8 @@ export class Views {
       minutes: r.minutes,
       recordedAt: r.recordedAt.toISOString(),
       statusUrl: this.statusUrl(r.id),
-      bundleUrl: r.status === 'READY' ? this.bundleUrl(r.id) : null,
+      // A replay of a deleted meeting's key names it, but links to no bundle (its status answers 404).
+      bundleUrl: r.status === 'READY' && !r.deletedAt ? this.bundleUrl(r.id) : null,
       url: this.url(r.id),
     };
   }
