@@ -1,5 +1,5 @@
-import net from 'node:net';
 import { wavHeader } from '../support/media';
+import { openRaw } from '../support/raw-http';
 import { startStack, type Stack } from '../support/stack';
 
 /**
@@ -39,19 +39,7 @@ function multipart(audio: Buffer): Buffer {
   ]);
 }
 
-/** A socket whose received bytes, close and error are recorded. */
-function open(): Promise<{ socket: net.Socket; received: () => string; closed: Promise<void> }> {
-  const url = new URL(stack.url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(url.port), url.hostname);
-    let text = '';
-    socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((r) => socket.once('close', () => r()));
-    socket.once('connect', () => resolve({ socket, received: () => text, closed }));
-    socket.once('error', reject);
-  });
-}
+const open = () => openRaw(stack.url);
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

@@ -1,6 +1,6 @@
 import { SCOPES } from '@mm/contract';
 import { rawRequest, type RawResponse } from '../support/raw-http';
-import { startStack, type Stack, type TestToken } from '../support/stack';
+import { ADMIN_KEY, startStack, type Stack, type TestToken } from '../support/stack';
 
 let stack: Stack;
 let token: TestToken;
@@ -72,6 +72,31 @@ describe('JSON bodies', () => {
   it('answers 400 VALIDATION to deeply nested JSON', async () => {
     const deep = '{"name":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
     expectEnvelope(await json('POST', '/api/v1/series', deep, ['Content-Type: application/json']));
+  });
+
+  it('answers 400 VALIDATION to bytes that are not UTF-8 (public and admin routes), and writes nothing', async () => {
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    for (const [method, path, body] of [
+      ['PUT', '/api/v1/account/keyterms', latin1('{"keyterms":["caf\xe9"]}')],
+      ['POST', '/api/v1/series', latin1('{"name":"caf\xe9 crit"}')],
+    ] as const) {
+      const res = await json(method, path, body, ['Content-Type: application/json']);
+      expectEnvelope(res);
+      expect((res.json as { error: { message: string } }).error.message).toMatch(/UTF-8/);
+    }
+    const named = latin1('{"displayName":"\xe9\xe9"}');
+    const admin = await rawRequest(stack.url, ['POST /admin/v1/accounts HTTP/1.1', 'Host: x', `Authorization: Bearer ${ADMIN_KEY}`, 'Content-Type: application/json', `Content-Length: ${named.length}`].join('\n'), named);
+    expectEnvelope(admin);
+    const keyterms = await stack.api.get('/api/v1/account/keyterms').set('Authorization', `Bearer ${token.value}`);
+    expect(keyterms.body.keyterms).toEqual([]);
+    const series = await stack.api.get('/api/v1/series/readable').set('Authorization', `Bearer ${token.value}`);
+    expect(series.body.items.map((i: { name: string }) => i.name).filter((n: string) => n.includes('crit'))).toEqual([]);
+  });
+
+  it('says in plain words that a gzip body does not decompress', async () => {
+    const res = await json('PATCH', '/api/v1/account/settings', '{"summaryEmailEnabled":true}', ['Content-Type: application/json', 'Content-Encoding: gzip']);
+    expectEnvelope(res);
+    expect((res.json as { error: { message: string } }).error.message).toBe('The body does not decompress as its Content-Encoding says.');
   });
 
   it('answers 400 VALIDATION to a body that is not JSON', async () => {

@@ -80,3 +80,24 @@ function dechunk(buf: Buffer): Buffer {
   }
   return Buffer.concat(out);
 }
+
+/** An open raw connection: what it received so far (latin1) and when it closed (epoch ms). */
+export interface RawConnection {
+  socket: net.Socket;
+  received: () => string;
+  closed: Promise<number>;
+}
+
+/** Connects a raw socket to `baseUrl`'s host and port, for tests that write a request by hand over time. */
+export function openRaw(baseUrl: string): Promise<RawConnection> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    socket.on('error', () => undefined);
+    const closed = new Promise<number>((r) => socket.once('close', () => r(Date.now())));
+    socket.once('connect', () => resolve({ socket, received: () => text, closed }));
+    socket.once('error', reject);
+  });
+}

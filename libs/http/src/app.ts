@@ -1,4 +1,5 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
@@ -152,8 +153,22 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     });
   }
 
-  if (opts.parseJson !== false) app.use(express.json({ limit: opts.jsonLimit ?? '1mb', type: JSON_TYPES }));
+  if (opts.parseJson !== false) app.use(jsonBody(opts.jsonLimit ?? '1mb'));
   return app;
+}
+
+/**
+ * express.json for JSON bodies, refusing bytes that are not UTF-8 (400 VALIDATION): decoded as
+ * they are, they would be stored with U+FFFD in their place (a series name, a keyterm, a note).
+ */
+export function jsonBody(limit: string): RequestHandler {
+  return express.json({
+    limit,
+    type: JSON_TYPES,
+    verify: (_req, _res, buf) => {
+      if (!isUtf8(buf)) throw new ApiError('VALIDATION', 'Body must be UTF-8: it holds bytes that are not.');
+    },
+  });
 }
 
 /** Adds the final plain-text 404 and the one error middleware that writes the contract's envelope. */

@@ -1,3 +1,5 @@
+import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
+
 /** Service names and their default ports (gateway 8080; internal services 8081-8086). */
 export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086 } as const;
 export type ServiceId = keyof typeof SERVICE_PORTS;
@@ -145,6 +147,8 @@ export interface CommonConfig {
   port: number;
   /** SIGTERM → /readyz 503 → this long still serving → drain and stop (Kubernetes: a few seconds). */
   shutdownDelaySeconds: number;
+  /** A request body being read that sends nothing this long is answered 400 and its connection closed. */
+  bodyIdleTimeoutSeconds: number;
 }
 
 export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig {
@@ -174,6 +178,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     serviceUrls,
     port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
     shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),
+    bodyIdleTimeoutSeconds: r.num('BODY_IDLE_TIMEOUT_SECONDS', DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, 1),
   };
 }
 

@@ -37,6 +37,8 @@ export function toApiError(err: unknown): ApiError | null {
   if (e.type === 'entity.too.large') return new ApiError('VALIDATION', 'Body is too large.');
   if (e.type === 'charset.unsupported') return new ApiError('VALIDATION', 'Body must be UTF-8 (charset=utf-8).');
   if (e.type === 'encoding.unsupported') return new ApiError('VALIDATION', 'Content-Encoding is not supported; send the body uncompressed.');
+  // A compressed body that does not decompress (zlib's own words, such as "incorrect header check", say nothing to a caller).
+  if (typeof e.code === 'string' && e.code.startsWith('Z_')) return new ApiError('VALIDATION', 'The body does not decompress as its Content-Encoding says.');
   if (e.type === 'request.aborted' || e.code === 'ECONNRESET') return new ApiError('VALIDATION', 'The body ended before its declared length.');
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && typeof e.message === 'string') return new ApiError('VALIDATION', e.message);

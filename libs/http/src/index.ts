@@ -9,3 +9,4 @@ export * from './config';
 export * from './ids';
 export * from './mount';
 export * from './early-answer';
+export * from './body-watch';

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { markAwaitingContinue } from './early-answer';
+import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, watchBody } from './body-watch';
 
 /**
  * How long one request may take to arrive in full: the largest upload (MAX_UPLOAD_MB, 500 by
@@ -37,6 +38,8 @@ export async function serve(
      * decided to read the body; node answers the others' at once, as it does by default.
      */
     deferContinue?: (req: IncomingMessage) => boolean;
+    /** A body being read that sends nothing this long is refused (body-watch.ts); 0 turns the check off. */
+    bodyIdleTimeoutSeconds?: number;
   },
   logger: Logger,
   onClose: () => Promise<void>,
@@ -44,7 +47,9 @@ export async function serve(
   const { port } = listen;
   const shutdownDelayMs = (listen.shutdownDelaySeconds ?? 0) * 1000;
   let draining = false;
+  const bodyIdleMs = (listen.bodyIdleTimeoutSeconds ?? DEFAULT_BODY_IDLE_TIMEOUT_SECONDS) * 1000;
   const listener: RequestListener = (req, res) => {
+    watchBody(req, res, bodyIdleMs, logger);
     if (draining && req.url === '/readyz') {
       res.writeHead(503, { 'content-type': 'application/json', connection: 'close' }).end('{"status":"draining"}');
       return;

@@ -3,7 +3,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError, createAjv, parseBearer, writeNotFound } from '@mm/http';
+import { ApiError, createAjv, jsonBody, parseBearer, writeNotFound } from '@mm/http';
 import { request, RemoteError, type Bus } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import * as schemas from './admin.schemas';
@@ -66,7 +66,7 @@ export function adminRouter(deps: AdminDeps): Router {
     }
     res.locals.route = `admin ${req.method} ${req.path}`;
   }, true));
-  router.use(express.json({ limit: '1mb' }));
+  router.use(jsonBody('1mb'));
 
   router.post('/accounts', wrap(async (req, res) => {
     const account = await deps.access.createAccount(body('createAccountBody', req));

@@ -171,6 +171,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   let waiting: NodeJS.Timeout | null = null;
   const upstream = http.request({ host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent }, (up) => {
     if (waiting) clearTimeout(waiting);
+    // The gateway already answered (a body that stopped arriving: body-watch.ts): the service's own answer is dropped.
+    if (res.headersSent) {
+      up.resume();
+      return void upstream.destroy();
+    }
     const back: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k)) back[k] = v;
     if (!req.complete) {

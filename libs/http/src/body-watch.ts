@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ApiError } from './errors';
+import { writeError } from './edge';
+
+/** How long a request body being read may send nothing before it is refused (BODY_IDLE_TIMEOUT_SECONDS). */
+export const DEFAULT_BODY_IDLE_TIMEOUT_SECONDS = 30;
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Refuses a request whose body stops arriving while it is being read (a Content-Length larger
+ * than what was sent, or a client that went quiet mid-upload): 400 VALIDATION once nothing came
+ * for `idleMs`, and the connection closes. Without it the request would hold its connection and
+ * its handler until the whole-request timeout (UPLOAD_REQUEST_TIMEOUT_MS, ~18 minutes).
+ * Only time spent reading counts: a body nobody asked for yet (a deferred 100 Continue, a refusal
+ * answered without reading) or one paused because its reader is behind is never the client's fault.
+ */
+export function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: number, logger: Logger): void {
+  if (idleMs <= 0 || !hasBody(req)) return;
+  const socket = req.socket;
+  let seen = socket.bytesRead;
+  let quietSince = Date.now();
+  const timer = setInterval(() => {
+    if (req.complete || req.destroyed || res.writableEnded) return clearInterval(timer);
+    const read = socket.bytesRead;
+    if (read !== seen || req.readableFlowing !== true) {
+      seen = read;
+      quietSince = Date.now();
+      return;
+    }
+    if (Date.now() - quietSince < idleMs) return;
+    clearInterval(timer);
+    // Destroying the request (not only its socket) tells whoever reads it (a proxied upload, a
+    // multipart parser holding an Idempotency-Key) that the rest is never coming.
+    if (res.headersSent) return void req.destroy();
+    res.setHeader('connection', 'close');
+    writeError(res, new ApiError('VALIDATION', `the request body stopped arriving: nothing came for ${Math.round(idleMs / 1000)} s`), logger);
+    res.once('finish', () => req.destroy());
+  }, Math.max(50, Math.floor(idleMs / 4)));
+  timer.unref();
+}
