@@ -1,14 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../services/mcp/src/config';
 import { listenHttp } from '../../services/mcp/src/http';
 import { startStack, type Stack, type TestToken } from '../support/stack';
 import { speakMeeting, type ScriptTurn, type SpokenMeeting } from '../support/speak-meeting';
-import { REPO } from '../support/run-mm';
+import { callTool as call, stdioMcpClient } from '../support/mcp-client';
 import { waitForEvent } from '../support/wait';
 
 /**
@@ -60,16 +59,7 @@ afterAll(async () => {
 });
 
 async function stdioClient(token: string): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    // As an MCP client is configured (README): `pnpm -C <repo> mcp`.
-    command: 'pnpm',
-    args: ['-C', REPO, 'mcp'],
-    cwd: REPO,
-    env: { ...(process.env as Record<string, string>), MM_URL: stack.url, MM_TOKEN: token, MCP_POLL_SECONDS: '1' },
-    stderr: 'inherit',
-  });
-  await client.connect(transport);
+  const { client } = await stdioMcpClient({ MM_URL: stack.url, MM_TOKEN: token });
   clients.push(client);
   return client;
 }
@@ -82,24 +72,6 @@ async function httpClient(token: string): Promise<Client> {
   await client.connect(transport);
   clients.push(client);
   return client;
-}
-
-type Result = {
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-  content: { type: string; text?: string }[];
-};
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  onprogress?: (p: Progress) => void,
-): Promise<Result> {
-  return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-    onprogress,
-    timeout: 180_000,
-    resetTimeoutOnProgress: true,
-  })) as Result;
 }
 
 const balance = async () =>

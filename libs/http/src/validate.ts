@@ -21,7 +21,8 @@ export interface ValidInput {
   body: Record<string, unknown>;
 }
 
-function describe(where: string, e: ErrorObject): string {
+/** One schema error in plain words naming the field (`where` prefixes it: `query`, `body`, or '' for none). */
+export function describeSchemaError(where: string, e: ErrorObject): string {
   const field = (where + e.instancePath.replace(/\//g, '.')).replace(/^\./, '');
   if (e.keyword === 'required') return `${where ? where + '.' : ''}${(e.params as { missingProperty: string }).missingProperty} is required`;
   if (e.keyword === 'additionalProperties') return `${where ? where + '.' : ''}${(e.params as { additionalProperty: string }).additionalProperty} is not allowed`;
@@ -31,7 +32,7 @@ function describe(where: string, e: ErrorObject): string {
 }
 
 function check(fn: ValidateFunction, data: unknown, where: string): void {
-  if (!fn(data)) throw new ApiError('VALIDATION', describe(where, fn.errors![0]));
+  if (!fn(data)) throw new ApiError('VALIDATION', describeSchemaError(where, fn.errors![0]));
 }
 
 /** Turns a query string value into the type its schema asks for; unconvertible values stay strings and fail validation. */

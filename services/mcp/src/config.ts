@@ -15,7 +15,7 @@ export interface McpConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<McpConfig> {
   const problems: string[] = [];
   const url = env.MM_URL ?? '';
-  if (!/^https?:\/\//.test(url)) problems.push('MM_URL must be the service URL (http or https)');
+  if (!isServiceUrl(url)) problems.push(`MM_URL must be the service's http(s) URL, not "${url}"`);
   const port = Number(env.MCP_PORT ?? 8090);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push('MCP_PORT must be a port number');
   const poll = Number(env.MCP_POLL_SECONDS ?? 60);
@@ -33,4 +33,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<McpCo
     ),
     pollMaxSeconds: poll,
   });
+}
+
+function isServiceUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { MeetingMemory, MmApiError, MmTransportError } from '@mm/sdk';
 import type { McpConfig } from './config';
 import { buildServer } from './server';
+import { unreachable } from './services/faults';
+import { TokenIdentity } from './services/token-identity';
 
 /**
  * The Streamable HTTP server, stateless: each POST /mcp carries the caller's token as its bearer;
@@ -21,12 +23,12 @@ export function createHttpApp(cfg: McpConfig): express.Express {
       who = await client.whoami();
     } catch (err) {
       if (err instanceof MmApiError) return rpcError(res, err.status, err.code, err.message);
-      if (err instanceof MmTransportError) return rpcError(res, 502, 'UNREACHABLE', 'the service cannot be reached');
+      if (err instanceof MmTransportError) return rpcError(res, 502, 'UNREACHABLE', unreachable(cfg.url, err).message);
       throw err;
     }
     const server = buildServer(
       { client, transport: 'http', audioUrlHosts: cfg.audioUrlHosts, pollMaxSeconds: cfg.pollMaxSeconds },
-      who,
+      new TokenIdentity(() => client.whoami(), who),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {

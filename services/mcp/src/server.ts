@@ -5,50 +5,81 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
-  McpError,
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
-import { findRoute } from '@mm/contract';
-import { MmApiError, type WhoAmI } from '@mm/sdk';
-import { admits, toolsFor } from './domain/tools';
-import { callTool, toolError, type CallDeps } from './services/call-tool';
+import { findRoute, SCOPES } from '@mm/contract';
+import { argumentProblem } from './domain/tool-arguments';
+import { admits, toolsFor, type ToolDef } from './domain/tools';
+import { callTool, toolError, toolErrorOf, type CallDeps } from './services/call-tool';
+import { faultOf, ProtocolError, resourceError } from './services/faults';
+import type { TokenIdentity } from './services/token-identity';
 
 const BUNDLE_URI = /^mm:\/\/recordings\/([^/]+)\/bundle\.md$/;
 
 /**
  * An MCP server for one token: the tools its scopes admit (from the route table), each meeting's
  * bundle as a Markdown resource (`mm://recordings/{id}/bundle.md`) when it may read bundles.
+ * While the token's scopes are unknown (the service did not answer whoami), it lists every tool and
+ * each call answers why the service cannot be asked; once whoami answers, the client is told to list again.
  */
-export function buildServer(deps: CallDeps, who: WhoAmI): Server {
-  const tools = toolsFor(who.token.scopes, { transport: deps.transport, audioByUrl: deps.audioUrlHosts.length > 0 });
+export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
+  const opts = { transport: deps.transport, audioByUrl: deps.audioUrlHosts.length > 0 };
+  const everyTool = toolsFor(SCOPES, opts);
+  const serviceUrl = deps.client.options.url;
   const bundleRoute = findRoute('getRecordingBundle')!;
-  const listRoute = findRoute('listReadyRecordings')!;
-  const canRead = admits(bundleRoute, who.token.scopes);
+  const known = identity.known;
+  const canRead = !known || admits(bundleRoute, known.token.scopes);
   const server = new Server(
     { name: 'meeting-memory', version: '1.0.0' },
     {
-      capabilities: { tools: {}, ...(canRead ? { resources: {} } : {}) },
+      capabilities: { tools: { listChanged: true }, ...(canRead ? { resources: {} } : {}) },
       instructions:
         'Meeting Memory: submit a meeting, wait for it (progress is notified), read its bundle (also the resource mm://recordings/{id}/bundle.md), ' +
         "search meetings and ask them. Tools that spend minutes say so and state their price; errors carry the API's code.",
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema,
-      annotations: t.annotations,
-      _meta: t._meta,
-    })),
-  }));
+  let listedEvery = false;
+  /** The tools the token's scopes admit; throws while whoami cannot be answered. */
+  const admitted = async (): Promise<ToolDef[]> => {
+    const learnedNow = !identity.known;
+    const who = await identity.learn();
+    if (learnedNow && listedEvery) {
+      listedEvery = false;
+      void server.sendToolListChanged().catch(() => undefined);
+    }
+    return toolsFor(who.token.scopes, opts);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    let tools: ToolDef[];
+    try {
+      tools = await admitted();
+    } catch (err) {
+      if (!faultOf(err, serviceUrl)) throw err;
+      listedEvery = true;
+      tools = everyTool;
+    }
+    return { tools: tools.map(listed) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = tools.find((t) => t.name === req.params.name);
-    if (!tool) return toolError('TOKEN_SCOPE', `no tool ${req.params.name} for this token`);
+    const name = req.params.name;
+    const exists = everyTool.find((t) => t.name === name);
+    // A tool that does not exist is the caller's mistake about this server, not about the token.
+    if (!exists) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const args = req.params.arguments ?? {};
+    const problem = argumentProblem(exists, args);
+    if (problem) return toolError({ code: 'VALIDATION', message: problem });
+    let tool: ToolDef | undefined;
+    try {
+      tool = (await admitted()).find((t) => t.name === name);
+    } catch (err) {
+      return toolErrorOf(err, serviceUrl);
+    }
+    if (!tool) return toolError({ code: 'TOKEN_SCOPE', message: scopeMessage(exists) });
     const progressToken = req.params._meta?.progressToken;
-    return callTool(deps, tool, req.params.arguments ?? {}, {
+    return callTool(deps, tool, args, {
       signal: extra.signal,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
@@ -60,20 +91,39 @@ export function buildServer(deps: CallDeps, who: WhoAmI): Server {
     });
   });
 
-  if (canRead) {
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: [
-        {
-          uriTemplate: 'mm://recordings/{id}/bundle.md',
-          name: 'bundle',
-          title: bundleRoute.summary.en,
-          description: bundleRoute.description.en,
-          mimeType: 'text/markdown',
-        },
-      ],
-    }));
-    server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
-      if (!admits(listRoute, who.token.scopes)) return { resources: [] };
+  if (canRead) serveBundles(server, deps, identity);
+  return server;
+}
+
+/** Each READY meeting's bundle as a Markdown resource. */
+function serveBundles(server: Server, deps: CallDeps, identity: TokenIdentity): void {
+  const bundleRoute = findRoute('getRecordingBundle')!;
+  const listRoute = findRoute('listReadyRecordings')!;
+  const markdown = bundleRoute.responses.find((r) => r.contentType === 'text/markdown')!;
+  // A contract error or an unreachable service as a protocol error, its message said once.
+  const asked = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      const fault = faultOf(err, deps.client.options.url);
+      throw fault ? resourceError(fault) : err;
+    }
+  };
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: 'mm://recordings/{id}/bundle.md',
+        name: 'bundle',
+        title: bundleRoute.summary.en,
+        description: `${markdown.schema.description} Readable once the meeting is READY (before that: NOT_READY).`,
+        mimeType: 'text/markdown',
+      },
+    ],
+  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) =>
+    asked(async () => {
+      if (!admits(listRoute, (await identity.learn()).token.scopes)) return { resources: [] };
       const page = await deps.client.listReady({
         limit: 100,
         ...(req.params?.cursor ? { cursor: req.params.cursor } : {}),
@@ -87,22 +137,22 @@ export function buildServer(deps: CallDeps, who: WhoAmI): Server {
         })),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-      const m = BUNDLE_URI.exec(req.params.uri);
-      if (!m) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${req.params.uri}`);
-      try {
-        const text = await deps.client.bundleMarkdown(decodeURIComponent(m[1]));
-        return { contents: [{ uri: req.params.uri, mimeType: 'text/markdown', text }] };
-      } catch (err) {
-        if (err instanceof MmApiError)
-          throw new McpError(ErrorCode.InvalidParams, `${err.code}: ${err.message}`, {
-            code: err.code,
-            details: err.details,
-          });
-        throw err;
-      }
-    });
-  }
-  return server;
+    }),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const m = BUNDLE_URI.exec(req.params.uri);
+    if (!m) throw resourceError({ code: 'NOT_FOUND', message: `no resource ${req.params.uri}` });
+    const text = await asked(() => deps.client.bundleMarkdown(decodeURIComponent(m[1])));
+    return { contents: [{ uri: req.params.uri, mimeType: 'text/markdown', text }] };
+  });
+}
+
+function listed(t: ToolDef) {
+  const { name, description, inputSchema, annotations, _meta } = t;
+  return { name, description, inputSchema, annotations, _meta };
+}
+
+function scopeMessage(tool: ToolDef): string {
+  const scopes = tool.route.scopes === 'any' ? [] : tool.route.scopes;
+  return `${tool.name} needs the scope ${scopes.join(' or ')}, which this token does not have`;
 }

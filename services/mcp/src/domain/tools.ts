@@ -96,7 +96,8 @@ function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type
   if (route.body) {
     const multipart = route.body.contentType === 'multipart/form-data';
     const schema = multipart ? withoutBinaryParts(route.body.schema) : route.body.schema;
-    Object.assign(properties, schema.properties as Record<string, JsonSchema>);
+    for (const [name, part] of Object.entries(schema.properties as Record<string, JsonSchema>))
+      properties[name] = multipart ? asJsonValue(part) : part;
     required.push(...((schema.required ?? []) as string[]));
     if (multipart) {
       const audio = audioInput(opts);
@@ -108,12 +109,31 @@ function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type
   return { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
 }
 
+/**
+ * A multipart text part as a tool argument: a form can only carry text, so the contract's
+ * `"true" | "false"` part is a JSON boolean here (the call sends it back as text).
+ */
+function asJsonValue(part: JsonSchema): JsonSchema {
+  const values = part.enum as unknown[] | undefined;
+  if (part.type !== 'string' || values?.length !== 2 || !values.includes('true') || !values.includes('false'))
+    return part;
+  const flag: JsonSchema = { ...part, type: 'boolean' };
+  delete flag.enum;
+  return flag;
+}
+
 /** How a tool caller hands over audio: a local path over stdio, a URL over HTTP when allowed. */
 function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema } | null {
   if (opts.transport === 'stdio')
     return {
       name: 'path',
-      schema: { type: 'string', minLength: 1, description: 'Path of the audio file on this machine.' },
+      schema: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Absolute path of the audio file on the machine the MCP server runs on (a relative path is refused: ' +
+          "the server's working directory is not the caller's).",
+      },
     };
   if (!opts.audioByUrl) return null;
   return {

@@ -1,15 +1,9 @@
-import {
-  MmApiError,
-  MmTransportError,
-  newIdempotencyKey,
-  type MeetingMemory,
-  type RecordingStatus,
-  type SubmitInput,
-} from '@mm/sdk';
+import { newIdempotencyKey, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
 import type { RouteDef } from '@mm/contract';
 import type { ToolDef } from '../domain/tools';
+import { audioPath } from './audio-path';
 import { fetchAudio } from './audio-url';
-import { ToolInputError } from './tool-input-error';
+import { faultOf, faultText, type Fault } from './faults';
 
 export interface CallDeps {
   client: MeetingMemory;
@@ -34,9 +28,10 @@ export interface ToolResult {
 const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
 
 /**
- * Runs a tool: the route's call with the arguments split into path, query, header and body, or the
- * wait loop. A contract error comes back as a tool error carrying its code (never thrown).
- * Spending calls are not cut short by a cancel: with their key, a repeat returns the stored result.
+ * Runs a tool whose arguments fit its inputSchema (checked before): the route's call with the
+ * arguments split into path, query, header and body, or the wait loop. A contract error comes back
+ * as a tool error carrying its code (never thrown). Spending calls are not cut short by a cancel:
+ * with their key, a repeat returns the stored result.
  */
 export async function callTool(
   deps: CallDeps,
@@ -45,23 +40,30 @@ export async function callTool(
   ctx: CallContext,
 ): Promise<ToolResult> {
   try {
-    if (tool.kind === 'wait') return json(await waitWithProgress(deps, String(args.id), ctx));
+    if (tool.kind === 'wait') return json(await waitWithProgress(deps, args.id as string, ctx));
     if (tool.route.operationId === 'submitRecording') return json(await submit(deps, args));
     return await callRoute(deps, tool, args, tool.route.spends ? undefined : ctx.signal);
   } catch (err) {
-    if (err instanceof MmApiError) return toolError(err.code, err.message, err.details);
-    if (err instanceof MmTransportError) return toolError('UNREACHABLE', err.message);
-    if (err instanceof ToolInputError) return toolError('VALIDATION', err.message);
-    throw err;
+    return toolErrorOf(err, deps.client.options.url);
   }
 }
 
-export function toolError(code: string, message: string, details?: Record<string, unknown>): ToolResult {
-  const error = { code, message, ...(details ? { details } : {}) };
+/** A tool error for a contract error, an unreachable service or an unusable argument; anything else is rethrown. */
+export function toolErrorOf(err: unknown, serviceUrl: string): ToolResult {
+  const fault = faultOf(err, serviceUrl);
+  if (!fault) throw err;
+  return toolError(fault);
+}
+
+/**
+ * A tool error: `structuredContent.error` is the fault (code, message, details, and
+ * retryAfterSeconds when Retry-After asked to wait); the text says the same in one line.
+ */
+export function toolError(fault: Fault): ToolResult {
   return {
     isError: true,
-    content: [{ type: 'text', text: `${code}: ${message}${details ? ` ${JSON.stringify(details)}` : ''}` }],
-    structuredContent: { error },
+    content: [{ type: 'text', text: faultText(fault) }],
+    structuredContent: { error: fault },
   };
 }
 
@@ -105,7 +107,6 @@ function request(
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = rest[name];
     delete rest[name];
-    if (v === undefined) throw new ToolInputError(`${name} is required`);
     return encodeURIComponent(String(v));
   });
   const query = new URLSearchParams();
@@ -123,16 +124,16 @@ function request(
 }
 
 async function submit(deps: CallDeps, args: Record<string, unknown>) {
-  const { path, audioUrl, idempotencyKey, ...parts } = args as Record<string, string | undefined>;
+  const { path, audioUrl, idempotencyKey, useKeyterms, ...parts } = args as Record<string, string | undefined> & {
+    useKeyterms?: boolean;
+  };
   let audio: SubmitInput['audio'];
   let filename: string | undefined;
   if (deps.transport === 'stdio') {
-    if (!path) throw new ToolInputError('path is required');
-    audio = path;
+    audio = await audioPath(path!);
   } else {
-    if (!audioUrl) throw new ToolInputError('audioUrl is required');
     const limits = (await deps.client.whoami()).limits;
-    ({ audio, filename } = await fetchAudio(audioUrl, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024));
+    ({ audio, filename } = await fetchAudio(audioUrl!, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024));
   }
   return deps.client.submitRecording({
     audio,
@@ -144,7 +145,7 @@ async function submit(deps: CallDeps, args: Record<string, unknown>) {
     outputLanguage: parts.outputLanguage as SubmitInput['outputLanguage'],
     naming: parts.naming as SubmitInput['naming'],
     recordedAt: parts.recordedAt,
-    useKeyterms: parts.useKeyterms === undefined ? undefined : parts.useKeyterms === 'true',
+    useKeyterms,
   });
 }
 

@@ -1,0 +1,205 @@
+import { spawnSync } from 'node:child_process';
+import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import request from 'supertest';
+import { loadConfig } from '../../services/mcp/src/config';
+import { createHttpApp } from '../../services/mcp/src/http';
+import { startStack, type Stack, type TestToken } from '../support/stack';
+import { callTool as call, faultOf, stdioMcpClient } from '../support/mcp-client';
+import { toneWav } from '../support/media';
+import { REPO } from '../support/run-mm';
+import { closedPort } from '../support/addresses';
+
+/**
+ * The MCP server's refusals, driven by the MCP SDK's client over stdio against the real stack:
+ * arguments checked against the advertised schemas, files, Retry-After, unknown tools, resources,
+ * and a start while the service does not answer.
+ */
+let stack: Stack;
+let accountId: string;
+let writer: TestToken;
+const clients: Client[] = [];
+const WRITER_SCOPES = ['recordings:read', 'recordings:write', 'account:read', 'account:write'];
+
+beforeAll(async () => {
+  stack = await startStack();
+  accountId = (await stack.admin.account({ balanceMinutes: 100 })).id;
+  writer = await stack.admin.token(accountId, WRITER_SCOPES);
+}, 60_000);
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await stack.stop();
+});
+
+async function mcp(token: string, url = stack.url) {
+  const started = await stdioMcpClient({ MM_URL: url, MM_TOKEN: token });
+  clients.push(started.client);
+  return started;
+}
+
+const usedMinutes = async (token: string) =>
+  (await stack.api.get('/api/v1/whoami').set({ Authorization: `Bearer ${token}` })).body.token.usedMinutes24h as number;
+
+/** Relays `port` to the stack's gateway: the service "comes up" on the URL the server was given. */
+async function relayToGateway(port: number): Promise<TcpServer> {
+  const target = new URL(stack.url);
+  const relay = createTcpServer((inbound) => {
+    const outbound = connect(Number(target.port), target.hostname);
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('error', () => outbound.destroy());
+    outbound.on('error', () => inbound.destroy());
+  }).listen(port, '127.0.0.1');
+  await new Promise((r) => relay.once('listening', r));
+  return relay;
+}
+
+describe('MCP server: arguments are checked against the advertised schemas before any request', () => {
+  it('answers VALIDATION naming a misspelled, mistyped or missing argument, sending nothing', async () => {
+    const { client } = await mcp(writer.value);
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['listReadyRecordings', { series_id: 'x' }, /series_id is not an argument of listReadyRecordings.*seriesId/],
+      ['searchRecordings', { q: 'x', seriesID: 'x' }, /seriesID is not an argument/],
+      ['searchRecordings', { q: 42 }, /^q must be string$/],
+      ['listReadyRecordings', { limit: '2' }, /^limit must be integer$/],
+      ['waitForRecording', {}, /^id is required$/],
+      ['submitRecording', { path: toneWav(3), useKeyterms: 'true' }, /^useKeyterms must be boolean$/],
+      ['submitRecording', { path: toneWav(3), titel: 'Weekly' }, /titel is not an argument of submitRecording/],
+    ];
+    for (const [name, args, message] of cases) {
+      const fault = faultOf(await call(client, name, args));
+      expect([name, fault.code]).toEqual([name, 'VALIDATION']);
+      expect(fault.message).toMatch(message);
+    }
+    expect(await usedMinutes(writer.value)).toBe(0);
+  }, 60_000);
+
+  it('takes useKeyterms as the boolean its schema says: true prices the keyterms in, false does not', async () => {
+    const { client } = await mcp(writer.value);
+    expect((await call(client, 'replaceAccountKeyterms', { keyterms: ['Kubernetes'] })).isError).toBeFalsy();
+    const minutesOf = async (useKeyterms: boolean) => {
+      const sent = await call(client, 'submitRecording', { path: toneWav(3), useKeyterms, naming: 'skip' });
+      expect(sent.isError).toBeFalsy();
+      return (sent.structuredContent!.recording as { minutes: number }).minutes;
+    };
+    // 1 minute of audio; keyterms add 20%, rounded up to a whole minute.
+    expect(await minutesOf(true)).toBe(2);
+    expect(await minutesOf(false)).toBe(1);
+  }, 60_000);
+});
+
+describe('MCP server: tool errors carry what the caller needs', () => {
+  it('refuses a missing, relative or non-file path as VALIDATION naming it, never as a protocol error', async () => {
+    const { client } = await mcp(writer.value);
+    expect(faultOf(await call(client, 'submitRecording', { path: '/nonexistent.wav' }))).toEqual({
+      code: 'VALIDATION',
+      message: 'path /nonexistent.wav: no such file',
+    });
+    const relative = faultOf(await call(client, 'submitRecording', { path: 'm.wav' }));
+    expect(relative).toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringMatching(/path must be absolute.*m\.wav/),
+    });
+    expect(faultOf(await call(client, 'submitRecording', { path: REPO }))).toMatchObject({ code: 'VALIDATION' });
+    const schema = (await client.listTools()).tools.find((t) => t.name === 'submitRecording')!.inputSchema;
+    expect((schema.properties as Record<string, { description: string }>).path.description).toMatch(/^Absolute path/);
+  }, 60_000);
+
+  it('carries the Retry-After of a 429 in structuredContent.error.retryAfterSeconds and in the text', async () => {
+    const capped = await stack.admin.token(accountId, WRITER_SCOPES, { dailyMinuteCap: 1 });
+    const { client } = await mcp(capped.value);
+    expect((await call(client, 'submitRecording', { path: toneWav(3), naming: 'skip' })).isError).toBeFalsy();
+    const over = await call(client, 'submitRecording', { path: toneWav(3), naming: 'skip' });
+    const fault = faultOf(over);
+    expect(fault).toMatchObject({ code: 'TOKEN_DAILY_CAP', details: { capMinutes: 1, usedMinutes: 1 } });
+    expect(fault.retryAfterSeconds).toBeGreaterThan(120);
+    const text = new RegExp(`^TOKEN_DAILY_CAP: .*Retry after ${fault.retryAfterSeconds} seconds\\.$`);
+    expect(over.content[0].text).toMatch(text);
+  }, 60_000);
+
+  it('reports a tool that does not exist as unknown (-32602), one the scopes exclude as TOKEN_SCOPE', async () => {
+    const { client } = await mcp(writer.value);
+    const unknown = await call(client, 'noSuchTool', {}).catch((err: unknown) => err);
+    expect(unknown).toBeInstanceOf(McpError);
+    expect(unknown).toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: noSuchTool' });
+    expect(faultOf(await call(client, 'createSeries', { name: 'Weekly' }))).toEqual({
+      code: 'TOKEN_SCOPE',
+      message: 'createSeries needs the scope series:write, which this token does not have',
+    });
+  }, 60_000);
+
+  it("answers a missing bundle resource with the code said once; the template says it is Markdown", async () => {
+    const { client } = await mcp(writer.value);
+    const missing = await client
+      .readResource({ uri: 'mm://recordings/no-such-meeting/bundle.md' })
+      .catch((e: McpError) => e);
+    expect(missing).toBeInstanceOf(McpError);
+    expect((missing as McpError).message).toMatch(/^MCP error -32002: NOT_FOUND: (?!.*MCP error)/);
+    expect((missing as McpError).data).toMatchObject({ code: 'NOT_FOUND' });
+    const [template] = (await client.listResourceTemplates()).resourceTemplates;
+    expect(template.description).toMatch(/^The meeting as one Markdown document/);
+    expect(template.description).not.toMatch(/JSON|format=markdown/);
+  }, 60_000);
+});
+
+describe('MCP server: starting while the service does not answer', () => {
+  it('starts anyway: every tool listed, UNREACHABLE naming URL and cause, served once the service answers', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const { client, stderr } = await mcp(writer.value, url);
+    expect(stderr()).toMatch(/whoami: UNREACHABLE/);
+    const every = (await client.listTools()).tools.map((t) => t.name);
+    expect(every).toEqual(expect.arrayContaining(['whoami', 'createSeries', 'askSeries']));
+    const fault = faultOf(await call(client, 'whoami', {}));
+    expect(fault).toEqual({
+      code: 'UNREACHABLE',
+      message: `cannot reach the service at ${url}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+
+    const relay = await relayToGateway(port);
+    try {
+      const relisted = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
+      const who = await call(client, 'whoami', {});
+      expect(who.isError).toBeFalsy();
+      await relisted;
+      const admitted = (await client.listTools()).tools.map((t) => t.name);
+      expect(admitted).toContain('submitRecording');
+      expect(admitted).not.toContain('createSeries');
+    } finally {
+      relay.close();
+    }
+  }, 60_000);
+
+  it('starts with a token the service refuses and answers each call with its code', async () => {
+    const revoked = await stack.admin.token(accountId, ['recordings:read']);
+    await stack.admin.revoke(revoked.id);
+    const { client, stderr } = await mcp(revoked.value);
+    expect(stderr()).toMatch(/whoami: TOKEN_INVALID/);
+    expect(faultOf(await call(client, 'listReadyRecordings', {})).code).toBe('TOKEN_INVALID');
+  }, 60_000);
+
+  it('over HTTP names the URL and the cause when the service cannot be reached', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const res = await request(createHttpApp(loadConfig({ MM_URL: url })))
+      .post('/mcp')
+      .set({ Authorization: 'Bearer svc_any', Accept: 'application/json, text/event-stream' })
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(502);
+    const named = new RegExp(`^UNREACHABLE: cannot reach the service at ${url}: .*ECONNREFUSED`);
+    expect(res.body.error.message).toMatch(named);
+  });
+
+  it('exits at once with a clear message when the configuration cannot work (no token, malformed URL)', () => {
+    const run = (env: Record<string, string>) => {
+      const { MM_TOKEN: _token, MM_URL: _url, ...rest } = process.env;
+      const opts = { env: { ...rest, ...env }, input: '', encoding: 'utf8', timeout: 30_000 } as const;
+      return spawnSync('pnpm', ['-C', REPO, 'mcp'], opts);
+    };
+    const noToken = run({ MM_URL: stack.url });
+    expect([noToken.status, noToken.stderr]).toEqual([1, expect.stringContaining('MM_TOKEN is required over stdio')]);
+    const badUrl = run({ MM_URL: 'http://', MM_TOKEN: writer.value });
+    expect([badUrl.status, badUrl.stderr]).toEqual([1, expect.stringContaining('MM_URL must be')]);
+  }, 60_000);
+});
