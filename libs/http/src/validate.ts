@@ -6,7 +6,8 @@ import { ApiError } from './errors';
 
 /** One ajv for the whole process, knowing the contract's vendor keywords. */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, useDefaults: true });
+  // verbose: an error carries its schema, whose description says a pattern's rule in words.
+  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, useDefaults: true, verbose: true });
   addFormats(ajv);
   ajv.addVocabulary(['x-svc-description-fa', 'x-svc-summary-fa', 'example']);
   return ajv;
@@ -28,6 +29,9 @@ export function describeSchemaError(where: string, e: ErrorObject): string {
   if (e.keyword === 'additionalProperties') return `${where ? where + '.' : ''}${(e.params as { additionalProperty: string }).additionalProperty} is not allowed`;
   if (e.keyword === 'minProperties') return `${where || 'body'} must have at least one field`;
   if (e.keyword === 'enum') return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  // A regular expression means nothing to a reader; the contract's description says the rule in words.
+  const rule = (e.parentSchema as { description?: unknown } | undefined)?.description;
+  if (e.keyword === 'pattern' && typeof rule === 'string') return `${field} does not fit: ${rule}`;
   return `${field} ${e.message ?? 'is invalid'}`;
 }
 

@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { EXIT } from './domain/exit-codes';
+import { CliError } from './output';
 
 export interface CliConfig {
   /** MM_URL: the gateway's URL; overrides the saved login. */
@@ -18,7 +20,7 @@ export interface CliConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<CliConfig> {
   const poll = Number(env.MM_POLL_SECONDS ?? 60);
   if (!Number.isFinite(poll) || poll <= 0)
-    throw new Error(`MM_POLL_SECONDS must be a positive number, got ${env.MM_POLL_SECONDS}`);
+    throw new CliError('CONFIG', `MM_POLL_SECONDS must be a positive number, got ${env.MM_POLL_SECONDS}`, EXIT.USAGE);
   const home = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   return Object.freeze({
     url: env.MM_URL || undefined,

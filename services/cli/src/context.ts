@@ -1,6 +1,7 @@
 import { MeetingMemory } from '@mm/sdk';
 import type { CliConfig } from './config';
 import { loadCredentials } from './credentials';
+import { BASE_URL_HINT, baseUrlProblem } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError, output, type Out } from './output';
 
@@ -9,10 +10,14 @@ export interface Ctx {
   out: Out;
   /** The client of the saved login or MM_URL/MM_TOKEN; throws a usage error when there is none. */
   client(): Promise<MeetingMemory>;
+  /** A client of this URL and token; `urlFrom` names the URL's source when it is not a URL. */
+  clientFor(url: string, token: string, urlFrom: string): MeetingMemory;
+  /** The API root of the last client made: errors name it. */
+  apiRoot?: string;
 }
 
 export function context(cfg: CliConfig, json: boolean): Ctx {
-  return {
+  const ctx: Ctx = {
     cfg,
     out: output(json),
     client: async () => {
@@ -23,7 +28,20 @@ export function context(cfg: CliConfig, json: boolean): Ctx {
           'no login: run `mm login --url URL` or set MM_URL and MM_TOKEN',
           EXIT.USAGE,
         );
-      return new MeetingMemory({ url: creds.url, token: creds.token });
+      return ctx.clientFor(creds.url, creds.token, creds.urlFrom);
+    },
+    clientFor: (url, token, urlFrom) => {
+      checkUrl(url, urlFrom);
+      const mm = new MeetingMemory({ url, token });
+      ctx.apiRoot = mm.root;
+      return mm;
     },
   };
+  return ctx;
+}
+
+/** A usage error naming the URL's source (MM_URL, --url, the login file) when the URL cannot be used. */
+export function checkUrl(url: string, urlFrom: string): void {
+  const problem = baseUrlProblem(url);
+  if (problem) throw new CliError('CONFIG', `${urlFrom} ${problem}: ${BASE_URL_HINT}`, EXIT.USAGE);
 }

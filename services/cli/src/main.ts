@@ -1,45 +1,67 @@
 import { Command, CommanderError } from 'commander';
-import { loadConfig } from './config';
+import { version } from '../package.json';
+import { loadConfig, type CliConfig } from './config';
 import { context, type Ctx } from './context';
 import { registerAccountCommands } from './commands/account.commands';
 import { registerMeetingCommands } from './commands/meetings.commands';
+import { registerSubmitCommands } from './commands/submit.commands';
 import { EXIT } from './domain/exit-codes';
-import { reportError } from './output';
+import { CliError, reportError } from './output';
 
 /**
  * `mm`: the Meeting Memory command line. Every command takes --json; errors carry the contract's
  * code and message, and the exit code says the kind of error (see domain/exit-codes.ts).
  */
 export async function main(argv: string[]): Promise<number> {
-  const cfg = loadConfig();
+  const json = wantsJson(argv);
+  let cfg: CliConfig;
+  try {
+    cfg = loadConfig();
+  } catch (err) {
+    return reportError(err, json);
+  }
   let exitCode: number = EXIT.OK;
   const program = new Command('mm')
     .description('Meeting Memory from the command line (MM_URL and MM_TOKEN, or `mm login`)')
+    .version(version, '-V, --version', 'the version of mm')
     .option('--json', 'answer JSON on stdout')
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError(!json);
+  // With --json a usage error is reported below as JSON, like every other error.
+  if (json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
   const run = async (_opts: Record<string, unknown>, fn: (ctx: Ctx) => Promise<number | void>) => {
-    const json = Boolean(program.opts().json);
+    const ctx = context(cfg, json);
     try {
-      exitCode = (await fn(context(cfg, json))) ?? EXIT.OK;
+      exitCode = (await fn(ctx)) ?? EXIT.OK;
     } catch (err) {
-      exitCode = reportError(err, json);
+      exitCode = reportError(err, json, ctx.apiRoot);
     }
   };
   registerAccountCommands(program, run);
+  registerSubmitCommands(program, run);
   registerMeetingCommands(program, run);
-  // --json is accepted after the command too (`mm ask ID Q --json`).
-  for (const cmd of program.commands)
-    cmd
-      .option('--json', 'answer JSON on stdout')
-      .hook('preAction', (c) => c.opts().json && program.setOptionValue('json', true));
+  // --json is accepted after the command too (`mm ask ID Q --json`); wantsJson read it already.
+  for (const cmd of program.commands) cmd.option('--json', 'answer JSON on stdout');
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-    throw err;
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.exitCode === 0) return EXIT.OK;
+    return json ? reportError(usageError(err), true) : EXIT.USAGE;
   }
   return exitCode;
+}
+
+/** --json anywhere before a lone `--`: usage errors too are then answered in JSON. */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+function usageError(err: CommanderError): CliError {
+  const message =
+    err.code === 'commander.help' ? 'no command given: mm --help lists them' : err.message.replace(/^error: /, '');
+  return new CliError('USAGE', message, EXIT.USAGE, { reason: err.code.replace(/^commander\./, '') });
 }
 
 if (require.main === module) {

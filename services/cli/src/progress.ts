@@ -6,6 +6,8 @@ const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
 export interface FileProgress {
   uploaded(sent: number, total: number): void;
   status(status: string, id: string): void;
+  /** A line about this file (what to do at NAMING), above the bars on a terminal. */
+  note(text: string): void;
 }
 
 export interface Progress {
@@ -46,6 +48,7 @@ export function progress(tty: boolean, line: (s: string) => void): Progress {
           const step = status === 'FAILED' ? STEPS.length : STEPS.indexOf(status) + 1;
           bar.update(step, { phase: `${status} ${id}` });
         },
+        note: (text) => multi.log(`${name}: ${text}\n`),
       };
     },
     stop: () => multi.stop(),
@@ -59,15 +62,17 @@ function plainProgress(line: (s: string) => void): Progress {
       let lastStatus = '';
       return {
         uploaded: (sent, total) => {
-          const tenth = Math.floor((sent / total) * 10);
-          if (tenth !== lastTenth)
-            line(`${name}: uploaded ${Math.round((sent / total) * 100)}% (${kb(sent)}/${kb(total)})`);
+          // Rounded down: 100% only when every byte is sent, so it is printed once.
+          const percent = Math.floor((sent / total) * 100);
+          const tenth = Math.floor(percent / 10);
+          if (tenth !== lastTenth) line(`${name}: uploaded ${percent}% (${kb(sent)}/${kb(total)})`);
           lastTenth = tenth;
         },
         status: (status, id) => {
           if (status !== lastStatus) line(`${name}: ${status} ${id}`);
           lastStatus = status;
         },
+        note: (text) => line(`${name}: ${text}`),
       };
     },
     stop: () => undefined,

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '@mm/contract';
-import { EXIT, exitCodeOf } from '../src/domain/exit-codes';
+import { EXIT, exitCodeOf, mostRelevantExit } from '../src/domain/exit-codes';
 import { answerText, mmss } from '../src/domain/format';
 
 describe('exit codes by kind of error', () => {
@@ -18,6 +18,14 @@ describe('exit codes by kind of error', () => {
     expect(exitCodeOf('NOT_READY', 409)).toBe(EXIT.STATE);
     expect(exitCodeOf('IDEMPOTENCY_KEY_IN_USE', 409)).toBe(EXIT.INVALID);
     expect(exitCodeOf('UPLOAD_IN_PROGRESS', 503)).toBe(EXIT.UNAVAILABLE);
+  });
+
+  it('answers, for several files, the failure that stops the whole run before one that concerns a file', () => {
+    expect(mostRelevantExit([EXIT.OK, EXIT.OK])).toBe(EXIT.OK);
+    expect(mostRelevantExit([EXIT.OK, EXIT.INVALID])).toBe(EXIT.INVALID);
+    expect(mostRelevantExit([EXIT.INVALID, EXIT.LIMIT, EXIT.OK])).toBe(EXIT.LIMIT);
+    expect(mostRelevantExit([EXIT.MEETING_FAILED, EXIT.AUTH])).toBe(EXIT.AUTH);
+    expect(mostRelevantExit([EXIT.NAMING, EXIT.MEETING_FAILED])).toBe(EXIT.MEETING_FAILED);
   });
 });
 

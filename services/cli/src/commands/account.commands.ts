@@ -1,11 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
-import { MeetingMemory } from '@mm/sdk';
 import type { Command } from 'commander';
 import { saveCredentials } from '../credentials';
 import { EXIT } from '../domain/exit-codes';
 import { CliError } from '../output';
-import type { Ctx } from '../context';
+import { checkUrl, type Ctx } from '../context';
 
 type Run = (ctx: Ctx) => Promise<number | void>;
 type Register = (cmd: Command, run: (opts: Record<string, unknown>, fn: Run) => Promise<void>) => void;
@@ -21,10 +20,12 @@ export const registerAccountCommands: Register = (program, run) => {
     .option('--token <token>', 'the API token (default MM_TOKEN, else read from standard input)')
     .action((opts) =>
       run(opts, async (ctx) => {
-        const url = (opts.url as string | undefined) ?? ctx.cfg.url;
+        const url = (opts.url as string | undefined) || ctx.cfg.url;
         if (!url) throw new CliError('USAGE', 'login needs --url or MM_URL', EXIT.USAGE);
-        const token = (opts.token as string | undefined) ?? ctx.cfg.token ?? (await readToken());
-        const who = await new MeetingMemory({ url, token }).whoami();
+        const urlFrom = opts.url ? '--url' : 'MM_URL';
+        checkUrl(url, urlFrom);
+        const token = (opts.token as string | undefined) || ctx.cfg.token || (await readToken());
+        const who = await ctx.clientFor(url, token, urlFrom).whoami();
         await saveCredentials(ctx.cfg.credentialsPath, { url, token });
         ctx.out.result(
           { saved: ctx.cfg.credentialsPath, whoami: who },
@@ -53,18 +54,40 @@ export const registerAccountCommands: Register = (program, run) => {
     );
 };
 
-/** Reads the token from standard input; on a terminal the typed characters are not shown. */
+/**
+ * Reads the token from standard input: its first line when piped (an empty or closed input is a
+ * usage error, never a silent exit); typed on a terminal, the characters are not shown.
+ */
 async function readToken(): Promise<string> {
-  const tty = Boolean(process.stdin.isTTY);
-  if (tty) process.stderr.write('API token: ');
+  const token = process.stdin.isTTY ? await askToken() : await firstLine(process.stdin);
+  if (!token)
+    throw new CliError(
+      'USAGE',
+      'no token given: pass --token, set MM_TOKEN, or write the token on standard input',
+      EXIT.USAGE,
+    );
+  return token;
+}
+
+async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of input) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split('\n')[0].trim();
+}
+
+async function askToken(): Promise<string> {
+  process.stderr.write('API token: ');
   const muted = new Writable({ write: (_chunk, _enc, done) => done() });
-  const rl = createInterface({ input: process.stdin, output: tty ? muted : process.stderr, terminal: tty });
+  const rl = createInterface({ input: process.stdin, output: muted, terminal: true });
+  // Ctrl-D closes the input without an answer: the question then never settles, or is rejected.
+  const closed = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
   try {
-    const token = (await rl.question('')).trim();
-    if (tty) process.stderr.write('\n');
-    if (!token) throw new CliError('USAGE', 'no token given', EXIT.USAGE);
-    return token;
+    return (await Promise.race([rl.question('').catch(() => ''), closed])).trim();
   } finally {
+    process.stderr.write('\n');
     rl.close();
   }
 }

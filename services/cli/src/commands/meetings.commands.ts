@@ -1,82 +1,20 @@
-import path from 'node:path';
-import type { Command } from 'commander';
-import type { MeetingMemory, RecordingStatus, SubmitInput } from '@mm/sdk';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { MeetingMemory } from '@mm/sdk';
 import { EXIT } from '../domain/exit-codes';
 import { answerText } from '../domain/format';
-import { progress } from '../progress';
+import { CliError } from '../output';
 import type { Ctx } from '../context';
 
 type Run = (opts: Record<string, unknown>, fn: (ctx: Ctx) => Promise<number | void>) => Promise<void>;
 
-const int = (v: string) => Number.parseInt(v, 10);
+/** A whole number option; anything else is a usage error before any request. */
+const int = (v: string) => {
+  if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError('not a whole number.');
+  return Number(v);
+};
 
-/** submit, status, list, bundle, search, ask, events. */
+/** list, bundle, search, ask, events. */
 export function registerMeetingCommands(program: Command, run: Run): void {
-  program
-    .command('submit')
-    .description('send meeting audio files; --wait shows each one until READY or FAILED')
-    .argument('<files...>', 'audio files')
-    .option('--title <title>', 'the meeting title')
-    .option('--series <id>', 'file the meeting in this series')
-    .option('--kind <kind>', 'MEETING, LECTURE, INTERVIEW, VOICE_MEMO or CALL')
-    .option('--language <lang>', 'digest language: MATCH, FA or EN')
-    .option('--naming <mode>', '`skip` never stops at NAMING')
-    .option('--wait', 'wait until each meeting is READY or FAILED')
-    .action((files: string[], opts) =>
-      run(opts, async (ctx) => {
-        const mm = await ctx.client();
-        const bars = progress(Boolean(process.stderr.isTTY) && !ctx.out.json, ctx.out.info);
-        const pollMs = ctx.cfg.pollMaxSeconds * 1000;
-        const one = async (file: string) => {
-          const p = bars.file(path.basename(file));
-          const input: SubmitInput = {
-            audio: path.resolve(ctx.cfg.cwd, file),
-            title: opts.title as string | undefined,
-            seriesId: opts.series as string | undefined,
-            kind: opts.kind as SubmitInput['kind'],
-            outputLanguage: opts.language as SubmitInput['outputLanguage'],
-            naming: opts.naming as SubmitInput['naming'],
-            onUploadProgress: (sent, total) => p.uploaded(sent, total),
-          };
-          const { recording } = await mm.submitRecording(input);
-          p.status(recording.status, recording.id);
-          if (!opts.wait) return { file, recording };
-          const final = await mm.waitForReady(recording.id, {
-            throughNaming: true,
-            schedule: { firstMs: Math.min(5000, pollMs), maxMs: pollMs },
-            onProgress: (s) => p.status(s.status, s.id),
-          });
-          return { file, recording, final };
-        };
-        let results;
-        try {
-          results = await Promise.all(files.map(one));
-        } finally {
-          bars.stop();
-        }
-        ctx.out.result(results, () =>
-          results
-            .map((r) => {
-              const failure = r.final?.error ? ` ${r.final.error.code}${r.final.error.retryable ? ' (retryable)' : ''}` : '';
-              return `${(r.final ?? r.recording).status} ${r.recording.id} ${r.file} (${r.recording.minutes} min)${failure}`;
-            })
-            .join('\n'),
-        );
-        return results.some((r) => r.final?.status === 'FAILED') ? EXIT.MEETING_FAILED : EXIT.OK;
-      }),
-    );
-
-  program
-    .command('status')
-    .description("a meeting's status")
-    .argument('<id>')
-    .action((id: string, opts) =>
-      run(opts, async (ctx) => {
-        const s = await (await ctx.client()).status(id);
-        ctx.out.result(s, () => statusLine(s));
-      }),
-    );
-
   program
     .command('list')
     .description('finished meetings, newest first')
@@ -149,8 +87,14 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .option('--max-minutes <n>', 'refuse (nothing charged) above this price', int)
     .action((first: string, second: string | undefined, opts) =>
       run(opts, async (ctx) => {
-        const mm = await ctx.client();
         const seriesId = opts.series as string | undefined;
+        if (!seriesId && !second)
+          throw new CliError(
+            'USAGE',
+            'no question given: mm ask ID "QUESTION" (or mm ask --series ID "QUESTION")',
+            EXIT.USAGE,
+          );
+        const mm = await ctx.client();
         const question = seriesId ? [first, second].filter(Boolean).join(' ') : (second ?? '');
         const input = { question, maxMinutes: opts.maxMinutes as number | undefined };
         const answer = seriesId ? await mm.askSeries(seriesId, input) : await mm.askRecording(first, input);
@@ -193,15 +137,6 @@ export function registerMeetingCommands(program: Command, run: Run): void {
         else ctx.out.info(`next: --after ${cursor ?? ''}`);
       }),
     );
-}
-
-function statusLine(s: RecordingStatus): string {
-  const extra = s.error
-    ? ` ${s.error.code}${s.error.retryable ? ' (retryable)' : ''}`
-    : s.naming
-      ? ` name the speakers: ${s.naming.url}`
-      : '';
-  return `${s.status} ${s.id}${s.title ? ` ${s.title}` : ''}${extra}`;
 }
 
 /** The names given to a meeting's speakers, when the token may read its bundle (else the labels stay). */

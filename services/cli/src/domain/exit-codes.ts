@@ -24,9 +24,39 @@ export const EXIT = {
   STATE: 9,
   /** The service failed or could not be reached (5xx, network). Try again later. */
   UNAVAILABLE: 10,
-  /** `submit --wait`: a meeting ended FAILED. */
+  /** `submit --wait`, `wait`: a meeting ended FAILED. */
   MEETING_FAILED: 11,
+  /** `submit --wait`, `wait`: a meeting waits at NAMING for a person (hours, or no end); its naming URL is printed. */
+  NAMING: 12,
 } as const;
+
+/**
+ * When several files or meetings fail differently, the exit code of the one that matters most:
+ * what stops the whole run (usage, login, scope, money, rate, the service) before what concerns one
+ * file (the request, not found, its state, a FAILED meeting, a meeting waiting at NAMING).
+ */
+const RELEVANCE: readonly number[] = [
+  EXIT.USAGE,
+  EXIT.AUTH,
+  EXIT.FORBIDDEN,
+  EXIT.LIMIT,
+  EXIT.RATE_LIMITED,
+  EXIT.UNAVAILABLE,
+  EXIT.UNEXPECTED,
+  EXIT.INVALID,
+  EXIT.NOT_FOUND,
+  EXIT.STATE,
+  EXIT.MEETING_FAILED,
+  EXIT.NAMING,
+];
+
+/** The exit code of a run of several items: OK when all are OK, else the most relevant one's. */
+export function mostRelevantExit(codes: readonly number[]): number {
+  const failed = codes.filter((c) => c !== EXIT.OK);
+  if (failed.length === 0) return EXIT.OK;
+  const rank = (c: number) => (RELEVANCE.includes(c) ? RELEVANCE.indexOf(c) : RELEVANCE.length);
+  return failed.reduce((best, c) => (rank(c) < rank(best) ? c : best));
+}
 
 const LIMIT_CODES = new Set(['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED', 'PRICE_ABOVE_MAX']);
 const FORBIDDEN_CODES = new Set(['TOKEN_SCOPE', 'SCOPE_DISABLED', 'PENDING_APPROVAL']);

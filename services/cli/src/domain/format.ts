@@ -1,4 +1,5 @@
-/** How the command line writes times and answers. Pure. */
+/** How the command line writes times, statuses and answers. Pure. */
+import type { RecordingStatus } from '@mm/sdk';
 
 /** Milliseconds as m:ss (minutes not padded beyond two digits, hours folded into minutes). */
 export function mmss(ms: number): string {
@@ -31,4 +32,22 @@ export function answerText(
   });
   lines.push(`${a.refused ? 'refused; ' : ''}charged ${a.minutes} min`);
   return lines.join('\n');
+}
+
+/** A Retry-After wait for a person: seconds below two minutes, then minutes, then hours and minutes. */
+export function waitText(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** `STATUS id title`, then the failure's code, or where to name the speakers at NAMING. */
+export function statusLine(s: RecordingStatus): string {
+  const extra = s.error
+    ? ` ${s.error.code}${s.error.retryable ? ' (retryable)' : ''}`
+    : s.naming
+      ? ` name the speakers: ${s.naming.url}`
+      : '';
+  return `${s.status} ${s.id}${s.title ? ` ${s.title}` : ''}${extra}`;
 }

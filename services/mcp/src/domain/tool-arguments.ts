@@ -27,12 +27,6 @@ export function argumentProblem(tool: ToolDef, args: unknown): string | null {
 function explain(tool: ToolDef, e: ErrorObject): string {
   const properties = tool.inputSchema.properties as Record<string, JsonSchema>;
   if (e.instancePath === '' && e.keyword === 'type') return 'the arguments must be an object';
-  if (e.keyword === 'pattern') {
-    // A pattern means nothing to a reader; the contract's description says the rule in words.
-    const name = e.instancePath.split('/')[1];
-    const rule = properties[name]?.description;
-    if (rule) return `${describeSchemaError('', { ...e, message: 'does not fit' })}: ${rule}`;
-  }
   if (e.keyword !== 'additionalProperties') return describeSchemaError('', e);
   const name = (e.params as { additionalProperty: string }).additionalProperty;
   const known = Object.keys(properties);
