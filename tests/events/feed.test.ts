@@ -121,6 +121,21 @@ describe('the events feed through the gateway', () => {
     expect(events[0]).toMatchObject({ type: 'recording.updated', recordingId: meeting, data: { status: 'READY', change: 'renamed' } });
   });
 
+  it('names speakers through the naming sheet: one event when a name changes, none when nothing does or the label is not in the meeting', async () => {
+    const latest = await read(token.value, { after: 'latest' });
+    const bundle = await stack.api.get(`/api/v1/recordings/${meeting}/bundle`).set(bearer(token.value));
+    const label = bundle.body.transcript.speakers[0].label as string;
+    const name = (names: Record<string, string>) => stack.api.put(`/admin/v1/recordings/${meeting}/speakers`).set(admin).send({ names });
+    expect((await name({ [label]: 'Sara' })).status).toBe(200);
+    expect((await name({ [label]: ' Sara ' })).status).toBe(200);
+    expect((await name({ speaker_99: 'Ghost' })).status).toBe(200);
+    const { events } = await readUntil(token.value, (ev) => ev.length > 0, latest.nextCursor);
+    await new Promise((r) => setTimeout(r, 1000));
+    const settled = await read(token.value, { after: latest.nextCursor });
+    expect(settled.events.map((e: { data: { change?: string } }) => e.data.change)).toEqual(['speakers_renamed']);
+    expect(events[0]).toMatchObject({ type: 'recording.updated', recordingId: meeting });
+  });
+
   it('refuses a tampered or made-up cursor with 400 VALIDATION', async () => {
     const { nextCursor } = await read(token.value, { after: 'latest' });
     const tampered = nextCursor.slice(0, -2) + (nextCursor.endsWith('AA') ? 'BB' : 'AA');

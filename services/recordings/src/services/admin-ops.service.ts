@@ -106,10 +106,15 @@ export class AdminOpsService {
     return this.change(p, id, async (r, trx) => {
       if (r.status !== 'NAMING' && r.status !== 'READY') throw new ApiError('NOT_NAMING', 'Speakers can be named at NAMING or READY.');
       const t = await trx.selectFrom('transcript').select('speakers').where('recordingId', '=', r.id).executeTakeFirstOrThrow();
-      const speakers = (t.speakers as TranscriptDoc['speakers']).map((s) => (names[s.label] !== undefined ? { ...s, name: names[s.label].replace(/\s+/g, ' ').trim() || null } : s));
-      await trx.updateTable('transcript').set({ speakers: JSON.stringify(speakers) }).where('recordingId', '=', r.id).execute();
+      // A label the meeting does not have names nobody (the sheet may list more voices than were heard).
+      const current = t.speakers as TranscriptDoc['speakers'];
+      const speakers = current.map((s) => (names[s.label] !== undefined ? { ...s, name: names[s.label].replace(/\s+/g, ' ').trim() || null } : s));
+      const renamed = speakers.some((s, i) => s.name !== current[i].name);
+      if (renamed) await trx.updateTable('transcript').set({ speakers: JSON.stringify(speakers) }).where('recordingId', '=', r.id).execute();
+      // The naming sheet sent, changed or not, lets a meeting at NAMING go on.
       if (r.status === 'NAMING') return { row: await this.deps.lifecycle.startGenerate(trx, r.id) };
-      return { row: r, change: 'speakers_renamed' };
+      // Names as they were change nothing: no event, no new price for Ask.
+      return { row: r, change: renamed ? 'speakers_renamed' : undefined };
     });
   }
 
