@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createAjv } from '@mm/http';
 import { ROUTES } from '@mm/contract';
-import { startStack, type Stack, type TestToken } from '../support/stack';
+import { ADMIN_KEY, startStack, type Stack, type TestToken } from '../support/stack';
 import { speakMeeting, STANDUP_SCRIPT, type ScriptTurn } from '../support/speak-meeting';
 import { toneWav } from '../support/media';
 import { waitForStatus } from '../support/wait';
@@ -128,6 +128,18 @@ describe('Ask on one meeting', () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.body.answer).not.toEqual(first.body.answer);
     expect(await balanceOf(ownerToken.value)).toBe(after - elsewhere.body.minutes);
+
+    // A deleted meeting's answer is not shown again through its key: 404 like any meeting out of reach.
+    const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
+    expect((await stack.api.delete(`/admin/v1/recordings/${standupId}`).set(admin)).status).toBe(200);
+    try {
+      const gone = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).set('Idempotency-Key', key).send({ question: 'Who will fix the login problem?' });
+      expect([gone.status, gone.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+    } finally {
+      expect((await stack.api.post(`/admin/v1/recordings/${standupId}/restore`).set(admin)).status).toBe(200);
+    }
+    const back = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).set('Idempotency-Key', key).send({ question: 'Who will fix the login problem?' });
+    expect(back.body).toEqual(first.body);
   });
 
   it('refuses a price above maxMinutes with details, charging nothing', async () => {

@@ -72,6 +72,7 @@ export class AskService {
     const key = typeof headerKey === 'string' ? headerKey.trim() : '';
     const first = key ? await this.deps.repo.byKey(p.accountId, target, key) : undefined;
     if (!first || first.state !== 'answered' || first.tokenId !== p.tokenId) replayOnlyRefusal(retryAfter);
+    await this.deps.context.reach(p, target);
     return first.answer as AskAnswer;
   }
 
@@ -87,7 +88,10 @@ export class AskService {
     let takenOver: AskRow | null = null;
     if (key) {
       const first = await this.firstWithKey(p, target, key, attempt);
-      if (first && first.state === 'answered') return first.answer as AskAnswer;
+      if (first && first.state === 'answered') {
+        await this.deps.context.reach(p, target);
+        return first.answer as AskAnswer;
+      }
       takenOver = first;
     }
     const context = target.kind === 'recording' ? await this.deps.context.meeting(p, target.id) : await this.deps.context.series(p, target.id);

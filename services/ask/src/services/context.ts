@@ -50,6 +50,15 @@ export class ContextLoader {
     };
   }
 
+  /**
+   * 404 unless the caller can still reach the meeting or series (whatever its state): a replayed
+   * answer is shown only to whom could ask it now; a deleted meeting's is not.
+   */
+  async reach(p: Principal, target: { kind: 'recording' | 'series'; id: string }): Promise<void> {
+    if (target.kind === 'recording') await ask(this.nc, BUS.askMeeting, p, { recordingId: target.id }, 'No meeting the token can reach has that id.');
+    else await ask(this.nc, BUS.askSeries, p, { seriesId: target.id, maxMeetings: 1, transcriptBudgetChars: 0 }, 'No series the token can reach has that id.');
+  }
+
   /** A series the caller can reach (404 otherwise, and while series are off) with 2+ finished meetings. */
   async series(p: Principal, seriesId: string): Promise<AskContext> {
     const r = await ask(
