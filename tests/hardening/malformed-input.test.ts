@@ -34,6 +34,17 @@ describe('bad percent-encoding', () => {
   });
 });
 
+describe('the NUL character', () => {
+  it.each([
+    ['path', 'GET /api/v1/recordings/rec_%00/status HTTP/1.1'],
+    ['query', 'GET /api/v1/recordings/search?q=a%00b HTTP/1.1'],
+  ])('is refused naming where it was: the %s', async (where, line) => {
+    const res = await rawRequest(stack.url, head(line));
+    expectEnvelope(res);
+    expect((res.json as { error: { message: string } }).error.message).toBe(`the ${where} must not contain the NUL character (U+0000)`);
+  });
+});
+
 describe('repeated parameters', () => {
   it.each([
     ['limit', 'GET /api/v1/recordings/ready?limit=1&limit=2 HTTP/1.1'],

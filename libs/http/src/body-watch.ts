@@ -6,7 +6,8 @@ import { writeError } from './edge';
 /** How long a request body being read may send nothing before it is refused (BODY_IDLE_TIMEOUT_SECONDS). */
 export const DEFAULT_BODY_IDLE_TIMEOUT_SECONDS = 30;
 
-function hasBody(req: IncomingMessage): boolean {
+/** True when the request says a body follows (a non-zero Content-Length, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

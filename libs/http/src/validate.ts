@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
 import { LIMITS, ROUTES, type RouteDef, type JsonSchema } from '@mm/contract';
 import { ApiError } from './errors';
+import { hasBody } from './body-watch';
 
 /** One ajv for the whole process, knowing the contract's vendor keywords. */
 export function createAjv(): Ajv2020 {
@@ -83,11 +84,6 @@ export function holdsNul(value: unknown): boolean {
   return false;
 }
 
-function hasBodyBytes(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
 /** The route of an operationId, from the contract's table. */
 export function routeOf(operationId: string): RouteDef {
   const route = ROUTES.find((r) => r.operationId === operationId);
@@ -119,7 +115,7 @@ export function validateOperation(operationId: string) {
       }
       check(v.query.fn, query, 'query');
       let body: Record<string, unknown> = {};
-      if (v.body && hasBodyBytes(req) && !req.is(JSON_TYPES)) {
+      if (v.body && hasBody(req) && !req.is(JSON_TYPES)) {
         // A body the JSON parser skipped (another or an unreadable Content-Type) was never read:
         // answering as if it were empty would act on a request the caller did not send.
         throw new ApiError('VALIDATION', 'body must be application/json');
@@ -134,7 +130,8 @@ export function validateOperation(operationId: string) {
         check(v.body, body, 'body');
       }
       // Checked last, so that the schema's own message wins where it already refuses the value.
-      if (holdsNul([params, query, body])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
+      const nul = (['path', 'query', 'body'] as const).find((where, i) => holdsNul([params, query, body][i]));
+      if (nul) throw new ApiError('VALIDATION', `the ${nul} must not contain the NUL character (U+0000)`);
       res.locals.input = { params, query, body } satisfies ValidInput;
       next();
     } catch (err) {

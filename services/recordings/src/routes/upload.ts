@@ -84,7 +84,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
           files = Object.values(parts).flat();
           for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
-          if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'text must not contain the NUL character (U+0000)');
+          if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
           const row = await deps.submit.submit({
             principal: p,
             caller,
