@@ -10,6 +10,11 @@ import { callTool as call, faultOf, stdioMcpClient } from '../support/mcp-client
 import { toneWav } from '../support/media';
 import { REPO } from '../support/run-mm';
 import { closedPort } from '../support/addresses';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BUS } from '@mm/contract';
+import { meetingRow, PipelineVoice } from '../support/money';
 
 /**
  * The MCP server's refusals, driven by the MCP SDK's client over stdio against the real stack:
@@ -19,6 +24,7 @@ import { closedPort } from '../support/addresses';
 let stack: Stack;
 let accountId: string;
 let writer: TestToken;
+let voice: PipelineVoice;
 const clients: Client[] = [];
 const WRITER_SCOPES = ['recordings:read', 'recordings:write', 'account:read', 'account:write'];
 
@@ -26,9 +32,11 @@ beforeAll(async () => {
   stack = await startStack();
   accountId = (await stack.admin.account({ balanceMinutes: 100 })).id;
   writer = await stack.admin.token(accountId, WRITER_SCOPES);
+  voice = await PipelineVoice.open(stack);
 }, 60_000);
 afterAll(async () => {
   for (const c of clients) await c.close();
+  await voice.close();
   await stack.stop();
 });
 
@@ -103,6 +111,23 @@ describe('MCP server: tool errors carry what the caller needs', () => {
     expect(faultOf(await call(client, 'submitRecording', { path: REPO }))).toMatchObject({ code: 'VALIDATION' });
     const schema = (await client.listTools()).tools.find((t) => t.name === 'submitRecording')!.inputSchema;
     expect((schema.properties as Record<string, { description: string }>).path.description).toMatch(/^Absolute path/);
+  }, 60_000);
+
+  it("names the file when the service refuses what it holds (not audio, unreadable audio), keeping its code", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-audio-'));
+    const script = path.join(dir, 'notaudio.sh');
+    writeFileSync(script, '#!/bin/sh\necho hello\n');
+    // A WAV's first bytes (so the service takes it for audio), then nothing an audio tool can read.
+    const garbage = path.join(dir, 'garbage.wav');
+    writeFileSync(garbage, Buffer.concat([readFileSync(toneWav(3)).subarray(0, 12), Buffer.alloc(50_000, 7)]));
+    const { client } = await mcp(writer.value);
+    const before = await usedMinutes(writer.value);
+    const notAudio = faultOf(await call(client, 'submitRecording', { path: script, naming: 'skip' }));
+    expect(notAudio).toMatchObject({ code: 'VALIDATION', message: `path ${script}: Unsupported audio type` });
+    const unreadable = faultOf(await call(client, 'submitRecording', { path: garbage, naming: 'skip' }));
+    expect(unreadable.code).toMatch(/^(INVALID_AUDIO|AUDIO_INCOMPLETE)$/);
+    expect(unreadable.message).toMatch(new RegExp(`^path ${garbage}: \\S`));
+    expect(await usedMinutes(writer.value)).toBe(before);
   }, 60_000);
 
   it('carries the Retry-After of a 429 in structuredContent.error.retryAfterSeconds and in the text', async () => {
@@ -202,4 +227,82 @@ describe('MCP server: starting while the service does not answer', () => {
     const badUrl = run({ MM_URL: 'http://', MM_TOKEN: writer.value });
     expect([badUrl.status, badUrl.stderr]).toEqual([1, expect.stringContaining('MM_URL must be')]);
   }, 60_000);
+
+  it('refuses an MM_URL with credentials, a query or a fragment at start, never echoing the password', () => {
+    const run = (url: string) => {
+      const { MM_TOKEN: _token, MM_URL: _url, ...rest } = process.env;
+      const env = { ...rest, MM_URL: url, MM_TOKEN: writer.value };
+      const started = Date.now();
+      const out = spawnSync('pnpm', ['-C', REPO, 'mcp'], { env, input: '', encoding: 'utf8', timeout: 30_000 });
+      return { status: out.status, stderr: out.stderr, seconds: (Date.now() - started) / 1000 };
+    };
+    const target = new URL(stack.url);
+    const withCredentials = run(`http://user:s3cret@${target.host}`);
+    expect(withCredentials.status).toBe(1);
+    expect(withCredentials.stderr).toMatch(/MM_URL must be the service's address alone, without a user or password/);
+    expect(withCredentials.stderr).not.toContain('s3cret');
+    expect(withCredentials.seconds).toBeLessThan(15);
+    const unparseable = run('http://user:s3cret@');
+    expect([unparseable.status, unparseable.stderr]).toEqual([1, expect.stringContaining('MM_URL must be')]);
+    expect(unparseable.stderr).not.toContain('s3cret');
+    const withQuery = run(`${stack.url}/?token=s3cret#part`);
+    expect(withQuery.status).toBe(1);
+    expect(withQuery.stderr).toMatch(/without a query string, a fragment/);
+    expect(withQuery.stderr).not.toContain('s3cret');
+    // The HTTP server reads the same configuration.
+    expect(() => loadConfig({ MM_URL: `http://user:s3cret@${target.host}` })).toThrow(/^(?!.*s3cret).*user or password/);
+  }, 60_000);
+});
+
+describe('MCP server: a wait that stops where waiting alone cannot go on says what comes next', () => {
+  /** Fails the meeting's current job, as the pipeline would, each time it is queued again (the wait's own retries too). */
+  function keepFailing(id: string): () => Promise<void> {
+    let stopped = false;
+    const loop = (async () => {
+      while (!stopped) {
+        const row = await meetingRow(stack, id);
+        if (row.status !== 'FAILED')
+          await voice.publish(BUS.jobFailed, { recordingId: id, jobId: row.jobId, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    })();
+    return async () => {
+      stopped = true;
+      await loop;
+    };
+  }
+
+  it('at FAILED with error.retryable adds next: retryRecording then waitForRecording, or the scope it needs', async () => {
+    const { client } = await mcp(writer.value);
+    const sent = await call(client, 'submitRecording', { path: toneWav(3), naming: 'skip' });
+    const id = (sent.structuredContent!.recording as { id: string }).id;
+    const stop = keepFailing(id);
+    try {
+      const waited = await call(client, 'waitForRecording', { id });
+      expect(waited.isError).toBeFalsy();
+      expect(waited.structuredContent).toMatchObject({
+        id,
+        status: 'FAILED',
+        error: { code: 'TRANSCRIBE_FAILED', retryable: true },
+        next: {
+          message: expect.stringMatching(/can be retried at no extra cost: call retryRecording with the id/),
+          calls: [
+            { name: 'retryRecording', arguments: { id } },
+            { name: 'waitForRecording', arguments: { id } },
+          ],
+        },
+      });
+      expect(waited.content.map((c) => c.text).join('\n')).toMatch(/Next: .*retryRecording/);
+
+      const reader = await stack.admin.token(accountId, ['recordings:read']);
+      const readOnly = (await mcp(reader.value)).client;
+      const seen = await call(readOnly, 'waitForRecording', { id });
+      expect(seen.structuredContent).toMatchObject({
+        status: 'FAILED',
+        next: { message: expect.stringMatching(/retryRecording \(needs the scope recordings:write/), calls: [] },
+      });
+    } finally {
+      await stop();
+    }
+  }, 120_000);
 });

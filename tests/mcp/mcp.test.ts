@@ -9,6 +9,7 @@ import { startStack, type Stack, type TestToken } from '../support/stack';
 import { speakMeeting, type ScriptTurn, type SpokenMeeting } from '../support/speak-meeting';
 import { callTool as call, stdioMcpClient } from '../support/mcp-client';
 import { waitForEvent } from '../support/wait';
+import { tokenWhoseMeetingsWaitForNames } from '../support/naming';
 
 /**
  * The MCP server driven by the MCP SDK's own client, over stdio (`pnpm mcp` as a child process) and over Streamable HTTP, against the real stack and engines.
@@ -188,5 +189,35 @@ describe('MCP server', () => {
     expect(again.isError).toBeFalsy();
     expect((again.structuredContent as { minutes: number }).minutes).toBe(charged);
     expect(await balance()).toBe(before - charged);
+  }, 240_000);
+
+  it('stops a wait at NAMING held for a person with next: hand naming.url over, or skipRecordingNaming then wait', async () => {
+    const t = await tokenWhoseMeetingsWaitForNames(stack, ['recordings:read', 'recordings:write']);
+    const client = await stdioClient(t.value);
+    const sent = await call(client, 'submitRecording', { path: spoken.path });
+    const id = (sent.structuredContent!.recording as { id: string }).id;
+
+    const waited = await call(client, 'waitForRecording', { id });
+    expect(waited.structuredContent).toMatchObject({
+      id,
+      status: 'NAMING',
+      naming: { url: expect.any(String) },
+      next: {
+        message: expect.stringMatching(/Hand naming\.url to the person .* or call skipRecordingNaming with the id/),
+        calls: [
+          { name: 'skipRecordingNaming', arguments: { id, action: 'skip' } },
+          { name: 'waitForRecording', arguments: { id } },
+        ],
+      },
+    });
+    expect(waited.content.map((c) => c.text).join('\n')).toMatch(/Next: .*skipRecordingNaming/);
+
+    // The calls offered go on as they are.
+    const next = (waited.structuredContent!.next as { calls: { name: string; arguments: Record<string, unknown> }[] })
+      .calls;
+    expect((await call(client, next[0].name, next[0].arguments)).isError).toBeFalsy();
+    const ready = await call(client, next[1].name, next[1].arguments);
+    expect(ready.structuredContent).toMatchObject({ id, status: 'READY' });
+    expect(ready.structuredContent).not.toHaveProperty('next');
   }, 240_000);
 });

@@ -71,16 +71,18 @@ export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
     const args = req.params.arguments ?? {};
     const problem = argumentProblem(exists, args);
     if (problem) return toolError({ code: 'VALIDATION', message: problem });
-    let tool: ToolDef | undefined;
+    let tools: ToolDef[];
     try {
-      tool = (await admitted()).find((t) => t.name === name);
+      tools = await admitted();
     } catch (err) {
       return toolErrorOf(err, serviceUrl);
     }
+    const tool = tools.find((t) => t.name === name);
     if (!tool) return toolError({ code: 'TOKEN_SCOPE', message: scopeMessage(exists) });
     const progressToken = req.params._meta?.progressToken;
     return callTool(deps, tool, args, {
       signal: extra.signal,
+      tools,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({

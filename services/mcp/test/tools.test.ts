@@ -6,7 +6,8 @@ describe('tools from the route table', () => {
     const tools = toolsFor(SCOPES, { transport: 'stdio', audioByUrl: false });
     expect(tools.filter((t) => t.kind === 'route').map((t) => t.name)).toEqual(ROUTES.map((r) => r.operationId));
     const ask = tools.find((t) => t.name === 'askRecording')!;
-    expect(ask.description.startsWith(`${ask.route.summary.en}. ${ask.route.description.en}`)).toBe(true);
+    const firstSentence = ask.route.description.en.split('. ')[0];
+    expect(ask.description.startsWith(`${ask.route.summary.en}. ${firstSentence}`)).toBe(true);
     expect(ask.inputSchema.required).toEqual(expect.arrayContaining(['id', 'question']));
     expect(ask.inputSchema.properties).toHaveProperty('idempotencyKey');
     expect(ask.quote?.operationId).toBe('quoteRecordingAsk');
@@ -29,5 +30,25 @@ describe('tools from the route table', () => {
     expect(submitOf('http', true)!.inputSchema.required).toContain('audioUrl');
     expect(submitOf('http', false)).toBeUndefined();
     expect(submitOf('stdio', false)!.inputSchema.properties).not.toHaveProperty('audio');
+  });
+
+  it("describes each tool by its arguments, never the HTTP route's header, body encoding or status", () => {
+    const headers = ROUTES.flatMap((r) => r.params.filter((p) => p.in === 'header').map((p) => p.name));
+    expect(headers.length).toBeGreaterThan(0);
+    for (const [transport, audio] of [
+      ['stdio', 'path'],
+      ['http', 'audioUrl'],
+    ] as const) {
+      const tools = toolsFor(SCOPES, { transport, audioByUrl: true });
+      for (const t of tools) {
+        for (const h of headers) expect([t.name, t.description]).toEqual([t.name, expect.not.stringContaining(h)]);
+        expect([t.name, t.description]).toEqual([t.name, expect.not.stringMatching(/multipart|form-data|answers 2\d\d/)]);
+        if (t.route.params.some((p) => p.in === 'header'))
+          expect(t.description).toMatch(/send the same idempotencyKey argument, .* charged once/);
+      }
+      const submit = tools.find((t) => t.name === 'submitRecording')!;
+      expect(submit.description).toContain(`\`${audio}\` argument`);
+      expect(submit.description).toMatch(/^Submit a meeting\. Uploads a meeting's audio, .* and answers with the queued/);
+    }
   });
 });

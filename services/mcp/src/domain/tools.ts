@@ -3,9 +3,12 @@
  * operation the token's scopes admit, named by operationId, described and shaped by the route's
  * texts, parameters and body schema. Pure.
  */
-import { ROUTES, withoutBinaryParts, type JsonSchema, type RouteDef } from '@mm/contract';
+import { ROUTES, withoutBinaryParts, type JsonSchema, type ParamDef, type RouteDef } from '@mm/contract';
 
 export type Transport = 'stdio' | 'http';
+
+/** The one tool that is not a route: it polls the status route until the meeting settles. */
+export const WAIT_TOOL = 'waitForRecording';
 
 export interface ToolDef {
   name: string;
@@ -50,7 +53,7 @@ export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[
       route,
       quote: route.spends && quote && admits(quote, scopes) ? quote : undefined,
       kind: 'route',
-      description: [`${route.summary.en}.`, route.description.en, route.spends ? priceNote(route, quote) : '']
+      description: [`${route.summary.en}.`, toolWording(route, opts), route.spends ? priceNote(route, quote) : '']
         .filter(Boolean)
         .join(' '),
       inputSchema: input,
@@ -76,20 +79,54 @@ export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[
 
 function priceNote(route: RouteDef, quote: RouteDef | undefined): string {
   if (quote) {
-    return `Spends minutes: the price is quoted first by ${quote.operationId} (free) and sent as maxMinutes unless you give one, so the charge never exceeds the quote. Repeating a call whose reply was lost: send the same idempotencyKey, it is charged once.`;
+    return `Spends minutes: the price is quoted first by ${quote.operationId} (free) and sent as maxMinutes unless you give one, so the charge never exceeds the quote.`;
   }
   if (route.body?.contentType === 'multipart/form-data') {
-    return "Spends minutes: the price is the audio's length in minutes (20% more with keyterms), held at acceptance and charged once when the transcript is ready; the answer states it. Repeating a call whose reply was lost: send the same idempotencyKey, it makes and charges one meeting.";
+    return "Spends minutes: the price is the audio's length in minutes (20% more with keyterms); the answer states it.";
   }
   return 'Spends minutes.';
 }
 
-/** Path and query parameters by name, the Idempotency-Key header as `idempotencyKey`, the body's fields. */
+/** A route parameter as a tool argument: path and query by name, a header camel-cased (`Idempotency-Key` → `idempotencyKey`). */
+export function argumentName(p: ParamDef): string {
+  if (p.in !== 'header') return p.name;
+  return p.name
+    .split('-')
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
+}
+
+/**
+ * The contract's description in the tool's terms: the HTTP route speaks of the wire (a multipart
+ * body, a 202, an Idempotency-Key header), the tool of its arguments. A sentence asking for a header
+ * becomes what to do with its argument; the multipart body becomes where the tool takes the audio from.
+ */
+function toolWording(route: RouteDef, opts: ToolOptions): string {
+  const headers = route.params.filter((p) => p.in === 'header');
+  const audio = route.body?.contentType === 'multipart/form-data' ? audioInput(opts) : null;
+  const sentences = route.description.en
+    .split(/(?<=\.)\s+(?=[A-Z])/)
+    .filter((s) => !headers.some((h) => s.includes(h.name)))
+    .map((s) => (audio ? s.replace(` as ${route.body!.contentType}`, `, ${audio.taken},`) : s))
+    // A tool call has no HTTP status; its answer is the body.
+    .map((s) => s.replace(/\banswers 2\d\d with\b/, 'answers with'));
+  for (const h of headers) sentences.push(repeatNote(route, argumentName(h)));
+  return sentences.join(' ');
+}
+
+function repeatNote(route: RouteDef, argument: string): string {
+  return (
+    `Repeating a call whose reply was lost: send the same ${argument} argument, the repeat returns the first ` +
+    `result${route.spends ? ' and is charged once' : ''} (without one, each call is new).`
+  );
+}
+
+/** Path and query parameters by name, headers as their camel-cased argument, the body's fields. */
 function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type: 'object' }) | null {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const p of route.params) {
-    const name = p.in === 'header' && p.name === 'Idempotency-Key' ? 'idempotencyKey' : p.name;
+    const name = argumentName(p);
     properties[name] = p.schema;
     if (p.required) required.push(name);
   }
@@ -122,11 +159,15 @@ function asJsonValue(part: JsonSchema): JsonSchema {
   return flag;
 }
 
-/** How a tool caller hands over audio: a local path over stdio, a URL over HTTP when allowed. */
-function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema } | null {
+/**
+ * How a tool caller hands over audio: a local path over stdio, a URL over HTTP when allowed;
+ * `taken` says it in the tool's description.
+ */
+function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema; taken: string } | null {
   if (opts.transport === 'stdio')
     return {
       name: 'path',
+      taken: "read from the file at the absolute `path` argument on the machine the MCP server runs on",
       schema: {
         type: 'string',
         minLength: 1,
@@ -138,6 +179,7 @@ function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema } | n
   if (!opts.audioByUrl) return null;
   return {
     name: 'audioUrl',
+    taken: 'fetched by the server from the `audioUrl` argument (an http(s) URL on a host the operator allows)',
     schema: {
       type: 'string',
       format: 'uri',
@@ -148,12 +190,14 @@ function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema } | n
 
 function waitTool(status: RouteDef, input: JsonSchema & { type: 'object' }): ToolDef {
   return {
-    name: 'waitForRecording',
+    name: WAIT_TOOL,
     route: status,
     kind: 'wait',
     description:
       `Waits for a meeting by polling ${status.operationId} as the contract advises (about once a minute, quicker at first; Retry-After honoured) ` +
-      'until READY, FAILED or NAMING, sending MCP progress notifications with each status; answers the last status. Free.',
+      'until READY, FAILED or NAMING, sending MCP progress notifications with each status; answers the last status. Free. ' +
+      'Where the meeting needs more than waiting (NAMING; FAILED that can be retried) the answer adds `next`: ' +
+      'what to do, and the calls that go on with their arguments.',
     inputSchema: input,
     annotations: {
       title: 'Wait for a meeting',

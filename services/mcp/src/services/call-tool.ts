@@ -1,6 +1,7 @@
-import { newIdempotencyKey, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
+import { MmApiError, newIdempotencyKey, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
 import type { RouteDef } from '@mm/contract';
-import type { ToolDef } from '../domain/tools';
+import { nextStep } from '../domain/next-step';
+import { argumentName, type ToolDef } from '../domain/tools';
 import { audioPath } from './audio-path';
 import { fetchAudio } from './audio-url';
 import { faultOf, faultText, type Fault } from './faults';
@@ -14,6 +15,8 @@ export interface CallDeps {
 
 export interface CallContext {
   signal: AbortSignal;
+  /** The tools the token has: a wait that stops short of READY offers only these as next calls. */
+  tools: readonly ToolDef[];
   /** Sends an MCP progress notification when the caller asked for progress. */
   progress: (progress: number, total: number, message: string) => Promise<void>;
 }
@@ -40,8 +43,8 @@ export async function callTool(
   ctx: CallContext,
 ): Promise<ToolResult> {
   try {
-    if (tool.kind === 'wait') return json(await waitWithProgress(deps, args.id as string, ctx));
-    if (tool.route.operationId === 'submitRecording') return json(await submit(deps, args));
+    if (tool.kind === 'wait') return waited(await waitWithProgress(deps, args.id as string, ctx), ctx.tools);
+    if (tool.route.operationId === 'submitRecording') return json(await submit(deps, tool, args));
     return await callRoute(deps, tool, args, tool.route.spends ? undefined : ctx.signal);
   } catch (err) {
     return toolErrorOf(err, deps.client.options.url);
@@ -67,6 +70,15 @@ export function toolError(fault: Fault): ToolResult {
   };
 }
 
+/** The status the wait ended on, with `next` (also said in the text) where waiting alone cannot go on. */
+function waited(status: RecordingStatus, tools: readonly ToolDef[]): ToolResult {
+  const next = nextStep(status, tools);
+  if (!next) return json(status);
+  const result = json({ ...status, next });
+  result.content.push({ type: 'text', text: `Next: ${next.message}` });
+  return result;
+}
+
 function json(value: unknown): ToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(value) }],
@@ -83,8 +95,13 @@ async function callRoute(
   const route = tool.route;
   const values = { ...args };
   const headers: Record<string, string> = {};
-  if (route.spends) headers['Idempotency-Key'] = String(values.idempotencyKey ?? newIdempotencyKey());
-  delete values.idempotencyKey;
+  for (const p of route.params.filter((q) => q.in === 'header')) {
+    const name = argumentName(p);
+    // A spending call always carries a key: the SDK's retries of a lost reply then charge once.
+    const value = values[name] ?? (route.spends ? newIdempotencyKey() : undefined);
+    if (value !== undefined) headers[p.name] = String(value);
+    delete values[name];
+  }
   if (tool.quote && values.maxMinutes === undefined) {
     const quote = await request(deps, tool.quote, { id: values.id }, undefined);
     values.maxMinutes = ((await quote.json()) as { minutes: number }).minutes;
@@ -123,7 +140,7 @@ function request(
   });
 }
 
-async function submit(deps: CallDeps, args: Record<string, unknown>) {
+async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknown>) {
   const { path, audioUrl, idempotencyKey, useKeyterms, ...parts } = args as Record<string, string | undefined> & {
     useKeyterms?: boolean;
   };
@@ -135,7 +152,7 @@ async function submit(deps: CallDeps, args: Record<string, unknown>) {
     const limits = (await deps.client.whoami()).limits;
     ({ audio, filename } = await fetchAudio(audioUrl!, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024));
   }
-  return deps.client.submitRecording({
+  const input = {
     audio,
     filename,
     idempotencyKey,
@@ -146,7 +163,24 @@ async function submit(deps: CallDeps, args: Record<string, unknown>) {
     naming: parts.naming as SubmitInput['naming'],
     recordedAt: parts.recordedAt,
     useKeyterms,
-  });
+  };
+  try {
+    return await deps.client.submitRecording(input);
+  } catch (err) {
+    throw namingTheAudio(err, tool, deps.transport === 'stdio' ? `path ${path}` : `audioUrl ${audioUrl}`);
+  }
+}
+
+/**
+ * A refusal of what was sent (400, 413: unsupported type, unreadable or too long audio) names the
+ * file or URL, as a bad `path` does before sending: the caller may have sent several. A message that
+ * already names another argument (`recordedAt must be...`) is about that argument and left as it is.
+ */
+function namingTheAudio(err: unknown, tool: ToolDef, audio: string): unknown {
+  if (!(err instanceof MmApiError) || (err.status !== 400 && err.status !== 413)) return err;
+  const others = Object.keys(tool.inputSchema.properties as object).filter((name) => !audio.startsWith(`${name} `));
+  if (others.some((name) => new RegExp(`\\b${name}\\b`).test(err.message))) return err;
+  return new MmApiError(err.status, err.code, `${audio}: ${err.message}`, err.details, err.retryAfterSeconds);
 }
 
 /** Waits for a meeting, sending a progress notification at each new status (progress only grows). */
