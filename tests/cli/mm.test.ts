@@ -22,6 +22,8 @@ let token: TestToken;
 let dir: string;
 let env: Record<string, string>;
 let readyId: string;
+/** A second meeting of the same words, sent without a terminal. */
+let secondId: string;
 
 beforeAll(async () => {
   // A low price per character makes an Ask cost more than one minute (PRICE_ABOVE_MAX reachable).
@@ -103,8 +105,11 @@ describe('mm in a terminal', () => {
     const sent = await runMm(['submit', 'meeting.wav'], env, dir);
     expect(sent.code).toBe(0);
     expect(sent.stderr).toMatch(/^meeting\.wav: uploaded 100% /m);
+    // The first share is in bytes (`0% (180 B/84 kB)`), never a whole kB rounded up from a few bytes.
+    expect(sent.stderr).toMatch(/^meeting\.wav: uploaded 0% \(\d+ B\/\d+(\.\d)? kB\)$/m);
     expect(sent.stderr).toMatch(/^meeting\.wav: QUEUED \S+$/m);
     expect(sent.stdout).toMatch(/^QUEUED \S+ meeting\.wav \(\d+ min\)$/m);
+    secondId = sent.stdout.match(/^QUEUED (\S+) meeting\.wav/m)![1];
 
     await waitForEvent(stack, token.value, readyId, 'recording.ready');
     const [list, search, md, events, eventsJson] = await Promise.all([
@@ -122,6 +127,26 @@ describe('mm in a terminal', () => {
     const lines = eventsJson.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.at(-1)).toEqual({ nextCursor: expect.any(String) });
     expect(lines.slice(0, -1).map((l) => l.event.type)).toContain('recording.ready');
+  }, 120_000);
+
+  it('search pages with --cursor, says next: as list does, and filters by --kind, --from and --to', async () => {
+    expect(secondId).toBeDefined();
+    expect((await runMm(['wait', secondId], env)).code).toBe(0);
+    const first = await runMm(['search', 'release', '--limit', '1'], env);
+    expect(first.code).toBe(0);
+    const cursor = first.stdout.match(/^next: --cursor (\S+)$/m)?.[1];
+    expect(cursor).toBeDefined();
+    const [second, lecture, later, earlier] = await Promise.all([
+      runMm(['search', 'release', '--limit', '1', '--cursor', cursor!, '--json'], env),
+      runMm(['search', 'release', '--kind', 'LECTURE', '--json'], env),
+      runMm(['search', 'release', '--from', '2999-01-01T00:00:00Z', '--json'], env),
+      runMm(['search', 'release', '--to', '2999-01-01T00:00:00Z', '--kind', 'MEETING', '--json'], env),
+    ]);
+    const ids = (r: { stdout: string }) => JSON.parse(r.stdout).items.map((i: { id: string }) => i.id);
+    const firstId = first.stdout.split(' ')[0];
+    expect(ids(second)).toEqual([[readyId, secondId].find((id) => id !== firstId)]);
+    expect([ids(lecture), ids(later)]).toEqual([[], []]);
+    expect(ids(earlier).sort()).toEqual([readyId, secondId].sort());
   }, 120_000);
 
   it('login keeps the URL and token in a file only its owner can read', async () => {

@@ -1,7 +1,7 @@
 import { MeetingMemory } from '@mm/sdk';
 import type { CliConfig } from './config';
 import { loadCredentials } from './credentials';
-import { BASE_URL_HINT, baseUrlProblem } from './domain/base-url';
+import { BASE_URL_HINT, baseUrlProblem, isAdminUrl, redactUrl } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError, output, type Out } from './output';
 
@@ -40,8 +40,18 @@ export function context(cfg: CliConfig, json: boolean): Ctx {
   return ctx;
 }
 
-/** A usage error naming the URL's source (MM_URL, --url, the login file) when the URL cannot be used. */
+/**
+ * A usage error naming the URL's source (MM_URL, --url, the login file) when the URL cannot be
+ * used, before any request: CONFIG for a malformed one, NOT_THE_API for the admin API's.
+ */
 export function checkUrl(url: string, urlFrom: string): void {
   const problem = baseUrlProblem(url);
   if (problem) throw new CliError('CONFIG', `${urlFrom} ${problem}: ${BASE_URL_HINT}`, EXIT.USAGE);
+  if (isAdminUrl(url))
+    throw new CliError(
+      'NOT_THE_API',
+      `${urlFrom} ${redactUrl(url)} points into the admin API, not the Meeting Memory API; ${BASE_URL_HINT}, in MM_URL or mm login --url`,
+      EXIT.USAGE,
+      { url },
+    );
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CliConfig } from './config';
+import { redactUrl, sameApiRoot } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError } from './output';
 
@@ -24,6 +25,15 @@ export async function saveCredentials(file: string, creds: { url: string; token:
 export async function loadCredentials(cfg: CliConfig): Promise<Credentials | null> {
   // Both from the environment: the file is not needed, so a broken one does not stand in the way.
   const saved = cfg.url && cfg.token ? {} : await readLoginFile(cfg.credentialsPath);
+  // A saved token goes only to the URL it was saved with, never to another MM_URL.
+  if (cfg.url && !cfg.token && saved.token && saved.url && !sameApiRoot(cfg.url, saved.url))
+    throw new CliError(
+      'CONFIG',
+      `the saved token belongs to ${redactUrl(saved.url)}, not to MM_URL ${redactUrl(cfg.url)}: ` +
+        'set MM_TOKEN for that URL, or run mm login --url for it',
+      EXIT.USAGE,
+      { file: cfg.credentialsPath },
+    );
   const url = cfg.url ?? saved.url;
   const token = cfg.token ?? saved.token;
   return url && token ? { url, token, urlFrom: cfg.url ? 'MM_URL' : `the URL in ${cfg.credentialsPath}` } : null;

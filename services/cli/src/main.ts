@@ -27,8 +27,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'answer JSON on stdout')
     .exitOverride()
     .showHelpAfterError(!json);
-  // With --json a usage error is reported below as JSON, like every other error.
-  if (json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
+  // With --json a usage error is reported below as JSON, like every other error, and the version
+  // as {"version"}; help is still text (it is only held back until the version is ruled out).
+  let said = '';
+  if (json)
+    program.configureOutput({ outputError: () => undefined, writeErr: () => undefined, writeOut: (s) => (said += s) });
   const run = async (_opts: Record<string, unknown>, fn: (ctx: Ctx) => Promise<number | void>) => {
     const ctx = context(cfg, json);
     try {
@@ -46,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
+    if (err.code === 'commander.version' && json) process.stdout.write(`${JSON.stringify({ version })}\n`);
+    else process.stdout.write(said);
     if (err.exitCode === 0) return EXIT.OK;
     return json ? reportError(usageError(err), true) : EXIT.USAGE;
   }

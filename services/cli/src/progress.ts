@@ -1,4 +1,5 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+import { sizeText } from './domain/format';
 
 /** The statuses a meeting passes, as steps of the status bar. */
 const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
@@ -40,13 +41,13 @@ export function progress(tty: boolean, line: (s: string) => void): Progress {
         uploaded: (sent, total) => {
           bar ??= multi.create(total, 0, { file: name, phase: 'uploading' });
           bar.setTotal(total);
-          bar.update(sent, { phase: `uploading ${kb(sent)}/${kb(total)}` });
+          bar.update(sent, { phase: `uploading ${sizeText(sent)}/${sizeText(total)}` });
         },
         status: (status, id) => {
           bar ??= multi.create(STEPS.length, 0, { file: name, phase: status });
           bar.setTotal(STEPS.length);
           const step = status === 'FAILED' ? STEPS.length : STEPS.indexOf(status) + 1;
-          bar.update(step, { phase: `${status} ${id}` });
+          bar.update(step, { phase: statusText(name, status, id) });
         },
         note: (text) => multi.log(`${name}: ${text}\n`),
       };
@@ -65,11 +66,11 @@ function plainProgress(line: (s: string) => void): Progress {
           // Rounded down: 100% only when every byte is sent, so it is printed once.
           const percent = Math.floor((sent / total) * 100);
           const tenth = Math.floor(percent / 10);
-          if (tenth !== lastTenth) line(`${name}: uploaded ${percent}% (${kb(sent)}/${kb(total)})`);
+          if (tenth !== lastTenth) line(`${name}: uploaded ${percent}% (${sizeText(sent)}/${sizeText(total)})`);
           lastTenth = tenth;
         },
         status: (status, id) => {
-          if (status !== lastStatus) line(`${name}: ${status} ${id}`);
+          if (status !== lastStatus) line(`${name}: ${statusText(name, status, id)}`);
           lastStatus = status;
         },
         note: (text) => line(`${name}: ${text}`),
@@ -79,6 +80,7 @@ function plainProgress(line: (s: string) => void): Progress {
   };
 }
 
-function kb(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} kB`;
+/** The status, and the meeting's id unless the line is already named by it (`mm wait ID`). */
+function statusText(name: string, status: string, id: string): string {
+  return name === id ? status : `${status} ${id}`;
 }

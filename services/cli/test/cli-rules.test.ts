@@ -1,5 +1,5 @@
-import { baseUrlProblem } from '../src/domain/base-url';
-import { waitText } from '../src/domain/format';
+import { baseUrlProblem, isAdminUrl, redactUrl, sameApiRoot } from '../src/domain/base-url';
+import { sizeText, waitText } from '../src/domain/format';
 import { NAMING_WAIT_LIMIT_MS, stopsAtNaming } from '../src/domain/naming-wait';
 
 describe('a wait at NAMING', () => {
@@ -30,6 +30,33 @@ describe('base URL', () => {
   it('says what is wrong with anything else', () => {
     expect(baseUrlProblem('not-a-url')).toBe('is not a URL: "not-a-url"');
     expect(baseUrlProblem('ftp://host')).toBe('is not an http or https URL: "ftp://host"');
+  });
+
+  it('refuses a user name or password, a query or a fragment, never repeating the password', () => {
+    expect(baseUrlProblem('http://user:s3cret@127.0.0.1:8080')).toBe(
+      'must not hold a user name or password: "http://user:***@127.0.0.1:8080"',
+    );
+    expect(baseUrlProblem('http://user@h')).toMatch(/^must not hold a user name or password/);
+    expect(baseUrlProblem('http://h:8080/?token=x')).toMatch(/^must not hold a query string/);
+    expect(baseUrlProblem('http://h:8080/#top')).toMatch(/^must not hold a fragment/);
+    expect(baseUrlProblem('http://user:s3cret@h:99999')).not.toContain('s3cret');
+    expect(redactUrl('https://a:b@h/x?y')).toBe('https://a:***@h/x?y');
+  });
+
+  it('knows the admin API is not the API, and which URLs name the same API root', () => {
+    expect(isAdminUrl('http://127.0.0.1:8080/admin/v1')).toBe(true);
+    expect(isAdminUrl('http://127.0.0.1:8080/api/v1')).toBe(false);
+    expect(sameApiRoot('http://h:8080', 'http://h:8080/api/v1/')).toBe(true);
+    expect(sameApiRoot('http://h:8080', 'http://other:8080')).toBe(false);
+  });
+});
+
+describe('upload sizes', () => {
+  it('shows bytes below a kilobyte, so a small share is not rounded up to a whole kB', () => {
+    expect(sizeText(212)).toBe('212 B');
+    expect(sizeText(1530)).toBe('1.5 kB');
+    expect(sizeText(84_300)).toBe('84 kB');
+    expect(sizeText(12_345_678)).toBe('12 MB');
   });
 });
 

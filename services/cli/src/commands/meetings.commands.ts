@@ -1,7 +1,9 @@
-import { InvalidArgumentError, type Command } from 'commander';
-import type { MeetingMemory } from '@mm/sdk';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { RECORDING_KINDS } from '@mm/contract';
+import type { FeedItem, MeetingMemory } from '@mm/sdk';
 import { EXIT } from '../domain/exit-codes';
 import { answerText } from '../domain/format';
+import { watchInterruption } from '../interrupt';
 import { CliError } from '../output';
 import type { Ctx } from '../context';
 
@@ -30,12 +32,7 @@ export function registerMeetingCommands(program: Command, run: Run): void {
           cursor: opts.cursor as string | undefined,
           seriesId: opts.series as string | undefined,
         });
-        ctx.out.result(page, () =>
-          [
-            ...page.items.map((i) => `${i.id} ${i.recordedAt} ${i.displayTitle}`),
-            ...(page.nextCursor ? [`next: --cursor ${page.nextCursor}`] : []),
-          ].join('\n'),
-        );
+        ctx.out.result(page, () => pageText(page, (i) => `${i.id} ${i.recordedAt} ${i.displayTitle}`));
       }),
     );
 
@@ -62,18 +59,28 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .description('finished meetings in which every word appears')
     .argument('<query>')
     .option('--limit <n>', 'page size 1 to 50', int)
+    .option('--cursor <cursor>', 'nextCursor of the previous page')
     .option('--series <id>', 'only this series')
+    .addOption(new Option('--kind <kind>', 'only meetings of this kind').choices(RECORDING_KINDS))
+    .option('--from <time>', 'earliest recordedAt, ISO 8601 with an offset (included)')
+    .option('--to <time>', 'latest recordedAt, ISO 8601 with an offset (included)')
     .action((q: string, opts) =>
       run(opts, async (ctx) => {
         const page = await (
           await ctx.client()
-        ).search({ q, limit: opts.limit as number | undefined, seriesId: opts.series as string | undefined });
-        ctx.out.result(
-          page,
-          () =>
-            page.items
-              .map((i) => `${i.id} ${i.recordedAt} ${i.displayTitle}${i.snippet ? `\n    ${i.snippet}` : ''}`)
-              .join('\n') || 'no meeting found',
+        ).search({
+          q,
+          limit: opts.limit as number | undefined,
+          cursor: opts.cursor as string | undefined,
+          seriesId: opts.series as string | undefined,
+          kind: opts.kind as (typeof RECORDING_KINDS)[number] | undefined,
+          from: opts.from as string | undefined,
+          to: opts.to as string | undefined,
+        });
+        ctx.out.result(page, () =>
+          page.items.length
+            ? pageText(page, (i) => `${i.id} ${i.recordedAt} ${i.displayTitle}${i.snippet ? `\n    ${i.snippet}` : ''}`)
+            : 'no meeting found',
         );
       }),
     );
@@ -107,36 +114,57 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .command('events')
     .description('the events feed, oldest first, one line (or JSON line) per event; --follow keeps reading')
     .option('--after <cursor>', 'a cursor exactly as received, or latest')
-    .option('--limit <n>', 'page size 1 to 500', int)
-    .option('--follow', 'keep reading as events come')
+    .option('--limit <n>', 'page size 1 to 500 (default 100); reads every page until caught up', int)
+    .option('--follow', 'keep reading as events come; on SIGINT/SIGTERM prints the cursor to resume from')
     .action((opts) =>
       run(opts, async (ctx) => {
         const mm = await ctx.client();
         let cursor = opts.after as string | undefined;
-        for await (const item of mm.followEvents({
+        const interruption = opts.follow ? watchInterruption() : undefined;
+        const feed = mm.followEvents({
           after: cursor,
           limit: opts.limit as number | undefined,
           untilCaughtUp: !opts.follow,
           idleMs: ctx.cfg.pollMaxSeconds * 1000,
           onCursor: (c) => (cursor = c),
-        })) {
-          if (item.kind === 'resync')
-            ctx.out.result(
-              item,
-              () => `cursor expired: ${item.ready.length} ready meetings; reading on from ${item.cursor}`,
-            );
-          else
-            ctx.out.result(
-              item,
-              () =>
-                `${item.event.occurredAt} ${item.event.type} ${item.event.recordingId}${'change' in item.event.data ? ` ${String(item.event.data.change)}` : ''}`,
-            );
+          signal: interruption?.signal,
+        });
+        try {
+          await printEvents(ctx, feed);
+        } catch (err) {
+          if (!interruption?.signal.aborted) throw err;
+          const stop = await interruption.stopped;
+          // The last JSON line is the cursor to resume from, as after a read to the end.
+          if (ctx.out.json) ctx.out.result({ nextCursor: cursor ?? null, stoppedBy: stop.reason }, () => '');
+          else ctx.out.info(`resume with: mm events --follow${cursor ? ` --after ${cursor}` : ''}`);
+          return stop.exitCode;
+        } finally {
+          interruption?.dispose();
         }
         // One JSON line per event; the cursor to read on from comes last.
         if (ctx.out.json) ctx.out.result({ nextCursor: cursor }, () => '');
         else ctx.out.info(`next: --after ${cursor ?? ''}`);
       }),
     );
+}
+
+/** One line (or JSON line) per event or resync, as they come. */
+async function printEvents(ctx: Ctx, feed: AsyncIterable<FeedItem>): Promise<void> {
+  for await (const item of feed) {
+    if (item.kind === 'resync')
+      ctx.out.result(item, () => `cursor expired: ${item.ready.length} ready meetings; reading on from ${item.cursor}`);
+    else
+      ctx.out.result(
+        item,
+        () =>
+          `${item.event.occurredAt} ${item.event.type} ${item.event.recordingId}${'change' in item.event.data ? ` ${String(item.event.data.change)}` : ''}`,
+      );
+  }
+}
+
+/** A page's items, one line each, then `next: --cursor …` when there is more. */
+function pageText<T>(page: { items: T[]; nextCursor?: string | null }, line: (item: T) => string): string {
+  return [...page.items.map(line), ...(page.nextCursor ? [`next: --cursor ${page.nextCursor}`] : [])].join('\n');
 }
 
 /** The names given to a meeting's speakers, when the token may read its bundle (else the labels stay). */

@@ -6,6 +6,7 @@ import type { MeetingMemory, RecordingStatus, SubmitInput, SubmitResult } from '
 import { EXIT, mostRelevantExit } from '../domain/exit-codes';
 import { statusLine } from '../domain/format';
 import { stopsAtNaming } from '../domain/naming-wait';
+import { watchInterruption, type Stop } from '../interrupt';
 import { progress, type FileProgress } from '../progress';
 import { CliError, describeError, errorLine, type ErrorView } from '../output';
 import type { Ctx } from '../context';
@@ -21,7 +22,16 @@ interface ItemResult {
   error?: ErrorView;
   /** The commands that go on from a wait stopped at NAMING. */
   next?: string[];
+  /** Set when a signal (or the parent's end) stopped the command before this item was done. */
+  stoppedBy?: Stop['reason'];
   exitCode: number;
+}
+
+/** What one item's work gets: its progress line, what is known so far (printed if stopped), the stop signal. */
+interface ItemRun {
+  p: FileProgress;
+  known: Omit<ItemResult, 'exitCode'>;
+  signal: AbortSignal;
 }
 
 /** submit, wait, status, skip-naming, retry: a meeting's way to READY. */
@@ -40,10 +50,9 @@ export function registerSubmitCommands(program: Command, run: Run): void {
       run(opts, async (ctx) => {
         const audio = await readableFiles(files, ctx.cfg.cwd);
         const mm = await ctx.client();
-        return eachItem(ctx, files, submitLine, async (file, p) => {
-          let recording: SubmitResult['recording'] | undefined;
+        return eachItem(ctx, files, 'file', submitLine, async (file, { p, known, signal }) => {
           try {
-            ({ recording } = await mm.submitRecording({
+            const { recording } = await mm.submitRecording({
               audio: audio.get(file)!,
               title: opts.title as string | undefined,
               seriesId: opts.series as string | undefined,
@@ -51,12 +60,15 @@ export function registerSubmitCommands(program: Command, run: Run): void {
               outputLanguage: opts.language as SubmitInput['outputLanguage'],
               naming: opts.naming as SubmitInput['naming'],
               onUploadProgress: (sent, total) => p.uploaded(sent, total),
-            }));
+              signal,
+            });
+            known.recording = recording;
             p.status(recording.status, recording.id);
             if (!opts.wait) return { file, recording, exitCode: EXIT.OK };
-            return { file, recording, ...(await waitFor(ctx, mm, recording.id, p)) };
+            return { file, recording, ...(await waitFor(ctx, mm, recording.id, { p, known, signal })) };
           } catch (err) {
             // The accepted meeting stays in the result: it was charged, whatever happened next.
+            const { recording } = known;
             return { file, ...(recording ? { recording } : {}), ...describeError(err, ctx.apiRoot) };
           }
         });
@@ -70,9 +82,9 @@ export function registerSubmitCommands(program: Command, run: Run): void {
     .action((ids: string[], opts) =>
       run(opts, async (ctx) => {
         const mm = await ctx.client();
-        return eachItem(ctx, ids, waitLine, async (id, p) => {
+        return eachItem(ctx, ids, 'id', waitLine, async (id, run) => {
           try {
-            return { id, ...(await waitFor(ctx, mm, id, p)) };
+            return { id, ...(await waitFor(ctx, mm, id, run)) };
           } catch (err) {
             return { id, ...describeError(err, ctx.apiRoot) };
           }
@@ -106,23 +118,50 @@ const STATUS_COMMANDS: [string, string, (mm: MeetingMemory, id: string) => Promi
 
 /**
  * Runs `one` for every item at once with a progress line or bar each, then prints one result per
- * item (a JSON array with --json) and answers the most relevant exit code among them.
+ * item (a JSON array with --json) and answers the most relevant exit code among them. Stopped by
+ * SIGINT or SIGTERM (or the parent's end), it prints what is known at once, every accepted meeting
+ * included, and answers 130 or 143 (129).
  */
 async function eachItem(
   ctx: Ctx,
   items: string[],
+  key: 'file' | 'id',
   line: (r: ItemResult) => string,
-  one: (item: string, p: FileProgress) => Promise<ItemResult>,
+  one: (item: string, run: ItemRun) => Promise<ItemResult>,
 ): Promise<number> {
   const bars = progress(Boolean(process.stderr.isTTY) && !ctx.out.json, ctx.out.info);
-  let results: ItemResult[];
+  const interruption = watchInterruption();
+  const { signal } = interruption;
+  const runs = items.map((item) => ({ p: bars.file(path.basename(item)), known: { [key]: item }, signal }));
+  // Only results settled before a stop count: after it, the aborted requests' errors are noise.
+  const done: (ItemResult | undefined)[] = [];
+  let stopped: Stop | undefined;
   try {
-    results = await Promise.all(items.map((item) => one(item, bars.file(path.basename(item)))));
+    const all = Promise.all(
+      items.map(async (item, i) => {
+        const r = await one(item, runs[i]);
+        if (!signal.aborted) done[i] = r;
+      }),
+    );
+    stopped = await Promise.race([all.then(() => undefined), interruption.stopped]);
   } finally {
     bars.stop();
+    interruption.dispose();
   }
+  const results = runs.map((run, i) => done[i] ?? stoppedResult(run.known, stopped!));
   ctx.out.result(results, () => results.map(line).join('\n'));
-  return mostRelevantExit(results.map((r) => r.exitCode));
+  if (stopped) ctx.out.info(`stopped by ${stopped.reason}; the results above are as known then`);
+  return stopped?.exitCode ?? mostRelevantExit(results.map((r) => r.exitCode));
+}
+
+/** An item a stop cut short: its meeting and last status when known, else why it has none. */
+function stoppedResult(known: ItemRun['known'], stop: Stop): ItemResult {
+  const result = { ...known, stoppedBy: stop.reason, exitCode: stop.exitCode };
+  if (known.recording || known.final) return result;
+  const message = known.file
+    ? `stopped by ${stop.reason} before the service answered: the meeting may or may not have been accepted`
+    : `stopped by ${stop.reason} before its status was read`;
+  return { ...result, error: { code: 'INTERRUPTED', message } };
 }
 
 /**
@@ -133,10 +172,11 @@ async function waitFor(
   ctx: Ctx,
   mm: MeetingMemory,
   id: string,
-  p: FileProgress,
+  { p, known, signal }: ItemRun,
 ): Promise<Pick<ItemResult, 'final' | 'next' | 'exitCode'>> {
   const pollMs = ctx.cfg.pollMaxSeconds * 1000;
   const stop = new AbortController();
+  signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
   let stoppedAt: RecordingStatus | undefined;
   let told = '';
   const next = [`mm skip-naming ${id}`, `mm wait ${id}`];
@@ -146,6 +186,7 @@ async function waitFor(
       signal: stop.signal,
       schedule: { firstMs: Math.min(5000, pollMs), maxMs: pollMs },
       onProgress: (s) => {
+        known.final = s;
         p.status(s.status, s.id);
         if (s.status !== 'NAMING') return;
         const stops = stopsAtNaming(s.naming?.deadline, Date.now());
@@ -169,9 +210,10 @@ async function waitFor(
 /** Where to name the speakers, and how long the service waits or how to go on without names. */
 function namingHint(s: RecordingStatus, stops: boolean, next: string[]): string {
   const url = s.naming?.url ?? '(no naming URL)';
-  if (!stops) return `NAMING ${s.id}: name the speakers at ${url}; it goes on without names at ${s.naming?.deadline}`;
+  // The progress line names the file or the id already (`meeting.wav: NAMING r_…`, `r_…: NAMING`).
+  if (!stops) return `name the speakers at ${url}; it goes on without names at ${s.naming?.deadline}`;
   const until = s.naming?.deadline ? `until ${s.naming.deadline}` : 'with no end';
-  return `NAMING ${s.id} waits for speaker names ${until}: name them at ${url}, or go on without: ${next.join(' && ')}`;
+  return `waits for speaker names ${until}: name them at ${url}, or go on without: ${next.join(' && ')}`;
 }
 
 /** The absolute path of each file; a usage error naming every file that cannot be sent, before any is. */
@@ -206,10 +248,12 @@ function submitLine(r: ItemResult): string {
   const s = r.final ?? r.recording!;
   const failure = r.final?.error ? ` ${r.final.error.code}${r.final.error.retryable ? ' (retryable)' : ''}` : '';
   const naming = r.next ? ` name the speakers: ${r.final?.naming?.url}, or: ${r.next.join(' && ')}` : '';
-  return `${s.status} ${s.id} ${r.file} (${r.recording!.minutes} min)${failure}${naming}`;
+  return `${s.status} ${s.id} ${r.file} (${r.recording!.minutes} min)${failure}${naming}${stoppedText(r)}`;
 }
+
+const stoppedText = (r: ItemResult) => (r.stoppedBy ? ` (stopped by ${r.stoppedBy})` : '');
 
 function waitLine(r: ItemResult): string {
   if (r.error) return errorLine(r.error, r.id);
-  return `${statusLine(r.final!)}${r.next ? `, or: ${r.next.join(' && ')}` : ''}`;
+  return `${statusLine(r.final!)}${r.next ? `, or: ${r.next.join(' && ')}` : ''}${stoppedText(r)}`;
 }

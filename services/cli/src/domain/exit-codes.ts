@@ -28,6 +28,12 @@ export const EXIT = {
   MEETING_FAILED: 11,
   /** `submit --wait`, `wait`: a meeting waits at NAMING for a person (hours, or no end); its naming URL is printed. */
   NAMING: 12,
+  /** submit, wait, events --follow stopped by the parent going away (as SIGHUP would: 128 + 1). */
+  PARENT_GONE: 129,
+  /** submit, wait, events --follow stopped by SIGINT (128 + 2), after printing what is known. */
+  SIGINT: 130,
+  /** submit, wait, events --follow stopped by SIGTERM (128 + 15), after printing what is known. */
+  SIGTERM: 143,
 } as const;
 
 /**

@@ -51,3 +51,10 @@ export function statusLine(s: RecordingStatus): string {
       : '';
   return `${s.status} ${s.id}${s.title ? ` ${s.title}` : ''}${extra}`;
 }
+
+/** A byte count for a progress line: bytes below 1 kB, one decimal below 10 kB and 10 MB, so no share is rounded away. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const [n, unit] = bytes < 1_000_000 ? [bytes / 1000, 'kB'] : [bytes / 1_000_000, 'MB'];
+  return `${n < 10 ? n.toFixed(1) : Math.round(n)} ${unit}`;
+}
