@@ -110,6 +110,14 @@ describe('JSON bodies', () => {
     expect((res.json as { error: { message: string } }).error.message).toBe('The body does not decompress as its Content-Encoding says.');
   });
 
+  it('says a body that is JSON but not an object must be an object', async () => {
+    for (const body of ['null', '"x"', '3']) {
+      const res = await json('POST', '/api/v1/series', body, ['Content-Type: application/json']);
+      expectEnvelope(res);
+      expect((res.json as { error: { message: string } }).error.message).toBe('Body must be a JSON object.');
+    }
+  });
+
   it('answers 400 VALIDATION to a body that is not JSON', async () => {
     expectEnvelope(await json('POST', '/api/v1/series', '{"name":', ['Content-Type: application/json']));
   });

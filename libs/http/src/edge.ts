@@ -24,6 +24,17 @@ export function writeNotFound(res: ServerResponse): void {
   res.end(body);
 }
 
+/** JSON that parses but is not an object or array (`null`, `"x"`, `3`), which the strict parser refuses. */
+function isJsonScalar(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const v: unknown = JSON.parse(body);
+    return v === null || typeof v !== 'object';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Turns what a body parser or the HTTP layer threw into the contract's error: a request the
  * server cannot read (bad JSON, an unsupported charset or Content-Encoding, a body that ends
@@ -33,7 +44,7 @@ export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   const e = err as { type?: string; status?: number; statusCode?: number; message?: string; code?: string };
   if (!e || typeof e !== 'object') return null;
-  if (e.type === 'entity.parse.failed') return new ApiError('VALIDATION', 'Body is not valid JSON.');
+  if (e.type === 'entity.parse.failed') return new ApiError('VALIDATION', isJsonScalar((e as { body?: unknown }).body) ? 'Body must be a JSON object.' : 'Body is not valid JSON.');
   if (e.type === 'entity.too.large') return new ApiError('VALIDATION', 'Body is too large.');
   if (e.type === 'charset.unsupported') return new ApiError('VALIDATION', 'Body must be UTF-8 (charset=utf-8).');
   if (e.type === 'encoding.unsupported') return new ApiError('VALIDATION', 'Content-Encoding is not supported; send the body uncompressed.');
