@@ -110,6 +110,15 @@ describe('JSON bodies', () => {
     expect((res.json as { error: { message: string } }).error.message).toBe('The body does not decompress as its Content-Encoding says.');
   });
 
+  it('names a field refused inside an object by its path (admin API too)', async () => {
+    const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
+    const account = await stack.admin.account();
+    const switches = await stack.api.patch(`/admin/v1/accounts/${account.id}`).set(admin).send({ switches: { FOO: true } });
+    expect([switches.status, switches.body.error]).toEqual([400, { code: 'VALIDATION', message: 'switches.FOO is not allowed' }]);
+    const flags = await stack.api.put('/admin/v1/flags').set(admin).send({});
+    expect([flags.status, flags.body.error]).toEqual([400, { code: 'VALIDATION', message: 'tokensDisabled is required' }]);
+  });
+
   it('says a body that is JSON but not an object must be an object', async () => {
     for (const body of ['null', '"x"', '3']) {
       const res = await json('POST', '/api/v1/series', body, ['Content-Type: application/json']);

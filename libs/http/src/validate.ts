@@ -26,14 +26,16 @@ export interface ValidInput {
 /** One schema error in plain words naming the field (`where` prefixes it: `query`, `body`, or '' for none). */
 export function describeSchemaError(where: string, e: ErrorObject): string {
   const field = (where + e.instancePath.replace(/\//g, '.')).replace(/^\./, '');
-  if (e.keyword === 'required') return `${where ? where + '.' : ''}${(e.params as { missingProperty: string }).missingProperty} is required`;
-  if (e.keyword === 'additionalProperties') return `${where ? where + '.' : ''}${(e.params as { additionalProperty: string }).additionalProperty} is not allowed`;
+  // Named from where it sits: `switches.FOO is not allowed`, not `switches is not allowed`.
+  const inside = (name: string) => `${field ? field + '.' : ''}${name}`;
+  if (e.keyword === 'required') return `${inside((e.params as { missingProperty: string }).missingProperty)} is required`;
+  if (e.keyword === 'additionalProperties') return `${inside((e.params as { additionalProperty: string }).additionalProperty)} is not allowed`;
   if (e.keyword === 'minProperties') return `${where || 'body'} must have at least one field`;
   if (e.keyword === 'enum') return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   // A regular expression means nothing to a reader; the contract's description says the rule in words.
   const rule = (e.parentSchema as { description?: unknown } | undefined)?.description;
   if (e.keyword === 'pattern' && typeof rule === 'string') return `${field} does not fit: ${rule}`;
-  return `${field} ${e.message ?? 'is invalid'}`;
+  return `${field || 'the body'} ${e.message ?? 'is invalid'}`;
 }
 
 function check(fn: ValidateFunction, data: unknown, where: string): void {

@@ -3,7 +3,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError, createAjv, jsonBody, parseBearer, writeNotFound } from '@mm/http';
+import { ApiError, createAjv, describeSchemaError, jsonBody, parseBearer, writeNotFound } from '@mm/http';
 import { request, RemoteError, type Bus } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import * as schemas from './admin.schemas';
@@ -34,11 +34,7 @@ const compiled = Object.fromEntries(Object.entries(schemas).map(([k, s]) => [k, 
 function body<T>(schema: keyof typeof schemas, req: Request): T {
   const fn = compiled[schema];
   const data = req.body ?? {};
-  if (!fn(data)) {
-    const e = fn.errors![0];
-    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string; additionalProperty?: string }).missingProperty || (e.params as { additionalProperty?: string }).additionalProperty || 'body';
-    throw new ApiError('VALIDATION', `${field} ${e.keyword === 'additionalProperties' ? 'is not allowed' : e.message}`);
-  }
+  if (!fn(data)) throw new ApiError('VALIDATION', describeSchemaError('', fn.errors![0]));
   return data as T;
 }
 
