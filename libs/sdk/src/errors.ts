@@ -26,6 +26,25 @@ export class MmTransportError extends Error {
   }
 }
 
+type Failure = { message?: string; code?: unknown; cause?: unknown; errors?: unknown[] };
+const isFailure = (e: unknown): e is Failure => typeof e === 'object' && e !== null && 'message' in e;
+
+/**
+ * The network's own reason under a failed request (`connect ECONNREFUSED 127.0.0.1:8999`,
+ * `getaddrinfo ENOTFOUND …`): undici wraps it as `fetch failed` { cause }, and as an AggregateError
+ * when every address of a host refused. Read by shape: those errors come from Node's own realm,
+ * where `instanceof Error` may not hold.
+ */
+export function transportCause(err: unknown): { code?: string; message: string } {
+  let e = (err instanceof MmTransportError ? err.cause : err) as Failure | undefined;
+  while (isFailure(e?.cause)) e = e.cause;
+  if (isFailure(e) && !e.message && isFailure(e.errors?.[0])) e = e.errors[0];
+  if (!isFailure(e)) return { message: err instanceof Error ? err.message : String(err) };
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const message = e.message ?? '';
+  return { ...(code ? { code } : {}), message: code && !message.includes(code) ? `${code} ${message}`.trim() : message || code || 'no answer' };
+}
+
 /**
  * Reads an error answer. The body is `{ error: { code, message, details? } }`; the bundle's
  * NOT_READY puts `details` beside `error` (contract); a plain-text 404 (not an API route) has no code.

@@ -1,7 +1,7 @@
-import { MeetingMemory } from '@mm/sdk';
+import { MeetingMemory, redactUrl, serviceUrlProblem } from '@mm/sdk';
 import type { CliConfig } from './config';
 import { loadCredentials } from './credentials';
-import { BASE_URL_HINT, baseUrlProblem, isAdminUrl, redactUrl } from './domain/base-url';
+import { BASE_URL_HINT, isAdminUrl } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError, output, type Out } from './output';
 
@@ -45,7 +45,7 @@ export function context(cfg: CliConfig, json: boolean): Ctx {
  * used, before any request: CONFIG for a malformed one, NOT_THE_API for the admin API's.
  */
 export function checkUrl(url: string, urlFrom: string): void {
-  const problem = baseUrlProblem(url);
+  const problem = serviceUrlProblem(url);
   if (problem) throw new CliError('CONFIG', `${urlFrom} ${problem}: ${BASE_URL_HINT}`, EXIT.USAGE);
   if (isAdminUrl(url))
     throw new CliError(

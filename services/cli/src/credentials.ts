@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CliConfig } from './config';
-import { redactUrl, sameApiRoot } from './domain/base-url';
+import { redactUrl } from '@mm/sdk';
+import { sameApiRoot } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError } from './output';
 

@@ -1,4 +1,4 @@
-import { MmApiError, MmTransportError } from '@mm/sdk';
+import { MmApiError, MmTransportError, transportCause } from '@mm/sdk';
 import { BASE_URL_HINT } from './domain/base-url';
 import { EXIT, exitCodeOf } from './domain/exit-codes';
 import { waitText } from './domain/format';
@@ -91,18 +91,6 @@ function describeApiError(err: MmApiError, apiRoot: string | undefined): { error
     },
     exitCode: exitCodeOf(err.code, err.status),
   };
-}
-
-/** The system error under a failed fetch (`connect ECONNREFUSED 127.0.0.1:8999`, `getaddrinfo ENOTFOUND …`). */
-function transportCause(err: MmTransportError): { code?: string; message: string } {
-  let message = err.message;
-  for (let c: unknown = err.cause; c instanceof Error; c = c.cause) {
-    const code = (c as { code?: unknown }).code;
-    // An AggregateError (every address of a name refused) has no message of its own.
-    message = c.message || (c instanceof AggregateError ? c.errors.map((e: Error) => e.message).join(', ') : message);
-    if (typeof code === 'string') return { code, message: message.includes(code) ? message : `${code} ${message}` };
-  }
-  return { message };
 }
 
 /**

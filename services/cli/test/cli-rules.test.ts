@@ -1,4 +1,4 @@
-import { baseUrlProblem, isAdminUrl, redactUrl, sameApiRoot } from '../src/domain/base-url';
+import { isAdminUrl, sameApiRoot } from '../src/domain/base-url';
 import { sizeText, waitText } from '../src/domain/format';
 import { NAMING_WAIT_LIMIT_MS, stopsAtNaming } from '../src/domain/naming-wait';
 
@@ -22,27 +22,6 @@ describe('a wait at NAMING', () => {
 });
 
 describe('base URL', () => {
-  it('takes http and https URLs, with or without the API root', () => {
-    expect(baseUrlProblem('http://127.0.0.1:8080')).toBeNull();
-    expect(baseUrlProblem('https://mm.example.com/api/v1')).toBeNull();
-  });
-
-  it('says what is wrong with anything else', () => {
-    expect(baseUrlProblem('not-a-url')).toBe('is not a URL: "not-a-url"');
-    expect(baseUrlProblem('ftp://host')).toBe('is not an http or https URL: "ftp://host"');
-  });
-
-  it('refuses a user name or password, a query or a fragment, never repeating the password', () => {
-    expect(baseUrlProblem('http://user:s3cret@127.0.0.1:8080')).toBe(
-      'must not hold a user name or password: "http://user:***@127.0.0.1:8080"',
-    );
-    expect(baseUrlProblem('http://user@h')).toMatch(/^must not hold a user name or password/);
-    expect(baseUrlProblem('http://h:8080/?token=x')).toMatch(/^must not hold a query string/);
-    expect(baseUrlProblem('http://h:8080/#top')).toMatch(/^must not hold a fragment/);
-    expect(baseUrlProblem('http://user:s3cret@h:99999')).not.toContain('s3cret');
-    expect(redactUrl('https://a:b@h/x?y')).toBe('https://a:***@h/x?y');
-  });
-
   it('knows the admin API is not the API, and which URLs name the same API root', () => {
     expect(isAdminUrl('http://127.0.0.1:8080/admin/v1')).toBe(true);
     expect(isAdminUrl('http://127.0.0.1:8080/api/v1')).toBe(false);

@@ -1,28 +1,3 @@
-/**
- * What is wrong with a base URL given to the command line, or null when it can be used. Pure.
- * A user name or password, a query or a fragment is refused: the token is the only credential the
- * command line sends, and the API root is a plain path. The password is never repeated.
- */
-export function baseUrlProblem(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `is not a URL: "${redactUrl(url)}"`;
-  }
-  const shown = `"${redactUrl(url)}"`;
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `is not an http or https URL: ${shown}`;
-  if (parsed.username || parsed.password) return `must not hold a user name or password: ${shown}`;
-  if (parsed.search) return `must not hold a query string: ${shown}`;
-  if (parsed.hash) return `must not hold a fragment: ${shown}`;
-  return null;
-}
-
-/** The URL with any password in it replaced by `***` (also when it does not parse). */
-export function redactUrl(url: string): string {
-  return url.replace(/^([^/?#]*\/\/[^/?#@:]*):[^/?#@]*@/, '$1:***@');
-}
-
 /** True when the URL points into the admin API (`…/admin/…`), which is not the public API. */
 export function isAdminUrl(url: string): boolean {
   return new URL(url).pathname.split('/').includes('admin');

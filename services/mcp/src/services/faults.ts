@@ -1,5 +1,5 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { MmApiError, MmTransportError } from '@mm/sdk';
+import { MmApiError, MmTransportError, transportCause } from '@mm/sdk';
 import { ToolInputError } from './tool-input-error';
 
 /**
@@ -29,7 +29,7 @@ export function faultOf(err: unknown, serviceUrl: string): Fault | null {
 
 /** The service could not be asked at all: names the URL and the network's reason (ECONNREFUSED, ENOTFOUND...). */
 export function unreachable(serviceUrl: string, err: unknown): Fault {
-  return { code: 'UNREACHABLE', message: `cannot reach the service at ${serviceUrl}: ${networkCause(err)}` };
+  return { code: 'UNREACHABLE', message: `cannot reach the service at ${serviceUrl}: ${transportCause(err).message}` };
 }
 
 /** `CODE: message {details} Retry after N seconds.` */
@@ -65,24 +65,4 @@ export function resourceError(f: Fault): ProtocolError {
   if (f.code === 'NOT_FOUND') return new ProtocolError(RESOURCE_NOT_FOUND, faultText(f), f);
   const code = f.code === 'UNREACHABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
   return new ProtocolError(code, faultText(f), f);
-}
-
-type Failure = { message?: string; code?: string; cause?: unknown; errors?: unknown[] };
-
-/**
- * The innermost reason of a failed fetch: undici wraps it as `fetch failed` { cause: connect
- * ECONNREFUSED ... }, an AggregateError when every address of the host refused. Read by shape: the
- * errors come from Node's own realm, where `instanceof Error` may not hold.
- */
-function networkCause(err: unknown): string {
-  let e = (err instanceof MmTransportError ? err.cause : err) as Failure | undefined;
-  while (isFailure(e?.cause)) e = e.cause;
-  if (isFailure(e) && !e.message && isFailure(e.errors?.[0])) e = e.errors[0];
-  if (!isFailure(e)) return String(e);
-  const { code, message = '' } = e;
-  return code && !message.includes(code) ? `${code} ${message}`.trim() : message || code || 'no answer';
-}
-
-function isFailure(e: unknown): e is Failure {
-  return typeof e === 'object' && e !== null && 'message' in e;
 }
