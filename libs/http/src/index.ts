@@ -10,3 +10,4 @@ export * from './ids';
 export * from './mount';
 export * from './early-answer';
 export * from './body-watch';
+export * from './kept-answers';

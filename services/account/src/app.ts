@@ -27,7 +27,14 @@ export function createApp(deps: AccountDeps): RequestListener {
   app.use(keytermsRoutes({ settings: deps.settings }));
   app.use(memoryRoutes({ memory: deps.memory }));
   finishApp(app, deps.logger);
-  const whoami = whoamiHandler({ wallet: deps.wallet, verifier: deps.verifier, uploadLimits: deps.config.uploadLimits, logger: deps.logger });
+  const whoami = whoamiHandler({
+    wallet: deps.wallet, verifier: deps.verifier, uploadLimits: deps.config.uploadLimits,
+    logger: deps.logger,
+    walletVersion: async (accountId) => {
+      const versions = deps.wallet.versions;
+      return versions?.live && deps.wallet.summaries.live ? versions.current(accountId) : null;
+    },
+  });
   return (req, res) => {
     if (!whoami(req, res)) app(req, res);
   };

@@ -96,7 +96,8 @@ describe.each([
 
         // Read twice: with the cache, the second read is answered from it.
         for (let read = 0; read < 2; read++) {
-          const summaries = await Promise.all(tokens.map((t) => wallet.summary(accountId, `${accountId}:${t}`, now)));
+          // The figures (holdsUntil, when they stop holding by time alone, is summaryHoldsUntil's: its own tests).
+          const summaries = (await Promise.all(tokens.map((t) => wallet.summary(accountId, `${accountId}:${t}`, now)))).map(({ holdsUntil: _until, ...figures }) => figures);
           expect({ where, read, figures: summaries }).toEqual({
             where,
             read,

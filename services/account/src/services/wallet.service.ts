@@ -5,7 +5,9 @@ import { admit, balanceOf, DAY_MS } from '../domain/wallet';
 import type { WalletSpend } from '@mm/contract';
 import type { CreditKind, Database } from '../db/schema';
 import { WalletRepository } from '../db/wallet.repository';
+import { summaryHoldsUntil } from '../domain/wallet-summary';
 import { WalletSummaryCache } from './wallet-summary.cache';
+import type { WalletVersions } from './wallet-versions';
 
 export interface WalletLimits {
   dailyMeetingLimit: number;
@@ -29,6 +31,15 @@ function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
 /** `createdAt` for an entry: the database's time unless a test drives the clock. */
 const at = (clock: Date | undefined) => (clock ? { createdAt: clock } : {});
 
+/** Balance, available minutes and a token's 24-hour use, and until when they hold without a ledger write. */
+export interface WalletFigures {
+  balanceMinutes: number;
+  availableMinutes: number;
+  usedMinutes24h: number;
+  /** Epoch ms when the oldest counted spend leaves the 24-hour window; null when nothing can leave it. */
+  holdsUntil: number | null;
+}
+
 /**
  * The wallet's use cases. Each runs in one transaction holding the account's wallet lock, and is
  * idempotent by its reference: a retried or redelivered request finds its entry and answers the same.
@@ -43,16 +54,22 @@ export class WalletService {
     pool: Pool,
     /** whoami's figures per account and token; every write below invalidates its account. */
     readonly summaries: WalletSummaryCache = new WalletSummaryCache(),
+    /** Tells the gateways of every write (their kept whoami answers); none in tests of the wallet alone. */
+    readonly versions: WalletVersions | null = null,
   ) {
     this.repo = new WalletRepository(db, pool);
   }
 
-  /** Runs a money move in a transaction, then forgets the account's cached figures (after commit or failure). */
+  /**
+   * Runs a money move in a transaction, then forgets the account's cached figures and gives the
+   * account a new wallet version (after commit or failure), before the move is answered.
+   */
   private async move<T>(accountId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction().execute(work);
     } finally {
       this.summaries.invalidate(accountId);
+      await this.versions?.changed(accountId);
     }
   }
 
@@ -145,7 +162,7 @@ export class WalletService {
   }
 
   /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */
-  async summary(accountId: string, tokenId: string | null, clock?: Date): Promise<{ balanceMinutes: number; availableMinutes: number; usedMinutes24h: number }> {
+  async summary(accountId: string, tokenId: string | null, clock?: Date): Promise<WalletFigures> {
     const now = clock ?? new Date();
     const since = new Date(now.getTime() - DAY_MS);
     let s = this.summaries.get(accountId, tokenId, since);
@@ -154,7 +171,7 @@ export class WalletService {
       s = await this.repo.summary(accountId, tokenId, since);
       this.summaries.set(mark, accountId, tokenId, s);
     }
-    return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used };
+    return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used, holdsUntil: summaryHoldsUntil(s) };
   }
 
 }

@@ -1,17 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi, type ErrorCode, type RouteDef } from '@mm/contract';
-import { ApiError, checkUrlEncoding, closeAfterEarlyAnswer, parseBearer, REPLAY_ONLY_HEADER, requestObserver, writeError, writeNotFound, type RequestFacts } from '@mm/http';
+import { ApiError, checkUrlEncoding, closeAfterEarlyAnswer, parseBearer, REPLAY_ONLY_HEADER, requestObserver, WALLET_VERSION_HEADER, writeError, writeNotFound, type RequestFacts } from '@mm/http';
 import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
 import type { AccessGate } from '../services/access-gate';
+import type { KeptAnswers } from '../services/kept-answers';
 import type { PrincipalSigner } from '../services/principals';
-import { forward, type ForwardOptions, type ReadPipelines } from '../services/proxy';
+import { forward, ReadPipelines, type ForwardOptions } from '../services/proxy';
 
 export interface PublicDeps {
   gate: AccessGate;
   signer: PrincipalSigner;
+  /** whoami's answers, given again while the wallet version holds (kept-answers.ts). */
+  kept: KeptAnswers;
   tokenHashKey: string;
   publicBaseUrl: string;
   serviceUrls: Record<RouteDef['service'], string>;
@@ -21,7 +24,7 @@ export interface PublicDeps {
   logger: Logger;
 }
 
-type Entry = { appOnly: false; def: RouteDef; reads: NonNullable<ForwardOptions['reads']> } | { appOnly: true };
+type Entry = { appOnly: false; def: RouteDef; reads: NonNullable<ForwardOptions['reads']>; keeps: boolean } | { appOnly: true };
 
 export const API_PREFIX = '/api/v1';
 
@@ -42,7 +45,13 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     // Reads of the read class are quick for the service (a row, a keyset page, one meeting's
     // bundle): they may queue behind each other on a pipelined connection (a slow client holds
     // none of them: proxy.ts); searches and price quotes go alone. Decided once per route.
-    ...ROUTES.map((def) => ({ method: def.method, path: def.path, route: { appOnly: false as const, def, reads: { pipelines: deps.reads, pipelined: def.rateClass === 'read' } } })),
+    // whoami's answers may be kept and given again (kept-answers.ts): the most frequent read of
+    // every agent, whose answer changes only with the token (its access state) and the wallet.
+    ...ROUTES.map((def) => ({
+      method: def.method,
+      path: def.path,
+      route: { appOnly: false as const, def, reads: { pipelines: deps.reads, pipelined: def.rateClass === 'read' }, keeps: def.operationId === 'whoami' && deps.kept.enabled },
+    })),
     ...APP_ONLY_ROUTES.map((r) => ({ method: r.method, path: r.path, route: { appOnly: true as const } })),
   ]);
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: `${deps.publicBaseUrl}${API_PREFIX}` }));
@@ -75,7 +84,9 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     const def = entry.def;
     const clientIp = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
     const hash = isWellFormedToken(value) ? hashToken(deps.tokenHashKey, value) : null;
-    const gate = await deps.gate.check(hash, def.rateClass, clientIp);
+    // Before the wallet version is read: what is kept under it is not kept longer than from here.
+    const askedAt = Date.now();
+    const gate = await deps.gate.check(hash, def.rateClass, clientIp, entry.keeps);
     // Junk from an address over its junk budget: refused before anything else is looked at.
     if (!hash && gate.retryAfter !== null) throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
     const refused = authenticate(gate.token, gate.tokensDisabled, new Date());
@@ -98,6 +109,13 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     if (denied) throw refusal(denied);
     // A URL the owning service could only misread is refused here, once, after the token checks.
     checkUrlEncoding(url);
+    // Only the plain request is answered from what was kept: a query or a body is the account's to refuse.
+    const keeps = entry.keeps && q === -1 && ReadPipelines.takes(req) && !replayOnly ? gate.walletVersion : null;
+    if (keeps !== null) {
+      if (deps.kept.give(res, token, keeps)) return;
+      // The account marks its answer keepable only under the version read here.
+      internal = { ...internal, [WALLET_VERSION_HEADER]: keeps };
+    }
     forward(req, res, {
       target: deps.serviceUrls[def.service],
       path: url.slice(API_PREFIX.length) || '/',
@@ -108,6 +126,7 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       // A replay-only request never streams its body into the service: only the key is needed.
       withoutBody: replayOnly,
       reads: entry.reads,
+      keep: keeps === null ? undefined : (status, headers, body) => deps.kept.keep(token, keeps, askedAt, status, headers, body),
       logger: deps.logger,
     });
   };

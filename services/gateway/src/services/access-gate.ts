@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateClass } from '@mm/contract';
+import { WALLET_VERSION_TTL_SECONDS, WALLETS_VERSION_KEY, walletVersionKey } from '@mm/http';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
 import { TokenLoader } from './token-loader';
@@ -23,9 +24,31 @@ end
 `;
 
 /**
+ * A wallet version as the gate reads it (ARGV[3] '1': the token's account is known): the account's
+ * and every account's, each set anew when missing, like the epoch. libs/http kept-answers.ts.
+ */
+const READ_WALLET = `
+local w = false
+if ARGV[3] == '1' then
+  local a = redis.call('GET', KEYS[4])
+  if not a then
+    redis.call('SET', KEYS[4], ARGV[2], 'NX', 'EX', ARGV[4])
+    a = redis.call('GET', KEYS[4])
+  end
+  local all = redis.call('GET', KEYS[5])
+  if not all then
+    redis.call('SET', KEYS[5], ARGV[2], 'NX', 'EX', ARGV[4])
+    all = redis.call('GET', KEYS[5])
+  end
+  w = a .. '/' .. all -- walletVersionOf in libs/http
+end
+`;
+
+/**
  * One round trip per request: counts the request against the token's class budget and the IP's
  * budget (a fixed window that starts with the first request and lasts the rate window), and reads
- * the access epoch. Counting stays O(1) however far over budget a flood is.
+ * the access epoch and, when asked, the wallet version. Counting stays O(1) however far over
+ * budget a flood is.
  */
 const SCRIPT = `
 local t = redis.call('INCR', KEYS[1])
@@ -35,7 +58,8 @@ local i = redis.call('INCR', KEYS[2])
 if i == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
 local it = redis.call('TTL', KEYS[2])
 ${READ_EPOCH}
-return {t, tt, i, it, e}
+${READ_WALLET}
+return {t, tt, i, it, e, w}
 `;
 
 /**
@@ -76,6 +100,11 @@ export interface GateResult {
   retryAfter: number | null;
   /** How long to hold this token's refusal: it kept sending past its budget (0 otherwise). */
   slowDownMs: number;
+  /**
+   * The token's wallet version, read in the same round trip, when asked for and the token's
+   * account was already known here; null otherwise (nothing kept may then be given).
+   */
+  walletVersion: string | null;
 }
 
 /** A cached lookup, trusted only while both the Redis epoch and the Postgres version it was loaded at hold. */
@@ -112,20 +141,33 @@ export class AccessGate {
     private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger },
   ) {
     this.loader = new TokenLoader(repo);
-    this.redis.defineCommand('mmGate', { numberOfKeys: 3, lua: SCRIPT });
+    this.redis.defineCommand('mmGate', { numberOfKeys: 5, lua: SCRIPT });
     this.redis.defineCommand('mmJunk', { numberOfKeys: 3, lua: JUNK_SCRIPT });
   }
 
   /**
    * `hash` is null for a bearer that is not a well-formed token: it is counted in the address's
-   * junk bucket alone and never looked up.
+   * junk bucket alone and never looked up. `wallet`: also read the token's wallet version (for an
+   * answer the gateway may have kept), when its account is known from an earlier request.
    */
-  async check(hash: string | null, rateClass: RateClass, ip: string): Promise<GateResult> {
+  async check(hash: string | null, rateClass: RateClass, ip: string, wallet = false): Promise<GateResult> {
     let counted: Counted | null = null;
     const r = this.redis;
+    // The account of a token seen before (a token never changes account); whether its entry is still trusted is decided below.
+    const accountId = wallet && hash ? this.cache.get(hash)?.value?.accountId : undefined;
     try {
       counted = hash
-        ? await r.mmGate(`rl:t:${hash.slice(0, 22)}:${rateClass}`, `rl:ip:${ip}`, ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID())
+        ? await r.mmGate(
+            `rl:t:${hash.slice(0, 22)}:${rateClass}`,
+            `rl:ip:${ip}`,
+            ACCESS_EPOCH_KEY,
+            accountId ? walletVersionKey(accountId) : WALLETS_VERSION_KEY,
+            WALLETS_VERSION_KEY,
+            RATE_WINDOW_SECONDS,
+            randomUUID(),
+            accountId ? '1' : '0',
+            WALLET_VERSION_TTL_SECONDS,
+          )
         : await r.mmJunk(`rl:junk:${ip}`, '', ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID());
     } catch (err) {
       this.warnRedis(err);
@@ -144,7 +186,9 @@ export class AccessGate {
       if (hash && t > budget + PROMPT_REFUSALS) slowDownMs = SLOW_REFUSAL_MS;
       if (i > ipBudget) retryAfter = Math.max(retryAfter ?? 1, iTtl, 1);
     }
-    return { token, tokensDisabled, retryAfter, slowDownMs };
+    // A version read for another account than the token's is no proof of anything.
+    const walletVersion = counted?.[5] && token && token.accountId === accountId ? counted[5] : null;
+    return { token, tokensDisabled, retryAfter, slowDownMs, walletVersion };
   }
 
   /**

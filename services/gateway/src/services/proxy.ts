@@ -1,14 +1,18 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
-import { allowBody, closeAfterEarlyAnswer, isMultipartPost, PRINCIPAL_HEADER, writeError } from '@mm/http';
+import { allowBody, closeAfterEarlyAnswer, isMultipartPost, KEPT_UNTIL_HEADER, PRINCIPAL_HEADER, writeError } from '@mm/http';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 });
 
 /** Headers never forwarded: credentials, hop-by-hop headers, and anything internal a client forged. */
 const DROP = new Set(['authorization', 'cookie', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'expect']);
-/** Headers of a service's answer never passed back: hop-by-hop ones, and its own request id (the gateway's is sent). */
+/**
+ * Headers of a service's answer never passed back: hop-by-hop ones, its own request id (the
+ * gateway's is sent), and internal ones (x-mm-*, such as the mark of an answer the gateway may keep).
+ */
 const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
+const dropsBack = (name: string): boolean => DROP_BACK.has(name) || name.startsWith('x-mm-');
 
 /** An owning service that does not answer is an unexpected failure: 500, the code alone (contract). */
 function answerServiceFailure(res: ServerResponse, err: Error, o: ForwardOptions): void {
@@ -37,6 +41,11 @@ export interface ForwardOptions {
   internal?: Record<string, string>;
   /** Where a read (a GET without a body) goes instead of node:http's client, and whether it may wait behind others. */
   reads?: { pipelines: ReadPipelines; pipelined: boolean };
+  /**
+   * Given a read's whole answer when its service marked it keepable (200 with KEPT_UNTIL_HEADER):
+   * its headers (the mark included, hop-by-hop ones not) and body. The client never sees the mark.
+   */
+  keep?: (status: number, headers: http.OutgoingHttpHeaders, body: Buffer) => void;
 }
 
 /** A slow client's answer the gateway holds rather than pause a shared connection; beyond, the client is dropped. */
@@ -78,6 +87,8 @@ export class ReadPipelines {
     }
     let abort: ((err?: Error) => void) | null = null;
     let settled = false;
+    // An answer its service marked keepable, gathered for `o.keep` as it passes.
+    let keeping: { status: number; headers: http.OutgoingHttpHeaders; chunks: Buffer[]; bytes: number } | null = null;
     const clientLeft = (): void => {
       if (!settled) abort?.();
     };
@@ -98,17 +109,26 @@ export class ReadPipelines {
           if (res.destroyed) return true;
           // Header lines as the service sent them, read as latin1 (as node's parser reads them).
           const back: http.OutgoingHttpHeaders = {};
+          let mark: string | undefined;
           for (let i = 0; i < raw.length; i += 2) {
             const k = raw[i].toString('latin1').toLowerCase();
-            if (DROP_BACK.has(k)) continue;
+            if (k === KEPT_UNTIL_HEADER) mark = raw[i + 1].toString('latin1');
+            if (dropsBack(k)) continue;
             const v = raw[i + 1].toString('latin1');
             const had = back[k];
             back[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [String(had)]), v];
           }
+          if (o.keep && statusCode === 200 && mark !== undefined) keeping = { status: statusCode, headers: { ...back, [KEPT_UNTIL_HEADER]: mark }, chunks: [], bytes: 0 };
           res.writeHead(statusCode, back);
           return true;
         },
         onData(chunk) {
+          if (keeping) {
+            keeping.chunks.push(Buffer.from(chunk));
+            keeping.bytes += chunk.length;
+            // Nothing this large is kept (kept-answers.ts): stop gathering it.
+            if (keeping.bytes > 64 * 1024) keeping = null;
+          }
           if (res.destroyed) return true;
           res.write(chunk);
           // A client that reads nothing of a huge answer is let go (its close cancels the read).
@@ -116,6 +136,7 @@ export class ReadPipelines {
           return true;
         },
         onComplete() {
+          if (keeping) o.keep?.(keeping.status, keeping.headers, Buffer.concat(keeping.chunks));
           if (settle()) res.end();
         },
         onError(err) {
@@ -177,7 +198,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
       return void upstream.destroy();
     }
     const back: http.OutgoingHttpHeaders = {};
-    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k)) back[k] = v;
+    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !dropsBack(k)) back[k] = v;
     if (!req.complete) {
       // The service answered before reading the whole body (a refused upload, or a replay-only
       // request sent without it): what it did not ask for stays on the client's connection. A
