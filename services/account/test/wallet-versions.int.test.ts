@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { migrateSchema, openDatabase } from '@mm/db';
 import { walletVersionKey } from '@mm/http';
 import type { Pool } from 'pg';
@@ -16,8 +17,8 @@ import { WalletVersions } from '../src/services/wallet-versions';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
 const prefix = `wv${randomBytes(4).toString('hex')}.`;
-const warnings: unknown[] = [];
-const logger = { warn: (o: unknown) => warnings.push(o) } as never;
+const warnings: string[] = [];
+const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
 
 let db: Kysely<Database>;
 let pool: Pool;

@@ -85,7 +85,7 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     const clientIp = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
     const hash = isWellFormedToken(value) ? hashToken(deps.tokenHashKey, value) : null;
     // Before the wallet version is read: what is kept under it is not kept longer than from here.
-    const askedAt = Date.now();
+    const askedAt = entry.keeps ? Date.now() : 0;
     const gate = await deps.gate.check(hash, def.rateClass, clientIp, entry.keeps);
     // Junk from an address over its junk budget: refused before anything else is looked at.
     if (!hash && gate.retryAfter !== null) throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
