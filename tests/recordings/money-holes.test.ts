@@ -84,23 +84,28 @@ describe('money cannot be dodged', () => {
   });
 });
 
-describe('refused for money before the expensive part', () => {
-  it('refuses a submit from an empty balance before measuring the audio', async () => {
+describe('refused for money before the expensive part (the hold, the decode)', () => {
+  it('refuses a submit from an empty balance with its price, and bytes that are not audio as such', async () => {
     const account = await stack.admin.account({ balanceMinutes: 0 });
     const token = await stack.admin.token(account.id, SCOPES);
-    // Not audio at all: measuring it would answer 400; the price bound answers first.
+    // Not audio at all: no price to state (requiredMinutes is the price; issue 25), so the audio's refusal.
     const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', Buffer.alloc(50_000, 1), { filename: 'a.wav', contentType: 'audio/wav' });
-    expect([res.status, res.body.error.code]).toEqual([402, 'INSUFFICIENT_MINUTES']);
+    expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
+    const wav = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect([wav.status, wav.body.error.code, wav.body.error.details.requiredMinutes]).toEqual([402, 'INSUFFICIENT_MINUTES', 1]);
     expect(await ledger(stack, account.id)).toEqual([]);
   });
 
-  it('answers a submit from an empty balance before its body has been sent', async () => {
+  it('answers a submit from an empty balance once its audio has arrived, never with a guessed price', async () => {
     const account = await stack.admin.account({ balanceMinutes: 0 });
     const token = await stack.admin.token(account.id, SCOPES);
-    // The body never ends: the answer can only come from a check made before reading it.
+    // The body is held back: the price is not known yet, so no answer can come.
     const upload = slowSubmit(stack, token.value, `empty-${Date.now()}`);
-    const answer = await Promise.race([upload.answer, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
-    expect(answer && [answer.status, answer.body.error.code]).toEqual([402, 'INSUFFICIENT_MINUTES']);
+    const early = await Promise.race([upload.answer, new Promise<null>((r) => setTimeout(() => r(null), 1_000))]);
+    expect(early).toBeNull();
+    upload.finish();
+    const answer = await upload.answer;
+    expect([answer.status, answer.body.error.code, answer.body.error.details.requiredMinutes]).toEqual([402, 'INSUFFICIENT_MINUTES', 1]);
     expect(await ledger(stack, account.id)).toEqual([]);
   });
 

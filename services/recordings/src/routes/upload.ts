@@ -74,7 +74,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           const declared = Number(req.headers['content-length'] ?? 0);
           if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
           if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-          await deps.submit.admit(p);
+          const refusedForMoney = await deps.submit.admit(p);
           // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
           allowBody(req, res);
           await new Promise<void>((resolve, reject) => {
@@ -92,6 +92,7 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
             audio: parts.audio?.[0],
             attachment: parts.attachment?.[0],
             fields: { ...(req.body as Record<string, string>) },
+            refusedForMoney,
           });
           res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
         } catch (err) {

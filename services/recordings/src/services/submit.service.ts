@@ -28,7 +28,12 @@ export interface SubmitInput {
   audio: UploadedFile | undefined;
   attachment: UploadedFile | undefined;
   fields: Record<string, string>;
+  /** `admit` refused for money: the refusal is answered once the audio's header tells the price. */
+  refusedForMoney?: boolean;
 }
+
+/** Refusals that state the meeting's price (requiredMinutes), which only its audio tells. */
+const PRICED_REFUSALS: readonly string[] = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP'];
 
 const LET_GO_WAITS_MS = [0, 2_000, 10_000, 30_000, 120_000];
 const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
@@ -84,12 +89,24 @@ export class SubmitService {
   }
 
   /**
-   * Refuses for money before the upload is read at all: any meeting costs at least one minute,
-   * so a caller whose balance, daily limit or cap cannot cover that is told at once, and a flood
-   * of submits from such a caller never streams a body into the service.
+   * Checks one minute before the upload is read: any meeting costs at least that. A refusal that
+   * needs nothing of the body (the service's daily limit) is thrown at once, and a flood of such
+   * submits never streams a body into the service. A refusal for money must state the price
+   * (contract: requiredMinutes), which only the audio tells: true then, and `submit` answers it
+   * once the audio's header is read (issue 25).
    */
-  async admit(principal: Principal): Promise<void> {
-    await this.spend(BUS.walletHold, { ...this.spender(principal, newId('rec'), 1), dryRun: true });
+  async admit(principal: Principal): Promise<boolean> {
+    return this.refusesForMoney(() => this.spend(BUS.walletHold, { ...this.spender(principal, newId('rec'), 1), dryRun: true }));
+  }
+
+  private async refusesForMoney(check: () => Promise<void>): Promise<boolean> {
+    try {
+      await check();
+      return false;
+    } catch (err) {
+      if (err instanceof ApiError && PRICED_REFUSALS.includes(err.code)) return true;
+      throw err;
+    }
   }
 
   async submit(i: SubmitInput): Promise<RecordingRow> {
@@ -103,9 +120,11 @@ export class SubmitService {
 
     if (i.attachment && i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
     // `admit` checked one minute before the body was read; an attachment's minutes, known from its
-    // size, raise the least price, checked again before the audio is measured or decoded.
-    if (i.attachment) await this.spend(BUS.walletHold, { ...this.spender(i.principal, id, 1 + attachmentMinutesOf(i.attachment.size)), dryRun: true });
-    const { durationMs, audioPath } = await this.measure(i, id);
+    // size, raise the least price, checked again before the audio is measured or decoded. Once
+    // refused, the audio is only probed (its header, never decoded) to state the price.
+    let refused = i.refusedForMoney ?? false;
+    if (i.attachment && !refused) refused = await this.refusesForMoney(() => this.spend(BUS.walletHold, { ...this.spender(i.principal, id, 1 + attachmentMinutesOf(i.attachment!.size)), dryRun: true }));
+    let measured = await this.measure(i, id, refused);
     if (i.attachment) {
       const type = sniffAttachment(await head(i.attachment.path), i.attachment.originalname);
       if (!type) throw new ApiError('ATTACHMENT_TYPE', 'The attachment is not PDF, PPTX or DOCX.');
@@ -116,7 +135,15 @@ export class SubmitService {
     const series = f.seriesId ? await this.resolveSeries(i.principal, f.seriesId) : null;
     const keyterms = await this.keyterms(i.principal.accountId, series);
     const usesKeyterms = f.useKeyterms && keyterms.length > 0;
-    const price = priceOf({ durationMs, usesKeyterms, attachmentMinutes });
+    let price = priceOf({ durationMs: measured.durationMs, usesKeyterms, attachmentMinutes });
+    if (refused) {
+      // The wallet refuses again, now stating this price; it passes only if the account changed
+      // meanwhile (minutes bought), and the meeting is then measured in full like any other.
+      await this.spend(BUS.walletHold, { ...this.spender(i.principal, id, price.minutes), dryRun: true });
+      measured = await this.measure(i, id, false);
+      price = priceOf({ durationMs: measured.durationMs, usesKeyterms, attachmentMinutes });
+    }
+    const { durationMs, audioPath } = measured;
 
     await this.hold(this.spender(i.principal, id, price.minutes));
     try {
@@ -167,8 +194,12 @@ export class SubmitService {
     }
   }
 
-  /** Sniffs, probes and (for video) extracts; returns the audio's length and the file to keep. */
-  private async measure(i: SubmitInput, id: string): Promise<{ durationMs: number; audioPath: string }> {
+  /**
+   * Sniffs, probes and (for video) extracts; returns the audio's length and the file to keep.
+   * `headerOnly`: the length as the file's header states it, nothing decoded or extracted (a
+   * refusal's price).
+   */
+  private async measure(i: SubmitInput, id: string, headerOnly: boolean): Promise<{ durationMs: number; audioPath: string }> {
     const audio = i.audio!;
     const sniffed = sniffMedia(await head(audio.path));
     const declaredVideo = /^video\//i.test(audio.mimetype);
@@ -177,7 +208,7 @@ export class SubmitService {
     let p;
     try {
       p = await probe(this.deps.tools, audio.path);
-      if (sniffed?.family === 'container' && p.hasAudio) p = { ...p, durationMs: (await decodeCheck(this.deps.tools, audio.path)).durationMs || p.durationMs };
+      if (sniffed?.family === 'container' && p.hasAudio && !headerOnly) p = { ...p, durationMs: (await decodeCheck(this.deps.tools, audio.path)).durationMs || p.durationMs };
     } catch (err) {
       if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
       if (looksVideo) throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
@@ -188,6 +219,8 @@ export class SubmitService {
     if (p.hasVideo) {
       if (!i.principal.features.videoUpload) throw new ApiError('VIDEO_UPLOAD_DISABLED', 'Video upload is switched off; send audio.');
       if (!p.hasAudio) throw new ApiError('VIDEO_NO_AUDIO', 'The video has no audio track.');
+    }
+    if (p.hasVideo && !headerOnly) {
       audioPath = await this.deps.store.tempPath();
       try {
         await extractAudio(this.deps.tools, audio.path, audioPath);
