@@ -7,6 +7,7 @@ import { EXPECTED_BUDGETS } from '../support/contract-table';
 import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { startGateway } from '../../services/gateway/src/main';
 import { freshAddress, TRUST_TEST_CLIENT } from '../support/addresses';
+import { generateTokenValue } from '../../services/gateway/src/domain/token-value';
 import { startStack, type Stack } from '../support/stack';
 
 /**
@@ -37,6 +38,17 @@ it('serves a valid token from an address that just sent 400 junk-bearer requests
   // (A Redis call slower than the gateway's 500 ms timeout lets one through uncounted: decisions.md.)
   expect(counts(codes.slice(300)).RATE_LIMITED).toBeGreaterThanOrEqual(90);
   expect((await from(ip, token.value)).status).toBe(200);
+}, 60_000);
+
+it('counts checksum-valid tokens that no one holds against the address, then refuses them unlooked', async () => {
+  const ip = freshAddress();
+  const codes: string[] = [];
+  // The checksum is a public CRC: anyone makes as many well-formed fakes as they like.
+  for (let i = 0; i < 110; i++) codes.push((await from(ip, generateTokenValue())).body.error.code);
+  const counts = (cs: string[]) => cs.reduce<Record<string, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
+  // Within the address's budget (100 here) each is looked up and refused; past it, refused unlooked.
+  expect(counts(codes.slice(0, 100))).toEqual({ TOKEN_INVALID: 100 });
+  expect(counts(codes.slice(100))).toEqual({ RATE_LIMITED: 10 });
 }, 60_000);
 
 it('counts each client behind the trusted proxy on its own, by the address the proxy saw', async () => {

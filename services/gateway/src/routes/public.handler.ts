@@ -87,8 +87,12 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     // Before the wallet version is read: what is kept under it is not kept longer than from here.
     const askedAt = entry.keeps ? Date.now() : 0;
     const gate = await deps.gate.check(hash, def.rateClass, clientIp, entry.keeps);
-    // Junk from an address over its junk budget: refused before anything else is looked at.
-    if (!hash && gate.retryAfter !== null) throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
+    // Junk (a malformed bearer, or one no token has) from an address over its junk budget: refused
+    // before anything else is looked at; one that keeps sending waits for its answer.
+    if (gate.junkLimited) {
+      if (gate.slowDownMs > 0) await new Promise((r) => setTimeout(r, gate.slowDownMs));
+      throw refusal('RATE_LIMITED', { 'Retry-After': String(gate.retryAfter) });
+    }
     const refused = authenticate(gate.token, gate.tokensDisabled, new Date());
     if (refused) throw refusal(refused);
     const token = gate.token!;

@@ -47,8 +47,8 @@ end
 /**
  * One round trip per request: counts the request against the token's class budget and the IP's
  * budget (a fixed window that starts with the first request and lasts the rate window), and reads
- * the access epoch and, when asked, the wallet version. Counting stays O(1) however far over
- * budget a flood is.
+ * the access epoch, the address's junk count (unknown tokens it sent) and, when asked, the wallet
+ * version. Counting stays O(1) however far over budget a flood is.
  */
 const SCRIPT = `
 local t = redis.call('INCR', KEYS[1])
@@ -59,12 +59,14 @@ if i == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
 local it = redis.call('TTL', KEYS[2])
 ${READ_EPOCH}
 ${READ_WALLET}
-return {t, tt, i, it, e, w}
+local j = tonumber(redis.call('GET', KEYS[6]) or '0')
+return {t, tt, i, it, e, w, j, redis.call('TTL', KEYS[6])}
 `;
 
 /**
- * A request whose bearer is not a well-formed token: one counter per address of its own, so a
- * flood of junk never spends the budget that real tokens from the same address share.
+ * A request whose bearer is not a well-formed token, or (with its own key) a well-formed one no
+ * token has (the checksum is a public CRC: anyone can make them): one counter per address of its
+ * own, so a flood of junk never spends the budget that real tokens from the same address share.
  */
 const JUNK_SCRIPT = `
 local i = redis.call('INCR', KEYS[1])
@@ -101,6 +103,11 @@ export interface GateResult {
   /** How long to hold this token's refusal: it kept sending past its budget (0 otherwise). */
   slowDownMs: number;
   /**
+   * The address is past its junk budget and the bearer is not a token this gateway has seen:
+   * refused RATE_LIMITED (retryAfter) before any lookup.
+   */
+  junkLimited: boolean;
+  /**
    * The token's wallet version, read in the same round trip, when asked for and the token's
    * account was already known here; null otherwise (nothing kept may then be given).
    */
@@ -115,6 +122,13 @@ interface CacheEntry<T> {
 }
 
 const MAX_CACHE = 100_000;
+/**
+ * Hashes no token has are remembered this long, apart from the live tokens' cache (a flood of
+ * fakes neither costs a lookup each time one repeats nor pushes live tokens out). Only a token
+ * created within this long of a client guessing its 256-bit value could be refused by it.
+ */
+export const UNKNOWN_TOKEN_TTL_MS = 30_000;
+const MAX_UNKNOWN = 10_000;
 
 /**
  * Resolves a token hash to its access state and applies the rate limits.
@@ -127,7 +141,9 @@ const MAX_CACHE = 100_000;
  * (decisions.md).
  */
 export class AccessGate {
-  private readonly cache = new Map<string, CacheEntry<ResolvedToken | null>>();
+  private readonly cache = new Map<string, CacheEntry<ResolvedToken>>();
+  /** Hashes found to belong to no token, and until when that answer is given again. */
+  private readonly unknown = new Map<string, number>();
   private flags: CacheEntry<boolean> | null = null;
   /** The access version as last read from Postgres, and when that read began. */
   private pg: { version: string; readAt: number } | null = null;
@@ -138,10 +154,10 @@ export class AccessGate {
   constructor(
     private readonly repo: AccessRepository,
     private readonly redis: Redis,
-    private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger },
+    private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger; maxCachedTokens?: number },
   ) {
     this.loader = new TokenLoader(repo);
-    this.redis.defineCommand('mmGate', { numberOfKeys: 5, lua: SCRIPT });
+    this.redis.defineCommand('mmGate', { numberOfKeys: 6, lua: SCRIPT });
     this.redis.defineCommand('mmJunk', { numberOfKeys: 3, lua: JUNK_SCRIPT });
   }
 
@@ -163,6 +179,7 @@ export class AccessGate {
             ACCESS_EPOCH_KEY,
             accountId ? walletVersionKey(accountId) : WALLETS_VERSION_KEY,
             WALLETS_VERSION_KEY,
+            `rl:unknown:${ip}`,
             RATE_WINDOW_SECONDS,
             randomUUID(),
             accountId ? '1' : '0',
@@ -173,9 +190,15 @@ export class AccessGate {
       this.warnRedis(err);
     }
     const epoch = counted ? String(counted[4]) : null;
+    const limited = hash && counted && !this.cache.has(hash) ? this.addressLimit(counted) : null;
+    if (limited) {
+      this.countJunk(ip);
+      return { token: null, tokensDisabled: false, ...limited, junkLimited: true, walletVersion: null };
+    }
     // Without the epoch nothing cached can be trusted, and there is nothing to prove against Postgres.
     const version = epoch === null ? null : await this.pgVersion();
     const [token, tokensDisabled] = await Promise.all([hash ? this.token(hash, epoch, version) : null, this.tokensDisabled(epoch, version)]);
+    if (hash && token === null && counted) this.countJunk(ip);
     let retryAfter: number | null = null;
     let slowDownMs = 0;
     if (counted) {
@@ -188,7 +211,31 @@ export class AccessGate {
     }
     // A version read for another account than the token's is no proof of anything.
     const walletVersion = counted?.[5] && token && token.accountId === accountId ? counted[5] : null;
-    return { token, tokensDisabled, retryAfter, slowDownMs, walletVersion };
+    return { token, tokensDisabled, retryAfter, slowDownMs, junkLimited: !hash && retryAfter !== null, walletVersion };
+  }
+
+  /**
+   * A bearer no token in this gateway's cache has, from an address past its budget of unknown
+   * tokens or its budget of requests: refused before any lookup, so an attacker's fakes cost one
+   * Postgres lookup each only within the budget (a live token from there would be refused for the
+   * address's requests anyway). Null when within both.
+   */
+  private addressLimit(counted: Counted): { retryAfter: number; slowDownMs: number } | null {
+    const [, , i, iTtl, , , unknown, unknownTtl] = counted;
+    const scale = this.opts.rateLimitScale;
+    const over = Math.max(unknown - this.opts.junkRateLimit * scale, i - this.opts.ipRateLimit * scale - 1);
+    if (over < 0) return null;
+    const retryAfter = Math.max(1, unknown >= this.opts.junkRateLimit * scale ? unknownTtl : 0, i > this.opts.ipRateLimit * scale ? iTtl : 0);
+    return { retryAfter, slowDownMs: over >= PROMPT_REFUSALS ? SLOW_REFUSAL_MS : 0 };
+  }
+
+  /**
+   * Counts an unknown token against its address's budget of them (not awaited: the refusal does
+   * not wait for it). Malformed bearers have a counter of their own: they cost no lookup, so they
+   * never keep a live token that is not cached yet from being looked up.
+   */
+  private countJunk(ip: string): void {
+    this.redis.mmJunk(`rl:unknown:${ip}`, '', ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID()).catch(() => undefined);
   }
 
   /**
@@ -225,10 +272,17 @@ export class AccessGate {
   private async token(hash: string, epoch: string | null, version: string | null): Promise<ResolvedToken | null> {
     const hit = this.cache.get(hash);
     if (hit && hit.epoch === epoch && hit.version === version) return hit.value;
+    const now = Date.now();
+    if ((this.unknown.get(hash) ?? 0) > now) return null;
     // Loaded after `version` was read, so the row is at least as new as the version it is kept under.
     const token = await this.loader.load(hash);
-    if (epoch !== null && version !== null) {
-      if (this.cache.size >= MAX_CACHE) this.cache.clear();
+    if (token === null) {
+      this.cache.delete(hash);
+      if (this.unknown.size >= MAX_UNKNOWN) this.unknown.clear();
+      this.unknown.set(hash, now + UNKNOWN_TOKEN_TTL_MS);
+    } else if (epoch !== null && version !== null) {
+      // Full: the oldest entry goes (a Map keeps insertion order), never the whole cache at once.
+      if (!hit && this.cache.size >= (this.opts.maxCachedTokens ?? MAX_CACHE)) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, { epoch, version, value: token });
     }
     return token;
@@ -245,6 +299,7 @@ export class AccessGate {
   private warnRedis(err: unknown): void {
     // Revocations made while Redis is away bump no epoch: forget everything cached.
     this.cache.clear();
+    this.unknown.clear();
     this.flags = null;
     const now = Date.now();
     if (now - this.lastRedisWarning > 10_000) {
