@@ -6,7 +6,7 @@ import { REPLAY_ONLY_HEADER } from '@mm/http';
 import { EXPECTED_BUDGETS } from '../support/contract-table';
 import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { startGateway } from '../../services/gateway/src/main';
-import { freshAddress, TRUST_TEST_CLIENT } from '../support/addresses';
+import { freshAddress, neighbourOf, TRUST_TEST_CLIENT } from '../support/addresses';
 import { generateTokenValue } from '../../services/gateway/src/domain/token-value';
 import { startStack, type Stack } from '../support/stack';
 
@@ -61,6 +61,15 @@ it('counts each client behind the trusted proxy on its own, by the address the p
   // What the client wrote to the left of the proxy's entry is not believed.
   expect((await from(`${quiet}, ${busy}`, token.value)).status).toBe(429);
   expect((await from(`${busy}, ${quiet}`, token.value)).status).toBe(200);
+}, 60_000);
+
+it('counts the addresses of one IPv6 /64 network as one client', async () => {
+  const token = await liveToken();
+  const busy = freshAddress();
+  for (let i = 0; i < 100; i++) expect((await from(busy, token.value)).status).toBe(200);
+  const neighbour = await from(neighbourOf(busy), token.value);
+  expect([neighbour.status, neighbour.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+  expect((await from(freshAddress(), token.value)).status).toBe(200);
 }, 60_000);
 
 describe('an over-budget spending request with an Idempotency-Key', () => {

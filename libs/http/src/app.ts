@@ -75,6 +75,12 @@ export function serviceRegistry(name: string): client.Registry {
   return metricsFor(name).registry;
 }
 
+/** A counter in a service's registry, made once per process (a second call answers the same one). */
+export function serviceCounter(service: string, name: string, help: string): client.Counter {
+  const registry = serviceRegistry(service);
+  return (registry.getSingleMetric(name) as client.Counter | undefined) ?? new client.Counter({ name, help, registers: [registry] });
+}
+
 /** Per-request facts the log line reads when the response finishes. */
 export interface RequestFacts {
   reqId?: string;

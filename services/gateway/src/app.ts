@@ -15,6 +15,7 @@ import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
 import { AdminLimit } from './services/admin-limit';
 import { KeptAnswers } from './services/kept-answers';
+import { ClientAddresses } from './services/client-addresses';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -38,11 +39,12 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, junkRateLimit: config.junkRateLimit, logger });
   const access = new AccessService({ repo, nc: deps.bus.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
 
+  const addresses = new ClientAddresses(config.trustedProxies, logger, config.ipv6BudgetPrefix);
   const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false, opsRoutes: false });
-  const api = publicHandler({ gate, signer, kept: new KeptAnswers(config.keptAnswerMaxAgeMs), tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, reads: deps.reads, trustedProxies: config.trustedProxies, logger });
+  const api = publicHandler({ gate, signer, kept: new KeptAnswers(config.keptAnswerMaxAgeMs), tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, reads: deps.reads, addresses, logger });
   app.use('/api', (_req, res) => writeNotFound(res));
   const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies }));
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, addresses }));
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';

@@ -28,6 +28,8 @@ export interface GatewayConfig extends CommonConfig {
   upstreamConnections: number | null;
   /** Proxies (CIDRs) whose X-Forwarded-For the gateway believes: in Kubernetes, the ingress. */
   trustedProxies: TrustedProxies;
+  /** IPv6 clients' budgets are counted per network of this many bits (IPV6_BUDGET_PREFIX, default 64; 128 = per address). */
+  ipv6BudgetPrefix: number;
   /**
    * How long whoami's answers may be given again without asking the account service, while the
    * wallet version holds (GATEWAY_KEEP_WHOAMI=false: never; services/kept-answers.ts).
@@ -44,6 +46,12 @@ function readTrustedProxies(r: EnvReader): TrustedProxies {
   }
 }
 
+function readPrefix(r: EnvReader): number {
+  const bits = r.num('IPV6_BUDGET_PREFIX', 64, 1);
+  if (!Number.isInteger(bits) || bits > 128) r.problem(`IPV6_BUDGET_PREFIX must be a whole number of bits from 1 to 128 (got ${bits})`);
+  return bits;
+}
+
 /** Reads the gateway's environment once; every bad variable is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<GatewayConfig> {
   const r = new EnvReader(env);
@@ -57,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     ipRateLimit: r.num('IP_RATE_LIMIT', 50_000, 1),
     junkRateLimit: r.num('JUNK_RATE_LIMIT', 1_000, 1),
     trustedProxies: readTrustedProxies(r),
+    ipv6BudgetPrefix: readPrefix(r),
     adminRateLimit: r.num('ADMIN_RATE_LIMIT', 3_000, 1),
     adminAuthFailureLimit: r.num('ADMIN_AUTH_FAILURE_LIMIT', 30, 1),
     opsPort: r.num('OPS_PORT', 9080, 0),

@@ -58,3 +58,42 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
   }
   return current;
 }
+
+/** The 8 groups of an IPv6 address (`::` expanded; an embedded IPv4 tail read as two groups). */
+function ipv6Groups(address: string): number[] {
+  let a = address.toLowerCase().split('%')[0];
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (v4) {
+    const [b0, b1, b2, b3] = v4.slice(1).map(Number);
+    a = `${a.slice(0, v4.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const [head, tail] = a.includes('::') ? a.split('::') : [a, null];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const zeros = tail === null ? [] : Array(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((g) => parseInt(g, 16));
+}
+
+/**
+ * The key an address's budgets are counted under: an IPv4 address itself, an IPv6 address by its
+ * network of `v6Prefix` bits (`2001:db8:1:2::/64`). One IPv6 client is usually given a whole /64
+ * and may send from any address in it; counted by the address, it would have unlimited budgets.
+ */
+export function addressBucket(address: string, v6Prefix: number): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address).map((g, i) => {
+    const keep = Math.min(16, Math.max(0, v6Prefix - i * 16));
+    return keep === 0 ? 0 : g & (0xffff << (16 - keep)) & 0xffff;
+  });
+  // Compressed the usual way: the longest run of two or more zero groups becomes `::`.
+  let best = { at: -1, len: 1 };
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > best.len) best = { at: i, len: j - i };
+    i = j === i ? i + 1 : j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  const text = best.at < 0 ? hex.join(':') : `${hex.slice(0, best.at).join(':')}::${hex.slice(best.at + best.len).join(':')}`;
+  return `${text}/${v6Prefix}`;
+}

@@ -12,7 +12,7 @@ import type { PrincipalSigner } from '../services/principals';
 import { forward } from '../services/proxy';
 import { deadLettersRouter } from './dead-letters.routes';
 import type { AdminLimit } from '../services/admin-limit';
-import { clientAddress, type TrustedProxies } from '../domain/client-address';
+import type { ClientAddresses } from '../services/client-addresses';
 
 export interface AdminDeps {
   adminApiKey: string | null;
@@ -25,7 +25,7 @@ export interface AdminDeps {
   signer: PrincipalSigner;
   serviceUrls: Record<string, string>;
   limit: AdminLimit;
-  trustedProxies: TrustedProxies;
+  addresses: ClientAddresses;
 }
 
 const ajv = createAjv();
@@ -50,16 +50,19 @@ export function adminRouter(deps: AdminDeps): Router {
   const wrap = (fn: (req: Request, res: Response) => Promise<void>, passOn = false) => (req: Request, res: Response, next: NextFunction) =>
     fn(req, res).then(() => (passOn && !res.headersSent ? next() : undefined), next);
 
+  const limited = (retryAfter: number) => new ApiError('RATE_LIMITED', 'Too many admin requests; wait Retry-After seconds.', undefined, { 'Retry-After': String(retryAfter) });
   router.use(wrap(async (req, res) => {
     if (!deps.adminApiKey) return writeNotFound(res);
-    const ip = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
-    const retryAfter = await deps.limit.admit(ip);
-    if (retryAfter !== null) throw new ApiError('RATE_LIMITED', 'Too many admin requests; wait Retry-After seconds.', undefined, { 'Retry-After': String(retryAfter) });
+    const address = deps.addresses.budgetKey(deps.addresses.of(req));
+    // The key first: the right one is never counted with wrong ones (admin-limit.ts).
     const key = parseBearer(req.headers.authorization);
     if (!key || !timingSafeEqual(digest(key), digest(deps.adminApiKey))) {
-      await deps.limit.failed(ip);
+      const retryAfter = await deps.limit.wrongKey(address);
+      if (retryAfter !== null) throw limited(retryAfter);
       throw new ApiError('UNAUTHORIZED', 'Send Authorization: Bearer <ADMIN_API_KEY>.');
     }
+    const retryAfter = await deps.limit.admitKeyHolder(address);
+    if (retryAfter !== null) throw limited(retryAfter);
     res.locals.route = `admin ${req.method} ${req.path}`;
   }, true));
   router.use(jsonBody('1mb'));

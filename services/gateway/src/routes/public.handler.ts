@@ -4,7 +4,7 @@ import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi
 import { ApiError, checkUrlEncoding, closeAfterEarlyAnswer, parseBearer, REPLAY_ONLY_HEADER, requestObserver, WALLET_VERSION_HEADER, writeError, writeNotFound, type RequestFacts } from '@mm/http';
 import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
-import { clientAddress, type TrustedProxies } from '../domain/client-address';
+import type { ClientAddresses } from '../services/client-addresses';
 import type { AccessGate } from '../services/access-gate';
 import type { KeptAnswers } from '../services/kept-answers';
 import type { PrincipalSigner } from '../services/principals';
@@ -20,7 +20,7 @@ export interface PublicDeps {
   serviceUrls: Record<RouteDef['service'], string>;
   /** Where reads go (pipelined to the owning service; proxy.ts). */
   reads: ReadPipelines;
-  trustedProxies: TrustedProxies;
+  addresses: ClientAddresses;
   logger: Logger;
 }
 
@@ -73,6 +73,8 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
       return writeNotFound(res);
     }
     const entry = found.route;
+    // Read for every request, so an X-Forwarded-For no proxy setting lets us believe is noticed.
+    const clientIp = deps.addresses.of(req);
     facts.route = entry.appOnly ? 'app-only' : entry.def.operationId;
     const auth = req.headers.authorization;
     const value = parseBearer(auth);
@@ -82,11 +84,10 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     }
     if (entry.appOnly) throw refusal('TOKEN_NOT_ACCEPTED');
     const def = entry.def;
-    const clientIp = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
     const hash = isWellFormedToken(value) ? hashToken(deps.tokenHashKey, value) : null;
     // Before the wallet version is read: what is kept under it is not kept longer than from here.
     const askedAt = entry.keeps ? Date.now() : 0;
-    const gate = await deps.gate.check(hash, def.rateClass, clientIp, entry.keeps);
+    const gate = await deps.gate.check(hash, def.rateClass, deps.addresses.budgetKey(clientIp), entry.keeps);
     // Junk (a malformed bearer, or one no token has) from an address over its junk budget: refused
     // before anything else is looked at; one that keeps sending waits for its answer.
     if (gate.junkLimited) {

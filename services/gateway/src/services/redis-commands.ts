@@ -17,6 +17,5 @@ declare module 'ioredis' {
     mmGate(tokenKey: string, ipKey: string, epochKey: string, walletKey: string, walletsKey: string, junkKey: string, window: number, member: string, readWallet: '0' | '1', walletTtl: number): Result<Counted, Context>;
     mmJunk(junkKey: string, unused: string, epochKey: string, window: number, member: string): Result<Counted, Context>;
     mmAdminCount(key: string, window: number): Result<AdminCounted, Context>;
-    mmAdminPeek(key: string, window: number): Result<AdminCounted, Context>;
   }
 }
