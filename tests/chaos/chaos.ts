@@ -4,7 +4,8 @@
  * restarted. Services run as real processes, as `pnpm start` runs them (the bench's
  * Stack). Afterwards it checks what people trust us with: every accepted meeting READY or FAILED,
  * one capture per meeting past its transcript and none for a failed one, no open hold after the
- * reconciler, no Ask charged twice, each event once in the feed and in order per meeting.
+ * reconciler, no Ask charged twice, each event once in the feed and in order per meeting, and the
+ * money by amounts: each meeting charged its price, each Ask its quote, each balance its ledger.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -117,7 +118,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     }
     const deadline = Date.now() + (o.settleSeconds + 120) * 1000;
     const auth = (c: ChaosClient) => ({ Authorization: `Bearer ${c.token}` });
-    const accepted: { id: string; client: ChaosClient; speech: boolean }[] = [];
+    const accepted: { id: string; client: ChaosClient; speech: boolean; price: number }[] = [];
     const counts = { submits: 0, refused: 0, namingSkips: 0, retries: 0, asks: 0, askRepeats: 0 };
 
     const submitOne = async (i: number) => {
@@ -133,7 +134,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
         deadline,
       );
       counts.submits++;
-      if (res.status === 202) accepted.push({ id: res.body.recording.id, client, speech: isSpeech });
+      if (res.status === 202) accepted.push({ id: res.body.recording.id, client, speech: isSpeech, price: res.body.recording.minutes });
       else counts.refused++;
     };
 
@@ -170,6 +171,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
 
     // Naming, retries and Asks while the faults go on; then every meeting must become final.
     const asked = new Map<string, string>();
+    /** Each Ask's key with the quote taken just before it was sent (what it must be charged). */
+    const quotes: { key: string; quote: number }[] = [];
     const askedDone = new Set<string>();
     const settleBy = Date.now() + o.settleSeconds * 1000;
     const pending = new Set(accepted.map((a) => a.id));
@@ -191,6 +194,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
       for (const [id, key] of [...asked].filter(([, k]) => !askedDone.has(k))) {
         askedDone.add(key);
         const m = accepted.find((a) => a.id === id)!;
+        const quote = await send(`${gw}/api/v1/recordings/${id}/ask/quote`, () => ({ headers: auth(m.client) }), deadline).catch(() => null);
+        if (quote?.status !== 200) continue;
+        quotes.push({ key, quote: quote.body.minutes });
         const ask = () => ({ method: 'POST', headers: { ...auth(m.client), 'Content-Type': 'application/json', 'Idempotency-Key': key }, body: '{"question":"When do we ship the release?"}' });
         // Each Ask is sent twice with its key (the second may land across a restart): charged once.
         for (let k = 0; k < 2; k++) if ((await send(`${gw}/api/v1/recordings/${id}/ask`, ask, deadline).catch(() => null))?.status === 200) k ? counts.askRepeats++ : counts.asks++;
@@ -202,7 +208,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     // Let the reconciler pass over holds older than its bound (5 s here, every 2 s).
     await sleep(8_000);
     const checks = new FaultChecks(opts.databaseUrl, gw);
-    return await checks.run(accepted, [...asked.values()], { ...counts, faults, seconds: Math.round((Date.now() - started) / 1000) });
+    return await checks.run(accepted, quotes, { ...counts, faults, seconds: Math.round((Date.now() - started) / 1000) });
   } finally {
     await stack.stop();
     stack.killNow();

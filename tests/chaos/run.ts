@@ -17,8 +17,7 @@ async function main() {
     settleSeconds: 300,
     log: (m) => process.stdout.write(`chaos: ${m}\n`),
   });
-  const { violations: broken, feedOrder, faults, ...counts } = report;
-  const violations = [...broken, ...feedOrder];
+  const { violations, faults, ...counts } = report;
   process.stdout.write(`chaos seed ${seed}\nfaults: ${faults.join(', ')}\n`);
   for (const [k, v] of Object.entries(counts)) process.stdout.write(`  ${k.padEnd(12)} ${v}\n`);
   process.stdout.write(violations.length ? `VIOLATIONS (${violations.length}):\n${violations.map((v) => `  ${v}`).join('\n')}\n` : 'no violations: no stuck meeting, no lost or doubled money, every event once\n');

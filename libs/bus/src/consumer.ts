@@ -10,6 +10,20 @@ const codec = JSONCodec<unknown>();
 export const DEFAULT_MAX_DELIVER = 50;
 
 
+/**
+ * Thrown by a handler when its message must wait for another one (a meeting's earlier event not
+ * yet handled): the message comes back after `retryInMs`, and the wait does not count against
+ * the delivery limit (the handler itself decides how long it waits).
+ */
+export class NotYet extends Error {
+  constructor(
+    message: string,
+    readonly retryInMs = 1000,
+  ) {
+    super(message);
+  }
+}
+
 export interface ConsumeOptions {
   /** Durable name: one per consuming service (replicas share it). */
   durable: string;
@@ -116,6 +130,7 @@ export async function consume(bus: Bus, routes: readonly Route<any>[], opts: Con
       await route!.handle(payload, { subject, version, msg: m });
       m.ack();
     } catch (err) {
+      if (err instanceof NotYet) return m.nak(err.retryInMs);
       opts.onError(err, subject);
       if (m.info.deliveryCount >= (opts.maxDeliver ?? entry!.maxDeliver ?? DEFAULT_MAX_DELIVER)) return deadLetter(m, subject, 'failed', String((err as Error)?.message ?? err));
       m.nak(opts.retryDelayMs ?? 2000);

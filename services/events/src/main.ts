@@ -19,7 +19,7 @@ export async function startEvents(config: EventsConfig): Promise<Running> {
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'events', poolSize: 10 });
   const bus = await connectServiceBus(config, 'events');
   const repo = new EventRepository(db);
-  const stopConsumer = await consumeRecordingEvents(bus, repo, logger);
+  const stopConsumer = await consumeRecordingEvents(bus, repo, logger, { orderWaitMs: config.orderWaitSeconds * 1000 });
   const stopRetention = startRetention(repo, logger);
   const app = createApp({
     config,

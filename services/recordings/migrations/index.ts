@@ -6,6 +6,7 @@ import { addClaimOwner } from './0004_add_claim_owner';
 import { outboxVersionsAndParking } from './0005_outbox_versions_and_parking';
 import { searchTrigramIndex } from './0006_search_trigram_index';
 import { searchTextTokens } from './0007_search_text_tokens';
+import { recordingEventSeq } from './0008_recording_event_seq';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
@@ -15,4 +16,5 @@ export const migrations: MigrationSet = {
   '0005_outbox_versions_and_parking': outboxVersionsAndParking,
   '0006_search_trigram_index': searchTrigramIndex,
   '0007_search_text_tokens': searchTextTokens,
+  '0008_recording_event_seq': recordingEventSeq,
 };

@@ -136,6 +136,12 @@ export interface RecordingEvent {
   seriesId: string | null;
   occurredAt: string;
   data: { status: string; error?: unknown; change?: UpdateChange } & Record<string, unknown>;
+  /**
+   * The event's place among its meeting's events (1, 2, 3...), stamped by the recordings service
+   * in the transaction that writes it; the events feed orders a meeting's events by it. Absent
+   * from events written before it was added.
+   */
+  meetingSeq?: number;
 }
 
 /**

@@ -332,8 +332,10 @@ export const BUS = {
           'Facts of the event.',
           ['status'],
         ),
+        meetingSeq: int("The event's place among its meeting's events (from 1, no gaps), stamped by recordings; the feed orders by it.", { minimum: 1 }),
       },
       'A meeting event.',
+      ['id', 'type', 'recordingId', 'accountId', 'tokenId', 'seriesId', 'occurredAt', 'data'],
     ),
   }),
   digestCreated: fact<P.DigestCreated>({

@@ -9,6 +9,13 @@ type Db = Kysely<Database>;
  */
 const INSERT_LOCK = 7_291_001;
 
+/** What became of an event offered to the feed (EventRepository.insert). */
+export interface InsertOutcome {
+  stored: boolean;
+  waiting: boolean;
+  gap: boolean;
+}
+
 export interface FeedQuery {
   accountId: string;
   /** Only this token's meetings (a write-only token); undefined = every event of the account. */
@@ -30,12 +37,34 @@ async function lastSeq(db: Db): Promise<bigint> {
 export class EventRepository {
   constructor(private readonly db: Db) {}
 
-  /** Stores an event once; returns false when it was already there (a redelivery). */
-  async insert(e: NewEvent): Promise<boolean> {
+  /**
+   * Stores an event once, after its meeting's previous event (by `meetingSeq`). `stored`: false
+   * when it was already there (a redelivery). `waiting`: its predecessor is not stored yet and
+   * `waitForEarlier` holds, so nothing was written. `gap`: stored although its predecessor is not.
+   */
+  async insert(e: NewEvent, opts: { waitForEarlier: boolean } = { waitForEarlier: true }): Promise<InsertOutcome> {
     return this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
+      const seq = e.meetingSeq ?? null;
+      let gap = false;
+      if (seq !== null && seq > 1) {
+        const order = await trx.selectFrom('meetingOrder').select('lastSeq').where('recordingId', '=', e.recordingId).executeTakeFirst();
+        gap = (order?.lastSeq ?? 0) < seq - 1;
+        if (gap && opts.waitForEarlier) {
+          const there = await trx.selectFrom('event').select('id').where('id', '=', e.id).executeTakeFirst();
+          return there ? { stored: false, waiting: false, gap: false } : { stored: false, waiting: true, gap: true };
+        }
+      }
       const r = await trx.insertInto('event').values(e).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+      const stored = Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+      if (seq !== null) {
+        await trx
+          .insertInto('meetingOrder')
+          .values({ recordingId: e.recordingId, lastSeq: seq })
+          .onConflict((oc) => oc.column('recordingId').doUpdateSet({ lastSeq: sql`greatest(meeting_order.last_seq, excluded.last_seq)` }))
+          .execute();
+      }
+      return { stored, waiting: false, gap: stored && gap };
     });
   }
 

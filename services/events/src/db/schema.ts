@@ -13,6 +13,14 @@ export interface EventTable {
   occurredAt: Date;
   data: unknown;
   storedAt: Generated<Date>;
+  /** Its place among its meeting's events (recordings stamps it); null for events from before. */
+  meetingSeq: number | null;
+}
+
+/** Per meeting, the highest `meetingSeq` stored: the next event of the meeting may follow it. */
+export interface MeetingOrderTable {
+  recordingId: string;
+  lastSeq: number;
 }
 
 export type EventRow = Selectable<EventTable>;
@@ -23,4 +31,5 @@ export type NewEvent = Insertable<EventTable>;
 
 export interface Database {
   event: EventTable;
+  meetingOrder: MeetingOrderTable;
 }

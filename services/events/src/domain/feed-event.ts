@@ -17,6 +17,7 @@ export function toNewEvent(e: RecordingEvent): NewEvent {
     seriesId: e.seriesId,
     occurredAt: new Date(e.occurredAt),
     data: JSON.stringify(e.data),
+    meetingSeq: e.meetingSeq ?? null,
   };
 }
 

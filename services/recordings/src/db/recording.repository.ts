@@ -20,7 +20,7 @@ export class RecordingRepository {
     return q.executeTakeFirst();
   }
 
-  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText' | 'searchTurns'> & { attachmentMinutes: number }): Promise<RecordingRow> {
+  async insert(db: Db, row: Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText' | 'searchTurns' | 'eventSeq'> & { attachmentMinutes: number }): Promise<RecordingRow> {
     return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -33,8 +33,18 @@ export class RecordingRepository {
       .executeTakeFirstOrThrow();
   }
 
-  /** Writes a public event to the outbox in the caller's transaction. */
+  /**
+   * Writes a public event to the outbox in the caller's transaction, stamped with its place among
+   * the meeting's events. Counting takes the meeting's row lock, so two transactions emitting for
+   * one meeting number their events in the order they commit.
+   */
   async emit(trx: Db, r: RecordingRow, type: EventType, data: Record<string, unknown>): Promise<void> {
+    const { eventSeq } = await trx
+      .updateTable('recording')
+      .set((eb) => ({ eventSeq: eb('eventSeq', '+', 1) }))
+      .where('id', '=', r.id)
+      .returning('eventSeq')
+      .executeTakeFirstOrThrow();
     const event: RecordingEvent = {
       id: newId('evt'),
       type,
@@ -44,6 +54,7 @@ export class RecordingRepository {
       seriesId: r.seriesId,
       occurredAt: new Date().toISOString(),
       data: { status: r.status, ...data },
+      meetingSeq: eventSeq,
     };
     await enqueue(trx, BUS.recordingEvent, event.id, event);
   }

@@ -46,6 +46,8 @@ export interface RecordingTable {
   /** Lines of searchText that are transcript turns (the rest: title, digest); null: one line, any part. */
   searchTurns: Generated<number | null>;
   updatedAt: Generated<Date>;
+  /** Public events emitted so far; the next is stamped with this plus one (its `meetingSeq`). */
+  eventSeq: Generated<number>;
 }
 
 export interface IdempotencyKeyTable {
