@@ -6,6 +6,9 @@
  * NATS broker of its own with authentication on (`deploy/nats-broker.ts`: one user per service,
  * permissions from the bus table) on NATS_PORT (4223), JetStream and passwords under ./data/nats.
  *
+ * Each service's migration step (`main.ts migrate`) runs first, all of them before any service
+ * starts: a service's start only checks that its schema is current (libs/db migrate.ts).
+ *
  * The gateway starts last, once every other service answers /readyz (database and broker
  * reached, its NATS handlers subscribed), so that when the public port first answers, a request
  * through it finds every service behind it serving.
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
     env = { ...process.env, NATS_URL: broker.url, ...broker.env };
     process.stderr.write(`launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`);
   }
+  await migrateEach(services);
   const internal = services.filter((s) => s !== 'gateway');
   process.stderr.write(`launcher: starting ${internal.join(', ')}\n`);
   internal.forEach(start);
@@ -70,6 +74,21 @@ async function main(): Promise<void> {
 }
 
 const READY_WAIT_MS = 60_000;
+
+/** Runs every service's migration step (one process each, at once); a failed one stops the launcher. */
+async function migrateEach(names: string[]): Promise<void> {
+  const codes = await Promise.all(
+    names.map(
+      (name) =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts'), 'migrate'], { cwd: root, stdio: 'inherit', env });
+          child.on('exit', (code) => resolve(code));
+        }),
+    ),
+  );
+  const failed = names.filter((_, i) => codes[i] !== 0);
+  if (failed.length) throw new Error(`the migration step of ${failed.join(', ')} failed`);
+}
 
 function portOf(name: ServiceId): number {
   const configured = Number(process.env[`${name.toUpperCase()}_PORT`] ?? (name === 'gateway' ? process.env.PORT : undefined));

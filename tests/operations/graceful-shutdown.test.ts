@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ensureDatabase } from '@mm/db';
+import { ensureDatabase, migrateSchema } from '@mm/db';
+import { SERVICE_SCHEMAS } from '../support/migrate';
 import { dropDatabase } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -53,6 +54,7 @@ describe.each(SERVICES)('SIGTERM to the %s service under load', (service) => {
 
   it('answers every request it accepted, says not ready first, and exits 0', async () => {
     await ensureDatabase(databaseUrl);
+    await migrateSchema(databaseUrl, SERVICE_SCHEMAS[service].schema, SERVICE_SCHEMAS[service].migrations);
     const port = await freePort();
     // The gateway answers /readyz on its ops port only (the public port has no /readyz).
     const opsPort = service === 'gateway' ? await freePort() : port;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,25 +53,31 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
     const port = 19000 + SERVICES.indexOf(service) * 7 + Math.floor(Math.random() * 5);
     // The gateway answers /readyz on its ops port only.
     const opsPort = service === 'gateway' ? port + 1000 : port;
+    const env = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: dbUrl.toString(),
+      NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      // Its own NATS user, as a pod gets it from its Secret (the suite's broker has authentication on).
+      ...(process.env[`NATS_PASSWORD_${service.toUpperCase()}`] ? { NATS_PASSWORD: process.env[`NATS_PASSWORD_${service.toUpperCase()}`] } : {}),
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      BUS_NAMESPACE: `${ns}.`,
+      INTERNAL_JWT_SECRET: randomBytes(24).toString('hex'),
+      TOKEN_HASH_KEY: randomBytes(24).toString('hex'),
+      ADMIN_API_KEY: randomBytes(24).toString('hex'),
+      AUDIO_STORE_URL: `file:${path.join(out, 'store')}`,
+      [service === 'gateway' ? 'PORT' : `${service.toUpperCase()}_PORT`]: String(port),
+      OPS_PORT: String(opsPort),
+    };
+    // A start on a schema its migrations have not reached is refused, naming the migration step;
+    // the step (`node src/main.js migrate`, the migrate initContainer) from the same install, then the start.
+    const refused = spawnSync(process.execPath, [path.join(dir, 'src', 'main.js')], { cwd: dir, env, encoding: 'utf8', timeout: 30_000 });
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/failed to start: schema \w+ (has no migrations applied|lacks).*main\.js migrate/) });
+    execFileSync(process.execPath, [path.join(dir, 'src', 'main.js'), 'migrate'], { cwd: dir, env: { PATH: env.PATH, DATABASE_URL: env.DATABASE_URL }, stdio: 'pipe' });
     const child = spawn(process.execPath, [path.join(dir, 'src', 'main.js')], {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: dbUrl.toString(),
-        NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-        // Its own NATS user, as a pod gets it from its Secret (the suite's broker has authentication on).
-        ...(process.env[`NATS_PASSWORD_${service.toUpperCase()}`] ? { NATS_PASSWORD: process.env[`NATS_PASSWORD_${service.toUpperCase()}`] } : {}),
-        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-        BUS_NAMESPACE: `${ns}.`,
-        INTERNAL_JWT_SECRET: randomBytes(24).toString('hex'),
-        TOKEN_HASH_KEY: randomBytes(24).toString('hex'),
-        ADMIN_API_KEY: randomBytes(24).toString('hex'),
-        AUDIO_STORE_URL: `file:${path.join(out, 'store')}`,
-        [service === 'gateway' ? 'PORT' : `${service.toUpperCase()}_PORT`]: String(port),
-        OPS_PORT: String(opsPort),
-      },
+      env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

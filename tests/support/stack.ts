@@ -19,6 +19,7 @@ import type { RequestEntry } from '@mm/contract';
 import { ensureDatabase } from '@mm/db';
 import { Client } from 'pg';
 import { startS3Server, type S3Server } from './s3';
+import { migrateAll } from './migrate';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -53,7 +54,13 @@ export interface Stack {
  */
 export async function startStack(
   env: Record<string, string> = {},
-  opts: { pipeline?: boolean; askEnv?: Record<string, string>; store?: 'file' | 's3' } = {},
+  opts: {
+    pipeline?: boolean;
+    askEnv?: Record<string, string>;
+    store?: 'file' | 's3';
+    /** Each service's DATABASE_URL on a database made and migrated by the caller (its own role each); kept at stop. */
+    databaseUrls?: Record<string, string>;
+  } = {},
 ): Promise<Stack> {
   // Each stack has its own NATS namespace: no other stack (or a dev stack) answers its requests or takes its jobs.
   const busNamespace = `t${randomBytes(5).toString('hex')}.`;
@@ -64,31 +71,38 @@ export async function startStack(
   // ... and its own database: an outbox relay publishes every unpublished row of its schema, so
   // stacks sharing a database would publish each other's work into their own namespace.
   const databaseUrl = stackDatabaseUrl(busNamespace);
-  await ensureDatabase(databaseUrl);
+  if (!opts.databaseUrls) {
+    await ensureDatabase(databaseUrl);
+    // The services' start only checks its schema: the migration step runs first, as in production.
+    await migrateAll(databaseUrl);
+  }
   const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, ...storeEnv, BUS_NAMESPACE: busNamespace, DATABASE_URL: databaseUrl, ...env };
+  const envOf = (service: string): NodeJS.ProcessEnv => (opts.databaseUrls ? { ...base, DATABASE_URL: opts.databaseUrls[service] } : base);
   const running: Running[] = [];
-  const account = await startAccount({ ...accountConfig(base), port: 0 });
+  const account = await startAccount({ ...accountConfig(envOf('account')), port: 0 });
   running.push(account);
-  const series = await startSeries({ ...seriesConfig(base), port: 0 });
+  const series = await startSeries({ ...seriesConfig(envOf('series')), port: 0 });
   running.push(series);
-  const events = await startEvents({ ...eventsConfig(base), port: 0 });
+  const events = await startEvents({ ...eventsConfig(envOf('events')), port: 0 });
   running.push(events);
-  const recordings = await startRecordings({ ...recordingsConfig(base), port: 0 });
+  const recordings = await startRecordings({ ...recordingsConfig(envOf('recordings')), port: 0 });
   running.push(recordings);
-  const ask = await startAsk({ ...askConfig({ ...base, ...opts.askEnv }), port: 0 });
+  const ask = await startAsk({ ...askConfig({ ...envOf('ask'), ...opts.askEnv }), port: 0 });
   running.push(ask);
+  let pipeline: Running | undefined;
   if (opts.pipeline) {
     // Loaded only when asked for: most tests need no engines.
     const { loadConfig } = await import('../../services/pipeline/src/config');
     const { startPipeline } = await import('../../services/pipeline/src/main');
-    running.push(await startPipeline({ ...loadConfig(base), port: 0 }));
+    pipeline = await startPipeline({ ...loadConfig(envOf('pipeline')), port: 0 });
+    running.push(pipeline);
   }
-  const cfg = gatewayConfig(base);
+  const cfg = gatewayConfig(envOf('gateway'));
   const serviceUrls = { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, ask: `http://127.0.0.1:${ask.port}`, events: `http://127.0.0.1:${events.port}` };
   const gateway = await startGateway({ ...cfg, port: 0, serviceUrls });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
-  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway };
+  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway, ...(pipeline ? { pipeline } : {}) };
   let testBus: Promise<Bus> | undefined;
   const api = request(url);
   return {
@@ -111,7 +125,7 @@ export async function startStack(
       const bus = await connectBus(cfg.natsUrl, 'operator', busNamespace);
       await dropNamespace(bus);
       await bus.close();
-      await dropDatabase(databaseUrl);
+      if (!opts.databaseUrls) await dropDatabase(databaseUrl);
       await s3?.stop();
     },
   };

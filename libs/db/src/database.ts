@@ -32,25 +32,34 @@ export function keepConnectionLossesQuiet(pool: Pool): void {
   pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
-/** Creates the database named in `url` when it does not exist yet (first start on a fresh machine). */
+/**
+ * Creates the database named in `url` when it does not exist yet (first start on a fresh
+ * machine). A database that exists is only connected to: a service's own role on a bootstrapped
+ * database may not reach the `postgres` database, nor create one.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
   if (!name) throw new Error('DATABASE_URL names no database');
+  const probe = new Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (err) {
+    // 3D000: the database does not exist; anything else (a wrong password, no server) is the caller's error.
+    if ((err as { code?: string }).code !== '3D000') throw err;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) {
-      try {
-        await client.query(`create database "${name.replace(/"/g, '""')}"`);
-      } catch (err) {
-        // Another replica created it first.
-        if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
-      }
-    }
+    await client.query(`create database "${name.replace(/"/g, '""')}"`);
+  } catch (err) {
+    // Another replica created it first.
+    if ((err as { code?: string }).code !== '42P04' && (err as { code?: string }).code !== '23505') throw err;
   } finally {
     await client.end();
   }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type AccountConfig } from './config';
 import { createApp } from './app';
@@ -25,8 +25,8 @@ import { migrations } from '../migrations';
  */
 export async function startAccount(config: AccountConfig): Promise<Running> {
   const logger = createLogger('account', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'account', migrations);
   const { db, pool } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
+  await requireSchema(db, 'account', migrations);
   const bus = await connectServiceBus(config, 'account');
   const { nc } = bus;
   const summaries = new WalletSummaryCache();
@@ -79,4 +79,7 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   });
 }
 
-if (require.main === module) runMain('account', () => startAccount(loadConfig()));
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('account', 'account', migrations);
+  else runMain('account', () => startAccount(loadConfig()));
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type AskConfig } from './config';
 import { createApp } from './app';
@@ -12,11 +12,11 @@ import { ExtractiveAskEngine } from './engines/extractive.engine';
 import { OpenAiAskEngine } from './engines/openai.engine';
 import { migrations } from '../migrations';
 
-/** Starts the ask service: migrate, then answer quotes and questions from what recordings holds. */
+/** Starts the ask service: check its schema is migrated, then answer quotes and questions from what recordings holds. */
 export async function startAsk(config: AskConfig): Promise<Running> {
   const logger = createLogger('ask', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'ask', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'ask', poolSize: 10 });
+  await requireSchema(db, 'ask', migrations);
   const bus = await connectServiceBus(config, 'ask');
   const engine = config.llmEngine === 'openai' ? new OpenAiAskEngine({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model: config.openai.llmModel }) : new ExtractiveAskEngine();
   const asks = new AskService({ repo: new AskRepository(db), context: new ContextLoader(bus.nc, config.charsPerMinute), engine, nc: bus.nc, logger });
@@ -36,4 +36,7 @@ export async function startAsk(config: AskConfig): Promise<Running> {
   });
 }
 
-if (require.main === module) runMain('ask', () => startAsk(loadConfig()));
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('ask', 'ask', migrations);
+  else runMain('ask', () => startAsk(loadConfig()));
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type EventsConfig } from './config';
 import { createApp } from './app';
@@ -12,11 +12,11 @@ import { startRetention } from './services/retention.service';
 import { consumeRecordingEvents } from './bus/recording-events.consumer';
 import { migrations } from '../migrations';
 
-/** Starts the events service: migrate, copy meeting events from the bus, serve the feed, prune. */
+/** Starts the events service: check its schema is migrated, copy meeting events from the bus, serve the feed, prune. */
 export async function startEvents(config: EventsConfig): Promise<Running> {
   const logger = createLogger('events', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'events', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'events', poolSize: 10 });
+  await requireSchema(db, 'events', migrations);
   const bus = await connectServiceBus(config, 'events');
   const repo = new EventRepository(db);
   const stopConsumer = await consumeRecordingEvents(bus, repo, logger, { orderWaitMs: config.orderWaitSeconds * 1000 });
@@ -39,4 +39,7 @@ export async function startEvents(config: EventsConfig): Promise<Running> {
   });
 }
 
-if (require.main === module) runMain('events', () => startEvents(loadConfig()));
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('events', 'events', migrations);
+  else runMain('events', () => startEvents(loadConfig()));
+}

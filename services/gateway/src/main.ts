@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createLogger, createOpsApp, isMultipartPost, serve, runMain, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, requireSchemaAt, runMigrate } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
@@ -27,13 +27,13 @@ export interface GatewayProcess {
 }
 
 /**
- * Migrates the gateway's schema, connects Redis and NATS, answers contact requests, listens.
+ * Checks the gateway's schema is migrated, connects Redis and NATS, answers contact requests, listens.
  * `opsPort: false` for a cluster worker: the primary serves the ops port for all of them.
  */
 export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort: boolean }): Promise<GatewayProcess> {
   const logger = createLogger('gateway', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'access', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
+  await requireSchema(db, 'access', migrations);
   // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).
   // Auto-pipelining sends the gate calls of requests that arrive in the same tick in one write.
   // Keys carry the bus namespace: stacks sharing one Redis (tests, a bench beside a dev stack)
@@ -71,8 +71,12 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
 function startFromEnvironment(): Promise<Running> {
   const config = loadConfig();
   if (cluster.isWorker) return startGatewayWorker(() => startGatewayProcess(config, { opsPort: false }));
-  if (config.workers > 1) return startGatewayPrimary(config, config.workers);
+  // The primary refuses a schema behind the build before forking workers that would refuse it one by one.
+  if (config.workers > 1) return requireSchemaAt(config.databaseUrl, 'access', migrations).then(() => startGatewayPrimary(config, config.workers));
   return startGateway(config);
 }
 
-if (require.main === module) runMain('gateway', startFromEnvironment);
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('gateway', 'access', migrations);
+  else runMain('gateway', startFromEnvironment);
+}

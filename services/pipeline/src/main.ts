@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { createLogger, createServiceApp, finishApp, serve, runMain, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus, startOutboxRelay } from '@mm/bus';
 import { openStore } from '@mm/store';
 import { loadConfig, type PipelineConfig } from './config';
@@ -11,11 +11,11 @@ import { createEngines } from './services/create-engines';
 import { startConsumers } from './bus/jobs.consumer';
 import { migrations } from '../migrations';
 
-/** Starts the pipeline: migrate, run jobs and timers from JetStream, relay results, serve health. */
+/** Starts the pipeline: check its schema is migrated, run jobs and timers from JetStream, relay results, serve health. */
 export async function startPipeline(config: PipelineConfig): Promise<Running> {
   const logger = createLogger('pipeline', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'pipeline', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'pipeline', poolSize: 10 });
+  await requireSchema(db, 'pipeline', migrations);
   const bus = await connectServiceBus(config, 'pipeline');
   const store = await openStore(config.audioStore);
   const runner = new JobRunner({ db, store, engines: createEngines(config), logger, autoRetries: config.autoRetries, autoRetryDelaySeconds: config.autoRetryDelaySeconds });
@@ -41,4 +41,7 @@ export async function startPipeline(config: PipelineConfig): Promise<Running> {
   });
 }
 
-if (require.main === module) runMain('pipeline', () => startPipeline(loadConfig()));
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('pipeline', 'pipeline', migrations);
+  else runMain('pipeline', () => startPipeline(loadConfig()));
+}

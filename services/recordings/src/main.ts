@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { createLogger, isMultipartPost, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus, startOutboxRelay } from '@mm/bus';
 import { openStore } from '@mm/store';
 import { loadConfig, type RecordingsConfig } from './config';
@@ -16,11 +16,11 @@ import { HoldReconciler } from './services/hold-reconciler';
 import { UploadsInFlight } from './services/uploads-in-flight';
 import { migrations } from '../migrations';
 
-/** Starts the recordings service: migrate, relay its outbox, apply pipeline results, answer series stats, listen. */
+/** Starts the recordings service: check its schema is migrated, relay its outbox, apply pipeline results, answer series stats, listen. */
 export async function startRecordings(config: RecordingsConfig): Promise<Running> {
   const logger = createLogger('recordings', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'recordings', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'recordings', poolSize: 20 });
+  await requireSchema(db, 'recordings', migrations);
   const bus = await connectServiceBus(config, 'recordings');
   const store = await openStore(config.audioStore);
   const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming, freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay });
@@ -62,4 +62,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   });
 }
 
-if (require.main === module) runMain('recordings', () => startRecordings(loadConfig()));
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('recordings', 'recordings', migrations);
+  else runMain('recordings', () => startRecordings(loadConfig()));
+}

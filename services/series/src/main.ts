@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus } from '@mm/bus';
 import { loadConfig, type SeriesConfig } from './config';
 import { createApp } from './app';
@@ -10,11 +10,11 @@ import { serveSeries } from './bus/series.handlers';
 import { RecordingsStatsClient } from './bus/series-stats.client';
 import { migrations } from '../migrations';
 
-/** Starts the series service: migrate, answer series requests over NATS, listen. */
+/** Starts the series service: check its schema is migrated, answer series requests over NATS, listen. */
 export async function startSeries(config: SeriesConfig): Promise<Running> {
   const logger = createLogger('series', config.logLevel, config.logBufferBytes);
-  await migrateSchema(config.databaseUrl, 'series', migrations);
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
+  await requireSchema(db, 'series', migrations);
   const { nc } = await connectServiceBus(config, 'series');
   const series = new SeriesService(db, new RecordingsStatsClient(nc, logger));
   const subs = serveSeries(nc, series, logger);
@@ -35,4 +35,7 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   });
 }
 
-if (require.main === module) runMain('series', () => startSeries(loadConfig()));
+if (require.main === module) {
+  if (isMigrateCommand()) runMigrate('series', 'series', migrations);
+  else runMain('series', () => startSeries(loadConfig()));
+}

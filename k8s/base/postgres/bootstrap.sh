@@ -1,0 +1,49 @@
+#!/bin/sh
+# Meeting Memory's roles and schemas in one database: one login role per service owning one schema
+# (the name its code uses), the extensions made once, nothing else. Runs as an administrator with
+# CREATEROLE who may create schemas in the database (its owner or CREATE on it), not a superuser:
+# RDS's master user, Cloud SQL's postgres user, Azure's admin. Safe to run again (passwords are
+# set again; nothing is dropped). Each service's migration step then runs as its own role.
+#   libpq's PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD (PGSSLMODE...): the administrator
+#   ROLE_PREFIX   before each role's name (default mm_: mm_gateway, mm_account, ...)
+#   <SERVICE>_DB_PASSWORD   each service's password (GATEWAY_DB_PASSWORD, ...)
+set -eu
+# Notices ("already exists, skipping") on a second run are not news.
+export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
+prefix="${ROLE_PREFIX-mm_}"
+# service:schema, as the services' code names its schema (the gateway keeps the access schema).
+services="gateway:access account:account recordings:recordings pipeline:pipeline series:series ask:ask events:events"
+
+for pair in $services; do
+  pw_var="$(echo "${pair%%:*}" | tr a-z A-Z)_DB_PASSWORD"
+  [ -n "$(printenv "$pw_var" || true)" ] || { echo "bootstrap: $pw_var is not set" >&2; exit 1; }
+done
+
+# pg_trgm and btree_gin are trusted extensions: the database's owner (or CREATE on it) makes them,
+# once, in a schema of their own every service may use (recordings' search index names it).
+psql -v ON_ERROR_STOP=1 -q <<'SQL'
+CREATE SCHEMA IF NOT EXISTS extensions;
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA extensions;
+CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA extensions;
+SELECT format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database()) \gexec
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+SQL
+
+for pair in $services; do
+  svc="${pair%%:*}"
+  pw="$(printenv "$(echo "$svc" | tr a-z A-Z)_DB_PASSWORD")"
+  psql -v ON_ERROR_STOP=1 -q -v role="$prefix$svc" -v schema="${pair#*:}" -v pw="$pw" <<'SQL'
+SELECT format('CREATE ROLE %I LOGIN', :'role') WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'role') \gexec
+-- No SUPERUSER/CREATEDB/CREATEROLE words: a role made by a CREATEROLE administrator has none, and
+-- only a superuser may name them.
+ALTER ROLE :"role" WITH LOGIN PASSWORD :'pw';
+-- Membership lets the administrator make the schema owned by the role (PostgreSQL 16: the ADMIN
+-- OPTION its creator holds does not allow SET ROLE).
+GRANT :"role" TO CURRENT_USER;
+CREATE SCHEMA IF NOT EXISTS :"schema" AUTHORIZATION :"role";
+ALTER ROLE :"role" SET search_path = :"schema";
+SELECT format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), :'role') \gexec
+GRANT USAGE ON SCHEMA extensions TO :"role";
+SQL
+done
+echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events} and their schemas are ready"

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+
+/**
+ * Issue 25 item 11: compose hands each container only the secrets it uses, and each service
+ * connects to Postgres as its own role. "Uses" is read from the code: the variables its
+ * configuration reads (its config.ts, the shared config, the audio store's for those that read it).
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+const SERVICES = ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events'];
+const SECRET = /SECRET|PASSWORD|TOKEN|_KEY$|KEY_ID$|DATABASE_URL|REDIS_URL|SMTP_URL|MINIO_ROOT/;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const compose: any = parse(readFileSync(path.join(ROOT, 'deploy', 'compose.yaml'), 'utf8'), { merge: true });
+
+const namesIn = (file: string) => new Set([...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]));
+
+/** Every variable a service's configuration reads. */
+function readBy(service: string): Set<string> {
+  const own = path.join('services', service, 'src', 'config.ts');
+  const files = [own, 'libs/http/src/config.ts'];
+  if (readFileSync(path.join(ROOT, own), 'utf8').includes('readStoreConfig')) files.push('libs/store/src/store-config.ts');
+  // The shared config reads NATS_PASSWORD and `${s.toUpperCase()}_PORT` style names: NATS_PASSWORD is named literally.
+  return new Set(files.flatMap((f) => [...namesIn(f)]));
+}
+
+describe('deploy/compose.yaml', () => {
+  it.each(SERVICES)('hands %s only the secrets its code reads, and no env_file', (service) => {
+    const s = compose.services[service];
+    expect(s.env_file).toBeUndefined();
+    const secrets = Object.keys(s.environment).filter((k) => SECRET.test(k));
+    const reads = readBy(service);
+    expect(secrets.filter((k) => !reads.has(k))).toEqual([]);
+  });
+
+  it.each(SERVICES)('connects %s to Postgres as its own role, made by db-bootstrap before it starts', (service) => {
+    const s = compose.services[service];
+    expect(new URL(s.environment.DATABASE_URL.replace(/\$\{[^}]+\}/g, 'x')).username).toBe(`mm_${service}`);
+    expect(s.depends_on['db-bootstrap']).toEqual({ condition: 'service_completed_successfully' });
+    expect(s.command.join(' ')).toMatch(/node src\/main\.js migrate && exec node src\/main\.js/);
+  });
+
+  it('keeps the superuser password and the root keys to the containers that need them', () => {
+    const holders = (name: string) => Object.keys(compose.services).filter((c) => Object.keys(compose.services[c].environment ?? {}).includes(name)).sort();
+    expect(holders('POSTGRES_PASSWORD')).toEqual(['postgres']);
+    expect(holders('PGPASSWORD')).toEqual(['db-bootstrap']);
+    expect(holders('MINIO_ROOT_PASSWORD')).toEqual(['minio', 'minio-bucket']);
+    expect(holders('NATS_PASSWORD_OPERATOR')).toEqual(['nats']);
+    expect(holders('TOKEN_HASH_KEY')).toEqual(['gateway']);
+    expect(holders('S3_SECRET_ACCESS_KEY')).toEqual(['minio-bucket', 'pipeline', 'recordings']);
+    for (const c of Object.values(compose.services) as { env_file?: unknown }[]) expect(c.env_file).toBeUndefined();
+  });
+
+  it('runs the same bootstrap script as the Kubernetes Job', () => {
+    expect(compose.services['db-bootstrap'].volumes).toContain('../k8s/base/postgres/bootstrap.sh:/bootstrap.sh:ro');
+  });
+});

@@ -1,0 +1,162 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { parseAllDocuments } from 'yaml';
+import { migrateSchema } from '@mm/db';
+import { startStack, type Stack } from '../support/stack';
+import { SERVICE_SCHEMAS } from '../support/migrate';
+import { loadConfig as seriesConfig } from '../../services/series/src/config';
+import { startSeries } from '../../services/series/src/main';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = any;
+
+/**
+ * Issue 26's "Done when": a fresh database whose administrator has CREATEROLE and is no superuser
+ * (as on RDS, Cloud SQL, Azure), the prod overlay's bootstrap Job and every service's migrate
+ * initContainer run as the overlay runs them, then every service started under its own role answers /readyz.
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+const id = randomBytes(4).toString('hex');
+const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test');
+const database = `mm_boot_${id}`;
+const admin = `mm_boot_admin_${id}`;
+const prefix = `mmb${id}_`;
+const work = mkdtempSync(path.join(tmpdir(), 'mm-boot-'));
+const passwords: Record<string, string> = {};
+
+const objects: Obj[] = parseAllDocuments(execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', 'prod')], { encoding: 'utf8' }))
+  .map((d) => d.toJS())
+  .filter(Boolean);
+const deployments = objects.filter((o) => o.kind === 'Deployment');
+
+/** A connection as the server's superuser, to make the administrator and drop everything after. */
+async function asSuperuser(query: string): Promise<void> {
+  const url = new URL(server);
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+function urlOf(role: string, password: string): string {
+  const url = new URL(server);
+  url.username = role;
+  url.password = password;
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Runs a command to its end; resolves with its exit code and what it printed. */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+/** The overlay's bootstrap Job: its script from its ConfigMap, its command, its environment and the administrator's. */
+function runBootstrap(): Promise<{ code: number | null; out: string }> {
+  const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'postgres-bootstrap');
+  const container = job.spec.template.spec.containers[0];
+  const volume = job.spec.template.spec.volumes.find((v: Obj) => v.configMap);
+  const script = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name).data['bootstrap.sh'];
+  const mount = container.volumeMounts.find((m: Obj) => m.name === volume.name).mountPath;
+  expect(container.command).toEqual(['sh', `${mount}/bootstrap.sh`]);
+  writeFileSync(path.join(work, 'bootstrap.sh'), script);
+  const jobEnv = Object.fromEntries(container.env.map((e: Obj) => [e.name, e.value]));
+  const env = {
+    PATH: process.env.PATH,
+    ...jobEnv,
+    // Roles are the whole server's: this run's own names.
+    ROLE_PREFIX: prefix,
+    ...{ PGHOST: server.hostname, PGPORT: server.port || '5432', PGDATABASE: database, PGUSER: admin, PGPASSWORD: 'unused-with-trust' },
+    ...Object.fromEntries(Object.entries(passwords).map(([s, pw]) => [`${s.toUpperCase()}_DB_PASSWORD`, pw])),
+  };
+  return run('sh', [path.join(work, 'bootstrap.sh')], env);
+}
+
+/** A Deployment's migrate initContainer, run from the source tree (`src/main.js` is `src/main.ts` under tsx). */
+function runMigrate(deployment: Obj): Promise<{ code: number | null; out: string }> {
+  const service = deployment.metadata.name as string;
+  const init = deployment.spec.template.spec.initContainers.find((c: Obj) => c.name === 'migrate');
+  expect(init.image).toBe(deployment.spec.template.spec.containers[0].image);
+  const [node, main, ...args] = init.command as string[];
+  expect([node, main]).toEqual(['node', 'src/main.js']);
+  const ref = init.env.find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef;
+  expect(ref).toEqual({ name: `${service}-secrets`, key: 'DATABASE_URL' });
+  const env = { PATH: process.env.PATH, DATABASE_URL: urlOf(`${prefix}${service}`, passwords[service]) };
+  return run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services', service, 'src', 'main.ts'), ...args], env);
+}
+
+let stack: Stack | null = null;
+
+beforeAll(async () => {
+  for (const d of deployments) passwords[d.metadata.name] = randomBytes(12).toString('hex');
+  await asSuperuser(`create role ${admin} login createrole nosuperuser nocreatedb`);
+  // The platform's part: a database its administrator owns (RDS's master user, Cloud SQL's postgres).
+  await asSuperuser(`create database ${database} owner ${admin}`);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await asSuperuser(`drop database if exists ${database} with (force)`);
+  for (const s of Object.keys(passwords)) await asSuperuser(`drop role if exists ${prefix}${s}`);
+  await asSuperuser(`drop role if exists ${admin}`);
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the prod overlay on a fresh database with a CREATEROLE administrator (no superuser)', () => {
+  it('bootstraps roles and schemas (twice), migrates each schema as its role, and every service answers /readyz', async () => {
+    for (let i = 0; i < 2; i++) {
+      const boot = await runBootstrap();
+      expect({ code: boot.code, out: boot.out }).toEqual({ code: 0, out: expect.stringContaining('ready') });
+    }
+    const roles = Object.keys(passwords).map((s) => `${prefix}${s}`);
+    const client = new Client({ connectionString: urlOf(admin, 'unused-with-trust') });
+    await client.connect();
+    try {
+      const rights = await client.query(
+        `select r.rolname, r.rolsuper, has_database_privilege(r.rolname, current_database(), 'CREATE') as create_db, n.nspname
+           from pg_roles r left join pg_namespace n on n.nspowner = r.oid where r.rolname = any($1) order by r.rolname`,
+        [roles],
+      );
+      // One role per service, no superuser, no CREATE on the database, owning one schema: the gateway's is `access`.
+      expect(rights.rows).toHaveLength(roles.length);
+      expect(rights.rows.filter((r) => r.rolsuper || r.create_db)).toEqual([]);
+      expect(rights.rows.find((r) => r.rolname === `${prefix}gateway`).nspname).toBe('access');
+    } finally {
+      await client.end();
+    }
+
+    // A start before the migration step is refused, naming the step.
+    const base = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: urlOf(`${prefix}series`, passwords.series) };
+    await expect(startSeries({ ...seriesConfig(base), port: 0 })).rejects.toThrow(/schema series has no migrations applied: run the migration step first/);
+
+    // Every service's step at once, as the pods of one apply; then again, twice at once (several
+    // pods of a rollout): nothing left to apply, no error.
+    const steps = await Promise.all(deployments.map(runMigrate));
+    expect(steps.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(steps.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current \(applied /) })));
+    const { schema, migrations } = SERVICE_SCHEMAS.recordings;
+    const recordingsUrl = urlOf(`${prefix}recordings`, passwords.recordings);
+    expect(await Promise.all([migrateSchema(recordingsUrl, schema, migrations), migrateSchema(recordingsUrl, schema, migrations)])).toEqual([[], []]);
+
+    const urls = Object.fromEntries(Object.entries(passwords).map(([s, pw]) => [s, urlOf(`${prefix}${s}`, pw)]));
+    stack = await startStack({}, { pipeline: true, databaseUrls: urls });
+    const ready: Record<string, number> = {};
+    for (const [name, running] of Object.entries(stack.services)) {
+      ready[name] = (await fetch(`http://127.0.0.1:${running.opsPort ?? running.port}/readyz`)).status;
+    }
+    expect(ready).toEqual(Object.fromEntries(deployments.map((d) => [d.metadata.name, 200])));
+  }, 120_000);
+});
