@@ -15,6 +15,8 @@ import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
 import { AdminLimit } from './services/admin-limit';
 import { KeptAnswers } from './services/kept-answers';
+import { appDoor } from './app-door';
+import type { SendMail } from './services/sign-in.service';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -25,6 +27,8 @@ export interface GatewayDeps {
   /** The pipelined connections reads take to the owning services (closed by whoever made them). */
   reads: ReadPipelines;
   ready: () => Promise<boolean>;
+  /** Sends the app's invite and reset emails (null without SMTP_URL). */
+  sendMail?: SendMail;
 }
 
 /**
@@ -42,7 +46,9 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const api = publicHandler({ gate, signer, kept: new KeptAnswers(config.keptAnswerMaxAgeMs), tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, reads: deps.reads, trustedProxies: config.trustedProxies, logger });
   app.use('/api', (_req, res) => writeNotFound(res));
   const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies }));
+  const door = appDoor(deps, { access, signer });
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies, invites: door.signIn }));
+  door.mount(app);
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';
