@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
 /** Debian's chromium (deploy/install.sh installs it); playwright-core drives it, downloads nothing. */
@@ -42,4 +42,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export function onStack(stackUrl: string, link: string): string {
   const u = new URL(link);
   return `${stackUrl}${u.pathname}${u.search}`;
+}
+
+/**
+ * A browser context signed in as a new person: the operator's invite, then the password set
+ * through the gateway's own form endpoint (the browser suite's first test does it by hand).
+ */
+export async function signedInContext(
+  browser: Browser,
+  stack: { url: string; admin: { invite(id: string, email?: string): Promise<{ url: string }> } },
+  accountId: string,
+  email: string,
+  password = 'a long river of tea',
+): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  const invite = await stack.admin.invite(accountId, email);
+  const res = await context.request.post(onStack(stack.url, invite.url), { form: { password, confirm: password }, headers: { origin: stack.url }, maxRedirects: 0 });
+  if (res.status() !== 303 || !res.headers().location?.endsWith('/app/')) throw new Error(`set password: ${res.status()} ${res.headers().location}`);
+  return context;
 }
