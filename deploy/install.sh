@@ -18,6 +18,8 @@ done
 [ -f /usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.gz ] || need_pkgs+=(asterisk-core-sounds-en)
 # The digest PDF of the summary email embeds DejaVu Sans (Latin and Persian in one face).
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_pkgs+=(fonts-dejavu-core)
+# The app's browser tests drive Debian's chromium (playwright-core with executablePath; no browser download).
+command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "== installing system packages: ${need_pkgs[*]}"
   $SUDO apt-get update -qq

@@ -20,7 +20,7 @@ import { SERVICE_PORTS, type ServiceId } from '../libs/http/src/config';
 import { startBroker, type Broker } from './nats-broker';
 
 const root = path.resolve(__dirname, '..');
-const ORDER = ['account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'gateway'];
+const ORDER = ['account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'web', 'gateway'];
 const services = ORDER.filter((s) => existsSync(path.join(root, 'services', s, 'src', 'main.ts')));
 const children = new Map<string, ChildProcess>();
 let stopping = false;

@@ -12,6 +12,8 @@ import { loadConfig as recordingsConfig } from '../../services/recordings/src/co
 import { startRecordings } from '../../services/recordings/src/main';
 import { loadConfig as askConfig } from '../../services/ask/src/config';
 import { startAsk } from '../../services/ask/src/main';
+import { loadConfig as webConfig } from '../../services/web/src/config';
+import { startWeb } from '../../services/web/src/main';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { connectBus, dropNamespace, request as busRequest, type Bus, type RequestOptions } from '@mm/bus';
@@ -102,7 +104,12 @@ export async function startStack(
   const gateway = await startGateway({ ...cfg, port: 0, serviceUrls });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
-  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway, ...(pipeline ? { pipeline } : {}) };
+  // The app and the gateway each call the other: the app starts once the gateway's port is known,
+  // and the gateway reads the app's address at each request (app-door.routes.ts).
+  const web = await startWeb({ ...webConfig(base), port: 0, serviceUrls: { ...serviceUrls, gateway: url } });
+  running.splice(running.length - 1, 0, web);
+  serviceUrls.web = `http://127.0.0.1:${web.port}`;
+  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway, web, ...(pipeline ? { pipeline } : {}) };
   let testBus: Promise<Bus> | undefined;
   const api = request(url);
   return {
@@ -183,6 +190,13 @@ export class AdminClient {
     const res = await this.api.post(`/admin/v1/accounts/${accountId}/tokens`).set(this.auth).send({ name: 'test', scopes, ...extra });
     if (res.status !== 201) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
     return { id: res.body.token.id, value: res.body.value };
+  }
+
+  /** An invite link to the app (ARCHITECTURE.md section 7): the person sets a password with it. */
+  async invite(accountId: string, email?: string): Promise<{ url: string; expiresAt: string }> {
+    const res = await this.api.post(`/admin/v1/accounts/${accountId}/invites`).set(this.auth).send(email === undefined ? {} : { email });
+    if (res.status !== 201) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.invite;
   }
 
   async revoke(tokenId: string) {

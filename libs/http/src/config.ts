@@ -1,7 +1,7 @@
 import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
 
 /** Service names and their default ports (gateway 8080; internal services 8081-8086). */
-export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086 } as const;
+export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086, web: 8087 } as const;
 export type ServiceId = keyof typeof SERVICE_PORTS;
 
 const DEV_SECRET = 'dev-only-internal-secret-change-me-0123456789';

@@ -31,6 +31,8 @@ export interface Principal {
   dailyMinuteCap: number | null;
   /** Account features the admin API can switch off. */
   features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
+  /** The app's sign-in session behind an `app` principal made from a session cookie (absent otherwise). */
+  sessionId?: string | null;
 }
 
 const ISSUER = 'mm-gateway';

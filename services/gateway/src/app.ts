@@ -16,6 +16,8 @@ import { adminRouter } from './routes/admin.routes';
 import { AdminLimit } from './services/admin-limit';
 import { KeptAnswers } from './services/kept-answers';
 import { ClientAddresses } from './services/client-addresses';
+import { appDoor } from './app-door';
+import type { SendMail } from './services/sign-in.service';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -26,6 +28,8 @@ export interface GatewayDeps {
   /** The pipelined connections reads take to the owning services (closed by whoever made them). */
   reads: ReadPipelines;
   ready: () => Promise<boolean>;
+  /** Sends the app's invite and reset emails (null without SMTP_URL). */
+  sendMail?: SendMail;
 }
 
 /**
@@ -44,7 +48,9 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const api = publicHandler({ gate, signer, kept: new KeptAnswers(config.keptAnswerMaxAgeMs), tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, reads: deps.reads, addresses, logger });
   app.use('/api', (_req, res) => writeNotFound(res));
   const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, addresses }));
+  const door = appDoor(deps, { access, signer });
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, addresses, invites: door.signIn }));
+  door.mount(app);
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';

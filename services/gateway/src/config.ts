@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { EnvReader, KEPT_ANSWER_MAX_AGE_MS, readCommonConfig, type CommonConfig } from '@mm/http';
 import { TrustedProxies } from './domain/client-address';
+import { readSignInConfig, type SignInConfig } from './sign-in.config';
 
-export interface GatewayConfig extends CommonConfig {
+export interface GatewayConfig extends CommonConfig, SignInConfig {
   redisUrl: string;
   adminApiKey: string | null;
   tokenHashKey: string;
@@ -58,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
   const common = readCommonConfig(r, 'gateway');
   return r.done('gateway', {
     ...common,
+    ...readSignInConfig(r),
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     adminApiKey: r.optionalSecret('ADMIN_API_KEY'),
     tokenHashKey: r.secret('TOKEN_HASH_KEY', `${common.internalJwtSecret}:token-hash`),

@@ -14,6 +14,7 @@ import { AccessRepository } from './db/access.repository';
 import { serveAccountContact } from './bus/account-contact.handlers';
 import { migrations } from '../migrations';
 import { startGatewayPrimary, startGatewayWorker } from './cluster';
+import { smtpSender } from './sign-in.config';
 
 /** Starts the gateway in this process, its ops port (/readyz, /metrics) included. */
 export async function startGateway(config: GatewayConfig): Promise<Running> {
@@ -50,7 +51,8 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
     return !nc.isClosed();
   };
   const reads = new ReadPipelines({ pipelining: config.upstreamPipelining, connections: config.upstreamConnections });
-  const app = createApp({ config, db, redis, bus, logger, reads, ready });
+  const mail = smtpSender(config);
+  const app = createApp({ config, db, redis, bus, logger, reads, ready, sendMail: mail.send });
   // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
   // puts them on a free port too.
   const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined) : null;
@@ -59,6 +61,7 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
   running = await serve(app, { ...config, deferContinue }, logger, async () => {
     await ops?.close();
     await reads.close();
+    mail.close();
     subs.forEach((s) => s.unsubscribe());
     await nc.drain();
     redis.disconnect();

@@ -45,7 +45,43 @@ export interface Database {
   token: TokenTable;
   flag: FlagTable;
   accessVersion: AccessVersionTable;
+  credential: CredentialTable;
+  signInLink: SignInLinkTable;
+  session: SessionTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
 export type TokenRow = Selectable<TokenTable>;
+
+/** The app's sign-in (migration 0004): one password per account, signed in with `email`. */
+export interface CredentialTable {
+  accountId: string;
+  email: string;
+  passwordHash: string;
+  updatedAt: Generated<Date>;
+}
+
+/** A single-use link (an invite or a password reset), kept as a keyed hash of its secret. */
+export interface SignInLinkTable {
+  hash: string;
+  accountId: string;
+  purpose: 'invite' | 'reset';
+  expiresAt: Date;
+  usedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
+/** A signed-in browser: the cookie's keyed hash, never the cookie. */
+export interface SessionTable {
+  id: string;
+  hash: string;
+  accountId: string;
+  csrfToken: string;
+  device: string;
+  createdAt: Generated<Date>;
+  lastSeenAt: Generated<Date>;
+  expiresAt: Date;
+  endedAt: Date | null;
+}
+
+export type SessionRow = Selectable<SessionTable>;

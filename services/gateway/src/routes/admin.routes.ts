@@ -13,6 +13,7 @@ import { forward } from '../services/proxy';
 import { deadLettersRouter } from './dead-letters.routes';
 import type { AdminLimit } from '../services/admin-limit';
 import type { ClientAddresses } from '../services/client-addresses';
+import type { SignInService } from '../services/sign-in.service';
 
 export interface AdminDeps {
   adminApiKey: string | null;
@@ -26,6 +27,8 @@ export interface AdminDeps {
   serviceUrls: Record<string, string>;
   limit: AdminLimit;
   addresses: ClientAddresses;
+  /** Makes invite links (the app's sign-in). */
+  invites: Pick<SignInService, 'createInvite'>;
 }
 
 const ajv = createAjv();
@@ -83,6 +86,10 @@ export function adminRouter(deps: AdminDeps): Router {
   }));
   router.post('/accounts/:id/tokens', wrap(async (req, res) => {
     res.status(201).json(await deps.access.createToken(String(req.params.id), body('createTokenBody', req)));
+  }));
+  router.post('/accounts/:id/invites', wrap(async (req, res) => {
+    const { email } = body<{ email?: string }>('inviteBody', req);
+    res.status(201).json({ invite: await deps.invites.createInvite(String(req.params.id), email) });
   }));
   router.delete('/tokens/:id', wrap(async (req, res) => {
     res.json(await deps.access.revokeToken(String(req.params.id)));

@@ -67,3 +67,9 @@ export const seriesMemberBody = {
   required: ['accountId'],
   additionalProperties: false,
 };
+
+export const inviteBody = {
+  type: 'object',
+  properties: { email: { type: 'string', maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' } },
+  additionalProperties: false,
+};

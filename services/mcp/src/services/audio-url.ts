@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { ToolInputError } from './tool-input-error';
 
 /**
@@ -27,7 +28,7 @@ export async function fetchAudio(
   if (!res.ok || !res.body) throw new ToolInputError(`audioUrl answered ${res.status}`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of Readable.fromWeb(res.body)) {
+  for await (const chunk of Readable.fromWeb(res.body as NodeReadableStream)) {
     size += chunk.length;
     if (size > maxBytes) throw new ToolInputError(`audio at audioUrl is larger than ${maxBytes} bytes`);
     chunks.push(Buffer.from(chunk));

@@ -1,0 +1,12 @@
+/**
+ * What the gateway tells the app (services/web) about a browser's request, beside the principal.
+ * Every incoming x-mm-* header is dropped by the gateway, so a browser can set none of these.
+ */
+
+/** The signed-in session's CSRF token, for the app to put in its forms. */
+export const APP_CSRF_HEADER = 'x-mm-csrf';
+/** On an invite or reset page: `usable` when its link can still set a password, else `invalid`. */
+export const APP_LINK_HEADER = 'x-mm-link';
+/** The form field (urlencoded forms) that carries the CSRF token; scripts send the `x-csrf-token` header. */
+export const CSRF_FIELD = '_csrf';
+export const CSRF_REQUEST_HEADER = 'x-csrf-token';

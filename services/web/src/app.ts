@@ -1,0 +1,54 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { createServiceApp, finishApp, type PrincipalVerifier } from '@mm/http';
+import type { WebConfig } from './config';
+import type { Asset } from './assets';
+import { Backend } from './services/backend.client';
+import type { PageDeps } from './routes/context';
+import { authRoutes } from './routes/auth.routes';
+import { tokensRoutes } from './routes/tokens.routes';
+import { pagesRoutes } from './routes/pages.routes';
+
+export interface WebDeps {
+  config: WebConfig;
+  verifier: PrincipalVerifier;
+  assets: Record<string, Asset>;
+  logger: Logger;
+  ready: () => Promise<boolean>;
+}
+
+/** A strict policy: no inline script or style, nothing from elsewhere, no framing, forms only to the app. */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** The app's express app (reached only through the gateway, which decides who the request is). */
+export function createApp(deps: WebDeps): Express {
+  const base = new URL(deps.config.appUrl).pathname.replace(/\/$/, '');
+  const urls = deps.config.serviceUrls;
+  const pageDeps: PageDeps = { backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account }), verifier: deps.verifier, base };
+  const app = createServiceApp({ name: 'web', logger: deps.logger, ready: deps.ready, parseJson: false });
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+  app.get(`${base}/assets/:name`, (req, res, next) => {
+    const a = deps.assets[String(req.params.name)];
+    if (!a) return next();
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('ETag', a.etag);
+    if (req.headers['if-none-match'] === a.etag) return void res.status(304).end();
+    res.type(a.type).send(a.body);
+  });
+  // `/app` alone (express matches `/app/` here too: only the bare path is sent on).
+  app.get(base, (req, res, next) => (req.path === base ? res.redirect(301, `${base}/`) : next()));
+  app.use(base, (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(base, authRoutes(pageDeps));
+  app.use(base, tokensRoutes(pageDeps));
+  app.use(base, pagesRoutes(pageDeps));
+  return finishApp(app, deps.logger);
+}

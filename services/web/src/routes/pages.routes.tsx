@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
+import { BackendError } from '../services/backend.client';
+import { HomeView, MeetingView, NotFoundView, SeriesView, SessionsView, type MeetingStatus, type SessionItem } from '../views/pages.views';
+
+/** The signed-in pages that are not the tokens page: home, sessions, and the meeting and series links the API hands out. */
+export function pagesRoutes(deps: PageDeps): Router {
+  const router = Router();
+  const { base, backend } = deps;
+  /** Another account's meeting or series answers like a missing one (the service says 404 for both). */
+  const orNotFound = async <T,>(ctx: Ctx, res: Parameters<Parameters<typeof signedIn>[1]>[1], load: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await load();
+    } catch (err) {
+      if (!(err instanceof BackendError) || err.status !== 404) throw err;
+      sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
+      return null;
+    }
+  };
+
+  router.get('/', signedIn(deps, async (_req, res, ctx) => {
+    sendPage(res, ctx, ctx.s.t.homeTitle, <HomeView s={ctx.s} base={base} viewer={ctx.viewer} />);
+  }));
+  router.get('/sessions', signedIn(deps, async (req, res, ctx) => {
+    const { sessions } = await backend.call<{ sessions: SessionItem[] }>('gateway', ctx.principal, 'GET', '/internal/app/sessions');
+    res.setHeader('Cache-Control', 'no-store');
+    sendPage(res, ctx, ctx.s.t.sessionsTitle, <SessionsView s={ctx.s} base={base} viewer={ctx.viewer} sessions={sessions} done={q(req, 'done') === 'signed-out-others'} />);
+  }));
+  for (const naming of [false, true]) {
+    router.get(naming ? '/recordings/:id/naming' : '/recordings/:id', signedIn(deps, async (req, res, ctx) => {
+      const id = encodeURIComponent(String(req.params.id));
+      const m = await orNotFound(ctx, res, () => backend.call<MeetingStatus>('recordings', ctx.principal, 'GET', `/recordings/${id}/status`));
+      if (!m) return;
+      const title = naming ? ctx.s.t.namingTitle : (m.title ?? ctx.s.t.untitled);
+      sendPage(res, ctx, title, <MeetingView s={ctx.s} base={base} m={m} naming={naming} />);
+    }));
+  }
+  router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
+    const id = encodeURIComponent(String(req.params.id));
+    const found = await orNotFound(ctx, res, () => backend.call<{ series: { name: string; meetingCount: number } }>('series', ctx.principal, 'GET', `/series/${id}`));
+    if (!found) return;
+    sendPage(res, ctx, found.series.name, <SeriesView s={ctx.s} series={found.series} />);
+  }));
+  return router;
+}

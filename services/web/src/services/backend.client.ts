@@ -1,0 +1,40 @@
+import { PRINCIPAL_HEADER } from '@mm/http';
+
+/** An answer of the gateway or a service that was not a success: its status and the contract's code. */
+export class BackendError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`${status} ${code}`);
+  }
+}
+
+/**
+ * The app's one way to the owning services (and to the gateway for what it owns: tokens, developer
+ * mode, sessions): HTTP with the signed principal the gateway gave this request. The app holds no
+ * rule of its own; it shows what they answer.
+ */
+export class Backend {
+  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string }) {}
+
+  async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.urls[service]}${path}`, {
+      method,
+      headers: { [PRINCIPAL_HEADER]: principal, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let code = 'INTERNAL_ERROR';
+      try {
+        code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? code;
+      } catch {
+        code = res.status === 404 ? 'NOT_FOUND' : code;
+      }
+      throw new BackendError(res.status, code);
+    }
+    return JSON.parse(text) as T;
+  }
+}

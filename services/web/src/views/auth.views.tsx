@@ -1,0 +1,92 @@
+import type { Messages, Speech } from '../i18n/messages';
+import { Notice } from './layout';
+
+/** The message of a sign-in refusal code the gateway sent back (`?error=`), or null. */
+export function refusalText(t: Messages, code: string | undefined): string | null {
+  const texts: Record<string, string> = {
+    SIGN_IN_FAILED: t.signInFailed,
+    SIGN_IN_LIMITED: t.signInLimited,
+    LINK_INVALID: t.linkInvalid,
+    PASSWORD_TOO_SHORT: t.passwordTooShort,
+    PASSWORD_TOO_LONG: t.passwordTooLong,
+    PASSWORD_COMMON: t.passwordCommon,
+    PASSWORD_MISMATCH: t.passwordMismatch,
+    EMAIL_TAKEN: t.emailTaken,
+    PASSWORD_WRONG: t.passwordWrong,
+  };
+  return code ? (texts[code] ?? t.errorGeneric) : null;
+}
+
+export function SignInView({ s, base, error, next }: { s: Speech; base: string; error: string | null; next: string }) {
+  return (
+    <>
+      <Notice kind="error" text={error} />
+      <form method="post" action={`${base}/sign-in`} class="card stack">
+        <input type="hidden" name="next" value={next} />
+        <label>
+          {s.t.email}
+          <input type="email" name="email" autocomplete="username" required maxLength={320} dir="ltr" />
+        </label>
+        <label>
+          {s.t.password}
+          <input type="password" name="password" autocomplete="current-password" required maxLength={1000} />
+        </label>
+        <button type="submit">{s.t.signInButton}</button>
+      </form>
+      <p>
+        <a href={`${base}/reset`}>{s.t.forgotPassword}</a>
+      </p>
+    </>
+  );
+}
+
+/** The form of an invite or a reset link: a new password, twice. */
+export function SetPasswordView(props: { s: Speech; base: string; action: string; usable: boolean; error: string | null }) {
+  const { s } = props;
+  if (!props.usable) {
+    return (
+      <>
+        <Notice kind="error" text={s.t.linkInvalid} />
+        <p>
+          <a href={`${props.base}/sign-in`}>{s.t.backToSignIn}</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <Notice kind="error" text={props.error} />
+      <form method="post" action={props.action} class="card stack">
+        <label>
+          {s.t.newPassword}
+          <input type="password" name="password" autocomplete="new-password" required minLength={10} maxLength={200} aria-describedby="password-hint" />
+        </label>
+        <p id="password-hint" class="hint">{s.t.passwordHint}</p>
+        <label>
+          {s.t.confirmPassword}
+          <input type="password" name="confirm" autocomplete="new-password" required minLength={10} maxLength={200} />
+        </label>
+        <button type="submit">{s.t.setPasswordButton}</button>
+      </form>
+    </>
+  );
+}
+
+export function ResetRequestView({ s, base, sent }: { s: Speech; base: string; sent: boolean }) {
+  return (
+    <>
+      <Notice kind="ok" text={sent ? s.t.resetSent : null} />
+      <p>{s.t.resetIntro}</p>
+      <form method="post" action={`${base}/reset`} class="card stack">
+        <label>
+          {s.t.email}
+          <input type="email" name="email" autocomplete="username" required maxLength={320} dir="ltr" />
+        </label>
+        <button type="submit">{s.t.resetButton}</button>
+      </form>
+      <p>
+        <a href={`${base}/sign-in`}>{s.t.backToSignIn}</a>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import type { Messages, Speech } from '../i18n/messages';
+import { Notice, PostForm, type Viewer } from './layout';
+
+export function HomeView({ s, base, viewer }: { s: Speech; base: string; viewer: Viewer }) {
+  return (
+    <>
+      <p>{s.f('homeHello', { name: viewer.displayName ?? '—' })}</p>
+      <p>{s.t.homeIntro}</p>
+      <ul class="tiles">
+        <li>
+          <a href={`${base}/tokens`}>{s.t.navTokens}</a>
+        </li>
+        <li>
+          <a href={`${base}/sessions`}>{s.t.navSessions}</a>
+        </li>
+      </ul>
+    </>
+  );
+}
+
+export interface SessionItem {
+  id: string;
+  device: string;
+  createdAt: string;
+  lastSeenAt: string;
+  current: boolean;
+}
+
+export function SessionsView({ s, base, viewer, sessions, done }: { s: Speech; base: string; viewer: Viewer; sessions: SessionItem[]; done: boolean }) {
+  return (
+    <>
+      <Notice kind="ok" text={done ? s.t.signedOutOthers : null} />
+      <p>{s.t.sessionsIntro}</p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{s.t.device}</th>
+            <th scope="col">{s.t.lastSeen}</th>
+            <th scope="col">{s.t.created}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((x) => (
+            <tr key={x.id}>
+              <td>
+                <bdi>{x.device}</bdi>
+                {x.current ? <strong class="tag">{s.t.thisSession}</strong> : null}
+              </td>
+              <td>{s.date(x.lastSeenAt)}</td>
+              <td>{s.date(x.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <PostForm viewer={viewer} action={`${base}/sessions/sign-out-others`}>
+        <button type="submit">{s.t.signOutOthers}</button>
+      </PostForm>
+    </>
+  );
+}
+
+/** A meeting's status as the recordings service answers it (the fields this page reads). */
+export interface MeetingStatus {
+  id: string;
+  status: string;
+  title: string | null;
+  naming: { url: string; deadline: string | null } | null;
+}
+
+export function statusLabel(t: Messages, status: string): string {
+  return (t as unknown as Record<string, string>)[`status${status}`] ?? status;
+}
+
+/** The meeting's page, minimal until part 2: title, status, and the way to naming when it waits. */
+export function MeetingView({ s, base, m, naming }: { s: Speech; base: string; m: MeetingStatus; naming: boolean }) {
+  return (
+    <>
+      <dl class="facts">
+        <dt>{s.t.meetingTitle}</dt>
+        <dd>
+          <bdi>{m.title ?? s.t.untitled}</bdi>
+        </dd>
+        <dt>{s.t.status}</dt>
+        <dd data-status={m.status}>{statusLabel(s.t, m.status)}</dd>
+      </dl>
+      {naming ? <p>{m.status === 'NAMING' ? s.t.namingSoon : s.t.namingMovedOn}</p> : null}
+      {!naming && m.status === 'NAMING' ? (
+        <p>
+          <a href={`${base}/recordings/${encodeURIComponent(m.id)}/naming`}>{s.t.namingTitle}</a>
+        </p>
+      ) : null}
+      {naming ? (
+        <p>
+          <a href={`${base}/recordings/${encodeURIComponent(m.id)}`}>{s.t.meetingTitle}</a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function SeriesView({ s, series }: { s: Speech; series: { name: string; meetingCount: number } }) {
+  return (
+    <dl class="facts">
+      <dt>{s.t.seriesTitle}</dt>
+      <dd>
+        <bdi>{series.name}</bdi>
+      </dd>
+      <dt>{s.t.meetingCount}</dt>
+      <dd>{s.number(series.meetingCount)}</dd>
+    </dl>
+  );
+}
+
+export function NotFoundView({ s, base }: { s: Speech; base: string }) {
+  return (
+    <>
+      <p>{s.t.notFound}</p>
+      <p>
+        <a href={`${base}/`}>{s.t.navHome}</a>
+      </p>
+    </>
+  );
+}

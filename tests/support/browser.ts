@@ -1,0 +1,63 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+/** Debian's chromium (deploy/install.sh installs it); playwright-core drives it, downloads nothing. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * A real headless browser for one test file. Its profile is fresh: playwright's launch() gives
+ * chromium a --user-data-dir of its own in a new temporary folder and deletes it on close (it
+ * refuses one passed in args; launchPersistentContext would allow only one browser context).
+ */
+export interface TestBrowser {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Quiet and offline apart from the page under test: no updates, sync, QUIC or first-run work.
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    close: () => browser.close(),
+  };
+}
+
+/** Serious and critical accessibility violations of the page (axe-core), as short lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
+}
+
+/** The path and query of a link the API or an email hands out, to open it on a test stack's own address. */
+export function onStack(stackUrl: string, link: string): string {
+  const u = new URL(link);
+  return `${stackUrl}${u.pathname}${u.search}`;
+}
+
+/**
+ * A browser context signed in as a new person: the operator's invite, then the password set
+ * through the gateway's own form endpoint (the browser suite's first test does it by hand).
+ */
+export async function signedInContext(
+  browser: Browser,
+  stack: { url: string; admin: { invite(id: string, email?: string): Promise<{ url: string }> } },
+  accountId: string,
+  email: string,
+  password = 'a long river of tea',
+): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  const invite = await stack.admin.invite(accountId, email);
+  const res = await context.request.post(onStack(stack.url, invite.url), { form: { password, confirm: password }, headers: { origin: stack.url }, maxRedirects: 0 });
+  if (res.status() !== 303 || !res.headers().location?.endsWith('/app/')) throw new Error(`set password: ${res.status()} ${res.headers().location}`);
+  return context;
+}

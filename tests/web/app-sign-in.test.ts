@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startStack, type Stack, type TestAccount } from '../support/stack';
+import { launchBrowser, onStack, type TestBrowser } from '../support/browser';
+import { toneWav } from '../support/media';
+
+/** Issue 28, slice (a): an invite link → a password → signed in; sign-in refuses alike; the API's links open pages. */
+describe('the app: invite, password, sign-in and sessions (real browser)', () => {
+  let stack: Stack;
+  let tb: TestBrowser;
+  let account: TestAccount;
+  const email = 'sara@example.test';
+  const password = 'a long river of tea';
+
+  beforeAll(async () => {
+    stack = await startStack();
+    tb = await launchBrowser();
+    account = await stack.admin.account({ displayName: 'Sara', developerMode: false });
+  });
+  afterAll(async () => {
+    await tb?.close();
+    await stack?.stop();
+  });
+
+  const signIn = async (page: Page, who: string, pass: string) => {
+    await page.getByLabel('Email').fill(who);
+    await page.getByLabel('Password', { exact: true }).fill(pass);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+
+  it('takes the invite link the operator made to a set-password page, then signs the person in; the link works once', async () => {
+    const invite = await stack.admin.invite(account.id, email);
+    expect(invite.url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/app\/invite\/[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(invite.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(onStack(stack.url, invite.url));
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Set your password');
+    // Too short first: a form error, the link still usable.
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('New password again').fill('short');
+    await page.getByLabel('New password', { exact: true }).evaluate((el) => el.removeAttribute('minlength'));
+    await page.getByLabel('New password again').evaluate((el) => el.removeAttribute('minlength'));
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('too short');
+    await page.getByLabel('New password', { exact: true }).fill(password);
+    await page.getByLabel('New password again').fill(password);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.waitForURL(`${stack.url}/app/`);
+    await expect(page.getByText('Signed in as Sara.').count()).resolves.toBe(1);
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: 'mm_session', httpOnly: true, sameSite: 'Lax', path: '/' });
+    // The same link again: used up.
+    const again = await page.goto(onStack(stack.url, invite.url));
+    expect(again?.status()).toBe(410);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('already used or has expired');
+    await context.close();
+  });
+
+  it('refuses a wrong password and an unknown email with the same words, and signs in with the right one', async () => {
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/app/`);
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    await signIn(page, email, 'not the password at all');
+    const wrong = await page.getByRole('alert').textContent();
+    await signIn(page, 'nobody@example.test', 'not the password at all');
+    const unknown = await page.getByRole('alert').textContent();
+    expect(wrong).toBe('That email and password do not match an account.');
+    expect(unknown).toBe(wrong);
+    expect(await context.cookies()).toEqual([]);
+    await signIn(page, email, password);
+    await page.waitForURL(`${stack.url}/app/`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/app\/sign-in$/);
+    expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+
+  it('never lets a session reach the token API, nor a token reach the app', async () => {
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/app/sign-in`);
+    await signIn(page, email, password);
+    await page.waitForURL(`${stack.url}/app/`);
+    const [cookie] = await context.cookies();
+    const whoami = await fetch(`${stack.url}/api/v1/whoami`, { headers: { cookie: `mm_session=${cookie.value}` } });
+    expect(whoami.status).toBe(400);
+    expect((await whoami.json()).error.code).toBe('TOKEN_REQUIRED');
+    const token = await stack.admin.token(account.id, ['recordings:read']);
+    const app = await fetch(`${stack.url}/app/`, { headers: { authorization: `Bearer ${token.value}` }, redirect: 'manual' });
+    expect(app.status).toBe(401);
+    expect((await app.json()).error.code).toBe('TOKEN_NOT_ACCEPTED');
+    await context.close();
+  });
+
+  it("opens the meeting and naming links the API hands out for the owner, after sign-in when signed out; another's is not found", async () => {
+    const submitted = await stack.admin.raw().api
+      .post(`/admin/v1/accounts/${account.id}/recordings`)
+      .set(stack.admin.raw().auth)
+      .set('Idempotency-Key', 'app-sign-in-meeting-1')
+      .attach('audio', readFileSync(toneWav(2)), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect(submitted.status).toBe(202);
+    const { url } = submitted.body.recording as { url: string };
+    expect(url).toMatch(/\/app\/recordings\/[^/]+$/);
+    const context: BrowserContext = await tb.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(onStack(stack.url, url));
+    await page.waitForURL(/\/app\/sign-in\?next=/);
+    await signIn(page, email, password);
+    await page.waitForURL(onStack(stack.url, url));
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Untitled meeting');
+    await expect(page.locator('[data-status]').textContent()).resolves.toBe('Queued');
+    const naming = await page.goto(`${onStack(stack.url, url)}/naming`);
+    expect(naming?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Name the speakers');
+    // Another account's meeting looks like a missing one.
+    const other = await stack.admin.account();
+    const theirs = await stack.admin.raw().api
+      .post(`/admin/v1/accounts/${other.id}/recordings`)
+      .set(stack.admin.raw().auth)
+      .set('Idempotency-Key', 'app-sign-in-meeting-2')
+      .attach('audio', readFileSync(toneWav(2)), { filename: 'a.wav', contentType: 'audio/wav' });
+    const res = await page.goto(onStack(stack.url, theirs.body.recording.url));
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Not found');
+    await context.close();
+  });
+});
