@@ -7,6 +7,8 @@ export interface PipelineConfig extends CommonConfig {
   asrEngine: 'pocketsphinx' | 'openai';
   llmEngine: 'extractive' | 'openai';
   openai: { baseUrl: string; apiKey: string | null; asrModel: string; llmModel: string };
+  /** How meetings are sent to the OpenAI-compatible recognizer (ASR_ENGINE=openai). */
+  remoteAsr: RemoteAsrConfig;
   /** Automatic retries of a failed step before the failure is final. */
   autoRetries: number;
   autoRetryDelaySeconds: number;
@@ -27,6 +29,24 @@ export interface PipelineConfig extends CommonConfig {
   ackWaitSeconds: number;
 }
 
+export interface RemoteAsrConfig {
+  /** Requests in flight at once, the whole process together (halved while the server answers 429). */
+  concurrency: number;
+  /** Longest piece sent, seconds. */
+  pieceSeconds: number;
+  /** Largest piece sent, bytes (OpenAI refuses files over 25 MiB). */
+  pieceBytes: number;
+  format: 'flac' | 'opus';
+  /** One request's limit; a stalled request is abandoned and sent again. */
+  timeoutSeconds: number;
+  /** Tries of one piece for server errors, timeouts and network errors. */
+  attempts: number;
+  /** 429 answers one piece bears (each waited out) before the meeting fails, retryable. */
+  rateLimitedTries: number;
+  /** First wait between tries (doubling, with jitter, up to 30 s). */
+  backoffMs: number;
+}
+
 /** Reads the pipeline's environment once; every bad variable is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<PipelineConfig> {
   const r = new EnvReader(env);
@@ -41,6 +61,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
     asrEngine,
     llmEngine,
     openai: { baseUrl, apiKey, asrModel: r.str('ASR_MODEL', 'whisper-1'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },
+    remoteAsr: {
+      concurrency: r.num('OPENAI_ASR_CONCURRENCY', 4, 1),
+      pieceSeconds: r.num('OPENAI_ASR_PIECE_SECONDS', 600, 30),
+      pieceBytes: Math.round(r.num('OPENAI_ASR_PIECE_MB', 24, 1) * 2 ** 20),
+      format: r.oneOf('OPENAI_ASR_FORMAT', ['flac', 'opus'] as const, 'flac'),
+      timeoutSeconds: r.num('OPENAI_ASR_TIMEOUT_SECONDS', 300, 1),
+      attempts: r.num('OPENAI_ASR_ATTEMPTS', 5, 1),
+      rateLimitedTries: r.num('OPENAI_ASR_RATE_LIMITED_TRIES', 30, 1),
+      backoffMs: r.num('OPENAI_ASR_BACKOFF_MS', 1000, 0),
+    },
     autoRetries: r.num('PIPELINE_AUTO_RETRIES', 2, 0),
     autoRetryDelaySeconds: r.num('PIPELINE_AUTO_RETRY_DELAY_SECONDS', 10, 0),
     transcribeConcurrency: r.num('PIPELINE_TRANSCRIBE_CONCURRENCY', availableParallelism(), 1),

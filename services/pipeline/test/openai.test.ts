@@ -1,11 +1,10 @@
-import { promises as fs } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { DigestSegment } from '../src/domain/digest';
 import { EngineError } from '../src/engines/engine-error';
-import { OpenAiAsr, OpenAiDigest } from '../src/engines/openai';
+import { AdaptiveLimit } from '../src/engines/adaptive-limit';
+import { OpenAiDigest } from '../src/engines/openai';
+import { requestTranscription, type TranscriptionClientOptions, wordsOf } from '../src/engines/openai-transcription';
 
 /** A tiny OpenAI-compatible server: each test sets how it answers and reads what it received. */
 interface Received {
@@ -14,11 +13,11 @@ interface Received {
   form?: FormData;
   json?: { model: string; response_format: unknown; messages: Array<{ role: string; content: string }> };
 }
-let answer: (r: Received) => { status: number; body: unknown } = () => ({ status: 500, body: {} });
+type Reply = { status: number; body: unknown; headers?: Record<string, string> } | 'stall';
+let answer: (r: Received) => Reply = () => ({ status: 500, body: {} });
 let received: Received[] = [];
 let server: Server;
 let baseUrl: string;
-let audioPath: string;
 
 async function readRequest(req: IncomingMessage): Promise<Received> {
   const chunks: Buffer[] = [];
@@ -36,20 +35,19 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     readRequest(req).then((r) => {
       received.push(r);
-      const { status, body } = answer(r);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      const reply = answer(r);
+      if (reply === 'stall') return;
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  audioPath = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'mm-openai-test-')), 'meeting.wav');
-  await fs.writeFile(audioPath, Buffer.from('RIFF fake audio bytes'));
 });
 
 afterAll(async () => {
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await fs.rm(path.dirname(audioPath), { recursive: true, force: true });
 });
 
 beforeEach(() => {
@@ -75,23 +73,35 @@ const VERBOSE = {
   ],
 };
 
-describe('OpenAiAsr', () => {
-  const asr = (): OpenAiAsr => new OpenAiAsr({ baseUrl: `${baseUrl}/v1/`, apiKey: 'sk-test', model: 'whisper-1' });
+describe('the transcription client', () => {
+  const limit = () => new AdaptiveLimit(2);
+  const options = (over: Partial<TranscriptionClientOptions> = {}): TranscriptionClientOptions => ({
+    baseUrl: `${baseUrl}/v1/`,
+    apiKey: 'sk-test',
+    model: 'whisper-1',
+    timeoutMs: 2000,
+    attempts: 3,
+    rateLimitedTries: 5,
+    backoff: { baseMs: 10, maxMs: 50 },
+    ...over,
+  });
+  const send = (over: Partial<TranscriptionClientOptions> = {}, lim = limit()) =>
+    requestTranscription(options(over), lim, { file: new Blob([Buffer.from('fLaC fake audio bytes')]), fileName: 'piece-0000-0.flac', prompt: 'Sara, Project Apollo.', language: 'fa' });
 
-  it('posts the audio with the keyterms as prompt and asks for word and segment times', async () => {
+  it('posts the piece with its prompt and language and asks for word and segment times', async () => {
     answer = () => ({ status: 200, body: VERBOSE });
-    const result = await asr().transcribe({ wavPath: audioPath, keyterms: ['Sara', 'Project Apollo'], language: 'en' });
+    const result = await send();
     const [r] = received;
     expect(r.path).toBe('/v1/audio/transcriptions');
     expect(r.auth).toBe('Bearer sk-test');
     expect(r.form?.get('model')).toBe('whisper-1');
-    expect(r.form?.get('prompt')).toBe('Sara, Project Apollo');
+    expect(r.form?.get('prompt')).toBe('Sara, Project Apollo.');
     expect(r.form?.get('response_format')).toBe('verbose_json');
     expect(r.form?.getAll('timestamp_granularities[]')).toEqual(['word', 'segment']);
-    expect(r.form?.get('language')).toBe('en');
+    expect(r.form?.get('language')).toBe('fa');
     const file = r.form?.get('file') as File;
-    expect(file.name).toBe('meeting.wav');
-    expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('RIFF fake audio bytes');
+    expect(file.name).toBe('piece-0000-0.flac');
+    expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('fLaC fake audio bytes');
     expect(result.language).toBe('en');
     // Punctuation comes back from the segment text, times from the word list.
     expect(result.words).toEqual([
@@ -104,27 +114,45 @@ describe('OpenAiAsr', () => {
     ]);
   });
 
-  it('spreads segment words over the segment when the server gives no word times', async () => {
-    answer = () => ({ status: 200, body: { ...VERBOSE, words: undefined } });
-    const { words } = await asr().transcribe({ wavPath: audioPath, keyterms: [] });
+  it('spreads segment words over the segment by length when the server gives no word times', () => {
+    const words = wordsOf({ ...VERBOSE, words: undefined });
     expect(words.map((w) => w.word)).toEqual(['Hello', 'Sara.', 'Is', 'the', 'release', 'ready?']);
     expect(words[2].startMs).toBe(1600);
     expect(words[5].endMs).toBe(4200);
+    // "release" (7 letters) takes longer than "Is" (2).
+    expect(words[4].endMs - words[4].startMs).toBeGreaterThan(2 * (words[2].endMs - words[2].startMs));
+  });
+
+  it('tries again after a 500 and after a stalled answer, then gives the words', async () => {
+    let n = 0;
+    answer = () => (++n === 1 ? { status: 500, body: { error: { message: 'overloaded' } } } : n === 2 ? 'stall' : { status: 200, body: VERBOSE });
+    const result = await send({ timeoutMs: 300 });
+    expect(n).toBe(3);
+    expect(result.words).toHaveLength(6);
+  });
+
+  it('waits out a 429 for its Retry-After and halves the requests in flight', async () => {
+    let n = 0;
+    answer = () => (++n === 1 ? { status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '1' } } : { status: 200, body: VERBOSE });
+    const lim = new AdaptiveLimit(4);
+    const started = Date.now();
+    await send({}, lim);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(lim.current).toBe(2);
   });
 
   it.each([
-    ['AUDIO_CORRUPT', 'a file it cannot decode', { status: 400, body: { error: { message: 'Invalid file format. Supported formats: flac, m4a, mp3, wav' } } }],
-    ['NO_SPEECH', 'an empty transcription', { status: 200, body: { language: 'english', text: '', segments: [], words: [] } }],
-    ['TRANSCRIBE_FAILED', 'a server error', { status: 500, body: { error: { message: 'overloaded' } } }],
-    ['TRANSCRIBE_FAILED', 'a refused key', { status: 401, body: { error: { message: 'Incorrect API key provided' } } }],
-  ])('fails with %s when the server answers %s', async (code, _what, reply) => {
+    ['AUDIO_CORRUPT', 'a file it cannot decode', { status: 400, body: { error: { message: 'Invalid file format. Supported formats: flac, m4a, mp3, wav' } } }, 1],
+    ['TRANSCRIBE_FAILED', 'server errors on every try', { status: 500, body: { error: { message: 'overloaded' } } }, 3],
+    ['TRANSCRIBE_FAILED', 'a refused key, without retrying', { status: 401, body: { error: { message: 'Incorrect API key provided' } } }, 1],
+  ])('fails with %s when the server answers %s', async (code, _what, reply, tries) => {
     answer = () => reply;
-    await expect(asr().transcribe({ wavPath: audioPath, keyterms: [] })).rejects.toMatchObject({ code });
+    await expect(send()).rejects.toMatchObject({ code });
+    expect(received).toHaveLength(tries);
   });
 
-  it('is TRANSCRIBE_FAILED when the server cannot be reached', async () => {
-    const down = new OpenAiAsr({ baseUrl: 'http://127.0.0.1:1', model: 'whisper-1' });
-    const err = await down.transcribe({ wavPath: audioPath, keyterms: [] }).catch((e: unknown) => e);
+  it('is TRANSCRIBE_FAILED, retryable, when the server cannot be reached', async () => {
+    const err = await send({ baseUrl: 'http://127.0.0.1:1' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect(err).toMatchObject({ code: 'TRANSCRIBE_FAILED', retryable: true });
   });

@@ -36,22 +36,25 @@ const SERVICES: ServiceName[] = ['account', 'recordings', 'series', 'pipeline', 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Renders the long meeting once and keeps it in the OS temp dir (about 2 minutes of ffmpeg). */
-async function longQuietMeeting(log: (m: string) => void): Promise<string> {
-  const out = path.join(os.tmpdir(), 'mm-bench-audio', `quiet-${MEETING_MINUTES}min-v2.mp3`);
+/**
+ * Renders a long quiet meeting (`minutes` a multiple of 10) once and keeps it in the OS temp dir
+ * (about 2 minutes of ffmpeg for 300 minutes).
+ */
+export async function quietMeeting(minutes: number, log: (m: string) => void): Promise<string> {
+  const out = path.join(os.tmpdir(), 'mm-bench-audio', `quiet-${minutes}min-v2.mp3`);
   if (await fs.stat(out).then((s) => s.size > 0, () => false)) return out;
   await fs.mkdir(path.dirname(out), { recursive: true });
   const standup = await speakMeeting(STANDUP_SCRIPT);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'mm-bench-long-'));
   try {
-    log(`rendering the ${MEETING_MINUTES}-minute meeting (ffmpeg, once; cached as ${out})`);
+    log(`rendering the ${minutes}-minute meeting (ffmpeg, once; cached as ${out})`);
     const segment = path.join(work, 'segment.wav');
     await run('ffmpeg', ['-v', 'error', '-y', '-i', standup.path, '-af', `apad=whole_dur=${SPEECH_EVERY_MINUTES * 60}`, '-ar', '16000', '-ac', '1', segment]);
     const partial = `${out}.part.mp3`;
     await run('ffmpeg', [
       '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', `anoisesrc=d=${MEETING_MINUTES * 60 - 30}:c=pink:r=16000:a=0.003`,
-      '-stream_loop', String(MEETING_MINUTES / SPEECH_EVERY_MINUTES - 1), '-i', segment,
+      '-f', 'lavfi', '-i', `anoisesrc=d=${minutes * 60 - 30}:c=pink:r=16000:a=0.003`,
+      '-stream_loop', String(minutes / SPEECH_EVERY_MINUTES - 1), '-i', segment,
       '-filter_complex', '[0:a][1:a]amix=inputs=2:duration=first:normalize=0',
       '-ac', '1', '-ar', '16000', '-c:a', 'libmp3lame', '-b:a', '32k', partial,
     ], { timeout: 20 * 60_000 });
@@ -63,7 +66,7 @@ async function longQuietMeeting(log: (m: string) => void): Promise<string> {
 }
 
 /** The meeting's status, or null when the gateway did not answer in time (a loaded machine): polled again. */
-async function statusOf(gateway: string, id: string, token: string): Promise<{ status: string; text: string } | null> {
+export async function statusOf(gateway: string, id: string, token: string): Promise<{ status: string; text: string } | null> {
   const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
   if (!res) return null;
   const text = await res.text();
@@ -83,7 +86,7 @@ export const pipelineMemoryCase: BenchCase = {
   }),
   async run(ctx: CaseContext): Promise<CaseReport> {
     const gateway = ctx.stack.url('gateway');
-    const file = await longQuietMeeting(ctx.log);
+    const file = await quietMeeting(MEETING_MINUTES, ctx.log);
     const bytes = (await fs.stat(file)).size;
     ctx.checkAborted();
     const account = await createAccount(gateway, { displayName: 'bench pipeline-memory', developerMode: true, balanceMinutes: 1000 });

@@ -26,6 +26,20 @@ export interface AsrInput {
   keyterms: string[];
   /** BCP 47 hint such as `en`; absent means "detect or assume the engine's default". */
   language?: string;
+  /** Where an engine that works in pieces keeps finished ones, so a retry redoes only the rest. */
+  checkpoint?: PieceCheckpoint;
+}
+
+/** One piece's recognition as kept between tries of a meeting. */
+export interface AsrPiece {
+  /** The language the recognizer named for the piece, if any. */
+  language: string | null;
+  words: AsrWord[];
+}
+
+export interface PieceCheckpoint {
+  get(key: string): Promise<AsrPiece | null>;
+  put(key: string, value: AsrPiece): Promise<void>;
 }
 
 export type AsrWord = TimedWord;
@@ -185,7 +199,7 @@ function maxOf(values: Float32Array): number {
  * Runs `fn` over `items` with at most `limit` calls in flight, keeping result order. After a
  * failure nothing new starts, and it waits for running calls so the caller can clean up.
  */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   let failure: { err: unknown } | null = null;

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SpeakerWord, Turn } from '../domain/turns';
-import type { AsrEngine } from './asr';
+import type { AsrEngine, PieceCheckpoint } from './asr';
 import { probe, toWav16k } from './audio';
 import type { Diarizer } from './diarize';
 import { EngineError, asEngineError } from './engine-error';
@@ -16,6 +16,7 @@ export interface TranscribeMeetingInput {
   audioPath: string;
   keyterms: string[];
   language?: string;
+  checkpoint?: PieceCheckpoint;
 }
 
 export interface MeetingTranscript {
@@ -39,7 +40,7 @@ export async function transcribeMeeting(engines: { asr: AsrEngine; diarizer: Dia
     await toWav16k(input.audioPath, wav);
     const decodeMs = Date.now() - t;
     t = Date.now();
-    const asr = await asTranscribeFailure(engines.asr.transcribe({ wavPath: wav, keyterms: input.keyterms, language: input.language }));
+    const asr = await asTranscribeFailure(engines.asr.transcribe({ wavPath: wav, keyterms: input.keyterms, language: input.language, checkpoint: input.checkpoint }));
     const asrMs = Date.now() - t;
     t = Date.now();
     const who = await engines.diarizer.diarize({ wavPath: wav, words: asr.words }).catch((err: unknown) => {

@@ -1,8 +1,10 @@
+import * as os from 'node:os';
 import { PocketsphinxAsr } from '../engines/asr';
 import { VoiceClusterDiarizer } from '../engines/diarize';
 import { DecoderSlots } from '../engines/decoder-slots';
 import { transcribeMeeting } from '../engines/transcribe-meeting';
-import { OpenAiAsr, OpenAiDigest } from '../engines/openai';
+import { OpenAiDigest } from '../engines/openai';
+import { OpenAiAsr } from '../engines/openai-asr';
 import { ExtractiveDigest, type DigestInput } from '../engines/digest';
 import { stats } from '../domain/digest';
 import { turnPauses } from '../domain/spoken-sentences';
@@ -16,10 +18,30 @@ export function digestLanguage(outputLanguage: string, transcriptLanguage: strin
   return transcriptLanguage.startsWith('fa') ? 'fa' : 'en';
 }
 
+/** The OpenAI-compatible recognizer as configured: pieces within the limits, retries, bounded concurrency. */
+export function remoteAsr(config: PipelineConfig): OpenAiAsr {
+  const r = config.remoteAsr;
+  return new OpenAiAsr({
+    baseUrl: config.openai.baseUrl,
+    apiKey: config.openai.apiKey ?? undefined,
+    model: config.openai.asrModel,
+    timeoutMs: r.timeoutSeconds * 1000,
+    attempts: r.attempts,
+    rateLimitedTries: r.rateLimitedTries,
+    backoff: { baseMs: r.backoffMs, maxMs: 30_000 },
+    concurrency: r.concurrency,
+    // FLAC never needs more than the raw samples (32,000 bytes/s) and a little framing.
+    pieces: { maxPieceMs: r.pieceSeconds * 1000, maxPieceBytes: r.pieceBytes, worstBytesPerSecond: r.format === 'opus' ? 8000 : 33_000, searchMs: 8000 },
+    format: r.format,
+    silenceDb: -55,
+    tmpDir: os.tmpdir(),
+  });
+}
+
 /** Builds the engines configuration names: offline (pocketsphinx, extractive) unless told otherwise. */
 export function createEngines(config: PipelineConfig): Engines {
   const openai = (model: string) => ({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey ?? undefined, model });
-  const remote = config.asrEngine === 'openai' ? new OpenAiAsr(openai(config.openai.asrModel)) : null;
+  const remote = config.asrEngine === 'openai' ? remoteAsr(config) : null;
   // One local recognizer per planned decoder count (they hold only options), all drawing on the
   // same decoder slots: at most PIPELINE_ASR_DECODERS decoders run at once, whoever planned them.
   const slots = new DecoderSlots(config.asrDecoders);
@@ -34,8 +56,8 @@ export function createEngines(config: PipelineConfig): Engines {
   const extractive = new ExtractiveDigest();
   const digest = config.llmEngine === 'openai' ? new OpenAiDigest(openai(config.openai.llmModel)) : extractive;
   return {
-    async transcribe({ audioPath, keyterms, decoders }): Promise<TranscriptDoc> {
-      const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms });
+    async transcribe({ audioPath, keyterms, decoders, language, checkpoint }): Promise<TranscriptDoc> {
+      const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms, language, checkpoint });
       const pauses = turnPauses(t.words, t.segments);
       const segments = t.segments.map((s, index) => ({
         index,

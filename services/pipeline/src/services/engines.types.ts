@@ -1,4 +1,5 @@
 import type { DigestDoc, TranscriptDoc, TranscriptSegment } from '@mm/contract';
+import type { PieceCheckpoint } from '../engines/asr';
 
 export type { DigestDoc, TranscriptDoc };
 export type Segment = TranscriptSegment;
@@ -20,6 +21,10 @@ export interface TranscribeInput {
    * starts); engine default when absent. Its chunks then run on whatever decoder slots are free.
    */
   decoders?: number;
+  /** The language the meeting is spoken in, when the submitter named it (else detected). */
+  language?: string;
+  /** Where a recognizer working in pieces keeps finished ones for a retry of the meeting. */
+  checkpoint?: PieceCheckpoint;
 }
 
 /** The engines the pipeline runs, chosen by configuration (offline by default). */

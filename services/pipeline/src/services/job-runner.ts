@@ -7,6 +7,7 @@ import { BUS, FAILURE_CODES, isRetryable, type FailureCode, type PipelineJob } f
 import type { ObjectStore } from '@mm/store';
 import type { Database } from '../db/schema';
 import type { Engines } from './engines.types';
+import { storeCheckpoint } from './piece-checkpoint';
 
 /** A job as the pipeline runs it (the table's transcribeJob and generateJob). */
 export type JobMessage = PipelineJob;
@@ -83,9 +84,13 @@ export class JobRunner {
   private async execute(m: JobMessage, workDir: string, decoders: number | undefined): Promise<string> {
     const { store, engines } = this.deps;
     if (m.step === 'transcribe') {
-      const doc = await store.withLocalFile(m.audioKey!, (audioPath) => engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir, decoders }));
+      // Pieces a remote recognizer finished survive a failed try (a retry sends only the rest).
+      const pieces = `work/${m.recordingId}/asr-pieces`;
+      const checkpoint = storeCheckpoint(store, pieces);
+      const doc = await store.withLocalFile(m.audioKey!, (audioPath) => engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir, decoders, checkpoint }));
       const key = `work/${m.recordingId}/transcript-${m.jobId}.json`;
       await store.putJson(key, doc);
+      await store.remove(pieces);
       return key;
     }
     const transcript = await store.getJson<{ language: string; speakers: { label: string; name: string | null }[]; segments: never[] }>(m.transcriptKey!);
