@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_PORTS, type ServiceId } from '../libs/http/src/config';
 import { startBroker, type Broker } from './nats-broker';
+import { devInternalSecret } from './dev-secret';
 
 const root = path.resolve(__dirname, '..');
 const ORDER = ['account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'web', 'gateway'];
@@ -53,9 +54,11 @@ function stop(): void {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 async function main(): Promise<void> {
+  // Principals are signed with a secret of this install, never the one written in the source.
+  if (!process.env.INTERNAL_JWT_SECRET) env = { ...env, INTERNAL_JWT_SECRET: devInternalSecret(path.join(root, 'data')) };
   if (!process.env.NATS_URL) {
     broker = await startBroker({ dir: path.join(root, 'data', 'nats'), port: Number(process.env.NATS_PORT ?? 4223), keepPasswords: true });
-    env = { ...process.env, NATS_URL: broker.url, ...broker.env };
+    env = { ...env, NATS_URL: broker.url, ...broker.env };
     process.stderr.write(`launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`);
   }
   await migrateEach(services);

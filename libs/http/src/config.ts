@@ -4,7 +4,17 @@ import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
 export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086, web: 8087 } as const;
 export type ServiceId = keyof typeof SERVICE_PORTS;
 
+/**
+ * The internal secret a service uses when none is set: written in the source, so known to anyone.
+ * Taken only by a service that listens on loopback; `pnpm start` makes one per install instead
+ * (deploy/dev-secret.ts).
+ */
 const DEV_SECRET = 'dev-only-internal-secret-change-me-0123456789';
+
+/** True for an address only this machine reaches (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
 
 /** Words that mark a value copied from an example, a default or a test, never a real secret. */
 const PLACEHOLDER = /change-?me|changeit|dev-only|example|placeholder|replace|secret|password|default|test|dummy|xxxx|0123456789|abcdef/i;
@@ -145,6 +155,8 @@ export interface CommonConfig {
   /** Base URL of each service, for service-to-service HTTP (the gateway's proxy). */
   serviceUrls: Record<ServiceId, string>;
   port: number;
+  /** The address it listens on (HOST, default 127.0.0.1: only this machine; compose and Kubernetes set 0.0.0.0). */
+  host: string;
   /** SIGTERM → /readyz 503 → this long still serving → drain and stop (Kubernetes: a few seconds). */
   shutdownDelaySeconds: number;
   /** A request body being read that sends nothing this long is answered 400 and its connection closed. */
@@ -163,6 +175,11 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   // The log stream writes at most 16 KB at once and must gather less than that (logger.ts).
   const logBufferBytes = Math.floor(r.num('LOG_BUFFER_BYTES', 4096, 0));
   if (logBufferBytes >= 16_384) r.problem(`LOG_BUFFER_BYTES must be below 16384 (got ${logBufferBytes})`);
+  const host = r.str('HOST', '127.0.0.1');
+  const internalJwtSecret = r.secret('INTERNAL_JWT_SECRET', DEV_SECRET);
+  if (internalJwtSecret === DEV_SECRET && !isLoopbackHost(host)) {
+    r.problem(`INTERNAL_JWT_SECRET is the development secret written in the source, refused while listening on ${host}: set it (pnpm start makes one in data/) or listen on loopback (HOST=127.0.0.1)`);
+  }
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
@@ -170,13 +187,14 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     natsUser: r.str('NATS_USER', service),
     natsPassword: r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`),
     busNamespace: r.str('BUS_NAMESPACE', ''),
-    internalJwtSecret: r.secret('INTERNAL_JWT_SECRET', DEV_SECRET),
+    internalJwtSecret,
     logLevel: r.str('LOG_LEVEL', 'info'),
     logBufferBytes,
     publicBaseUrl,
     appUrl: r.str('APP_URL', `${publicBaseUrl}/app`).replace(/\/$/, ''),
     serviceUrls,
     port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
+    host,
     shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),
     bodyIdleTimeoutSeconds: r.num('BODY_IDLE_TIMEOUT_SECONDS', DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, 1),
   };

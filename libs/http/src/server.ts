@@ -13,6 +13,8 @@ export const UPLOAD_REQUEST_TIMEOUT_MS = (500 / 0.5 + 60) * 1000;
 /** A listening service: its port, and a close that drains requests then runs the service's own cleanup. */
 export interface Running {
   port: number;
+  /** The address it listens on. */
+  host?: string;
   /** The operator's port (/readyz, /metrics) of a service that has one apart from its main port. */
   opsPort?: number;
   close(): Promise<void>;
@@ -32,6 +34,8 @@ export async function serve(
   app: RequestListener,
   listen: {
     port: number;
+    /** Default 127.0.0.1: only this machine (HOST in config.ts). */
+    host?: string;
     shutdownDelaySeconds?: number;
     /**
      * Requests with `Expect: 100-continue` whose 100 the handler sends (allowBody) once it has
@@ -70,16 +74,17 @@ export async function serve(
       });
     }
     s.once('error', reject);
-    s.listen(port, '0.0.0.0', () => resolve(s));
+    s.listen(port, listen.host ?? '127.0.0.1', () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   // Node's default (300 s) would cut a 500 MB upload sent at 1 MB/s; see UPLOAD_REQUEST_TIMEOUT_MS.
   server.requestTimeout = UPLOAD_REQUEST_TIMEOUT_MS;
-  const actual = (server.address() as AddressInfo).port;
-  logger.info({ port: actual }, 'listening');
+  const { port: actual, address: host } = server.address() as AddressInfo;
+  logger.info({ host, port: actual }, 'listening');
   let closed: Promise<void> | null = null;
   return {
     port: actual,
+    host,
     shutdownDelayMs,
     draining: () => draining,
     close: () => {

@@ -90,7 +90,7 @@ export async function startGatewayPrimary(config: GatewayConfig, workers: number
     res.send(await metrics.collect());
   });
   ops.use((_req, res) => writeNotFound(res));
-  const opsServer = await serve(ops, { port: config.opsPort }, logger, async () => undefined);
+  const opsServer = await serve(ops, { port: config.opsPort, host: config.host }, logger, async () => undefined);
   logger.info({ workers }, 'gateway primary started its workers');
 
   let closed: Promise<void> | null = null;

@@ -55,7 +55,7 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
   const app = createApp({ config, db, redis, bus, logger, reads, ready, sendMail: mail.send });
   // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
   // puts them on a free port too.
-  const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort }, logger, async () => undefined) : null;
+  const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort, host: config.host }, logger, async () => undefined) : null;
   // A public upload's 100 Continue is relayed from the owning service (proxy.ts), never sent before.
   const deferContinue = (req: IncomingMessage) => isMultipartPost(req) && (req.url ?? '').startsWith(`${API_PREFIX}/`);
   running = await serve(app, { ...config, deferContinue }, logger, async () => {
