@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateClass } from '@mm/contract';
+import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateBudget, type RateClass } from '@mm/contract';
 import { WALLET_VERSION_TTL_SECONDS, WALLETS_VERSION_KEY, walletVersionKey } from '@mm/http';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
@@ -105,6 +105,8 @@ export interface GateResult {
    * account was already known here; null otherwise (nothing kept may then be given).
    */
   walletVersion: string | null;
+  /** The token's budget of the class after this request (the RateLimit fields); null when not counted. */
+  rate: RateBudget | null;
 }
 
 /** A cached lookup, trusted only while both the Redis epoch and the Postgres version it was loaded at hold. */
@@ -178,9 +180,11 @@ export class AccessGate {
     const [token, tokensDisabled] = await Promise.all([hash ? this.token(hash, epoch, version) : null, this.tokensDisabled(epoch, version)]);
     let retryAfter: number | null = null;
     let slowDownMs = 0;
+    let rate: RateBudget | null = null;
     if (counted) {
       const [t, tTtl, i, iTtl] = counted;
       const budget = RATE_CLASSES[rateClass].requests * this.opts.rateLimitScale;
+      if (hash) rate = { limit: budget, remaining: Math.max(0, budget - t), resetSeconds: Math.max(0, tTtl) };
       const ipBudget = (hash ? this.opts.ipRateLimit : this.opts.junkRateLimit) * this.opts.rateLimitScale;
       if (hash && t > budget) retryAfter = Math.max(1, tTtl);
       if (hash && t > budget + PROMPT_REFUSALS) slowDownMs = SLOW_REFUSAL_MS;
@@ -188,7 +192,7 @@ export class AccessGate {
     }
     // A version read for another account than the token's is no proof of anything.
     const walletVersion = counted?.[5] && token && token.accountId === accountId ? counted[5] : null;
-    return { token, tokensDisabled, retryAfter, slowDownMs, walletVersion };
+    return { token, tokensDisabled, retryAfter, slowDownMs, walletVersion, rate };
   }
 
   /**
