@@ -72,7 +72,7 @@ describe('openapiBreaks on mutated copies of the real openapi.json', () => {
     createSeriesBody(doc).properties.name.maxLength = 30;
     const breaks = openapiBreaks(current.openapi, doc);
     expect(breaks).toContain('POST /series (createSeries) response 409: removed');
-    expect(breaks).toContain('POST /series (createSeries) request body application/json.name: maxLength tightened from none to 30');
+    expect(breaks).toContain('POST /series (createSeries) request body application/json.name: maxLength tightened from 120 to 30');
   });
 
   it('passes on an added optional field, an added enum value and an added operation', () => {

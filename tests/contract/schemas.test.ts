@@ -203,6 +203,26 @@ describe('request bodies', () => {
     expect(valid(body('updateMemoryItem'), { text: 'x'.repeat(1001) })).toBe(false);
   });
 
+  it('bounds the raw length of trimmed fields at twice the contract\'s limit, and the integers JSON carries exactly', () => {
+    // Room for as much whitespace as text: what the contract allows always fits.
+    const padded = (limit: number, extra: number) => `${' '.repeat(extra)}${'x'.repeat(limit)}`;
+    expect(valid(body('askRecording'), { question: padded(500, 500) })).toBe(true);
+    expect(valid(body('askRecording'), { question: padded(500, 501) })).toBe(false);
+    expect(valid(body('updateMemoryItem'), { text: padded(1000, 1000) })).toBe(true);
+    expect(valid(body('updateMemoryItem'), { text: padded(1000, 1001) })).toBe(false);
+    expect(valid(body('createSeries'), { name: padded(60, 60) })).toBe(true);
+    expect(valid(body('createSeries'), { name: padded(60, 61) })).toBe(false);
+    expect(valid(body('replaceAccountKeyterms'), { keyterms: [padded(49, 49)] })).toBe(true);
+    expect(valid(body('replaceAccountKeyterms'), { keyterms: [padded(49, 50)] })).toBe(false);
+    expect(valid(body('askRecording'), { question: 'ok', idempotencyKey: padded(64, 64) })).toBe(true);
+    expect(valid(body('askRecording'), { question: 'ok', idempotencyKey: padded(64, 65) })).toBe(false);
+    expect(valid(body('askRecording'), { question: 'ok', maxMinutes: Number.MAX_SAFE_INTEGER })).toBe(true);
+    expect(valid(body('askRecording'), { question: 'ok', maxMinutes: 2 ** 60 })).toBe(false);
+    const textParts = withoutBinaryParts(body('submitRecording'));
+    expect(valid(textParts, { recordedAt: `2024-05-01T12:30:00.${'1'.repeat(38)}+03:30` })).toBe(true);
+    expect(valid(textParts, { recordedAt: `2024-05-01T12:30:00.${'1'.repeat(39)}+03:30` })).toBe(false);
+  });
+
   it('skip naming: only { action: "skip" }', () => {
     expect(valid(body('skipRecordingNaming'), { action: 'skip' })).toBe(true);
     expect(valid(body('skipRecordingNaming'), { action: 'name' })).toBe(false);

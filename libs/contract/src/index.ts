@@ -13,3 +13,4 @@ export * from './bus/bus.payloads';
 export * from './bus/bus.snapshot';
 export * from './compat';
 export * from './media';
+export * from './openapi-headers';

@@ -3,10 +3,11 @@
  * `{base_url}/openapi.json`, from the route table alone. App-only routes are left out.
  */
 import { ERROR_CODES, RATE_CLASSES, type ErrorCode } from './catalog';
+import { answerHeaders, retryAfterHeader } from './openapi-headers';
 import { routeErrorsByStatus } from './route-errors';
 import { ROUTES } from './routes';
 import type { ParamDef, ResponseDef, RouteDef } from './routes.types';
-import { described as d, faDigits, type JsonSchema } from './schema-helpers';
+import { faDigits, type JsonSchema } from './schema-helpers';
 import { errorEnvelopeSchema, notReadyErrorSchema } from './schemas/errors.schemas';
 
 export interface OpenApiOptions {
@@ -31,12 +32,6 @@ const TAGS: Record<string, TagDef> = {
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const NOT_READY_REF = { $ref: '#/components/schemas/NotReadyError' };
-
-const retryAfterHeader = {
-  description: 'Seconds to wait before trying again; absent when waiting will not help.',
-  'x-svc-description-fa': 'چند ثانیه پیش از تلاش دوباره صبر کنید؛ اگر صبر کردن سودی نداشته باشد نمی‌آید.',
-  schema: d({ type: 'integer', minimum: 0 }, 'Whole seconds.', 'ثانیه به عدد صحیح.'),
-};
 
 function tagOf(route: RouteDef): TagDef {
   const tag = TAGS[route.path.split('/')[1]];
@@ -66,17 +61,18 @@ function requestBodyOf(route: RouteDef): Record<string, unknown> | undefined {
   };
 }
 
-function successResponses(responses: readonly ResponseDef[]): Record<string, unknown> {
-  const out: Record<string, { description: string; 'x-svc-description-fa'?: string; content: Record<string, { schema: JsonSchema }> }> = {};
+function successResponses(responses: readonly ResponseDef[], headers: Record<string, unknown>): Record<string, unknown> {
+  type Entry = { description: string; 'x-svc-description-fa'?: string; headers: Record<string, unknown>; content: Record<string, { schema: JsonSchema }> };
+  const out: Record<string, Entry> = {};
   for (const r of responses) {
     const key = String(r.status);
-    const entry = (out[key] ??= { description: r.description, 'x-svc-description-fa': r.descriptionFa, content: {} });
+    const entry = (out[key] ??= { description: r.description, 'x-svc-description-fa': r.descriptionFa, headers, content: {} });
     entry.content[r.contentType ?? 'application/json'] = { schema: r.schema };
   }
   return out;
 }
 
-function errorResponse(status: number, codes: ErrorCode[]): Record<string, unknown> {
+function errorResponse(status: number, codes: ErrorCode[], headers: Record<string, unknown>): Record<string, unknown> {
   const list = codes.join(', ');
   const schema = codes.every((c) => c === 'NOT_READY') ? NOT_READY_REF : codes.includes('NOT_READY') ? { anyOf: [NOT_READY_REF, ERROR_REF] } : ERROR_REF;
   const waits = status === 429 || codes.includes('UPLOAD_IN_PROGRESS');
@@ -84,15 +80,16 @@ function errorResponse(status: number, codes: ErrorCode[]): Record<string, unkno
     description: `Error ${status}: ${list}. Branch on error.code.`,
     'x-svc-description-fa': `خطای ${faDigits(status)} با یکی از این کدها: ${codes.join('، ')}. تصمیم را بر پایهٔ error.code بگیرید.`,
     'x-svc-error-codes': codes,
-    ...(waits ? { headers: { 'Retry-After': retryAfterHeader } } : {}),
+    headers: waits ? { ...headers, 'Retry-After': retryAfterHeader } : headers,
     content: { 'application/json': { schema } },
   };
 }
 
 function operationOf(route: RouteDef): Record<string, unknown> {
   const rate = RATE_CLASSES[route.rateClass];
-  const responses: Record<string, unknown> = successResponses(route.responses);
-  for (const [status, codes] of routeErrorsByStatus(route)) responses[String(status)] = errorResponse(status, codes);
+  const headers = answerHeaders(route.rateClass);
+  const responses: Record<string, unknown> = successResponses(route.responses, headers);
+  for (const [status, codes] of routeErrorsByStatus(route)) responses[String(status)] = errorResponse(status, codes, headers);
   const body = requestBodyOf(route);
   return {
     operationId: route.operationId,
@@ -119,6 +116,7 @@ function operationOf(route: RouteDef): Record<string, unknown> {
  */
 export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const serverUrl = opts.serverUrl.replace(/\/+$/, '');
   for (const route of ROUTES) {
     (paths[route.path] ??= {})[route.method] = operationOf(route);
   }
@@ -138,7 +136,15 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         'هر پاسخ موفق JSON فیلد schemaVersion با مقدار ۱ دارد؛ خطاها به شکل `{ error: { code, message, details? } }` هستند. ' +
         'تصمیم را بر پایهٔ کد خطا بگیرید، هرگز بر پایهٔ پیام.',
     },
-    servers: [{ url: opts.serverUrl.replace(/\/+$/, ''), description: 'The API root.', 'x-svc-description-fa': 'ریشهٔ رابط برنامه‌نویسی.' }],
+    servers: [
+      {
+        url: serverUrl,
+        description: 'The API root of this installation: production when served over https, local development otherwise.',
+        'x-svc-description-fa': 'ریشهٔ رابط برنامه‌نویسی این نصب: روی https محیط تولید است و در غیر این صورت محیط توسعهٔ محلی.',
+        // The public API: tokens of every account reach it (OWASP API9, inventory).
+        'x-internal': false,
+      },
+    ],
     security: [{ bearer: [] }],
     tags: Object.values(TAGS).filter((t) => usedTags.has(t.name)),
     paths,

@@ -66,6 +66,18 @@ export function trimmedLengthPattern(min: number, max: number): string {
 }
 
 /**
+ * The raw length bound of a field the contract measures after trimming (or collapsing)
+ * whitespace: twice the contract's limit, room for as much whitespace as text. Never below the
+ * limit, so it refuses nothing the contract allows; it keeps the raw string bounded (OWASP API4).
+ */
+export const rawLengthOf = (limit: number): number => 2 * limit;
+
+/** A string whose trimmed length is `min` to `max`: the pattern that measures it, and the raw bound. */
+export function trimmedLength(min: number, max: number): JsonSchema {
+  return { maxLength: rawLengthOf(max), pattern: trimmedLengthPattern(min, max) };
+}
+
+/**
  * The text parts of a multipart body schema: a copy without the binary parts (those with
  * `contentMediaType`), for validating the parsed text fields of a multipart request with ajv.
  */

@@ -2,7 +2,8 @@
  * What a new OpenAPI document breaks for a client of the old one: a removed operation (by
  * operationId and by method and path), a removed parameter or a new required one, a removed
  * request body content type or response status or content type, and every schema break of a
- * parameter, request body or response. Pure: no I/O.
+ * parameter, request body or response (in a response a tighter bound, or a format or pattern
+ * where there was none, only narrows what a client receives and is no break). Pure: no I/O.
  */
 import { isObject, resolveLocalRef, schemaBreaks, type Json } from './schema-breaks';
 
@@ -67,8 +68,11 @@ function parameterBreaks(docs: Docs, before: Operation, after: Operation): strin
   return out;
 }
 
-/** Compares `content` maps (media type → { schema }): a removed media type, then each schema. */
-function contentBreaks(docs: Docs, oldContent: Json, newContent: Json, where: string): string[] {
+/**
+ * Compares `content` maps (media type → { schema }): a removed media type, then each schema;
+ * `answers` for a response's content (schemaBreaks).
+ */
+function contentBreaks(docs: Docs, oldContent: Json, newContent: Json, where: string, answers = false): string[] {
   const out: string[] = [];
   for (const [type, media] of Object.entries(oldContent)) {
     if (!(type in newContent)) {
@@ -76,7 +80,7 @@ function contentBreaks(docs: Docs, oldContent: Json, newContent: Json, where: st
       continue;
     }
     const [before, after] = [objectAt(media, 'schema'), objectAt(newContent[type], 'schema')];
-    out.push(...schemaBreaks(before, after, `${where} ${type}`, docs));
+    out.push(...schemaBreaks(before, after, `${where} ${type}`, docs, answers));
   }
   return out;
 }
@@ -102,7 +106,7 @@ function responseBreaks(docs: Docs, before: Operation, after: Operation): string
     }
     const oldContent = objectAt(resolveLocalRef(docs.old, raw), 'content');
     const newContent = objectAt(resolveLocalRef(docs.new, newResponses[status]), 'content');
-    out.push(...contentBreaks(docs, oldContent, newContent, where));
+    out.push(...contentBreaks(docs, oldContent, newContent, where, true));
   }
   return out;
 }

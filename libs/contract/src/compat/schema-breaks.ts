@@ -16,6 +16,18 @@ export interface SchemaRoots {
   new: unknown;
 }
 
+/**
+ * Roots, and whether the schema describes what the service answers (a response) rather than what
+ * a client sends: in an answer a tighter bound, or a format or pattern where there was none, only
+ * narrows what the client receives, which breaks no client of the old schema.
+ */
+interface Context extends SchemaRoots {
+  answers: boolean;
+}
+
+/** The int32 range, which `format: int32` restricts an integer to. */
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
 const UPPER_BOUNDS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'] as const;
 const LOWER_BOUNDS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
 const EXACT_KEYWORDS = ['pattern', 'format', 'multipleOf'] as const;
@@ -100,26 +112,52 @@ function valueBreaks(old: Json, neu: Json, path: string): string[] {
   return removed.length ? [`${path}: value ${removed.map(show).join(', ')} removed`] : [];
 }
 
-function constraintBreaks(old: Json, neu: Json, path: string): string[] {
+const num = (s: Json, k: string): number | undefined => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
+
+/**
+ * Whether a bound refuses only integers JSON cannot carry exactly (beyond 2^53 - 1, RFC 7493
+ * section 2.2): a client that sent one was already misread.
+ */
+function beyondExactIntegers(k: string, b: number): boolean {
+  if (k === 'maximum' || k === 'exclusiveMaximum') return b >= Number.MAX_SAFE_INTEGER;
+  if (k === 'minimum' || k === 'exclusiveMinimum') return b <= -Number.MAX_SAFE_INTEGER;
+  return false;
+}
+
+/**
+ * Whether an integer format added where there was none refuses nothing the old schema allowed:
+ * `int64` never does (every integer JSON carries exactly is one), `int32` when the old bounds
+ * already kept the value inside its range.
+ */
+function formatNarrowsNothing(old: Json, format: unknown): boolean {
+  if (!typesOf(old)?.includes('integer')) return false;
+  if (format === 'int64') return true;
+  const [min, max] = [num(old, 'minimum'), num(old, 'maximum')];
+  return format === 'int32' && min !== undefined && max !== undefined && min >= INT32.min && max <= INT32.max;
+}
+
+function constraintBreaks(old: Json, neu: Json, path: string, answers: boolean): string[] {
   const out: string[] = [];
-  const num = (s: Json, k: string): number | undefined => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
-  for (const k of UPPER_BOUNDS) {
+  // An answer that promises tighter bounds than before still fits every client of the old schema.
+  for (const k of answers ? [] : UPPER_BOUNDS) {
     const [a, b] = [num(old, k), num(neu, k)];
-    if (b !== undefined && (a === undefined || b < a)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
+    if (b !== undefined && (a === undefined || b < a) && !beyondExactIntegers(k, b)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
   }
-  for (const k of LOWER_BOUNDS) {
+  for (const k of answers ? [] : LOWER_BOUNDS) {
     const [a, b] = [num(old, k), num(neu, k)];
-    if (b !== undefined && (a === undefined || b > a)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
+    if (b !== undefined && (a === undefined || b > a) && !beyondExactIntegers(k, b)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
   }
   for (const k of EXACT_KEYWORDS) {
     if (neu[k] === undefined || show(neu[k]) === show(old[k])) continue;
+    // Added where there was none: in an answer it only narrows; an integer format may narrow nothing.
+    if (old[k] === undefined && (answers || (k === 'format' && formatNarrowsNothing(old, neu[k])))) continue;
     out.push(`${path}: ${k} changed from ${show(old[k]) ?? 'none'} to ${show(neu[k])}`);
   }
-  if (neu.uniqueItems === true && old.uniqueItems !== true) out.push(`${path}: items must now be unique`);
+  if (neu.uniqueItems === true && old.uniqueItems !== true && !answers) out.push(`${path}: items must now be unique`);
   return out;
 }
 
-function propertyBreaks(old: Json, neu: Json, path: string, roots: SchemaRoots, seen: Set<string>): string[] {
+function propertyBreaks(old: Json, neu: Json, path: string, roots: Context, seen: Set<string>): string[] {
   const out: string[] = [];
   const before = isObject(old.properties) ? old.properties : {};
   const after = isObject(neu.properties) ? neu.properties : {};
@@ -144,7 +182,7 @@ function propertyBreaks(old: Json, neu: Json, path: string, roots: SchemaRoots, 
   return out;
 }
 
-function combinatorBreaks(old: Json, neu: Json, path: string, roots: SchemaRoots, seen: Set<string>): string[] {
+function combinatorBreaks(old: Json, neu: Json, path: string, roots: Context, seen: Set<string>): string[] {
   const out: string[] = [];
   for (const k of COMBINATORS) {
     const before = Array.isArray(old[k]) ? (old[k] as unknown[]) : [];
@@ -171,7 +209,7 @@ function compare(
   oldSchema: unknown,
   newSchema: unknown,
   path: string,
-  roots: SchemaRoots,
+  roots: Context,
   seen: Set<string>,
 ): string[] {
   const oldRefs: string[] = [];
@@ -193,7 +231,7 @@ function compare(
     return tries.some((t) => t.length === 0) ? [] : tries.reduce((a, b) => (b.length < a.length ? b : a));
   }
   if (oldUnion && !newUnion) return oldUnion.flatMap((member) => compare(member, n, path, roots, next));
-  const out = [...typeBreaks(o, n, path), ...valueBreaks(o, n, path), ...constraintBreaks(o, n, path)];
+  const out = [...typeBreaks(o, n, path), ...valueBreaks(o, n, path), ...constraintBreaks(o, n, path, roots.answers)];
   // Object and array keywords say nothing about values of other types.
   const both = (t: string): boolean => [o, n].every((x) => typesOf(x)?.includes(t) ?? true);
   if (both('object')) out.push(...propertyBreaks(o, n, path, roots, next));
@@ -212,8 +250,12 @@ function compare(
  * `oldSchema`: a removed (or renamed) property, a narrowed type, a removed enum or const value, a
  * new required property, a tighter constraint (max* lowered, min* raised, a changed pattern or
  * format, additionalProperties closed). Local `$ref`s resolve within `roots` (by default each
- * schema is its own document). An empty list means the change is compatible.
+ * schema is its own document). `answers`: the schemas describe what the service answers, where
+ * tighter bounds and an added format or pattern are no break. Not breaks either way: an integer
+ * format that the old bounds already implied, a bound beyond the integers JSON carries exactly.
+ * An empty list means the change is compatible.
  */
-export function schemaBreaks(oldSchema: unknown, newSchema: unknown, path: string, roots?: SchemaRoots): string[] {
-  return compare(oldSchema, newSchema, path, roots ?? { old: oldSchema, new: newSchema }, new Set());
+export function schemaBreaks(oldSchema: unknown, newSchema: unknown, path: string, roots?: SchemaRoots, answers = false): string[] {
+  const { old, new: neu } = roots ?? { old: oldSchema, new: newSchema };
+  return compare(oldSchema, newSchema, path, { old, new: neu, answers }, new Set());
 }

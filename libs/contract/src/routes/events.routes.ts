@@ -2,7 +2,7 @@
 import { LIMITS } from '../catalog';
 import type { RouteDef } from '../routes.types';
 import { described as d } from '../schema-helpers';
-import { eventPageSchema } from '../schemas/events.schemas';
+import { EVENTS_CURSOR_MAX_CHARS, eventPageSchema } from '../schemas/events.schemas';
 import { limitParam, ok, query } from './route-helpers';
 
 export const listEvents: RouteDef = {
@@ -16,7 +16,7 @@ export const listEvents: RouteDef = {
     query(
       'after',
       d(
-        { type: 'string', minLength: 1, maxLength: 200 },
+        { type: 'string', minLength: 1, maxLength: EVENTS_CURSOR_MAX_CHARS },
         'A nextCursor exactly as received, or `latest` (no events, returns a cursor to read on from). Absent starts from the oldest event kept.',
         'مقدار nextCursor دقیقاً همان‌گونه که دریافت شد، یا `latest` (بدون رویداد، نشانگری برای ادامهٔ خواندن برمی‌گرداند). بدون آن، خواندن از قدیمی‌ترین رویداد نگه‌داشته‌شده آغاز می‌شود.',
       ),

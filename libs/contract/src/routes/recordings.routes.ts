@@ -2,6 +2,7 @@
 import { LIMITS, RECORDING_KINDS } from '../catalog';
 import type { RouteDef } from '../routes.types';
 import { described as d } from '../schema-helpers';
+import { ANSWER_CEILINGS } from '../schemas/common.schemas';
 import { bundleMarkdownSchema, bundleSchema } from '../schemas/bundle.schemas';
 import { recordingListPageSchema, recordingStatusSchema, searchPageSchema, skipNamingBodySchema, submitRecordingBodySchema, submitResultSchema } from '../schemas/recordings.schemas';
 import { idempotencyKeyHeader, idParam, jsonBody, limitParam, ok, query, seriesIdQuery } from './route-helpers';
@@ -56,11 +57,11 @@ export const searchRecordings: RouteDef = {
     query('kind', d({ type: 'string', enum: [...RECORDING_KINDS] }, 'Only meetings of this kind.', 'فقط جلسه‌های این نوع.')),
     query(
       'from',
-      d({ type: 'string', format: 'date-time' }, 'Earliest recordedAt, ISO 8601 with an offset; included.', 'کمترین مقدار recordedAt با قالب ISO 8601 و اختلاف ساعت؛ خودش هم شامل می‌شود.'),
+      d({ type: 'string', format: 'date-time', maxLength: ANSWER_CEILINGS.dateTimeChars }, 'Earliest recordedAt, ISO 8601 with an offset; included.', 'کمترین مقدار recordedAt با قالب ISO 8601 و اختلاف ساعت؛ خودش هم شامل می‌شود.'),
     ),
     query(
       'to',
-      d({ type: 'string', format: 'date-time' }, 'Latest recordedAt, ISO 8601 with an offset; included.', 'بیشترین مقدار recordedAt با قالب ISO 8601 و اختلاف ساعت؛ خودش هم شامل می‌شود.'),
+      d({ type: 'string', format: 'date-time', maxLength: ANSWER_CEILINGS.dateTimeChars }, 'Latest recordedAt, ISO 8601 with an offset; included.', 'بیشترین مقدار recordedAt با قالب ISO 8601 و اختلاف ساعت؛ خودش هم شامل می‌شود.'),
     ),
     limitParam(LIMITS.searchLimitMax, LIMITS.searchLimitDefault),
     query(

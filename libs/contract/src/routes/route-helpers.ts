@@ -2,7 +2,7 @@
 import { LIMITS } from '../catalog';
 import type { BodyDef, ParamDef, ResponseDef } from '../routes.types';
 import { described as d, faDigits, type JsonSchema } from '../schema-helpers';
-import { idempotencyKeyPattern } from '../schemas/ask.schemas';
+import { idempotencyKeyBounds } from '../schemas/ask.schemas';
 
 /** The `{id}` path parameter. */
 export const idParam = (what: string, whatFa: string): ParamDef => ({
@@ -18,7 +18,7 @@ export const idempotencyKeyHeader: ParamDef = {
   in: 'header',
   required: false,
   schema: d(
-    { type: 'string', pattern: idempotencyKeyPattern },
+    { type: 'string', ...idempotencyKeyBounds },
     `Idempotency key, ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters after trimming: make one random key per new request and resend it on every retry; a repeat returns the first result without a second charge.`,
     `کلید یکتایی درخواست، ${faDigits(LIMITS.idempotencyKeyMin)} تا ${faDigits(LIMITS.idempotencyKeyMax)} نویسه پس از پیراستن: برای هر درخواست تازه یک کلید تصادفی بسازید و در هر تلاش دوباره همان را بفرستید؛ تکرار، نتیجهٔ نخست را بدون کسر دوباره برمی‌گرداند.`,
   ),
@@ -30,7 +30,7 @@ export const limitParam = (max: number, dflt: number): ParamDef => ({
   in: 'query',
   required: false,
   schema: d(
-    { type: 'integer', minimum: 1, maximum: max, default: dflt },
+    { type: 'integer', format: 'int32', minimum: 1, maximum: max, default: dflt },
     `Page size, 1 to ${max}; default ${dflt}.`,
     `اندازهٔ صفحه، از ۱ تا ${faDigits(max)}؛ پیش‌فرض ${faDigits(dflt)}.`,
   ),

@@ -3,13 +3,13 @@
  * memory notes, and the request bodies that change them.
  */
 import { LIMITS, MEMORY_CATEGORIES, NAMING_MODES, SCOPES, UI_LOCALES } from '../catalog';
-import { described as d, faDigits, nullable, object, trimmedLengthPattern } from '../schema-helpers';
-import { arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, ownerField, responseSchema, text } from './common.schemas';
+import { described as d, faDigits, nullable, object, trimmedLength } from '../schema-helpers';
+import { ANSWER_CEILINGS, arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, ownerField, responseSchema, text, wideInteger } from './common.schemas';
 
 const walletField = objectOf(
   {
     balanceMinutes: d(
-      { type: 'integer' },
+      { type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
       'Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0.',
       'دقیقه‌های باقی‌مانده؛ جلسه‌هایی که متنشان هنوز آماده نیست کسر نشده‌اند و ممکن است منفی شود.',
     ),
@@ -28,6 +28,7 @@ export const tokenInfoSchema = responseSchema(
         name: text('Name the owner gave the token.', 'نامی که صاحب حساب به توکن داده است.'),
         scopes: arrayOf(
           enumOf(SCOPES, 'One scope.', 'یک دامنهٔ دسترسی.'),
+          SCOPES.length,
           'Scopes held, in catalog order.',
           'دامنه‌های دسترسی این توکن، به ترتیب فهرست رسمی.',
           { minItems: 1, uniqueItems: true },
@@ -40,7 +41,7 @@ export const tokenInfoSchema = responseSchema(
             { maximum: LIMITS.dailyMinuteCapMax },
           ),
         ),
-        usedMinutes24h: integer(0, 'Minutes committed in the last 24 hours, the sum the cap is checked against.', 'دقیقه‌های خرج‌شده در ۲۴ ساعت گذشته؛ همان مجموعی که با سقف سنجیده می‌شود.'),
+        usedMinutes24h: wideInteger(0, 'Minutes committed in the last 24 hours, the sum the cap is checked against.', 'دقیقه‌های خرج‌شده در ۲۴ ساعت گذشته؛ همان مجموعی که با سقف سنجیده می‌شود.'),
         expiresAt: nullable(dateTime('When the token expires; null means never.', 'زمان انقضای توکن؛ null یعنی هرگز منقضی نمی‌شود.')),
       },
       'The calling token.',
@@ -106,7 +107,7 @@ export const memoryItemSchema = objectOf(
   {
     id: idString('Note id.', 'شناسهٔ یادداشت.'),
     category: enumOf(MEMORY_CATEGORIES, 'ABOUT_YOU, PEOPLE or TERMS.', 'دسته: ABOUT_YOU (دربارهٔ شما)، PEOPLE (افراد) یا TERMS (اصطلاحات).'),
-    text: text('The note.', 'متن یادداشت.'),
+    text: text('The note.', 'متن یادداشت.', { maxLength: LIMITS.memoryNoteMaxChars }),
     meetingCount: integer(0, 'Meetings the note was learned from.', 'شمار جلسه‌هایی که یادداشت از آن‌ها آموخته شده است.'),
     pinned: bool('True after the owner edits it; the service then never rewrites or deletes it.', 'پس از ویرایش صاحب حساب درست می‌شود؛ از آن پس سرویس هرگز آن را بازنویسی یا حذف نمی‌کند.'),
   },
@@ -118,7 +119,7 @@ export const memoryItemSchema = objectOf(
 export const memoryListSchema = responseSchema(
   {
     memoryEnabled: bool('Whether memory is on; while false, items is empty.', 'آیا حافظه روشن است؛ اگر نادرست باشد فهرست خالی است.'),
-    items: arrayOf(memoryItemSchema, 'The notes.', 'یادداشت‌ها.'),
+    items: arrayOf(memoryItemSchema, ANSWER_CEILINGS.memoryNotes, 'The notes.', 'یادداشت‌ها.'),
   },
   'The memory notes.',
   'یادداشت‌های حافظه.',
@@ -149,9 +150,10 @@ export const replaceAccountKeytermsBodySchema = d(
   object({
     keyterms: arrayOf(
       keytermField,
+      LIMITS.keytermsMax,
       `The whole new vocabulary: at most ${LIMITS.keytermsMax} terms, none twice.`,
       `کل واژگان تازه: حداکثر ${faDigits(LIMITS.keytermsMax)} واژه، بدون تکرار.`,
-      { maxItems: LIMITS.keytermsMax, uniqueItems: true },
+      { uniqueItems: true },
     ),
   }),
   'Replaces the account\'s whole vocabulary.',
@@ -164,7 +166,7 @@ export const updateMemoryItemBodySchema = d(
     text: text(
       `The new text: trimmed, at least 1 character, at most the app's per-note cap (never more than ${LIMITS.memoryNoteMaxChars}).`,
       `متن تازه: پس از پیراستن دو سر، دست‌کم ۱ نویسه و حداکثر به اندازهٔ سقف هر یادداشت در برنامه (هرگز بیش از ${faDigits(LIMITS.memoryNoteMaxChars)}).`,
-      { pattern: trimmedLengthPattern(1, LIMITS.memoryNoteMaxChars) },
+      trimmedLength(1, LIMITS.memoryNoteMaxChars),
     ),
   }),
   'The note\'s new text.',

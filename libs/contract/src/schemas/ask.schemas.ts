@@ -1,10 +1,12 @@
 /** Schemas of Ask: the question body, the answers with citations, and the price quotes. */
 import { LIMITS } from '../catalog';
-import { described as d, faDigits, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
-import { arrayOf, bool, idString, integer, objectOf, responseSchema, text } from './common.schemas';
+import { described as d, faDigits, nullable, object, trimmedLength, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
+import { ANSWER_CEILINGS, arrayOf, bool, idString, integer, objectOf, responseSchema, text, wideInteger } from './common.schemas';
 
 /** The pattern of an Idempotency-Key: 8 to 64 characters after trimming spaces. */
 export const idempotencyKeyPattern = trimmedLengthPattern(LIMITS.idempotencyKeyMin, LIMITS.idempotencyKeyMax);
+/** The pattern and raw length bound of an Idempotency-Key (header or body). */
+export const idempotencyKeyBounds: JsonSchema = trimmedLength(LIMITS.idempotencyKeyMin, LIMITS.idempotencyKeyMax);
 
 /** The body of askRecording and askSeries. */
 export const askBodySchema = d(
@@ -13,9 +15,9 @@ export const askBodySchema = d(
       question: text(
         `The question; trimmed, then 1 to ${LIMITS.questionMaxChars} characters.`,
         `پرسش؛ پس از پیراستن دو سر، ۱ تا ${faDigits(LIMITS.questionMaxChars)} نویسه.`,
-        { pattern: trimmedLengthPattern(1, LIMITS.questionMaxChars) },
+        trimmedLength(1, LIMITS.questionMaxChars),
       ),
-      maxMinutes: integer(
+      maxMinutes: wideInteger(
         1,
         'Optional price ceiling: a higher price answers 409 PRICE_ABOVE_MAX and nothing is charged. Without it the price is charged whatever it is.',
         'سقف اختیاری بها: بهای بالاتر پاسخ ۴۰۹ PRICE_ABOVE_MAX می‌گیرد و چیزی کسر نمی‌شود. بدون آن، بها هر چه باشد کسر می‌شود.',
@@ -23,7 +25,7 @@ export const askBodySchema = d(
       idempotencyKey: text(
         `Idempotency key, ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters after trimming; the Idempotency-Key header wins when both are sent.`,
         `کلید یکتایی درخواست، ${faDigits(LIMITS.idempotencyKeyMin)} تا ${faDigits(LIMITS.idempotencyKeyMax)} نویسه پس از پیراستن؛ اگر هر دو فرستاده شوند سرآیند Idempotency-Key اولویت دارد.`,
-        { pattern: idempotencyKeyPattern },
+        idempotencyKeyBounds,
       ),
     },
     ['question'],
@@ -39,7 +41,9 @@ const citationFields: Record<string, JsonSchema> = {
     'آغاز نوبت گفتار ارجاع‌شده، به میلی‌ثانیه از آغاز صدا؛ همان نوبتی در بستهٔ جلسه که startMs برابر دارد.',
   ),
   speaker: nullable(
-    text('The transcribed speaker label such as speaker_0, never a given name; null when unknown.', 'برچسب گوینده در متن پیاده‌شده مانند speaker_0 و هرگز نام داده‌شده؛ اگر نامعلوم باشد null است.'),
+    text('The transcribed speaker label such as speaker_0, never a given name; null when unknown.', 'برچسب گوینده در متن پیاده‌شده مانند speaker_0 و هرگز نام داده‌شده؛ اگر نامعلوم باشد null است.', {
+      maxLength: ANSWER_CEILINGS.codeChars,
+    }),
   ),
 };
 
@@ -53,11 +57,11 @@ function answerSchema(citation: JsonSchema, maxCitations: number, en: string, fa
       ),
       citations: arrayOf(
         citation,
+        maxCitations,
         `Turns the answer cites, in the order first cited; at most ${maxCitations}.`,
         `نوبت‌های گفتاری که پاسخ به آن‌ها ارجاع می‌دهد، به ترتیب نخستین ارجاع؛ حداکثر ${faDigits(maxCitations)}.`,
-        { maxItems: maxCitations },
       ),
-      minutes: integer(0, 'Minutes the answer charged.', 'دقیقه‌هایی که این پاسخ کسر کرد.'),
+      minutes: wideInteger(0, 'Minutes the answer charged.', 'دقیقه‌هایی که این پاسخ کسر کرد.'),
       refused: bool(
         'True when the service declines to answer from what was said; a refusal is charged.',
         'اگر سرویس از پاسخ دادن بر پایهٔ گفته‌های جلسه خودداری کند درست است؛ خودداری هم هزینه دارد.',
@@ -88,7 +92,7 @@ export const seriesAskAnswerSchema = answerSchema(
   'پاسخ، بر پایهٔ آنچه در جلسه‌های مجموعه گفته شد.',
 );
 
-const priceField = integer(
+const priceField = wideInteger(
   0,
   'The price of one question in minutes; it holds for every question until the source changes.',
   'بهای یک پرسش به دقیقه؛ تا وقتی منبع تغییر نکرده برای هر پرسشی همین است.',

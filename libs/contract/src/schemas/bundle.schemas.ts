@@ -2,24 +2,29 @@
  * The bundle of getRecordingBundle: `recording`, `transcript`, `digest` and `stats` beside
  * `schemaVersion`, and its Markdown form. Clients ignore unknown fields and unknown section kinds.
  */
-import { ACCESS_ROLES, DIGEST_SECTION_KINDS, RECORDING_KINDS, RECORDING_SOURCES } from '../catalog';
+import { ACCESS_ROLES, DIGEST_SECTION_KINDS, LIMITS, RECORDING_KINDS, RECORDING_SOURCES } from '../catalog';
 import { described as d, nullable, type JsonSchema } from '../schema-helpers';
-import { arrayOf, dateTime, enumOf, idString, integer, kindField, objectOf, responseSchema, seriesRefField, text, uri } from './common.schemas';
+import { ANSWER_CEILINGS, arrayOf, dateTime, enumOf, idString, integer, kindField, objectOf, responseSchema, seriesRefField, text, uri, wideInteger } from './common.schemas';
+import { DISPLAY_TITLE_MAX_CHARS } from './recordings.schemas';
 
-const languageField = (en: string, fa: string): JsonSchema => text(en, fa, { minLength: 2 });
+const languageField = (en: string, fa: string): JsonSchema => text(en, fa, { minLength: 2, maxLength: ANSWER_CEILINGS.codeChars });
+/** A whole document (a transcript, a digest, the bundle) as text or Markdown. */
+const documentText = (en: string, fa: string): JsonSchema => text(en, fa, { maxLength: ANSWER_CEILINGS.documentChars });
 
 const recordingPart = objectOf(
   {
     id: idString('Meeting id; never changes.', 'شناسهٔ جلسه؛ هرگز تغییر نمی‌کند.'),
-    title: nullable(text('The meeting\'s own title; null when none.', 'عنوان خود جلسه؛ اگر عنوانی نباشد null است.')),
+    title: nullable(text('The meeting\'s own title; null when none.', 'عنوان خود جلسه؛ اگر عنوانی نباشد null است.', { maxLength: LIMITS.recordingTitleMaxChars })),
     displayTitle: text(
       'The title as the app shows it; in a SESSION series, the series name plus the meeting date.',
       'عنوان همان‌گونه که برنامه نشان می‌دهد؛ در مجموعه‌ای با سبک SESSION، نام مجموعه به همراه تاریخ جلسه.',
+      { maxLength: DISPLAY_TITLE_MAX_CHARS },
     ),
     subtitle: nullable(
       text(
         'In a series that titles meetings by date, the meeting\'s own title moves here; otherwise null.',
         'در مجموعه‌ای که جلسه‌ها را با تاریخ نام‌گذاری می‌کند، عنوان خود جلسه به اینجا می‌آید؛ در غیر این صورت null است.',
+        { maxLength: LIMITS.recordingTitleMaxChars },
       ),
     ),
     kind: kindField(),
@@ -40,7 +45,7 @@ const recordingPart = objectOf(
   'مشخصات خود جلسه.',
 );
 
-const speakerLabel = (en: string, fa: string): JsonSchema => text(en, fa, { minLength: 1 });
+const speakerLabel = (en: string, fa: string): JsonSchema => text(en, fa, { minLength: 1, maxLength: ANSWER_CEILINGS.codeChars });
 
 const transcriptPart = objectOf(
   {
@@ -54,6 +59,7 @@ const transcriptPart = objectOf(
         'A person heard in the meeting.',
         'شخصی که صدایش در جلسه شنیده می‌شود.',
       ),
+      ANSWER_CEILINGS.speakers,
       'The people of the meeting, with the names given them.',
       'افراد جلسه به همراه نام‌هایی که به آنان داده شده است.',
     ),
@@ -62,18 +68,19 @@ const transcriptPart = objectOf(
         {
           index: integer(0, 'Position of the turn, from 0.', 'جایگاه نوبت گفتار، از صفر.'),
           speaker: speakerLabel('Label of the speaker, as in transcript.speakers.', 'برچسب گوینده، همان‌گونه که در transcript.speakers آمده است.'),
-          startMs: integer(0, 'Start of the turn, in milliseconds from the start of the audio.', 'آغاز نوبت گفتار، به میلی‌ثانیه از آغاز صدا.'),
-          endMs: integer(0, 'End of the turn, in milliseconds from the start of the audio.', 'پایان نوبت گفتار، به میلی‌ثانیه از آغاز صدا.'),
+          startMs: wideInteger(0, 'Start of the turn, in milliseconds from the start of the audio.', 'آغاز نوبت گفتار، به میلی‌ثانیه از آغاز صدا.'),
+          endMs: wideInteger(0, 'End of the turn, in milliseconds from the start of the audio.', 'پایان نوبت گفتار، به میلی‌ثانیه از آغاز صدا.'),
           text: text('What was said.', 'آنچه گفته شد.'),
         },
         'One turn of speech.',
         'یک نوبت گفتار.',
       ),
+      ANSWER_CEILINGS.segments,
       'The turns in order.',
       'نوبت‌های گفتار به ترتیب زمان.',
     ),
-    text: text('The whole transcript as plain text.', 'کل متن پیاده‌شده به صورت متن ساده.'),
-    markdown: text('The transcript as Markdown.', 'متن پیاده‌شده در قالب Markdown.'),
+    text: documentText('The whole transcript as plain text.', 'کل متن پیاده‌شده به صورت متن ساده.'),
+    markdown: documentText('The transcript as Markdown.', 'متن پیاده‌شده در قالب Markdown.'),
   },
   'The transcript.',
   'متن پیاده‌شدهٔ گفتار جلسه.',
@@ -81,7 +88,7 @@ const transcriptPart = objectOf(
 
 const sectionTitle = text('Heading of the section.', 'سرعنوان این بخش.');
 const stringItems = (en: string, fa: string): JsonSchema =>
-  arrayOf(text('One entry.', 'یک مورد.'), en, fa);
+  arrayOf(text('One entry.', 'یک مورد.'), ANSWER_CEILINGS.sectionItems, en, fa);
 
 /** One known section kind: `kind` const plus its own fields. */
 function section(kind: string, fields: Record<string, JsonSchema>, en: string, fa: string): JsonSchema {
@@ -103,6 +110,7 @@ const sectionSchemas: JsonSchema[] = [
           'One action item.',
           'یک کار پیگیری.',
         ),
+        ANSWER_CEILINGS.sectionItems,
         'Action items.',
         'کارهای پیگیری.',
       ),
@@ -114,7 +122,7 @@ const sectionSchemas: JsonSchema[] = [
   section('question_list', { items: stringItems('Open questions raised.', 'پرسش‌های بازی که مطرح شد.') }, 'Questions section.', 'بخش پرسش‌ها.'),
   objectOf(
     {
-      kind: d({ type: 'string', not: { enum: [...DIGEST_SECTION_KINDS] } }, 'A kind unknown to this version; ignore the section.', 'نوعی که این نسخه نمی‌شناسد؛ این بخش را نادیده بگیرید.'),
+      kind: d({ type: 'string', maxLength: ANSWER_CEILINGS.codeChars, not: { enum: [...DIGEST_SECTION_KINDS] } }, 'A kind unknown to this version; ignore the section.', 'نوعی که این نسخه نمی‌شناسد؛ این بخش را نادیده بگیرید.'),
       title: sectionTitle,
     },
     'A section of a kind added later.',
@@ -128,15 +136,17 @@ const digestPart = objectOf(
     language: languageField('Language of the digest, an ISO 639-1 code such as en or fa.', 'زبان گزارش جلسه با کد ISO 639-1، مانند en یا fa.'),
     content: arrayOf(
       d({ anyOf: sectionSchemas }, 'A section; `kind` says which fields it has.', 'یک بخش؛ `kind` مشخص می‌کند چه فیلدهایی دارد.'),
+      ANSWER_CEILINGS.sections,
       'The content: sections in reading order.',
       'محتوا: بخش‌ها به ترتیب خواندن.',
     ),
     sections: arrayOf(
       d({ anyOf: sectionSchemas }, 'A section; `kind` says which fields it has.', 'یک بخش؛ `kind` مشخص می‌کند چه فیلدهایی دارد.'),
+      ANSWER_CEILINGS.sections,
       'The same sections as content (an earlier name).',
       'همان بخش‌های content (نام پیشین).',
     ),
-    markdown: text('The digest as Markdown.', 'گزارش جلسه در قالب Markdown.'),
+    markdown: documentText('The digest as Markdown.', 'گزارش جلسه در قالب Markdown.'),
   },
   'The digest: the generated notes of the meeting.',
   'گزارش جلسه: یادداشت‌هایی که سرویس از جلسه ساخته است.',
@@ -149,18 +159,19 @@ const statsPart = objectOf(
         {
           speaker: speakerLabel('Speaker label, as in transcript.speakers.', 'برچسب گوینده، همان‌گونه که در transcript.speakers آمده است.'),
           name: nullable(text('The name given to this person; null when unnamed.', 'نامی که به این شخص داده شده است؛ اگر نام‌گذاری نشده باشد null است.')),
-          speakingMs: integer(0, 'Total speaking time in milliseconds.', 'کل زمان سخن گفتن به میلی‌ثانیه.'),
+          speakingMs: wideInteger(0, 'Total speaking time in milliseconds.', 'کل زمان سخن گفتن به میلی‌ثانیه.'),
           turns: integer(0, 'Number of turns.', 'شمار نوبت‌های گفتار.'),
           questions: integer(0, 'Number of questions asked.', 'شمار پرسش‌هایی که مطرح کرد.'),
         },
         'Numbers of one person.',
         'آمار یک شخص.',
       ),
+      ANSWER_CEILINGS.speakers,
       'Per person.',
       'به تفکیک هر شخص.',
     ),
     totalTurns: integer(0, 'Turns in the whole meeting.', 'شمار همهٔ نوبت‌های گفتار جلسه.'),
-    durationMs: integer(0, 'Length of the transcribed audio in milliseconds.', 'طول صدای پیاده‌شده به میلی‌ثانیه.'),
+    durationMs: wideInteger(0, 'Length of the transcribed audio in milliseconds.', 'طول صدای پیاده‌شده به میلی‌ثانیه.'),
   },
   'Numbers counted from the transcript.',
   'آماری که از متن پیاده‌شده شمرده شده است.',
@@ -174,7 +185,7 @@ export const bundleSchema = responseSchema(
 );
 
 /** The bundle with `?format=markdown`: one text/markdown document. */
-export const bundleMarkdownSchema = text(
+export const bundleMarkdownSchema = documentText(
   'The meeting as one Markdown document: title, details, digest sections, then the transcript.',
   'جلسه در قالب یک سند Markdown: عنوان، جزئیات، بخش‌های گزارش و سپس متن پیاده‌شده.',
 );

@@ -3,24 +3,26 @@
  * and the older NOT_READY shape of the bundle, whose `details` sit beside `error`.
  * Neither carries `schemaVersion`.
  */
-import { ERROR_CODES, RECORDING_STATUSES } from '../catalog';
+import { ERROR_CODES, LIMITS, RECORDING_STATUSES } from '../catalog';
 import { annotationsOf, described as d, type JsonSchema } from '../schema-helpers';
-import { enumOf, integer, objectOf, text } from './common.schemas';
+import { enumOf, integer, objectOf, text, wideInteger } from './common.schemas';
 
 const noSchemaVersion: JsonSchema = { not: { type: 'object', properties: { schemaVersion: true }, required: ['schemaVersion'] } };
 
 const detailsField = objectOf(
   {
-    requiredMinutes: integer(0, 'Minutes the request needs (INSUFFICIENT_MINUTES, TOKEN_DAILY_CAP).', 'دقیقه‌هایی که این درخواست نیاز دارد (INSUFFICIENT_MINUTES و TOKEN_DAILY_CAP).'),
+    requiredMinutes: wideInteger(0, 'Minutes the request needs (INSUFFICIENT_MINUTES, TOKEN_DAILY_CAP).', 'دقیقه‌هایی که این درخواست نیاز دارد (INSUFFICIENT_MINUTES و TOKEN_DAILY_CAP).'),
     balanceMinutes: d(
-      { type: 'integer' },
+      { type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
       'INSUFFICIENT_MINUTES, only for a token holding account:read: the balance (for a meeting, less meetings still in progress).',
       'برای INSUFFICIENT_MINUTES و فقط برای توکنی که account:read دارد: موجودی حساب (برای جلسه، پس از کسر جلسه‌های در حال پردازش).',
     ),
-    capMinutes: integer(1, 'TOKEN_DAILY_CAP: the token\'s daily minute cap.', 'برای TOKEN_DAILY_CAP: سقف روزانهٔ دقیقه‌های این توکن.'),
-    usedMinutes: integer(0, 'TOKEN_DAILY_CAP: minutes the token spent in the last 24 hours.', 'برای TOKEN_DAILY_CAP: دقیقه‌هایی که توکن در ۲۴ ساعت گذشته خرج کرده است.'),
-    minutes: integer(0, 'PRICE_ABOVE_MAX: the price in minutes.', 'برای PRICE_ABOVE_MAX: بهای پرسش به دقیقه.'),
-    maxMinutes: integer(1, 'PRICE_ABOVE_MAX: the ceiling the request sent.', 'برای PRICE_ABOVE_MAX: سقفی که درخواست فرستاده بود.'),
+    capMinutes: integer(LIMITS.dailyMinuteCapMin, 'TOKEN_DAILY_CAP: the token\'s daily minute cap.', 'برای TOKEN_DAILY_CAP: سقف روزانهٔ دقیقه‌های این توکن.', {
+      maximum: LIMITS.dailyMinuteCapMax,
+    }),
+    usedMinutes: wideInteger(0, 'TOKEN_DAILY_CAP: minutes the token spent in the last 24 hours.', 'برای TOKEN_DAILY_CAP: دقیقه‌هایی که توکن در ۲۴ ساعت گذشته خرج کرده است.'),
+    minutes: wideInteger(0, 'PRICE_ABOVE_MAX: the price in minutes.', 'برای PRICE_ABOVE_MAX: بهای پرسش به دقیقه.'),
+    maxMinutes: wideInteger(1, 'PRICE_ABOVE_MAX: the ceiling the request sent.', 'برای PRICE_ABOVE_MAX: سقفی که درخواست فرستاده بود.'),
   },
   'Extra facts, only with INSUFFICIENT_MINUTES, TOKEN_DAILY_CAP and PRICE_ABOVE_MAX.',
   'اطلاعات بیشتر؛ فقط همراه با INSUFFICIENT_MINUTES و TOKEN_DAILY_CAP و PRICE_ABOVE_MAX می‌آید.',

@@ -2,6 +2,7 @@
 import { EVENT_TYPES, RECORDING_STATUSES, UPDATE_CHANGES } from '../catalog';
 import { annotationsOf, described as d, nullable, type JsonSchema } from '../schema-helpers';
 import { arrayOf, dateTime, enumOf, failureField, idString, objectOf, responseSchema, text } from './common.schemas';
+import { LIMITS } from '../catalog';
 
 const changeField = enumOf(UPDATE_CHANGES, 'recording.updated only: what changed.', 'فقط برای recording.updated: آنچه تغییر کرد.');
 
@@ -16,6 +17,9 @@ function dataWhen(type: string, field: string, schema: JsonSchema): JsonSchema {
     },
   };
 }
+
+/** The longest events cursor: what listEvents' `after` takes. */
+export const EVENTS_CURSOR_MAX_CHARS = 200;
 
 /** One event. `data` never carries meeting content. */
 export const eventSchema: JsonSchema = {
@@ -51,11 +55,11 @@ export const eventSchema: JsonSchema = {
 /** The page of listEvents. */
 export const eventPageSchema = responseSchema(
   {
-    events: arrayOf(eventSchema, 'Events, oldest first.', 'رویدادها، از قدیمی‌ترین.'),
+    events: arrayOf(eventSchema, LIMITS.eventsLimitMax, 'Events, oldest first.', 'رویدادها، از قدیمی‌ترین.'),
     nextCursor: text(
       'Always present: keep it and send it back as `after` exactly as received, after handling the page.',
       'همیشه وجود دارد: پس از پردازش صفحه آن را نگه دارید و دقیقاً همان‌گونه که دریافت شد به‌عنوان `after` بفرستید.',
-      { minLength: 1 },
+      { minLength: 1, maxLength: EVENTS_CURSOR_MAX_CHARS },
     ),
   },
   'A page of the events feed.',

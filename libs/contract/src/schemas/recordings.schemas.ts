@@ -4,12 +4,17 @@
  */
 import { LIMITS, OUTPUT_LANGUAGES, RECORDING_KINDS, RECORDING_STATUSES, SUBMIT_NAMING_OPTIONS } from '../catalog';
 import { described as d, faDigits, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
-import { arrayOf, dateTime, enumOf, failureField, idString, integer, kindField, objectOf, responseSchema, seriesRefField, text, uri } from './common.schemas';
+import { arrayOf, dateTime, enumOf, failureField, idString, integer, kindField, objectOf, responseSchema, seriesRefField, text, uri, wideInteger } from './common.schemas';
+
+/** A title as the app shows it: the meeting's own title, or the series name plus a date. */
+export const DISPLAY_TITLE_MAX_CHARS = 2 * LIMITS.recordingTitleMaxChars;
 
 const recordingListItemFields: Record<string, JsonSchema> = {
   id: idString('Meeting id; never changes.', 'شناسهٔ جلسه؛ هرگز تغییر نمی‌کند.'),
   title: nullable(
-    text('The title its owner or the submitting token gave, else the digest\'s; null when none.', 'عنوانی که صاحب جلسه یا توکن فرستنده داده است، وگرنه عنوان گزارش جلسه؛ اگر هیچ‌کدام نباشد null است.'),
+    text('The title its owner or the submitting token gave, else the digest\'s; null when none.', 'عنوانی که صاحب جلسه یا توکن فرستنده داده است، وگرنه عنوان گزارش جلسه؛ اگر هیچ‌کدام نباشد null است.', {
+      maxLength: LIMITS.recordingTitleMaxChars,
+    }),
   ),
   kind: kindField(),
   createdAt: dateTime('When the service received the meeting; the list is ordered by it.', 'زمانی که سرویس جلسه را دریافت کرد؛ فهرست بر پایهٔ آن مرتب می‌شود.'),
@@ -21,6 +26,7 @@ const recordingListItemFields: Record<string, JsonSchema> = {
   displayTitle: text(
     'The title as the app shows it; in a series whose titleStyle is SESSION it is the series name plus the meeting date.',
     'عنوان همان‌گونه که برنامه نشان می‌دهد؛ در مجموعه‌ای با titleStyle برابر SESSION، نام مجموعه به همراه تاریخ جلسه است.',
+    { maxLength: DISPLAY_TITLE_MAX_CHARS },
   ),
 };
 
@@ -44,13 +50,15 @@ export const searchItemSchema = objectOf(
 );
 
 const nextCursorOrNull = nullable(
-  text('Send it back as cursor for the next page, unchanged; null on the last page.', 'برای صفحهٔ بعد، بدون تغییر به‌عنوان cursor بفرستید؛ در صفحهٔ آخر null است.'),
+  text('Send it back as cursor for the next page, unchanged; null on the last page.', 'برای صفحهٔ بعد، بدون تغییر به‌عنوان cursor بفرستید؛ در صفحهٔ آخر null است.', {
+    maxLength: LIMITS.cursorMaxChars,
+  }),
 );
 
 /** The page of listReadyRecordings. */
 export const recordingListPageSchema = responseSchema(
   {
-    items: arrayOf(recordingListItemSchema, 'Finished meetings, newest first by createdAt.', 'جلسه‌های آماده، از جدیدترین بر پایهٔ createdAt.'),
+    items: arrayOf(recordingListItemSchema, LIMITS.listLimitMax, 'Finished meetings, newest first by createdAt.', 'جلسه‌های آماده، از جدیدترین بر پایهٔ createdAt.'),
     nextCursor: nextCursorOrNull,
   },
   'A page of finished meetings.',
@@ -60,7 +68,7 @@ export const recordingListPageSchema = responseSchema(
 /** The page of searchRecordings. */
 export const searchPageSchema = responseSchema(
   {
-    items: arrayOf(searchItemSchema, 'Matching meetings, newest first by recordedAt.', 'جلسه‌های مطابق، از جدیدترین بر پایهٔ recordedAt.'),
+    items: arrayOf(searchItemSchema, LIMITS.searchLimitMax, 'Matching meetings, newest first by recordedAt.', 'جلسه‌های مطابق، از جدیدترین بر پایهٔ recordedAt.'),
     nextCursor: nextCursorOrNull,
   },
   'A page of search results.',
@@ -84,7 +92,7 @@ export const submitResultSchema = responseSchema(
           'QUEUED for a new meeting; a replay with the same Idempotency-Key answers the current status.',
           'برای جلسهٔ تازه QUEUED است؛ تکرار با همان Idempotency-Key وضعیت کنونی را برمی‌گرداند.',
         ),
-        minutes: integer(
+        minutes: wideInteger(
           0,
           'The price in minutes: audio length, plus 20% when keyterms apply, plus the attachment\'s minutes.',
           'بها به دقیقه: طول صدا، به‌علاوهٔ ۲۰ درصد اگر واژگان کلیدی به کار روند، به‌علاوهٔ دقیقه‌های پیوست.',
@@ -107,7 +115,7 @@ export const recordingStatusSchema = responseSchema(
   {
     id: idString('Meeting id.', 'شناسهٔ جلسه.'),
     status: statusField,
-    title: nullable(text('The meeting\'s title; null when none.', 'عنوان جلسه؛ اگر عنوانی نباشد null است.')),
+    title: nullable(text('The meeting\'s title; null when none.', 'عنوان جلسه؛ اگر عنوانی نباشد null است.', { maxLength: LIMITS.recordingTitleMaxChars })),
     error: nullable({
       ...failureField,
       description: 'Present at FAILED; null otherwise.',
@@ -140,7 +148,7 @@ export const recordingStatusSchema = responseSchema(
 
 const submitParts: Record<string, JsonSchema> = {
   audio: d(
-    { type: 'string', contentMediaType: 'application/octet-stream' },
+    { contentMediaType: 'application/octet-stream' },
     'The audio file (or a video when video upload is enabled). Its type is the part\'s content type; without one the service sniffs the first bytes.',
     'پروندهٔ صوتی (یا ویدئو اگر بارگذاری ویدئو روشن باشد). نوع آن از نوع محتوای همین بخش خوانده می‌شود و اگر نباشد، سرویس از نخستین بایت‌ها تشخیص می‌دهد.',
   ),
@@ -175,7 +183,7 @@ const submitParts: Record<string, JsonSchema> = {
     'زبان گزارش جلسه: MATCH (زبان خود جلسه)، FA یا EN. پیش‌فرض MATCH است.',
   ),
   attachment: d(
-    { type: 'string', contentMediaType: 'application/octet-stream' },
+    { contentMediaType: 'application/octet-stream' },
     'A PDF, PPTX or DOCX of at most 10 MB, read with the meeting; adds its minutes to the price.',
     'یک پروندهٔ PDF یا PPTX یا DOCX حداکثر ۱۰ مگابایت که همراه جلسه خوانده می‌شود؛ دقیقه‌های آن به بها افزوده می‌شود.',
   ),

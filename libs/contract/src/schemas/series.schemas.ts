@@ -1,7 +1,7 @@
 /** Schemas of the series resource: series, the readable list, series keyterms and the request bodies. */
 import { ACCESS_ROLES, DATE_CALENDARS, LIMITS, OUTPUT_LANGUAGES, RECORDING_KINDS, TITLE_STYLES } from '../catalog';
-import { described as d, faDigits, nullable, object, type JsonSchema } from '../schema-helpers';
-import { arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, responseSchema, text, uri } from './common.schemas';
+import { described as d, faDigits, nullable, object, rawLengthOf, type JsonSchema } from '../schema-helpers';
+import { ANSWER_CEILINGS, arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, responseSchema, seriesNameText, uri } from './common.schemas';
 
 const defaultKindField = enumOf(
   RECORDING_KINDS,
@@ -28,7 +28,7 @@ const dateCalendarField = enumOf(
 export const seriesObjectSchema = objectOf(
   {
     id: idString('Series id, as seriesId takes it.', 'شناسهٔ مجموعه، همان مقداری که seriesId می‌پذیرد.'),
-    name: text('Series name.', 'نام مجموعه.'),
+    name: seriesNameText(),
     access: enumOf(ACCESS_ROLES, '`owner` when the caller made the series, else `member`.', 'اگر فراخواننده مجموعه را ساخته باشد `owner`، وگرنه `member`.'),
     defaultKind: defaultKindField,
     defaultOutputLanguage: defaultOutputLanguageField,
@@ -50,7 +50,7 @@ export const seriesResponseSchema = responseSchema({ series: seriesObjectSchema 
 export const seriesListItemSchema = objectOf(
   {
     id: idString('Series id.', 'شناسهٔ مجموعه.'),
-    name: text('Series name.', 'نام مجموعه.'),
+    name: seriesNameText(),
     role: enumOf(ACCESS_ROLES, '`owner` or `member`.', 'مقدار `owner` یا `member`.'),
     meetingCount: integer(0, 'How many meetings meetingsUrl lists right now.', 'شمار جلسه‌هایی که meetingsUrl هم‌اکنون فهرست می‌کند.'),
     url: uri('The series\' page in the web app.', 'صفحهٔ مجموعه در برنامهٔ وب.'),
@@ -68,6 +68,7 @@ export const seriesListSchema = responseSchema(
   {
     items: arrayOf(
       seriesListItemSchema,
+      ANSWER_CEILINGS.readableSeries,
       'Owned series first, then joined, each group by name; empty while series are switched off.',
       'نخست مجموعه‌های خودی و سپس مجموعه‌های پیوسته، هر گروه به ترتیب نام؛ هنگام خاموش بودن مجموعه‌ها خالی است.',
     ),
@@ -94,7 +95,7 @@ const NAME_CHAR = `[^${NAME_CONTROL}]`;
 const NAME_VISIBLE_CHAR = `[^${NAME_CONTROL}\\s]`;
 
 const seriesNameField = d(
-  { type: 'string', pattern: `^${NAME_CHAR}*${NAME_VISIBLE_CHAR}${NAME_CHAR}*$` },
+  { type: 'string', maxLength: rawLengthOf(LIMITS.seriesNameMaxChars), pattern: `^${NAME_CHAR}*${NAME_VISIBLE_CHAR}${NAME_CHAR}*$` },
   `Series name: whitespace runs (line breaks and tabs included) collapse to one space, ends are trimmed, then 1 to ${LIMITS.seriesNameMaxChars} characters; other control characters are refused; unique per owner, ignoring case.`,
   `نام مجموعه: فاصله‌های پیاپی (از جمله شکست سطر و تب) به یک فاصله تبدیل و دو سر آن پیراسته می‌شود، سپس ۱ تا ${faDigits(LIMITS.seriesNameMaxChars)} نویسه؛ نویسه‌های کنترلی دیگر پذیرفته نمی‌شوند؛ برای هر صاحب حساب یکتاست و بزرگی و کوچکی حروف در نظر گرفته نمی‌شود.`,
 );
@@ -135,9 +136,10 @@ export const replaceSeriesKeytermsBodySchema = d(
   object({
     keyterms: arrayOf(
       keytermField,
+      LIMITS.keytermsMax,
       `The whole new vocabulary: at most ${LIMITS.keytermsMax} terms, none twice.`,
       `کل واژگان تازه: حداکثر ${faDigits(LIMITS.keytermsMax)} واژه، بدون تکرار.`,
-      { maxItems: LIMITS.keytermsMax, uniqueItems: true },
+      { uniqueItems: true },
     ),
     inheritAccountKeyterms: inheritField,
   }),

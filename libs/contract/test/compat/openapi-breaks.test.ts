@@ -126,4 +126,17 @@ describe('contractBreaks', () => {
     ]);
     expect(contractBreaks({ bus }, { openapi: doc(), bus: { subjects: {} } }).breaks).toEqual(['bus: a.b.c: subject removed']);
   });
+
+  it('accepts a request bound the contract states only as the exact line stated-bounds.ts names', () => {
+    const ask = (question: Doc): Doc => ({
+      openapi: '3.1.0',
+      paths: { '/ask': { post: { operationId: 'ask', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { question } } } } }, responses: {} } } },
+    });
+    const before = ask({ type: 'string', pattern: '\\S' });
+    expect(contractBreaks({ openapi: before }, { openapi: ask({ type: 'string', pattern: '\\S', maxLength: 1000 }) }).breaks).toEqual([]);
+    expect(contractBreaks({ openapi: before }, { openapi: ask({ type: 'string', pattern: '\\S', maxLength: 999 }) }).breaks).toEqual([
+      'openapi: POST /ask (ask) request body application/json.question: maxLength tightened from none to 999',
+    ]);
+  });
 });
+

@@ -137,4 +137,32 @@ describe('schemaBreaks', () => {
     });
     expect(schemaBreaks(person, after, 'p')).toEqual([]);
   });
+
+  it('accepts tighter bounds and an added format or pattern in what the service answers, not in what it takes', () => {
+    const after = changed((s) => {
+      s.properties.name.maxLength = 30;
+      s.properties.note.maxLength = 500;
+      s.properties.note.pattern = '^[a-z ]+$';
+      s.properties.tags.uniqueItems = true;
+    });
+    expect(schemaBreaks(person, after, 'p', undefined, true)).toEqual([]);
+    expect(schemaBreaks(person, after, 'p')).toEqual([
+      'p.name: maxLength tightened from 60 to 30',
+      'p.tags: items must now be unique',
+      'p.note: maxLength tightened from none to 500',
+      'p.note: pattern changed from none to "^[a-z ]+$"',
+    ]);
+    // A changed pattern (not an added one) is a break in an answer too.
+    const repatterned = changed((s) => void (s.properties.name.pattern = '^[a-z]'));
+    expect(schemaBreaks(person, repatterned, 'p', undefined, true)).toEqual([`p.name: pattern changed from ${JSON.stringify('^\\S')} to "^[a-z]"`]);
+  });
+
+  it('accepts an integer format its old bounds implied, and bounds beyond the integers JSON carries exactly', () => {
+    const count = { type: 'integer', minimum: 1, maximum: 100 };
+    const open = { type: 'integer', minimum: 1 };
+    expect(schemaBreaks(count, { ...count, format: 'int32' }, 'c')).toEqual([]);
+    expect(schemaBreaks(open, { ...open, format: 'int64', maximum: Number.MAX_SAFE_INTEGER }, 'o')).toEqual([]);
+    expect(schemaBreaks(open, { ...open, format: 'int32' }, 'o')).toEqual(['o: format changed from none to "int32"']);
+    expect(schemaBreaks(open, { ...open, maximum: 2 ** 31 - 1 }, 'o')).toEqual(['o: maximum tightened from none to 2147483647']);
+  });
 });

@@ -474,17 +474,35 @@ export interface components {
                 message?: string;
                 /** @description Extra facts, only with INSUFFICIENT_MINUTES, TOKEN_DAILY_CAP and PRICE_ABOVE_MAX. */
                 details?: {
-                    /** @description Minutes the request needs (INSUFFICIENT_MINUTES, TOKEN_DAILY_CAP). */
+                    /**
+                     * Format: int64
+                     * @description Minutes the request needs (INSUFFICIENT_MINUTES, TOKEN_DAILY_CAP).
+                     */
                     requiredMinutes?: number;
-                    /** @description INSUFFICIENT_MINUTES, only for a token holding account:read: the balance (for a meeting, less meetings still in progress). */
+                    /**
+                     * Format: int64
+                     * @description INSUFFICIENT_MINUTES, only for a token holding account:read: the balance (for a meeting, less meetings still in progress).
+                     */
                     balanceMinutes?: number;
-                    /** @description TOKEN_DAILY_CAP: the token's daily minute cap. */
+                    /**
+                     * Format: int32
+                     * @description TOKEN_DAILY_CAP: the token's daily minute cap.
+                     */
                     capMinutes?: number;
-                    /** @description TOKEN_DAILY_CAP: minutes the token spent in the last 24 hours. */
+                    /**
+                     * Format: int64
+                     * @description TOKEN_DAILY_CAP: minutes the token spent in the last 24 hours.
+                     */
                     usedMinutes?: number;
-                    /** @description PRICE_ABOVE_MAX: the price in minutes. */
+                    /**
+                     * Format: int64
+                     * @description PRICE_ABOVE_MAX: the price in minutes.
+                     */
                     minutes?: number;
-                    /** @description PRICE_ABOVE_MAX: the ceiling the request sent. */
+                    /**
+                     * Format: int64
+                     * @description PRICE_ABOVE_MAX: the ceiling the request sent.
+                     */
                     maxMinutes?: number;
                 };
             } & (unknown & unknown & unknown & unknown);
@@ -531,11 +549,18 @@ export interface operations {
             /** @description The token info. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -557,9 +582,15 @@ export interface operations {
                             name: string;
                             /** @description Scopes held, in catalog order. */
                             scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
-                            /** @description Most minutes spendable in any rolling 24 hours; null means no cap. */
+                            /**
+                             * Format: int32
+                             * @description Most minutes spendable in any rolling 24 hours; null means no cap.
+                             */
                             dailyMinuteCap: number | null;
-                            /** @description Minutes committed in the last 24 hours, the sum the cap is checked against. */
+                            /**
+                             * Format: int64
+                             * @description Minutes committed in the last 24 hours, the sum the cap is checked against.
+                             */
                             usedMinutes24h: number;
                             /**
                              * Format: date-time
@@ -569,7 +600,10 @@ export interface operations {
                         };
                         /** @description The balance; null unless the token holds account:read. */
                         wallet: {
-                            /** @description Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0. */
+                            /**
+                             * Format: int64
+                             * @description Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0.
+                             */
                             balanceMinutes: number;
                         } | null;
                         /** @description Current upload limits; they can change. */
@@ -585,6 +619,12 @@ export interface operations {
             /** @description Error 400: TOKEN_REQUIRED. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -594,6 +634,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -603,6 +649,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -612,6 +664,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -623,6 +681,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -650,11 +714,18 @@ export interface operations {
             /** @description A page of finished meetings. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -680,7 +751,10 @@ export interface operations {
                              * @description When the meeting happened: the submitted recordedAt, else the receive time.
                              */
                             recordedAt: string;
-                            /** @description Measured audio length in seconds; null if unknown. */
+                            /**
+                             * Format: int32
+                             * @description Measured audio length in seconds; null if unknown.
+                             */
                             durationSeconds: number | null;
                             /**
                              * Format: uri
@@ -710,6 +784,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -719,6 +799,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -728,6 +814,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -737,6 +829,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -746,6 +844,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -757,6 +861,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -792,11 +902,18 @@ export interface operations {
             /** @description A page of matching meetings. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -822,7 +939,10 @@ export interface operations {
                              * @description When the meeting happened: the submitted recordedAt, else the receive time.
                              */
                             recordedAt: string;
-                            /** @description Measured audio length in seconds; null if unknown. */
+                            /**
+                             * Format: int32
+                             * @description Measured audio length in seconds; null if unknown.
+                             */
                             durationSeconds: number | null;
                             /**
                              * Format: uri
@@ -854,6 +974,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -863,6 +989,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -872,6 +1004,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -881,6 +1019,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -890,6 +1034,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -901,6 +1051,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -924,16 +1080,26 @@ export interface operations {
             /** @description The price. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
                         schemaVersion: 1;
-                        /** @description The price of one question in minutes; it holds for every question until the source changes. */
+                        /**
+                         * Format: int64
+                         * @description The price of one question in minutes; it holds for every question until the source changes.
+                         */
                         minutes: number;
                     };
                 };
@@ -941,6 +1107,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -950,6 +1122,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -959,6 +1137,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -968,6 +1152,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -977,6 +1167,12 @@ export interface operations {
             /** @description Error 409: ASK_DISABLED, ASK_NOT_READY. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -986,6 +1182,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -997,6 +1199,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,7 +1232,10 @@ export interface operations {
                 "application/json": {
                     /** @description The question; trimmed, then 1 to 500 characters. */
                     question: string;
-                    /** @description Optional price ceiling: a higher price answers 409 PRICE_ABOVE_MAX and nothing is charged. Without it the price is charged whatever it is. */
+                    /**
+                     * Format: int64
+                     * @description Optional price ceiling: a higher price answers 409 PRICE_ABOVE_MAX and nothing is charged. Without it the price is charged whatever it is.
+                     */
                     maxMinutes?: number;
                     /** @description Idempotency key, 8 to 64 characters after trimming; the Idempotency-Key header wins when both are sent. */
                     idempotencyKey?: string;
@@ -1035,11 +1246,18 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -1053,7 +1271,10 @@ export interface operations {
                             /** @description The transcribed speaker label such as speaker_0, never a given name; null when unknown. */
                             speaker: string | null;
                         }[];
-                        /** @description Minutes the answer charged. */
+                        /**
+                         * Format: int64
+                         * @description Minutes the answer charged.
+                         */
                         minutes: number;
                         /** @description True when the service declines to answer from what was said; a refusal is charged. */
                         refused: boolean;
@@ -1063,6 +1284,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1072,6 +1299,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1081,6 +1314,12 @@ export interface operations {
             /** @description Error 402: INSUFFICIENT_MINUTES. Branch on error.code. */
             402: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1090,6 +1329,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1099,6 +1344,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1108,6 +1359,12 @@ export interface operations {
             /** @description Error 409: ASK_DISABLED, PRICE_ABOVE_MAX, IDEMPOTENCY_KEY_IN_USE, ASK_NOT_READY. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1117,6 +1374,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED, TOKEN_DAILY_CAP, DAILY_LIMIT_REACHED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1128,6 +1391,12 @@ export interface operations {
             /** @description Error 500: INTERNAL, INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1137,6 +1406,12 @@ export interface operations {
             /** @description Error 502: GENERATE_FAILED. Branch on error.code. */
             502: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1163,11 +1438,18 @@ export interface operations {
             /** @description The whole meeting. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -1202,9 +1484,15 @@ export interface operations {
                              * @description When the service received the meeting.
                              */
                             createdAt: string;
-                            /** @description Length of the meeting: measured audio length in seconds; null if unknown. */
+                            /**
+                             * Format: int32
+                             * @description Length of the meeting: measured audio length in seconds; null if unknown.
+                             */
                             duration: number | null;
-                            /** @description The same as duration, named as in the list items. */
+                            /**
+                             * Format: int32
+                             * @description The same as duration, named as in the list items.
+                             */
                             durationSeconds: number | null;
                             /**
                              * Format: uri
@@ -1237,13 +1525,22 @@ export interface operations {
                             }[];
                             /** @description The turns in order. */
                             segments: {
-                                /** @description Position of the turn, from 0. */
+                                /**
+                                 * Format: int32
+                                 * @description Position of the turn, from 0.
+                                 */
                                 index: number;
                                 /** @description Label of the speaker, as in transcript.speakers. */
                                 speaker: string;
-                                /** @description Start of the turn, in milliseconds from the start of the audio. */
+                                /**
+                                 * Format: int64
+                                 * @description Start of the turn, in milliseconds from the start of the audio.
+                                 */
                                 startMs: number;
-                                /** @description End of the turn, in milliseconds from the start of the audio. */
+                                /**
+                                 * Format: int64
+                                 * @description End of the turn, in milliseconds from the start of the audio.
+                                 */
                                 endMs: number;
                                 /** @description What was said. */
                                 text: string;
@@ -1397,16 +1694,31 @@ export interface operations {
                                 speaker: string;
                                 /** @description The name given to this person; null when unnamed. */
                                 name: string | null;
-                                /** @description Total speaking time in milliseconds. */
+                                /**
+                                 * Format: int64
+                                 * @description Total speaking time in milliseconds.
+                                 */
                                 speakingMs: number;
-                                /** @description Number of turns. */
+                                /**
+                                 * Format: int32
+                                 * @description Number of turns.
+                                 */
                                 turns: number;
-                                /** @description Number of questions asked. */
+                                /**
+                                 * Format: int32
+                                 * @description Number of questions asked.
+                                 */
                                 questions: number;
                             }[];
-                            /** @description Turns in the whole meeting. */
+                            /**
+                             * Format: int32
+                             * @description Turns in the whole meeting.
+                             */
                             totalTurns: number;
-                            /** @description Length of the transcribed audio in milliseconds. */
+                            /**
+                             * Format: int64
+                             * @description Length of the transcribed audio in milliseconds.
+                             */
                             durationMs: number;
                         };
                     };
@@ -1416,6 +1728,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1425,6 +1743,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,6 +1758,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1443,6 +1773,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1452,6 +1788,12 @@ export interface operations {
             /** @description Error 409: NOT_READY. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1461,6 +1803,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1472,6 +1820,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1495,11 +1849,18 @@ export interface operations {
             /** @description The meeting's status. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -1552,6 +1913,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,6 +1928,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1570,6 +1943,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +1958,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,6 +1973,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1599,6 +1990,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,7 +2019,7 @@ export interface operations {
             content: {
                 "multipart/form-data": {
                     /** @description The audio file (or a video when video upload is enabled). Its type is the part's content type; without one the service sniffs the first bytes. */
-                    audio: string;
+                    audio: unknown;
                     /**
                      * Format: date-time
                      * @description When the meeting happened, ISO 8601 with an offset; at most 5 minutes in the future and not before 2000. Default: the receive time.
@@ -1653,7 +2050,7 @@ export interface operations {
                      */
                     outputLanguage?: "MATCH" | "FA" | "EN";
                     /** @description A PDF, PPTX or DOCX of at most 10 MB, read with the meeting; adds its minutes to the price. */
-                    attachment?: string;
+                    attachment?: unknown;
                 };
             };
         };
@@ -1661,11 +2058,18 @@ export interface operations {
             /** @description Accepted: the meeting is queued. */
             202: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -1679,7 +2083,10 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "QUEUED" | "TRANSCRIBING" | "NAMING" | "GENERATING" | "READY" | "FAILED";
-                            /** @description The price in minutes: audio length, plus 20% when keyterms apply, plus the attachment's minutes. */
+                            /**
+                             * Format: int64
+                             * @description The price in minutes: audio length, plus 20% when keyterms apply, plus the attachment's minutes.
+                             */
                             minutes: number;
                             /**
                              * Format: date-time
@@ -1708,6 +2115,12 @@ export interface operations {
             /** @description Error 400: VALIDATION, INVALID_AUDIO, AUDIO_INCOMPLETE, VIDEO_NO_AUDIO, VIDEO_UNREADABLE, ATTACHMENT_TYPE. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1717,6 +2130,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1726,6 +2145,12 @@ export interface operations {
             /** @description Error 402: INSUFFICIENT_MINUTES. Branch on error.code. */
             402: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1735,6 +2160,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1744,6 +2175,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,6 +2190,12 @@ export interface operations {
             /** @description Error 409: VIDEO_UPLOAD_DISABLED, IDEMPOTENCY_KEY_IN_USE. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1762,6 +2205,12 @@ export interface operations {
             /** @description Error 413: UPLOAD_TOO_LARGE, RECORDING_TOO_LONG, ATTACHMENT_TOO_LARGE. Branch on error.code. */
             413: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1771,6 +2220,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED, DAILY_LIMIT_REACHED, TOKEN_DAILY_CAP. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1782,6 +2237,12 @@ export interface operations {
             /** @description Error 500: INTERNAL, INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +2252,12 @@ export interface operations {
             /** @description Error 503: VIDEO_UNAVAILABLE, UPLOAD_IN_PROGRESS. Branch on error.code. */
             503: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1827,11 +2294,18 @@ export interface operations {
             /** @description The meeting's status. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -1884,6 +2358,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1893,6 +2373,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +2388,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,6 +2403,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,6 +2418,12 @@ export interface operations {
             /** @description Error 409: NOT_NAMING. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,6 +2433,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1940,6 +2450,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1963,11 +2479,18 @@ export interface operations {
             /** @description The meeting's status. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2020,6 +2543,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,6 +2558,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2573,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,6 +2588,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2603,12 @@ export interface operations {
             /** @description Error 409: NOT_FAILED. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2618,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2076,6 +2635,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,11 +2666,18 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2160,6 +2732,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2169,6 +2747,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2178,6 +2762,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2777,12 @@ export interface operations {
             /** @description Error 410: CURSOR_EXPIRED. Branch on error.code. */
             410: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,6 +2792,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2207,6 +2809,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,11 +2835,18 @@ export interface operations {
             /** @description The readable series. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2247,7 +2862,10 @@ export interface operations {
                              * @enum {string}
                              */
                             role: "owner" | "member";
-                            /** @description How many meetings meetingsUrl lists right now. */
+                            /**
+                             * Format: int32
+                             * @description How many meetings meetingsUrl lists right now.
+                             */
                             meetingCount: number;
                             /**
                              * Format: uri
@@ -2266,6 +2884,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2275,6 +2899,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,6 +2914,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2295,6 +2931,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,11 +2960,18 @@ export interface operations {
             /** @description The series. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2358,7 +3007,10 @@ export interface operations {
                              * @enum {string}
                              */
                             dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
-                            /** @description Finished meetings of the series the caller can read. */
+                            /**
+                             * Format: int32
+                             * @description Finished meetings of the series the caller can read.
+                             */
                             meetingCount: number;
                             /**
                              * Format: date-time
@@ -2372,6 +3024,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,6 +3039,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2390,6 +3054,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +3069,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2408,6 +3084,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2419,6 +3101,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,11 +3158,18 @@ export interface operations {
             /** @description The changed series. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2510,7 +3205,10 @@ export interface operations {
                              * @enum {string}
                              */
                             dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
-                            /** @description Finished meetings of the series the caller can read. */
+                            /**
+                             * Format: int32
+                             * @description Finished meetings of the series the caller can read.
+                             */
                             meetingCount: number;
                             /**
                              * Format: date-time
@@ -2524,6 +3222,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +3237,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +3252,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,6 +3267,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2560,6 +3282,12 @@ export interface operations {
             /** @description Error 409: SERIES_NAME_TAKEN. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +3297,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2580,6 +3314,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,11 +3372,18 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2672,7 +3419,10 @@ export interface operations {
                              * @enum {string}
                              */
                             dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
-                            /** @description Finished meetings of the series the caller can read. */
+                            /**
+                             * Format: int32
+                             * @description Finished meetings of the series the caller can read.
+                             */
                             meetingCount: number;
                             /**
                              * Format: date-time
@@ -2686,6 +3436,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2695,6 +3451,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,6 +3466,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,6 +3481,12 @@ export interface operations {
             /** @description Error 409: SERIES_LIMIT, SERIES_NAME_TAKEN. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +3496,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2733,6 +3513,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2756,11 +3542,18 @@ export interface operations {
             /** @description The series' vocabulary. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2775,6 +3568,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,6 +3583,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,6 +3598,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,6 +3613,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,6 +3628,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2822,6 +3645,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2855,11 +3684,18 @@ export interface operations {
             /** @description The new vocabulary. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -2874,6 +3710,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,6 +3725,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2892,6 +3740,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2901,6 +3755,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2910,6 +3770,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2921,6 +3787,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,18 +3816,31 @@ export interface operations {
             /** @description The price. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
                         schemaVersion: 1;
-                        /** @description The price of one question in minutes; it holds for every question until the source changes. */
+                        /**
+                         * Format: int64
+                         * @description The price of one question in minutes; it holds for every question until the source changes.
+                         */
                         minutes: number;
-                        /** @description How many finished meetings the question reads: every digest, then as many full transcripts as fit, newest first. */
+                        /**
+                         * Format: int32
+                         * @description How many finished meetings the question reads: every digest, then as many full transcripts as fit, newest first.
+                         */
                         meetingCount: number;
                     };
                 };
@@ -2963,6 +3848,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2972,6 +3863,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,6 +3878,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,6 +3893,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2999,6 +3908,12 @@ export interface operations {
             /** @description Error 409: SERIES_ASK_TOO_FEW. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3008,6 +3923,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3019,6 +3940,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3046,7 +3973,10 @@ export interface operations {
                 "application/json": {
                     /** @description The question; trimmed, then 1 to 500 characters. */
                     question: string;
-                    /** @description Optional price ceiling: a higher price answers 409 PRICE_ABOVE_MAX and nothing is charged. Without it the price is charged whatever it is. */
+                    /**
+                     * Format: int64
+                     * @description Optional price ceiling: a higher price answers 409 PRICE_ABOVE_MAX and nothing is charged. Without it the price is charged whatever it is.
+                     */
                     maxMinutes?: number;
                     /** @description Idempotency key, 8 to 64 characters after trimming; the Idempotency-Key header wins when both are sent. */
                     idempotencyKey?: string;
@@ -3057,11 +3987,18 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3077,7 +4014,10 @@ export interface operations {
                             /** @description The meeting of the cited turn. */
                             recordingId: string;
                         }[];
-                        /** @description Minutes the answer charged. */
+                        /**
+                         * Format: int64
+                         * @description Minutes the answer charged.
+                         */
                         minutes: number;
                         /** @description True when the service declines to answer from what was said; a refusal is charged. */
                         refused: boolean;
@@ -3087,6 +4027,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,6 +4042,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,6 +4057,12 @@ export interface operations {
             /** @description Error 402: INSUFFICIENT_MINUTES. Branch on error.code. */
             402: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +4072,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3123,6 +4087,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3132,6 +4102,12 @@ export interface operations {
             /** @description Error 409: ASK_DISABLED, PRICE_ABOVE_MAX, IDEMPOTENCY_KEY_IN_USE, SERIES_ASK_TOO_FEW. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,6 +4117,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED, TOKEN_DAILY_CAP, DAILY_LIMIT_REACHED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3152,6 +4134,12 @@ export interface operations {
             /** @description Error 500: INTERNAL, INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3161,6 +4149,12 @@ export interface operations {
             /** @description Error 502: GENERATE_FAILED. Branch on error.code. */
             502: {
                 headers: {
+                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3181,11 +4175,18 @@ export interface operations {
             /** @description The account. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3201,7 +4202,10 @@ export interface operations {
                         };
                         /** @description The account's minute balance. */
                         wallet: {
-                            /** @description Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0. */
+                            /**
+                             * Format: int64
+                             * @description Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0.
+                             */
                             balanceMinutes: number;
                         };
                         /** @description The account's settings. */
@@ -3227,6 +4231,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3236,6 +4246,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3245,6 +4261,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3256,6 +4278,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3276,11 +4304,18 @@ export interface operations {
             /** @description The account's vocabulary. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3293,6 +4328,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,6 +4343,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3311,6 +4358,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3322,6 +4375,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,11 +4409,18 @@ export interface operations {
             /** @description The new vocabulary. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3367,6 +4433,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3376,6 +4448,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,6 +4463,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +4478,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3405,6 +4495,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,11 +4521,18 @@ export interface operations {
             /** @description The memory notes. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3447,7 +4550,10 @@ export interface operations {
                             category: "ABOUT_YOU" | "PEOPLE" | "TERMS";
                             /** @description The note. */
                             text: string;
-                            /** @description Meetings the note was learned from. */
+                            /**
+                             * Format: int32
+                             * @description Meetings the note was learned from.
+                             */
                             meetingCount: number;
                             /** @description True after the owner edits it; the service then never rewrites or deletes it. */
                             pinned: boolean;
@@ -3458,6 +4564,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3467,6 +4579,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,6 +4594,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3487,6 +4611,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3522,11 +4652,18 @@ export interface operations {
             /** @description The account with its new settings. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3542,7 +4679,10 @@ export interface operations {
                         };
                         /** @description The account's minute balance. */
                         wallet: {
-                            /** @description Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0. */
+                            /**
+                             * Format: int64
+                             * @description Minutes left; meetings whose transcript is not ready are not yet subtracted, and it can go below 0.
+                             */
                             balanceMinutes: number;
                         };
                         /** @description The account's settings. */
@@ -3568,6 +4708,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3577,6 +4723,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3586,6 +4738,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3595,6 +4753,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3606,6 +4770,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3629,11 +4799,18 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3651,6 +4828,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +4843,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3669,6 +4858,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +4873,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3687,6 +4888,12 @@ export interface operations {
             /** @description Error 409: MEMORY_DISABLED. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3696,6 +4903,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3707,6 +4920,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,11 +4957,18 @@ export interface operations {
             /** @description The edited note. */
             200: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /**
+                         * Format: int32
                          * @description Version of the response shape; always 1 in API v1.
                          * @constant
                          */
@@ -3758,7 +4984,10 @@ export interface operations {
                             category: "ABOUT_YOU" | "PEOPLE" | "TERMS";
                             /** @description The note. */
                             text: string;
-                            /** @description Meetings the note was learned from. */
+                            /**
+                             * Format: int32
+                             * @description Meetings the note was learned from.
+                             */
                             meetingCount: number;
                             /** @description True after the owner edits it; the service then never rewrites or deletes it. */
                             pinned: boolean;
@@ -3769,6 +4998,12 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3778,6 +5013,12 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,6 +5028,12 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3796,6 +5043,12 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,6 +5058,12 @@ export interface operations {
             /** @description Error 409: MEMORY_DISABLED, MEMORY_DUPLICATE. Branch on error.code. */
             409: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3814,6 +5073,12 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     /** @description Seconds to wait before trying again; absent when waiting will not help. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3825,6 +5090,12 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
+                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+                    RateLimit?: string;
+                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, ROUTES, RouteMatcher, buildOpenApi, type ErrorCode, type RouteDef } from '@mm/contract';
+import { APP_ONLY_ROUTES, APP_SESSION_COOKIE, CORS_ORIGIN_HEADER, ROUTES, RouteMatcher, apiOrigin, buildOpenApi, rateLimitFields, type ErrorCode, type RouteDef } from '@mm/contract';
 import { ApiError, checkUrlEncoding, closeAfterEarlyAnswer, parseBearer, REPLAY_ONLY_HEADER, requestObserver, WALLET_VERSION_HEADER, writeError, writeNotFound, type RequestFacts } from '@mm/http';
 import { authenticate, authorize, CHECK_MESSAGES } from '../domain/checks';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
@@ -55,9 +55,12 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     ...APP_ONLY_ROUTES.map((r) => ({ method: r.method, path: r.path, route: { appOnly: true as const } })),
   ]);
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: `${deps.publicBaseUrl}${API_PREFIX}` }));
+  // CORS: only pages of the service's own origin may read an answer; no preflight is answered.
+  const corsOrigin = apiOrigin(`${deps.publicBaseUrl}${API_PREFIX}`);
   const observe = requestObserver('gateway', deps.logger);
 
   const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts): Promise<void> => {
+    res.setHeader(CORS_ORIGIN_HEADER, corsOrigin);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).slice(API_PREFIX.length) || '/';
@@ -98,6 +101,8 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     if (refused) throw refusal(refused);
     const token = gate.token!;
     facts.tokenId = token.tokenId;
+    // Every answer from here on (the service's own too: writeHead merges these) states the token's budget.
+    if (gate.rate) for (const [name, value] of Object.entries(rateLimitFields(def.rateClass, gate.rate))) res.setHeader(name, value);
     const denied = authorize(token, def.scopes);
     let internal: Record<string, string> | undefined;
     if (gate.retryAfter !== null) {

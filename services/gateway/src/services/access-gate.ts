@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateClass } from '@mm/contract';
+import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateBudget, type RateClass } from '@mm/contract';
 import { WALLET_VERSION_TTL_SECONDS, WALLETS_VERSION_KEY, walletVersionKey } from '@mm/http';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
@@ -112,6 +112,8 @@ export interface GateResult {
    * account was already known here; null otherwise (nothing kept may then be given).
    */
   walletVersion: string | null;
+  /** The token's budget of the class after this request (the RateLimit fields); null when not counted. */
+  rate: RateBudget | null;
 }
 
 /** A cached lookup, trusted only while both the Redis epoch and the Postgres version it was loaded at hold. */
@@ -193,7 +195,7 @@ export class AccessGate {
     const limited = hash && counted && !this.cache.has(hash) ? this.addressLimit(counted) : null;
     if (limited) {
       this.countJunk(ip);
-      return { token: null, tokensDisabled: false, ...limited, junkLimited: true, walletVersion: null };
+      return { token: null, tokensDisabled: false, ...limited, junkLimited: true, walletVersion: null, rate: null };
     }
     // Without the epoch nothing cached can be trusted, and there is nothing to prove against Postgres.
     const version = epoch === null ? null : await this.pgVersion();
@@ -201,9 +203,11 @@ export class AccessGate {
     if (hash && token === null && counted) this.countJunk(ip);
     let retryAfter: number | null = null;
     let slowDownMs = 0;
+    let rate: RateBudget | null = null;
     if (counted) {
       const [t, tTtl, i, iTtl] = counted;
       const budget = RATE_CLASSES[rateClass].requests * this.opts.rateLimitScale;
+      if (hash) rate = { limit: budget, remaining: Math.max(0, budget - t), resetSeconds: Math.max(0, tTtl) };
       const ipBudget = (hash ? this.opts.ipRateLimit : this.opts.junkRateLimit) * this.opts.rateLimitScale;
       if (hash && t > budget) retryAfter = Math.max(1, tTtl);
       if (hash && t > budget + PROMPT_REFUSALS) slowDownMs = SLOW_REFUSAL_MS;
@@ -211,7 +215,7 @@ export class AccessGate {
     }
     // A version read for another account than the token's is no proof of anything.
     const walletVersion = counted?.[5] && token && token.accountId === accountId ? counted[5] : null;
-    return { token, tokensDisabled, retryAfter, slowDownMs, junkLimited: !hash && retryAfter !== null, walletVersion };
+    return { token, tokensDisabled, retryAfter, slowDownMs, junkLimited: !hash && retryAfter !== null, walletVersion, rate };
   }
 
   /**
