@@ -20,7 +20,7 @@ import { createSmtpMailer } from './mail/smtp.mailer';
 import { migrations } from '../migrations';
 
 /**
- * Starts the account service: migrate, answer wallet, memory and settings requests over NATS,
+ * Starts the account service: check its schema is migrated, answer wallet, memory and settings requests over NATS,
  * learn from and email each first digest, listen.
  */
 export async function startAccount(config: AccountConfig): Promise<Running> {

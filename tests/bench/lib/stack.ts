@@ -5,7 +5,7 @@
  * and by default so are NATS and Redis: the bench runs its own nats-server (JetStream, data in the
  * log directory) and redis-server (no persistence). Only Postgres is shared, in a database of its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -214,8 +214,8 @@ export class Stack {
   }
 
   /**
-   * Starts the services together (each migrates its own schema under an advisory lock) and waits
-   * for every /readyz. The database is created first so that no two services race to create it.
+   * Runs the services' migration steps, starts the services together and waits for every /readyz.
+   * The database is created first so that no two services race to create it.
    */
   async start(services: ServiceName[], log: (m: string) => void): Promise<void> {
     const tsx = path.join(this.opts.root, 'node_modules', '.bin', 'tsx');
@@ -227,6 +227,7 @@ export class Stack {
     mkdirSync(this.opts.logDir, { recursive: true });
     await this.startInfra(log);
     await ensureDatabase(this.opts.databaseUrl);
+    await this.migrate(services, tsx);
     const launched: ManagedProcess[] = [];
     for (const name of services) {
       const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
@@ -236,6 +237,19 @@ export class Stack {
     log(`started ${launched.map((p) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}; logs in ${this.opts.logDir}`);
     await Promise.all(launched.map((p) => this.waitReady(p)));
     for (const p of launched) p.tree = p.child.pid ? treeOf(p.child.pid) : [];
+  }
+
+  /**
+   * Each service's migration step (`main.ts migrate`), one after the other, before any starts: a
+   * service's start only checks its schema. A checkout older than the step (`--root`) migrates at start.
+   */
+  private async migrate(services: ServiceName[], tsx: string): Promise<void> {
+    if (!readFileSync(path.join(this.opts.root, 'libs', 'db', 'src', 'migrate.ts'), 'utf8').includes('isMigrateCommand')) return;
+    for (const name of services) {
+      const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
+      const run = spawnSync(tsx, [main, 'migrate'], { cwd: this.opts.root, env: this.env, encoding: 'utf8', timeout: 120_000 });
+      if (run.status !== 0) throw new BenchError(`the migration step of ${name} failed: ${run.stderr || run.stdout}`);
+    }
   }
 
   private async waitReady(p: ManagedProcess): Promise<void> {
