@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -60,7 +61,7 @@ afterAll(async () => {
 });
 
 async function stdioClient(token: string): Promise<Client> {
-  const { client } = await stdioMcpClient({ MM_URL: stack.url, MM_TOKEN: token });
+  const { client } = await stdioMcpClient({ MM_URL: stack.url, MM_TOKEN: token, MM_UPLOAD_DIRS: path.dirname(spoken.path) });
   clients.push(client);
   return client;
 }
@@ -81,8 +82,12 @@ const balance = async () =>
 
 /** Submit, wait with progress, bundle resource, ask with citations, search and events: the agent loop. */
 async function agentLoop(client: Client, audio: Record<string, string>): Promise<string> {
+  // Listed first: the MCP client then checks every structured result against the tool's outputSchema.
+  await client.listTools();
   const submitted = await call(client, 'submitRecording', { ...audio, title: 'Release planning', naming: 'skip' });
   expect(submitted.isError).toBeFalsy();
+  const name = audio.path ? path.basename(audio.path) : 'meeting.wav';
+  expect(submitted.structuredContent!.file).toEqual({ name, size: readFileSync(spoken.path).length });
   const id = (submitted.structuredContent!.recording as { id: string }).id;
 
   const progress: Progress[] = [];
@@ -99,19 +104,43 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
   expect(resource.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
   expect((resource.contents[0] as { text: string }).text).toMatch(/^# Release planning\n/);
 
+  // The bundle tool answers Markdown by default, once (not again as JSON); a part reads less.
+  const bundle = await call(client, 'getRecordingBundle', { id });
+  expect(bundle.content[0].text).toMatch(/^# Release planning\n/);
+  expect(bundle.structuredContent).toEqual({ id, format: 'markdown', part: 'all', title: 'Release planning' });
+  const digest = await call(client, 'getRecordingBundle', { id, part: 'digest' });
+  expect(digest.content[0].text!.length).toBeLessThan(bundle.content[0].text!.length);
+  const later = await call(client, 'getRecordingBundle', { id, from: '0:03' });
+  expect(later.content[0].text).toMatch(/## Transcript \(from 0:03\)/);
+  expect(later.content[0].text).not.toMatch(/Good morning/);
+
   const asked = await call(client, 'askRecording', { id, question: 'When will the release ship?' });
   expect(asked.isError).toBeFalsy();
   const answer = asked.structuredContent as {
     answer: string;
-    citations: { startMs: number; speaker: string | null }[];
+    citations: { startMs: number; endMs: number; speaker: string | null; speakerName: string; quote: string }[];
     minutes: number;
   };
   expect(answer.minutes).toBeGreaterThan(0);
   expect(answer.citations.length).toBeGreaterThanOrEqual(1);
   expect(answer.citations[0].startMs).toBeLessThanOrEqual(spoken.durationMs);
+  // Citations carry the words, the end and the speaker's name (the label when unnamed).
+  expect(answer.citations[0].quote).toMatch(/\w/);
+  expect(answer.citations[0].endMs).toBeGreaterThan(answer.citations[0].startMs);
+  expect(answer.citations[0].speakerName).toEqual(expect.any(String));
+  expect(asked.content[0].text).toMatch(/\[1\] \d+:\d\d .*: ".+"/);
 
-  const found = await call(client, 'searchRecordings', { q: 'release' });
+  const found = await call(client, 'searchRecordings', { q: 'friday' });
   expect((found.structuredContent!.items as { id: string }[]).map((i) => i.id)).toContain(id);
+  const link = found.content.find((c) => (c as { uri?: string }).uri === `mm://recordings/${id}/bundle.md`);
+  expect(link).toMatchObject({ type: 'resource_link', name: 'Release planning' });
+  // The moment the words are said: the turn that holds them.
+  expect((link as unknown as { description: string }).description).toMatch(/at 0:0\d/);
+  const hit = (found.structuredContent!.items as { id: string; startMs: number }[]).find((i) => i.id === id)!;
+  const json = (await call(client, 'getRecordingBundle', { id, format: 'json' })).structuredContent!.bundle as {
+    transcript: { segments: { startMs: number; text: string }[] };
+  };
+  expect(json.transcript.segments.find((s) => s.startMs === hit.startMs)!.text).toMatch(/friday/i);
 
   await waitForEvent(stack, full.value, id, 'recording.ready');
   const events = await call(client, 'listEvents', {});
@@ -121,6 +150,8 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
   expect(mine).toEqual(expect.arrayContaining(['recording.created', 'recording.ready']));
   return id;
 }
+
+const byNameOf = <T extends { name: string }>(tools: T[], name: string): T => tools.find((t) => t.name === name)!;
 
 describe('MCP server', () => {
   it('lists only the tools the token admits, from the route table; spending tools state their price', async () => {
@@ -132,7 +163,6 @@ describe('MCP server', () => {
       'waitForRecording',
       'getRecordingBundle',
       'searchRecordings',
-      'quoteRecordingAsk',
       'askRecording',
       'listEvents',
       'getSeries',
@@ -140,7 +170,9 @@ describe('MCP server', () => {
       expect(byName.has(n)).toBe(true);
     for (const n of ['createSeries', 'askSeries', 'updateAccountSettings']) expect(byName.has(n)).toBe(false);
     expect(byName.get('askRecording')!._meta).toMatchObject({ 'mm/spends': true });
-    expect(byName.get('askRecording')!.description).toMatch(/quoted first by quoteRecordingAsk/);
+    expect(byName.get('askRecording')!.description).toMatch(/price is quoted first \(free\) and never exceeded/);
+    // The Ask quotes itself: its quote is not listed beside it (less to read).
+    expect(byName.has('quoteRecordingAsk')).toBe(false);
     expect(byName.get('submitRecording')!.inputSchema.properties).toHaveProperty('path');
     expect(byName.get('getRecordingStatus')!.annotations).toMatchObject({ readOnlyHint: true });
 
@@ -158,6 +190,24 @@ describe('MCP server', () => {
     expect(overHttp.inputSchema.properties).not.toHaveProperty('path');
   }, 60_000);
 
+  it('lists compact tools for a model: under 12 KB, English, no HTTP words, no key argument, an outputSchema each', async () => {
+    const client = await stdioClient(full.value);
+    const { tools } = await client.listTools();
+    const listing = JSON.stringify({ tools });
+    expect(listing.length).toBeLessThan(12 * 1024);
+    expect(listing).not.toMatch(/[\u0600-\u06FF]/);
+    expect(listing).not.toMatch(/\b(409|Idempotency-Key|Retry-After|idempotencyKey)\b/);
+    for (const t of tools) {
+      expect([t.name, t.outputSchema?.type]).toEqual([t.name, 'object']);
+      expect([t.name, Object.keys(t.inputSchema.properties ?? {})]).not.toContainEqual([t.name, expect.arrayContaining(['idempotencyKey'])]);
+    }
+    expect(byNameOf(tools, 'skipRecordingNaming').inputSchema.properties).not.toHaveProperty('action');
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toEqual(expect.arrayContaining(['decisions-this-week', 'open-action-items']));
+    const prompt = await client.getPrompt({ name: 'open-action-items', arguments: { person: 'Sara' } });
+    expect((prompt.messages[0].content as { text: string }).text).toMatch(/Sara.*searchRecordings/s);
+  }, 60_000);
+
   it('over stdio: submits a local file, waits with progress, reads the bundle resource, asks, searches, reads events', async () => {
     await agentLoop(await stdioClient(full.value), { path: spoken.path });
   }, 240_000);
@@ -171,12 +221,11 @@ describe('MCP server', () => {
     expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'NOT_FOUND' } } });
     const id = await agentLoop(client, { audioUrl });
 
-    // A spending call whose reply was lost (the client gave up at once), repeated with its key: charged once.
+    // A spending call whose reply was lost (the client gave up at once), repeated as it was: charged once.
     const before = await balance();
-    const key = 'lost-reply-key-0001';
     await expect(
       client.callTool(
-        { name: 'askRecording', arguments: { id, question: 'Who is shipping?', idempotencyKey: key } },
+        { name: 'askRecording', arguments: { id, question: 'Who is shipping?' } },
         CallToolResultSchema,
         { timeout: 1 },
       ),
@@ -185,7 +234,7 @@ describe('MCP server', () => {
     while ((await balance()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     const charged = before - (await balance());
     expect(charged).toBeGreaterThan(0);
-    const again = await call(client, 'askRecording', { id, question: 'Who is shipping?', idempotencyKey: key });
+    const again = await call(client, 'askRecording', { id, question: 'Who is shipping?' });
     expect(again.isError).toBeFalsy();
     expect((again.structuredContent as { minutes: number }).minutes).toBe(charged);
     expect(await balance()).toBe(before - charged);
@@ -205,7 +254,7 @@ describe('MCP server', () => {
       next: {
         message: expect.stringMatching(/Hand naming\.url to the person .* or call skipRecordingNaming with the id/),
         calls: [
-          { name: 'skipRecordingNaming', arguments: { id, action: 'skip' } },
+          { name: 'skipRecordingNaming', arguments: { id } },
           { name: 'waitForRecording', arguments: { id } },
         ],
       },

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@mm/contract';
+import type { ErrorCode } from './generated/catalog';
 
 /** An error answer of the API: the contract's `code` (branch on it), its message and details. */
 export class MmApiError extends Error {
@@ -15,11 +15,17 @@ export class MmApiError extends Error {
   }
 }
 
-/** The request never got an answer (connection refused or cut, DNS, a timeout). */
+/**
+ * The request never got an answer (connection refused or cut, DNS, a timeout). The message names
+ * the request and the network's reason: `GET http://host/api/v1/whoami: connect ECONNREFUSED …`.
+ */
 export class MmTransportError extends Error {
   constructor(
     message: string,
     override readonly cause: unknown,
+    /** The request's method and URL, when known. */
+    readonly method?: string,
+    readonly url?: string,
   ) {
     super(message);
     this.name = 'MmTransportError';

@@ -1,4 +1,5 @@
-import { errorOf, MmApiError, MmTransportError } from './errors';
+import { errorOf, MmApiError, MmTransportError, transportCause } from './errors';
+import { redactUrl } from './domain/service-url';
 import { DEFAULT_RETRY, isRepeatable, retryDelayMs, type RetryPolicy } from './domain/retry-policy';
 
 /** The API root (ending in `/api/v1`) of a gateway URL or of an API root. */
@@ -25,6 +26,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export interface Attempt {
   method: string;
+  /** The request's URL, named when the network fails. */
+  url: string;
   headers: Headers;
   signal?: AbortSignal;
   /** Makes the request afresh for each attempt (a body stream can be read once). */
@@ -44,7 +47,10 @@ export async function sendWithRetry(a: Attempt, policy: RetryPolicy = DEFAULT_RE
     } catch (err) {
       if (a.signal?.aborted) throw err;
       const wait = retryDelayMs({ attempt, repeatable }, policy);
-      if (wait === null) throw new MmTransportError(`request failed: ${(err as Error).message}`, err);
+      if (wait === null) {
+        const cause = transportCause(err).message;
+        throw new MmTransportError(`${a.method} ${redactUrl(a.url)}: ${cause}`, err, a.method, a.url);
+      }
       await sleep(wait, a.signal);
       continue;
     }

@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { MeetingMemory, MmApiError } from '@mm/sdk';
 import { loadConfig } from './config';
+import { isLoopback } from './domain/request-guard';
 import { listenHttp } from './http';
 import { buildServer } from './server';
 import { faultOf, faultText } from './services/faults';
@@ -16,7 +17,9 @@ async function main(): Promise<void> {
   const cfg = loadConfig();
   if (process.argv.includes('--http')) {
     const { port } = await listenHttp(cfg);
-    process.stderr.write(`mcp: Streamable HTTP on :${port}/mcp for ${cfg.url}\n`);
+    process.stderr.write(`mcp: Streamable HTTP on ${cfg.host}:${port}/mcp for ${cfg.url}\n`);
+    if (!isLoopback(cfg.host) && cfg.allowedHosts.length === 0)
+      process.stderr.write('mcp: MCP_HOST is beyond loopback but MCP_ALLOWED_HOSTS is empty: only loopback Host names are answered\n');
     return;
   }
   if (!cfg.token) throw new Error('mcp configuration: MM_TOKEN is required over stdio');
@@ -33,7 +36,7 @@ async function main(): Promise<void> {
     );
   });
   const server = buildServer(
-    { client, transport: 'stdio', audioUrlHosts: [], pollMaxSeconds: cfg.pollMaxSeconds },
+    { client, transport: 'stdio', audioUrlHosts: [], uploadDirs: cfg.uploadDirs, pollMaxSeconds: cfg.pollMaxSeconds },
     identity,
   );
   await server.connect(new StdioServerTransport());

@@ -1,6 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -8,6 +10,8 @@ import {
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import { findRoute, SCOPES } from '@mm/contract';
+import { fileURLToPath } from 'node:url';
+import { promptMessages, promptsFor } from './domain/prompts';
 import { argumentProblem } from './domain/tool-arguments';
 import { admits, toolsFor, type ToolDef } from './domain/tools';
 import { callTool, toolError, toolErrorOf, type CallDeps } from './services/call-tool';
@@ -32,10 +36,11 @@ export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
   const server = new Server(
     { name: 'meeting-memory', version: '1.0.0' },
     {
-      capabilities: { tools: { listChanged: true }, ...(canRead ? { resources: {} } : {}) },
+      capabilities: { tools: { listChanged: true }, prompts: {}, ...(canRead ? { resources: {} } : {}) },
       instructions:
-        'Meeting Memory: submit a meeting, wait for it (progress is notified), read its bundle (also the resource mm://recordings/{id}/bundle.md), ' +
-        "search meetings and ask them. Tools that spend minutes say so and state their price; errors carry the API's code.",
+        'Meeting Memory: submit a meeting, wait for it, read it (Markdown; also the resource ' +
+        'mm://recordings/{id}/bundle.md), search meetings and ask them. Tools that spend minutes say so; ' +
+        'errors carry a code.',
     },
   );
 
@@ -83,6 +88,8 @@ export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
     return callTool(deps, tool, args, {
       signal: extra.signal,
       tools,
+      tokenId: (await identity.learn()).token.id,
+      roots: () => clientRoots(server),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({
@@ -93,8 +100,22 @@ export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
     });
   });
 
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: promptsFor() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const messages = promptMessages(req.params.name, req.params.arguments ?? {});
+    if (!messages) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
+    return messages;
+  });
+
   if (canRead) serveBundles(server, deps, identity);
   return server;
+}
+
+/** The folders the MCP client shares as roots (`file:` URIs); none when it has no roots capability. */
+async function clientRoots(server: Server): Promise<string[]> {
+  if (!server.getClientCapabilities()?.roots) return [];
+  const { roots } = await server.listRoots();
+  return roots.filter((r) => r.uri.startsWith('file://')).map((r) => fileURLToPath(r.uri));
 }
 
 /** Each READY meeting's bundle as a Markdown resource. */
@@ -149,9 +170,21 @@ function serveBundles(server: Server, deps: CallDeps, identity: TokenIdentity): 
   });
 }
 
+/**
+ * A tool as tools/list shows it, compact for a model: no empty `required` or `_meta`, and no
+ * `additionalProperties` (an unknown argument is still refused, naming the known ones).
+ */
 function listed(t: ToolDef) {
-  const { name, description, inputSchema, annotations, _meta } = t;
-  return { name, description, inputSchema, annotations, _meta };
+  const { name, description, outputSchema, annotations, _meta } = t;
+  const { additionalProperties: _closed, required, ...input } = t.inputSchema;
+  return {
+    name,
+    description,
+    inputSchema: { ...input, ...((required as string[]).length ? { required } : {}) },
+    outputSchema,
+    annotations,
+    ...(Object.keys(_meta).length ? { _meta } : {}),
+  };
 }
 
 function scopeMessage(tool: ToolDef): string {

@@ -7,11 +7,11 @@ const readOnly = toolsFor(['recordings:read'], { transport: 'stdio', audioByUrl:
 const naming = { url: 'https://app/n/1', deadline: null };
 
 describe('the next step after a wait', () => {
-  it('at NAMING offers the naming URL, or skipRecordingNaming with its only action, then the wait', () => {
+  it('at NAMING offers the naming URL, or skipRecordingNaming (the server sends its only action), then the wait', () => {
     const next = nextStep({ id: 'r1', status: 'NAMING', naming, error: null }, every)!;
     expect(next.message).toMatch(/^The meeting waits for speaker names with no end .* Hand naming\.url/);
     expect(next.calls).toEqual([
-      { name: 'skipRecordingNaming', arguments: { id: 'r1', action: 'skip' } },
+      { name: 'skipRecordingNaming', arguments: { id: 'r1' } },
       { name: 'waitForRecording', arguments: { id: 'r1' } },
     ]);
     const until = nextStep({ id: 'r1', status: 'NAMING', naming: { ...naming, deadline: '2026-01-01T00:00:00Z' } }, every);

@@ -1,14 +1,17 @@
 /**
  * The MCP tools, derived from the contract's route table (never a second list): one tool per
  * operation the token's scopes admit, named by operationId, described and shaped by the route's
- * texts, parameters and body schema. Pure.
+ * texts, parameters and schemas, in plain English for a model. Pure.
  */
-import { ROUTES, withoutBinaryParts, type JsonSchema, type ParamDef, type RouteDef } from '@mm/contract';
+import { ROUTES, withoutBinaryParts, type JsonSchema, type RouteDef } from '@mm/contract';
+import { compactInput, compactOutput, jsonAnswer, withFields } from './tool-schemas';
 
 export type Transport = 'stdio' | 'http';
 
 /** The one tool that is not a route: it polls the status route until the meeting settles. */
 export const WAIT_TOOL = 'waitForRecording';
+
+type ObjectSchema = JsonSchema & { type: 'object' };
 
 export interface ToolDef {
   name: string;
@@ -18,14 +21,10 @@ export interface ToolDef {
   quote?: RouteDef;
   kind: 'route' | 'wait';
   description: string;
-  inputSchema: JsonSchema & { type: 'object' };
-  annotations: {
-    title: string;
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
-  };
+  inputSchema: ObjectSchema;
+  outputSchema: ObjectSchema;
+  /** MCP's hints, each only where it differs from the spec's default (not read-only, destructive, not idempotent). */
+  annotations: { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true; };
   _meta: Record<string, unknown>;
 }
 
@@ -40,11 +39,14 @@ export function admits(route: RouteDef, scopes: readonly string[]): boolean {
   return route.scopes === 'any' || route.scopes.some((s) => scopes.includes(s));
 }
 
+/** Arguments the server fills itself: the key (made per call) and the naming action (its only value). */
+const MADE_BY_SERVER = new Set(['Idempotency-Key', 'idempotencyKey', 'action']);
+
 /** The tools a token with these scopes sees. */
 export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[] {
   const tools: ToolDef[] = [];
   for (const route of ROUTES) {
-    if (!admits(route, scopes)) continue;
+    if (!admits(route, scopes) || quotedByItsAsk(route, scopes)) continue;
     const input = inputSchemaOf(route, opts);
     if (!input) continue;
     const quote = ROUTES.find((r) => r.method === 'get' && r.path === `${route.path}/quote`);
@@ -57,85 +59,71 @@ export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[
         .filter(Boolean)
         .join(' '),
       inputSchema: input,
-      annotations: {
-        title: route.summary.en,
-        readOnlyHint: route.method === 'get',
-        destructiveHint: route.method === 'delete',
-        idempotentHint: route.method !== 'post' && route.method !== 'patch',
-        openWorldHint: false,
-      },
-      _meta: {
-        'mm/operationId': route.operationId,
-        'mm/scopes': route.scopes,
-        'mm/spends': route.spends,
-        'mm/rateClass': route.rateClass,
-        ...(route.spends ? { 'mm/price': priceNote(route, quote) } : {}),
-      },
+      outputSchema: outputSchemaOf(route),
+      annotations: annotationsOf(route),
+      _meta: route.spends ? { 'mm/spends': true } : {},
     });
     if (route.operationId === 'getRecordingStatus') tools.push(waitTool(route, input));
   }
   return tools;
 }
 
+/**
+ * A price quote is not listed beside its Ask: the Ask asks it first (free) and charges at most
+ * that, and its answer states the charge. Listed alone (a token that may quote but not ask) it stays.
+ */
+function quotedByItsAsk(route: RouteDef, scopes: readonly string[]): boolean {
+  const ask = route.path.endsWith('/ask/quote') && ROUTES.find((r) => r.method === 'post' && `${r.path}/quote` === route.path);
+  return Boolean(ask && admits(ask, scopes));
+}
+
+function annotationsOf(route: RouteDef): ToolDef['annotations'] {
+  if (route.method === 'get') return { readOnlyHint: true, };
+  return {
+    ...(route.method !== 'delete' ? { destructiveHint: false as const } : {}),
+    ...(route.method === 'put' || route.method === 'delete' ? { idempotentHint: true as const } : {}),
+  };
+}
+
 function priceNote(route: RouteDef, quote: RouteDef | undefined): string {
-  if (quote) {
-    return `Spends minutes: the price is quoted first by ${quote.operationId} (free) and sent as maxMinutes unless you give one, so the charge never exceeds the quote.`;
-  }
-  if (route.body?.contentType === 'multipart/form-data') {
-    return "Spends minutes: the price is the audio's length in minutes (20% more with keyterms); the answer states it.";
-  }
+  if (quote) return 'Spends minutes: the price is quoted first (free) and never exceeded; maxMinutes sets a lower cap.';
+  if (route.body?.contentType === 'multipart/form-data')
+    return "Spends minutes: the audio's length (20% more with keyterms).";
   return 'Spends minutes.';
 }
 
-/** A route parameter as a tool argument: path and query by name, a header camel-cased (`Idempotency-Key` → `idempotencyKey`). */
-export function argumentName(p: ParamDef): string {
-  if (p.in !== 'header') return p.name;
-  return p.name
-    .split('-')
-    .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
-    .join('');
-}
-
-/**
- * The contract's description in the tool's terms: the HTTP route speaks of the wire (a multipart
- * body, a 202, an Idempotency-Key header), the tool of its arguments. A sentence asking for a header
- * becomes what to do with its argument; the multipart body becomes where the tool takes the audio from.
- */
+/** The route's description in the tool's terms: no status codes or headers; how the audio is given. */
 function toolWording(route: RouteDef, opts: ToolOptions): string {
-  const headers = route.params.filter((p) => p.in === 'header');
+  // The summary says what the tool does; the route's longer text speaks of the wire and stays in openapi.json.
+  const sentences: string[] = [];
   const audio = route.body?.contentType === 'multipart/form-data' ? audioInput(opts) : null;
-  const sentences = route.description.en
-    .split(/(?<=\.)\s+(?=[A-Z])/)
-    .filter((s) => !headers.some((h) => s.includes(h.name)))
-    .map((s) => (audio ? s.replace(` as ${route.body!.contentType}`, `, ${audio.taken},`) : s))
-    // A tool call has no HTTP status; its answer is the body.
-    .map((s) => s.replace(/\banswers 2\d\d with\b/, 'answers with'));
-  for (const h of headers) sentences.push(repeatNote(route, argumentName(h)));
-  return sentences.join(' ');
+  if (audio) sentences.push(`The audio is ${audio.taken}.`);
+  if (route.spends) sentences.push('The same call repeated returns the first result, charged once.');
+  if (route.operationId === 'getRecordingBundle')
+    sentences.push('Markdown; part, from, to and speaker read less.');
+  if (route.operationId === 'searchRecordings') sentences.push('Hits link their bundle and the moment found.');
+  if (route.operationId.startsWith('ask'))
+    sentences.push('Citations quote the words, with times and the speaker\'s name.');
+  return sentences.filter(Boolean).join(' ');
 }
 
-function repeatNote(route: RouteDef, argument: string): string {
-  return (
-    `Repeating a call whose reply was lost: send the same ${argument} argument, the repeat returns the first ` +
-    `result${route.spends ? ' and is charged once' : ''} (without one, each call is new).`
-  );
-}
-
-/** Path and query parameters by name, headers as their camel-cased argument, the body's fields. */
-function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type: 'object' }) | null {
+/** Path and query parameters by name, the body's fields; what the server makes itself left out. */
+function inputSchemaOf(route: RouteDef, opts: ToolOptions): ObjectSchema | null {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const p of route.params) {
-    const name = argumentName(p);
-    properties[name] = p.schema;
-    if (p.required) required.push(name);
+    if (MADE_BY_SERVER.has(p.name)) continue;
+    properties[p.name] = compactInput(p.schema, p.name);
+    if (p.required) required.push(p.name);
   }
   if (route.body) {
     const multipart = route.body.contentType === 'multipart/form-data';
     const schema = multipart ? withoutBinaryParts(route.body.schema) : route.body.schema;
-    for (const [name, part] of Object.entries(schema.properties as Record<string, JsonSchema>))
-      properties[name] = multipart ? asJsonValue(part) : part;
-    required.push(...((schema.required ?? []) as string[]));
+    for (const [name, part] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
+      if (MADE_BY_SERVER.has(name)) continue;
+      properties[name] = compactInput(multipart ? asJsonValue(part) : part, name);
+      if (((schema.required ?? []) as string[]).includes(name)) required.push(name);
+    }
     if (multipart) {
       const audio = audioInput(opts);
       if (!audio) return null;
@@ -143,7 +131,48 @@ function inputSchemaOf(route: RouteDef, opts: ToolOptions): (JsonSchema & { type
       required.push(audio.name);
     }
   }
+  if (route.operationId === 'getRecordingBundle') Object.assign(properties, BUNDLE_SELECTION);
   return { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
+}
+
+const moment = (what: string): JsonSchema => ({ type: 'string', description: `${what}, m:ss or h:mm:ss.` });
+
+/** How much of a bundle to read (instead of the route's `format`). */
+const BUNDLE_SELECTION: Record<string, JsonSchema> = {
+  format: { type: 'string', enum: ['markdown', 'json'], description: 'Default markdown.' },
+  part: { type: 'string', enum: ['all', 'digest', 'transcript'], description: 'Default all.' },
+  from: moment('Transcript start'),
+  to: moment('Transcript end'),
+  speaker: { type: 'string', description: "Only this speaker's turns (name or label)." },
+};
+
+const FILE_FIELD: JsonSchema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, size: { type: 'integer' } },
+  required: ['name', 'size'],
+};
+const CITATIONS: JsonSchema = { type: 'array', items: { type: 'object', required: ['startMs', 'at'] } };
+
+/** What a tool's structuredContent holds: the route's answer, shaped as the tool answers it. */
+function outputSchemaOf(route: RouteDef): ObjectSchema {
+  const answer = jsonAnswer(route);
+  switch (route.operationId) {
+    case 'getRecordingBundle':
+      return withFields(undefined, {
+        id: { type: 'string' },
+        format: { type: 'string' },
+        part: { type: 'string' },
+        title: { type: 'string' },
+        bundle: { type: 'object' },
+      }) as ObjectSchema;
+    case 'submitRecording':
+      return withFields(answer, { file: FILE_FIELD }) as ObjectSchema;
+    case 'askRecording':
+    case 'askSeries':
+      return withFields(answer, { citations: CITATIONS }) as ObjectSchema;
+    default:
+      return (answer ? { ...compactOutput(answer), type: 'object' } : { type: 'object' }) as ObjectSchema;
+  }
 }
 
 /**
@@ -167,50 +196,40 @@ function audioInput(opts: ToolOptions): { name: string; schema: JsonSchema; take
   if (opts.transport === 'stdio')
     return {
       name: 'path',
-      taken: "read from the file at the absolute `path` argument on the machine the MCP server runs on",
+      taken: 'read from `path`, inside a folder the person allowed',
       schema: {
         type: 'string',
         minLength: 1,
-        description:
-          'Absolute path of the audio file on the machine the MCP server runs on (a relative path is refused: ' +
-          "the server's working directory is not the caller's).",
+        description: "Absolute path on the server's machine.",
       },
     };
   if (!opts.audioByUrl) return null;
   return {
     name: 'audioUrl',
-    taken: 'fetched by the server from the `audioUrl` argument (an http(s) URL on a host the operator allows)',
-    schema: {
-      type: 'string',
-      format: 'uri',
-      description: 'An http(s) URL of the audio, on a host the operator allows; the server fetches it.',
-    },
+    taken: 'fetched by the server from `audioUrl` (an http(s) URL on a host the operator allows)',
+    schema: { type: 'string', format: 'uri', description: 'An http(s) URL of the audio on an allowed host.' },
   };
 }
 
-function waitTool(status: RouteDef, input: JsonSchema & { type: 'object' }): ToolDef {
+function waitTool(status: RouteDef, input: ObjectSchema): ToolDef {
   return {
     name: WAIT_TOOL,
     route: status,
     kind: 'wait',
     description:
-      `Waits for a meeting by polling ${status.operationId} as the contract advises (about once a minute, quicker at first; Retry-After honoured) ` +
-      'until READY, FAILED or NAMING, sending MCP progress notifications with each status; answers the last status. Free. ' +
-      'Where the meeting needs more than waiting (NAMING; FAILED that can be retried) the answer adds `next`: ' +
-      'what to do, and the calls that go on with their arguments.',
-    inputSchema: input,
-    annotations: {
-      title: 'Wait for a meeting',
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
+      'Waits until a meeting is READY or FAILED, or waits for speaker names (NAMING), with progress. Free. ' +
+      'Where it needs more than waiting, `next` says what to do; naming "skip" goes on without names.',
+    inputSchema: {
+      ...input,
+      properties: {
+        ...(input.properties as object),
+        naming: { type: 'string', enum: ['skip'], description: 'skip: go on without names instead of stopping.' },
+      },
     },
-    _meta: {
-      'mm/operationId': status.operationId,
-      'mm/scopes': status.scopes,
-      'mm/spends': false,
-      'mm/rateClass': status.rateClass,
-    },
+    outputSchema: withFields(jsonAnswer(status), {
+      next: { type: 'object', properties: { message: { type: 'string' }, calls: { type: 'array' } } },
+    }) as ObjectSchema,
+    annotations: { destructiveHint: false, idempotentHint: true, },
+    _meta: {},
   };
 }

@@ -1,15 +1,23 @@
-import { MmApiError, newIdempotencyKey, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { MmApiError, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
 import type { RouteDef } from '@mm/contract';
+import { callKey } from '../domain/call-key';
 import { nextStep } from '../domain/next-step';
-import { argumentName, type ToolDef } from '../domain/tools';
-import { audioPath } from './audio-path';
+import type { ToolDef } from '../domain/tools';
+import { uploadableAudio } from './audio-path';
 import { fetchAudio } from './audio-url';
 import { faultOf, faultText, type Fault } from './faults';
+import { json, readBundle, searchLinks, withQuotes, type ToolResult } from './reading';
+
+export type { ToolResult } from './reading';
 
 export interface CallDeps {
   client: MeetingMemory;
   transport: 'stdio' | 'http';
   audioUrlHosts: readonly string[];
+  /** stdio: folders the operator allows uploads from (MM_UPLOAD_DIRS), beside the client's roots. */
+  uploadDirs: readonly string[];
   pollMaxSeconds: number;
 }
 
@@ -19,13 +27,10 @@ export interface CallContext {
   tools: readonly ToolDef[];
   /** Sends an MCP progress notification when the caller asked for progress. */
   progress: (progress: number, total: number, message: string) => Promise<void>;
-}
-
-export interface ToolResult {
-  [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
+  /** The token's id: spending calls' keys are made per token. */
+  tokenId: string;
+  /** The folders the MCP client shares as roots (asked at each upload: they can change). */
+  roots: () => Promise<string[]>;
 }
 
 const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
@@ -43,9 +48,22 @@ export async function callTool(
   ctx: CallContext,
 ): Promise<ToolResult> {
   try {
-    if (tool.kind === 'wait') return waited(await waitWithProgress(deps, args.id as string, ctx), ctx.tools);
-    if (tool.route.operationId === 'submitRecording') return json(await submit(deps, tool, args));
-    return await callRoute(deps, tool, args, tool.route.spends ? undefined : ctx.signal);
+    if (tool.kind === 'wait') return waited(await waitThrough(deps, args, ctx), ctx.tools);
+    const client = deps.client;
+    switch (tool.route.operationId) {
+      case 'submitRecording':
+        return json(await submit(deps, tool, args, ctx));
+      case 'getRecordingBundle':
+        return await readBundle(client, args);
+      case 'searchRecordings':
+        return await searchLinks(client, String(args.q), await routeAnswer(deps, tool, args, ctx));
+      case 'askRecording':
+        return await withQuotes(client, String(args.id), await routeAnswer(deps, tool, args, ctx));
+      case 'askSeries':
+        return await withQuotes(client, undefined, await routeAnswer(deps, tool, args, ctx));
+      default:
+        return json(await routeAnswer(deps, tool, args, ctx));
+    }
   } catch (err) {
     return toolErrorOf(err, deps.client.options.url);
   }
@@ -79,37 +97,28 @@ function waited(status: RecordingStatus, tools: readonly ToolDef[]): ToolResult 
   return result;
 }
 
-function json(value: unknown): ToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    structuredContent: value as Record<string, unknown>,
-  };
-}
-
-async function callRoute(
+/**
+ * The route's JSON answer. A spending call carries the key made from the call itself (the token,
+ * the tool, the arguments), so a repeat after a lost reply replays and is charged once; it is not
+ * cut short by a cancel. The naming route's only action is sent for the caller.
+ */
+async function routeAnswer(
   deps: CallDeps,
   tool: ToolDef,
   args: Record<string, unknown>,
-  signal: AbortSignal | undefined,
-): Promise<ToolResult> {
+  ctx: CallContext,
+): Promise<Record<string, unknown> & any> {
   const route = tool.route;
-  const values = { ...args };
+  const values: Record<string, unknown> = { ...args };
   const headers: Record<string, string> = {};
-  for (const p of route.params.filter((q) => q.in === 'header')) {
-    const name = argumentName(p);
-    // A spending call always carries a key: the SDK's retries of a lost reply then charge once.
-    const value = values[name] ?? (route.spends ? newIdempotencyKey() : undefined);
-    if (value !== undefined) headers[p.name] = String(value);
-    delete values[name];
-  }
+  if (route.spends) headers['Idempotency-Key'] = callKey(ctx.tokenId, tool.name, args);
+  if (route.operationId === 'skipRecordingNaming') values.action = 'skip';
   if (tool.quote && values.maxMinutes === undefined) {
     const quote = await request(deps, tool.quote, { id: values.id }, undefined);
     values.maxMinutes = ((await quote.json()) as { minutes: number }).minutes;
   }
-  const res = await request(deps, route, values, signal, headers);
-  if ((res.headers.get('content-type') ?? '').startsWith('text/'))
-    return { content: [{ type: 'text', text: await res.text() }] };
-  return json(await res.json());
+  const res = await request(deps, route, values, route.spends ? undefined : ctx.signal, headers);
+  return res.json();
 }
 
 /** One call of a route: `{name}` path parameters, query parameters, the rest as the JSON body. */
@@ -140,35 +149,51 @@ function request(
   });
 }
 
-async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknown>) {
-  const { path, audioUrl, idempotencyKey, useKeyterms, ...parts } = args as Record<string, string | undefined> & {
+/**
+ * Sends a local file (stdio: inside the client's roots or MM_UPLOAD_DIRS, sniffed as audio) or a
+ * fetched URL (HTTP: streamed to a capped temporary file); the answer names the file and its size.
+ */
+async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext) {
+  const { path, audioUrl, useKeyterms, ...parts } = args as Record<string, string | undefined> & {
     useKeyterms?: boolean;
   };
-  let audio: SubmitInput['audio'];
-  let filename: string | undefined;
+  let file: { path: string; name: string; size: number };
+  let remove = async () => undefined as void;
   if (deps.transport === 'stdio') {
-    audio = await audioPath(path!);
+    file = await uploadableAudio(path!, [...deps.uploadDirs, ...(await ctx.roots())]);
   } else {
     const limits = (await deps.client.whoami()).limits;
-    ({ audio, filename } = await fetchAudio(audioUrl!, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024));
+    const fetched = await fetchAudio(audioUrl!, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024);
+    file = { path: fetched.path, name: fetched.filename, size: fetched.size };
+    remove = fetched.remove;
   }
-  const input = {
-    audio,
-    filename,
-    idempotencyKey,
-    title: parts.title,
-    seriesId: parts.seriesId,
-    kind: parts.kind as SubmitInput['kind'],
-    outputLanguage: parts.outputLanguage as SubmitInput['outputLanguage'],
-    naming: parts.naming as SubmitInput['naming'],
-    recordedAt: parts.recordedAt,
-    useKeyterms,
-  };
   try {
-    return await deps.client.submitRecording(input);
+    const input = {
+      audio: file.path,
+      filename: file.name,
+      idempotencyKey: callKey(ctx.tokenId, tool.name, args, await digest(file.path)),
+      title: parts.title,
+      seriesId: parts.seriesId,
+      kind: parts.kind as SubmitInput['kind'],
+      outputLanguage: parts.outputLanguage as SubmitInput['outputLanguage'],
+      naming: parts.naming as SubmitInput['naming'],
+      recordedAt: parts.recordedAt,
+      useKeyterms,
+    };
+    const result = await deps.client.submitRecording(input);
+    return { ...result, file: { name: file.name, size: file.size } };
   } catch (err) {
     throw namingTheAudio(err, tool, deps.transport === 'stdio' ? `path ${path}` : `audioUrl ${audioUrl}`);
+  } finally {
+    await remove();
   }
+}
+
+/** The file's SHA-256: the same bytes sent again are the same call. */
+async function digest(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /**
@@ -181,6 +206,18 @@ function namingTheAudio(err: unknown, tool: ToolDef, audio: string): unknown {
   const others = Object.keys(tool.inputSchema.properties as object).filter((name) => !audio.startsWith(`${name} `));
   if (others.some((name) => new RegExp(`\\b${name}\\b`).test(err.message))) return err;
   return new MmApiError(err.status, err.code, `${audio}: ${err.message}`, err.details, err.retryAfterSeconds);
+}
+
+/** Waits; with `naming: "skip"` a stop at NAMING skips naming and waits on (a NOT_NAMING means it went on). */
+async function waitThrough(deps: CallDeps, args: Record<string, unknown>, ctx: CallContext): Promise<RecordingStatus> {
+  const id = args.id as string;
+  for (;;) {
+    const status = await waitWithProgress(deps, id, ctx);
+    if (status.status !== 'NAMING' || args.naming !== 'skip') return status;
+    await deps.client.skipNaming(id).catch((err: unknown) => {
+      if (!(err instanceof MmApiError && err.code === 'NOT_NAMING')) throw err;
+    });
+  }
 }
 
 /** Waits for a meeting, sending a progress notification at each new status (progress only grows). */
