@@ -6,7 +6,7 @@ export interface PipelineConfig extends CommonConfig {
   audioStore: StoreConfig;
   asrEngine: 'pocketsphinx' | 'openai';
   llmEngine: 'extractive' | 'openai';
-  openai: { baseUrl: string; apiKey: string | null; asrModel: string; llmModel: string };
+  openai: { baseUrl: string; apiKey: string | null; asrModel: string; llmModel: string; llmContextTokens: number };
   /** How meetings are sent to the OpenAI-compatible recognizer (ASR_ENGINE=openai). */
   remoteAsr: RemoteAsrConfig;
   /** Automatic retries of a failed step before the failure is final. */
@@ -60,7 +60,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
     audioStore: readStoreConfig(r),
     asrEngine,
     llmEngine,
-    openai: { baseUrl, apiKey, asrModel: r.str('ASR_MODEL', 'whisper-1'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },
+    openai: {
+      baseUrl,
+      apiKey,
+      asrModel: r.str('ASR_MODEL', 'whisper-1'),
+      llmModel: r.str('LLM_MODEL', 'gpt-4o-mini'),
+      llmContextTokens: r.num('LLM_CONTEXT_TOKENS', 100_000, 1000),
+    },
     remoteAsr: {
       concurrency: r.num('OPENAI_ASR_CONCURRENCY', 4, 1),
       pieceSeconds: r.num('OPENAI_ASR_PIECE_SECONDS', 600, 30),

@@ -231,6 +231,38 @@ describe('OpenAiDigest', () => {
     await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({ code: 'GENERATE_FAILED' });
   });
 
+  it('summarises a transcript longer than its budget in parts and merges them, every citation a real turn', async () => {
+    const long: DigestSegment[] = Array.from({ length: 12 }, (_, i) => ({
+      index: i,
+      speaker: `speaker_${i % 2}`,
+      speakerName: null,
+      startMs: i * 60_000,
+      endMs: i * 60_000 + 50_000,
+      text: `Topic ${i}: we decided to move item ${i} forward. ${'The team went through the details at length. '.repeat(8)}`,
+    }));
+    answer = (r) => {
+      const [system, user] = r.json!.messages.map((m) => m.content);
+      if (system.includes('summaries of consecutive parts')) return chat({ title: 'The whole plan', summary: { text: 'Twelve items moved forward.', segments: [0, 11, 99] } });
+      const lines = [...user.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1]));
+      return chat({
+        summary: { text: `Items ${lines[0]} to ${lines[lines.length - 1]}.`, segments: [lines[0]] },
+        decisions: [...lines.map((n) => ({ text: `Move item ${n} forward`, segments: [n] })), { text: 'Invented', segments: [lines[lines.length - 1] + 1] }],
+      });
+    };
+    const digest = await new OpenAiDigest({ baseUrl, model: 'gpt-test', contextTokens: 1000 }).generate({ kind: 'MEETING', language: 'en', segments: long });
+    const parts = received.filter((r) => !r.json!.messages[0].content.includes('summaries of consecutive parts'));
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    // Each request stays within the budget; together the parts hold every segment once.
+    for (const r of parts) expect(r.json!.messages.map((m) => m.content).join('\n').length / 3).toBeLessThanOrEqual(1000);
+    const seen = parts.flatMap((r) => [...r.json!.messages[1].content.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1])));
+    expect(seen).toEqual(long.map((s) => s.index));
+    expect(received[received.length - 1].json!.messages[1].content).toContain('Part 1 (lines 0)');
+    expect(digest.title).toBe('The whole plan');
+    expect(digest.sections[0]).toMatchObject({ kind: 'summary', text: 'Twelve items moved forward.' });
+    // Items citing the next part's first line were checked against their own part and dropped.
+    expect(digest.sections[1]).toMatchObject({ kind: 'decision_list', items: long.map((s) => `Move item ${s.index} forward`) });
+  });
+
   it('writes Persian section titles and falls back to a suggested title', async () => {
     answer = () => chat({ summary: { text: 'خلاصه جلسه', segments: [0] }, decisions: [{ text: 'انتشار جمعه', segments: [0] }] });
     const digest = await engine().generate({ kind: 'CALL', language: 'fa', segments: SEGMENTS });

@@ -12,6 +12,8 @@ export interface ModelDigest {
   content: SectionContent;
   /** Items dropped for citing no real segment or misquoting one. */
   dropped: number;
+  /** The real segments the summary cites. */
+  summarySegments: number[];
 }
 
 export class DigestCheckError extends Error {
@@ -38,11 +40,16 @@ export function digestPrompt(input: DigestInput): Array<{ role: 'system' | 'user
     'An owner is a person named in the transcript or the notes about the user, else null. Never invent names, dates or facts.',
   ];
   if (input.memory?.length) system.push('Notes about the user:', ...input.memory.map((m) => `- ${m}`));
-  const transcript = input.segments.map((s) => `[${s.index}] ${s.speakerName ?? s.speaker} (${clock(s.startMs)}): ${s.text}`);
+  const transcript = input.segments.map(transcriptLine);
   return [
     { role: 'system', content: system.join('\n') },
     { role: 'user', content: `Transcript:\n${transcript.join('\n')}` },
   ];
+}
+
+/** One segment as the model reads it: `[index] speaker (m:ss): text`. */
+export function transcriptLine(s: DigestInput['segments'][number]): string {
+  return `[${s.index}] ${s.speakerName ?? s.speaker} (${clock(s.startMs)}): ${s.text}`;
 }
 
 /** Checks a model's JSON answer against the real segments and returns the surviving content. */
@@ -77,7 +84,8 @@ export function parseModelDigest(raw: string, input: DigestInput): ModelDigest {
   const summaryObj = isObject(json.summary) ? json.summary : { text: json.summary, segments: [] };
   const summaryText = typeof summaryObj.text === 'string' ? summaryObj.text.trim() : '';
   const summaryCites = Array.isArray(summaryObj.segments) ? summaryObj.segments : [];
-  if (summaryCites.length > 0 && realCitations(summaryObj).length === 0) throw new DigestCheckError('the summary cites only segments that do not exist');
+  const summarySegments = summaryCites.length > 0 ? realCitations(summaryObj) : [];
+  if (summaryCites.length > 0 && summarySegments.length === 0) throw new DigestCheckError('the summary cites only segments that do not exist');
 
   const decisions = keep(json.decisions).map((i) => oneLine(i.text as string));
   const actions: ActionItem[] = keep(json.action_items).map((i) => ({
@@ -99,6 +107,7 @@ export function parseModelDigest(raw: string, input: DigestInput): ModelDigest {
     title,
     content: { summary: summaryText, decision_list: decisions, action_item_list: actions, key_point_list: keyPoints, question_list: questions },
     dropped,
+    summarySegments,
   };
 }
 

@@ -11,20 +11,31 @@ import { frameAt, type FrameFeatures, HOP_MS, N_CEPS } from './voice-features';
 /** Cepstra per frame in the statistics: c1..c19 (c0 is loudness). */
 export const VOICE_DIMS = N_CEPS - 1;
 
-/** Prefix sums of per-frame voice features over voiced frames only; change detection asks for thousands of spans. */
+/** Frames between two stored prefix sums: a span's statistics add at most twice this many frames. */
+const STRIDE = 32;
+
+/**
+ * Prefix sums of per-frame voice features over voiced frames only; change detection asks for
+ * thousands of spans. The sums are kept every STRIDE frames (float64) beside each frame's own
+ * features (float32, as the cepstra are computed): a 300-minute meeting holds 1.8 million frames,
+ * whose full float64 prefix sums and sums of squares took 520 MB, these about 150 MB.
+ */
 export class VoicePrefix {
   private readonly count: number;
+  /** Each frame's cepstra c1..c19, 0 for a frame that is not voiced. */
+  private readonly frames: Float32Array;
   private readonly prefix: Float64Array;
   private readonly prefixSq: Float64Array;
-  private readonly n: Float64Array;
+  /** Voiced frames before each frame (prefix count, every frame). */
+  private readonly n: Int32Array;
   /** Prefix sums of log pitch over voiced, pitched frames; null when the distance gives pitch no weight. */
   private readonly pitch: { n: Float64Array; sum: Float64Array; sq: Float64Array } | null;
 
   /**
    * Reads the audio block by block, twice: the energies first (the voiced floor is relative to the
-   * meeting's loud end), then the features of each block straight into the prefix sums, so neither
-   * the samples nor the per-frame cepstra are ever held whole. The pitch track, the costliest
-   * feature, is computed only when the distance gives it weight.
+   * meeting's loud end), then the features of each block into the store, so neither the samples
+   * nor the per-frame spectra are ever held whole. The pitch track, the costliest feature, is
+   * computed only when the distance gives it weight.
    */
   static async of(pcm: PcmSource, rangeDb: number, withPitch: boolean): Promise<VoicePrefix> {
     const energyDb = await energyOf(pcm);
@@ -32,15 +43,18 @@ export class VoicePrefix {
     const f0 = withPitch ? await pitchOf(pcm, energyDb, floorDb) : null;
     const voice = new VoicePrefix(energyDb.length, f0 !== null);
     for await (const { first, ff } of frameFeatureBlocks(pcm)) voice.add(first, ff, f0, floorDb);
+    voice.sumStrides();
     return voice;
   }
 
   private constructor(count: number, withPitch: boolean) {
     this.count = count;
     const c = count + 1;
-    this.prefix = new Float64Array(c * VOICE_DIMS);
-    this.prefixSq = new Float64Array(c * VOICE_DIMS);
-    this.n = new Float64Array(c);
+    const strides = Math.floor(count / STRIDE) + 1;
+    this.frames = new Float32Array(count * VOICE_DIMS);
+    this.prefix = new Float64Array(strides * VOICE_DIMS);
+    this.prefixSq = new Float64Array(strides * VOICE_DIMS);
+    this.n = new Int32Array(c);
     this.pitch = withPitch ? { n: new Float64Array(c), sum: new Float64Array(c), sq: new Float64Array(c) } : null;
   }
 
@@ -56,12 +70,41 @@ export class VoicePrefix {
         this.pitch.sum[f + 1] = this.pitch.sum[f] + lp;
         this.pitch.sq[f + 1] = this.pitch.sq[f] + lp * lp;
       }
+      // c0 is loudness, which says more about the microphone than the voice: skipped.
+      if (voiced) this.frames.set(ff.mfcc.subarray(k * N_CEPS + 1, k * N_CEPS + 1 + VOICE_DIMS), f * VOICE_DIMS);
+    }
+  }
+
+  /** The stored prefix sums: at frame 0, STRIDE, 2·STRIDE, ... */
+  private sumStrides(): void {
+    for (let s = 1; s * STRIDE <= this.count; s++) {
       for (let d = 0; d < VOICE_DIMS; d++) {
-        // c0 is loudness, which says more about the microphone than the voice: skipped.
-        const x = voiced ? ff.mfcc[k * N_CEPS + 1 + d] : 0;
-        this.prefix[(f + 1) * VOICE_DIMS + d] = this.prefix[f * VOICE_DIMS + d] + x;
-        this.prefixSq[(f + 1) * VOICE_DIMS + d] = this.prefixSq[f * VOICE_DIMS + d] + x * x;
+        let sum = this.prefix[(s - 1) * VOICE_DIMS + d];
+        let sq = this.prefixSq[(s - 1) * VOICE_DIMS + d];
+        for (let f = (s - 1) * STRIDE; f < s * STRIDE; f++) {
+          const x = this.frames[f * VOICE_DIMS + d];
+          sum += x;
+          sq += x * x;
+        }
+        this.prefix[s * VOICE_DIMS + d] = sum;
+        this.prefixSq[s * VOICE_DIMS + d] = sq;
       }
+    }
+  }
+
+  /** Adds the sums over frames [0, frame) of every dimension into `sum` and `sumSq` with `sign`. */
+  private addPrefix(frame: number, sign: number, sum: Float64Array, sumSq: Float64Array): void {
+    const s = Math.floor(frame / STRIDE);
+    for (let d = 0; d < VOICE_DIMS; d++) {
+      let a = this.prefix[s * VOICE_DIMS + d];
+      let b = this.prefixSq[s * VOICE_DIMS + d];
+      for (let f = s * STRIDE; f < frame; f++) {
+        const x = this.frames[f * VOICE_DIMS + d];
+        a += x;
+        b += x * x;
+      }
+      sum[d] += sign * a;
+      sumSq[d] += sign * b;
     }
   }
 
@@ -81,10 +124,8 @@ export class VoicePrefix {
     const b = Math.min(this.count, Math.max(a, frameAt(endMs)));
     const s = emptyStats(VOICE_DIMS);
     s.n = this.n[b] - this.n[a];
-    for (let d = 0; d < VOICE_DIMS; d++) {
-      s.sum[d] = this.prefix[b * VOICE_DIMS + d] - this.prefix[a * VOICE_DIMS + d];
-      s.sumSq[d] = this.prefixSq[b * VOICE_DIMS + d] - this.prefixSq[a * VOICE_DIMS + d];
-    }
+    this.addPrefix(b, 1, s.sum, s.sumSq);
+    this.addPrefix(a, -1, s.sum, s.sumSq);
     if (this.pitch) {
       s.pitchN = this.pitch.n[b] - this.pitch.n[a];
       s.pitchSum = this.pitch.sum[b] - this.pitch.sum[a];

@@ -54,7 +54,7 @@ export function createEngines(config: PipelineConfig): Engines {
   };
   const diarizer = new VoiceClusterDiarizer();
   const extractive = new ExtractiveDigest();
-  const digest = config.llmEngine === 'openai' ? new OpenAiDigest(openai(config.openai.llmModel)) : extractive;
+  const digest = config.llmEngine === 'openai' ? new OpenAiDigest({ ...openai(config.openai.llmModel), contextTokens: config.openai.llmContextTokens }) : extractive;
   return {
     async transcribe({ audioPath, keyterms, decoders, language, checkpoint }): Promise<TranscriptDoc> {
       const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms, language, checkpoint });
