@@ -93,7 +93,8 @@ export class EnvReader {
     return v;
   }
 
-  private production(): boolean {
+  /** NODE_ENV=production: placeholders and open doors are refused. */
+  production(): boolean {
     return this.env.NODE_ENV === 'production';
   }
 
@@ -134,6 +135,12 @@ export interface CommonConfig {
    */
   natsUser: string;
   natsPassword: string | null;
+  /**
+   * The operator's NATS password (`NATS_SETUP_PASSWORD`, else `NATS_PASSWORD_OPERATOR`): when set,
+   * the service runs the bus setup step (streams) before connecting as itself. Services never may
+   * change streams with their own credentials.
+   */
+  natsSetupPassword: string | null;
   /** Prefix of every NATS subject and stream: keeps tests, benchmarks and a dev stack apart on one server. */
   busNamespace: string;
   internalJwtSecret: string;
@@ -163,12 +170,16 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   // The log stream writes at most 16 KB at once and must gather less than that (logger.ts).
   const logBufferBytes = Math.floor(r.num('LOG_BUFFER_BYTES', 4096, 0));
   if (logBufferBytes >= 16_384) r.problem(`LOG_BUFFER_BYTES must be below 16384 (got ${logBufferBytes})`);
+  const natsPassword = r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`);
+  // A broker without authentication lets anyone on its network read and write every subject.
+  if (!natsPassword && r.production()) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
     natsUrl: r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
     natsUser: r.str('NATS_USER', service),
-    natsPassword: r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`),
+    natsPassword,
+    natsSetupPassword: r.optional('NATS_SETUP_PASSWORD') ?? r.optional('NATS_PASSWORD_OPERATOR'),
     busNamespace: r.str('BUS_NAMESPACE', ''),
     internalJwtSecret: r.secret('INTERNAL_JWT_SECRET', DEV_SECRET),
     logLevel: r.str('LOG_LEVEL', 'info'),

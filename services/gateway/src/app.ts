@@ -42,7 +42,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const api = publicHandler({ gate, signer, kept: new KeptAnswers(config.keptAnswerMaxAgeMs), tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, reads: deps.reads, trustedProxies: config.trustedProxies, logger });
   app.use('/api', (_req, res) => writeNotFound(res));
   const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies }));
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, db: deps.db, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, trustedProxies: config.trustedProxies }));
   finishApp(app, logger);
   return (req, res) => {
     const url = req.url ?? '';
