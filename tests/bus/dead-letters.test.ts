@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { JSONCodec } from 'nats';
-import { connectBus, consume, on, publish, subjectFor, type Bus } from '@mm/bus';
+import { headers as natsHeaders } from 'nats';
+import { connectBus, consume, deadLetterSubject, natsCredentials, on, parkInDeadLetters, publish, subjectFor, type Bus } from '@mm/bus';
 import { BUS, type RecordingEvent } from '@mm/contract';
 import { serviceRegistry } from '@mm/http';
+import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { speakMeeting } from '../support/speak-meeting';
 import { waitForStatus } from '../support/wait';
@@ -18,7 +20,8 @@ let stack: Stack;
 let bus: Bus;
 beforeAll(async () => {
   stack = await startStack({}, { pipeline: true });
-  bus = await connectBus(stack.natsUrl, 'operator', stack.busNamespace);
+  // The operator's tools hold the internal secret: the letters they write are signed.
+  bus = await connectBus(stack.natsUrl, 'operator', stack.busNamespace, { internalSecret: gatewayConfig(stack.env).internalJwtSecret });
 }, 60_000);
 afterAll(async () => {
   await bus.close();
@@ -27,10 +30,31 @@ afterAll(async () => {
 
 const admin = {
   list: () => stack.api.get('/admin/v1/dead-letters').set('Authorization', `Bearer ${ADMIN_KEY}`),
-  replay: (seq: number | string) => stack.api.post(`/admin/v1/dead-letters/${seq}/replay`).set('Authorization', `Bearer ${ADMIN_KEY}`),
+  read: (seq: number) => stack.api.get(`/admin/v1/dead-letters/${seq}`).set('Authorization', `Bearer ${ADMIN_KEY}`),
+  replays: () => stack.api.get('/admin/v1/dead-letters/replays').set('Authorization', `Bearer ${ADMIN_KEY}`),
+  /** A replay as an operator makes one: the letter read first, its payload's digest named. */
+  replay: async (seq: number | string, body?: Record<string, unknown>) => {
+    const shown = typeof seq === 'number' ? (await admin.read(seq)).body.letter : null;
+    return stack.api
+      .post(`/admin/v1/dead-letters/${seq}/replay`)
+      .set('Authorization', `Bearer ${ADMIN_KEY}`)
+      .send(body ?? { payloadSha256: shown?.payloadSha256 ?? '0'.repeat(64), operator: 'ops-alice' });
+  },
 };
 
-type Letter = { seq: number; subject: string; reason: string; problem: string; consumer: string; deliveries: number; headers: Record<string, string>; payload: any };
+type Letter = {
+  seq: number;
+  subject: string;
+  reason: string;
+  problem: string;
+  consumer: string;
+  deliveries: number;
+  by: string | null;
+  replay: { subject: string | null; refusal: string | null };
+  payloadSha256: string;
+  headers: Record<string, string>;
+  payload: any;
+};
 
 /** Waits for a dead letter that `match` picks. */
 async function deadLetter(match: (l: Letter) => boolean, timeoutMs = 30_000): Promise<Letter> {
@@ -73,14 +97,14 @@ describe('dead letters', () => {
     await readyMeeting();
 
     const letter = await deadLetter((l) => l.subject === BUS.transcribeJob.subject && l.payload?.jobId === 'job_malformed');
-    expect(letter).toMatchObject({ reason: 'invalid', consumer: 'pipeline-transcribe', deliveries: 1 });
+    expect(letter).toMatchObject({ reason: 'invalid', consumer: 'pipeline-transcribe', deliveries: 1, by: 'pipeline', replay: { subject: BUS.transcribeJob.subject, refusal: null } });
     expect(letter.problem).toMatch(/required property/);
     expect(await deadLetterCount('pipeline', BUS.transcribeJob.subject, 'invalid')).toBe(before + 1);
 
     // Replayed as it is, it is still malformed: it is run again and comes back as a new dead letter.
     const replayed = await admin.replay(letter.seq);
     expect(replayed.status).toBe(200);
-    expect(replayed.body).toEqual({ seq: letter.seq, subject: BUS.transcribeJob.subject, replayed: true });
+    expect(replayed.body).toEqual({ seq: letter.seq, subject: BUS.transcribeJob.subject, deadLetteredBy: 'pipeline', askedBy: 'ops-alice', replayed: true });
     const again = await deadLetter((l) => l.payload?.jobId === 'job_malformed' && l.seq > letter.seq);
     expect(again.reason).toBe('invalid');
     expect((await admin.list()).body.items.map((l: Letter) => l.seq)).not.toContain(letter.seq);
@@ -138,7 +162,7 @@ describe('dead letters', () => {
       while ((await waiting()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(await waiting()).toBe(0);
       const letter = await deadLetter((l) => l.headers['Mm-Outbox-Id'] === 'evt_refused');
-      expect(letter).toMatchObject({ subject, reason: 'refused', consumer: 'outbox:recordings', payload: { outboxId: 'evt_refused' } });
+      expect(letter).toMatchObject({ subject, reason: 'refused', consumer: 'outbox:recordings', by: 'recordings', payload: { outboxId: 'evt_refused' } });
       expect(letter.problem).toMatch(/MAX_PAYLOAD|payload/i);
       // /metrics tells: one parked row, nothing waiting, and the dead letter counted.
       const metrics = await serviceRegistry('recordings').metrics();
@@ -150,4 +174,81 @@ describe('dead letters', () => {
       await db.end();
     }
   }, 120_000);
+});
+
+describe('a dead-letter replay trusts no header', () => {
+  const credit = (reference: string) => ({ accountId: '', minutes: 10_000_000, kind: 'grant', reference });
+  let accountId: string;
+  let balance: () => Promise<number>;
+  beforeAll(async () => {
+    accountId = (await stack.admin.account({ balanceMinutes: 30 })).id;
+    const token = (await stack.admin.token(accountId, ['account:read'])).value;
+    balance = async () => (await stack.api.get('/api/v1/account').set('Authorization', `Bearer ${token}`)).body.wallet.balanceMinutes;
+  });
+
+  /** Writes a letter as it lands in the stream (the operator's credentials reach any subject: a broker config not regenerated, an older release). */
+  async function forge(subject: string, headers: Record<string, string>, payload: unknown): Promise<Letter> {
+    const h = natsHeaders();
+    for (const [k, v] of Object.entries({ 'Mm-Dead-Reason': 'invalid', 'Mm-Dead-Consumer': 'x', 'Mm-Dead-Stream': 'PIPELINE', ...headers })) h.set(k, v);
+    const ack = await bus.js.publish(stack.busNamespace + subject, JSONCodec().encode(payload), { headers: h });
+    return (await admin.read(ack.seq)).body.letter;
+  }
+
+  it('refuses to replay a letter naming a request (minting minutes), whoever wrote it, and shows its payload', async () => {
+    const before = await balance();
+    const letters = [
+      // An older release's letter: the target only in its header.
+      await forge(`deadletter.${BUS.walletCredit.subject}`, { 'Mm-Dead-Subject': BUS.walletCredit.subject }, { ...credit('forged-1'), accountId }),
+      // The gateway may ask for credits, but a request is no stream's subject.
+      await forge(deadLetterSubject('gateway', BUS.walletCredit.subject), { 'Mm-Dead-Subject': BUS.walletCredit.subject, 'Mm-Dead-By': 'gateway' }, { ...credit('forged-2'), accountId }),
+      // A letter under pipeline's name whose header names another subject.
+      await forge(deadLetterSubject('pipeline', BUS.transcribeJob.subject), { 'Mm-Dead-Subject': BUS.walletCredit.subject, 'Mm-Dead-By': 'pipeline' }, { ...credit('forged-3'), accountId }),
+    ];
+    const refusals = [/older release/, /not a fact or job/, /headers do not match/];
+    for (const [i, letter] of letters.entries()) {
+      expect(letter.replay).toEqual({ subject: null, refusal: expect.stringMatching(refusals[i]) });
+      const res = await admin.replay(letter.seq);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.letter.payload).toMatchObject({ minutes: 10_000_000, accountId });
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await balance()).toBe(before);
+    const listed = (await admin.list()).body.items.map((l: Letter) => l.seq);
+    for (const letter of letters) expect(listed).toContain(letter.seq);
+  });
+
+  it("refuses a letter its writer could not have sent by the table, and one whose signature does not verify", async () => {
+    const job = { jobId: 'job_x', step: 'transcribe', recordingId: 'rec_x', accountId: 'acc_x', attempt: 1, audioKey: 'a' };
+    const bySeries = await forge(deadLetterSubject('series', BUS.transcribeJob.subject), { 'Mm-Dead-Subject': BUS.transcribeJob.subject, 'Mm-Dead-By': 'series' }, job);
+    expect(bySeries.replay.refusal).toMatch(/series neither consumes nor publishes/);
+    const unsigned = await forge(deadLetterSubject('pipeline', BUS.transcribeJob.subject), { 'Mm-Dead-Subject': BUS.transcribeJob.subject, 'Mm-Dead-By': 'pipeline', 'Mm-Dead-Signature': 'x' }, job);
+    expect(unsigned.replay.refusal).toMatch(/signature does not verify/);
+    expect((await admin.replay(unsigned.seq)).status).toBe(400);
+  });
+
+  it("lets a service write letters only under its own name and for its own subjects (the broker refuses the rest)", async () => {
+    const pipeline = await connectBus(stack.natsUrl, 'pipeline', stack.busNamespace, natsCredentials('pipeline'));
+    try {
+      for (const subject of [deadLetterSubject('pipeline', BUS.walletCredit.subject), deadLetterSubject('recordings', BUS.recordingEvent.subject.replace('>', 'created'))]) {
+        await expect(pipeline.js.publish(stack.busNamespace + subject, JSONCodec().encode({}), { timeout: 1500 })).rejects.toThrow();
+      }
+    } finally {
+      await pipeline.close();
+    }
+  });
+
+  it('replays only the payload the operator read, and records who asked', async () => {
+    const timer = { timerId: 'tmr_replayed', recordingId: 'rec_y', kind: 'naming_deadline', runAt: '2099-01-01T00:00:00.000Z', ref: 'r' };
+    await parkInDeadLetters(bus, { id: 'row-replayed', subject: BUS.timerSet.subject, payload: timer, version: 1 }, 'test', 'outbox:operator');
+    const letter = await deadLetter((l) => l.headers['Mm-Outbox-Id'] === 'row-replayed');
+    expect(letter).toMatchObject({ by: 'operator', replay: { subject: BUS.timerSet.subject, refusal: null }, payload: timer });
+    const unread = await admin.replay(letter.seq, { payloadSha256: 'f'.repeat(64), operator: 'ops-bob' });
+    expect(unread.status).toBe(400);
+    expect(unread.body.error.message).toMatch(/payloadSha256/);
+    expect((await admin.replay(letter.seq, { payloadSha256: letter.payloadSha256 })).status).toBe(400);
+    const done = await admin.replay(letter.seq, { payloadSha256: letter.payloadSha256, operator: 'ops-bob' });
+    expect(done.status).toBe(200);
+    const record = (await admin.replays()).body.items.find((r: { seq: number }) => r.seq === letter.seq);
+    expect(record).toMatchObject({ subject: BUS.timerSet.subject, deadLetteredBy: 'operator', payloadSha256: letter.payloadSha256, askedBy: 'ops-bob', clientAddress: expect.any(String) });
+  });
 });

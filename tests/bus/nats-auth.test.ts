@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { connectBus, natsCredentials, request, RemoteError, serve, servicePermissions, type Bus } from '@mm/bus';
+import { connectBus, natsCredentials, request, RemoteError, serve, servicePermissions, setupBus, type Bus } from '@mm/bus';
 import { BUS, BUS_ENTRIES, BUS_SERVICES } from '@mm/contract';
-import { signPrincipal, principalKey, type Principal } from '@mm/http';
+import { EnvReader, readCommonConfig, signPrincipal, principalKey, type Principal } from '@mm/http';
 import { startBroker, type Broker } from '../../deploy/nats-broker';
 import { deployedNatsConfig, NATS_CONF } from '../../deploy/nats-config';
 
@@ -22,6 +22,8 @@ const NATS_BIN = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find(existsSy
 let broker: Broker;
 beforeAll(async () => {
   broker = await startBroker({ dir: path.join(mkdtempSync(path.join(tmpdir(), 'mm-nats-auth-')), 'broker') });
+  // The setup step (streams), as the operator: no service may make or change a stream.
+  await setupBus(broker.url, '', natsCredentials('operator', broker.env));
 }, 30_000);
 afterAll(async () => {
   await broker.stop();
@@ -95,6 +97,55 @@ describe('NATS permissions generated from the bus table', () => {
     expect(`${ok.stdout}${ok.stderr}`).toMatch(/is valid/);
     const missing = spawnSync(NATS_BIN, ['-c', NATS_CONF, '-t'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
     expect(`${missing.stdout}${missing.stderr}`).toMatch(/NATS_PASSWORD_GATEWAY/);
+  });
+
+  it("gives each service JetStream rights on its own streams and durables only, and no stream changes", () => {
+    for (const service of BUS_SERVICES) {
+      const allow = servicePermissions(service).publish.allow;
+      expect([service, allow.filter((a) => a.startsWith('$JS.') && /[>*]/.test(a.replace(/\.>$/, '')))]).toEqual([service, []]);
+      expect(allow.filter((a) => /^\$JS\.API\.STREAM\.(CREATE|UPDATE|DELETE|PURGE)/.test(a))).toEqual([]);
+      expect(servicePermissions(service).publish.deny).toEqual(expect.arrayContaining(['$JS.API.STREAM.UPDATE.*', '$JS.API.STREAM.CREATE.*']));
+    }
+    const events = servicePermissions('events').publish.allow.filter((a) => a.startsWith('$JS.'));
+    expect(events).toEqual(
+      ['$JS.API.INFO', '$JS.API.STREAM.INFO.DEADLETTER', '$JS.API.STREAM.INFO.RECORDINGS', '$JS.API.CONSUMER.CREATE.RECORDINGS.events', '$JS.API.CONSUMER.CREATE.RECORDINGS.events.>',
+        '$JS.API.CONSUMER.DURABLE.CREATE.RECORDINGS.events', '$JS.API.CONSUMER.INFO.RECORDINGS.events', '$JS.API.CONSUMER.MSG.NEXT.RECORDINGS.events', '$JS.ACK.RECORDINGS.events.>'].sort(),
+    );
+  });
+
+  it("refuses a service's credentials on another service's durables and streams, and on any stream change", async () => {
+    const events = await as('events');
+    try {
+      const denied = /Permissions Violation for Publish/;
+      // Reading another service's work, or every tenant's events under a durable of its own making.
+      expect(await publishAnswer(events, '$JS.API.CONSUMER.CREATE.PIPELINE.recordings-results')).toMatch(denied);
+      expect(await publishAnswer(events, '$JS.API.CONSUMER.MSG.NEXT.RECORDINGS.account-digests')).toMatch(denied);
+      expect(await publishAnswer(events, '$JS.API.CONSUMER.CREATE.RECORDINGS.spy')).toMatch(denied);
+      expect(await publishAnswer(events, '$JS.API.CONSUMER.DELETE.RECORDINGS.events')).toMatch(denied);
+      // Shrinking or dropping a stream.
+      expect(await publishAnswer(events, '$JS.API.STREAM.UPDATE.RECORDINGS')).toMatch(denied);
+      expect(await publishAnswer(events, '$JS.API.STREAM.CREATE.RECORDINGS')).toMatch(denied);
+      // Its own durable and streams answer (JetStream's own reply, not a refusal).
+      expect(await publishAnswer(events, '$JS.API.CONSUMER.INFO.RECORDINGS.events')).not.toMatch(denied);
+      expect(await publishAnswer(events, '$JS.API.STREAM.INFO.RECORDINGS')).not.toMatch(denied);
+    } finally {
+      await events.close();
+    }
+    // A service's connection does not make streams: it waits for the setup step, then says which to run.
+    const fresh = connectBus(broker.url, 'recordings', 'fresh.', { ...natsCredentials('recordings', broker.env), streamWaitMs: 500 });
+    await expect(fresh).rejects.toThrow(/run the bus setup step/);
+  });
+
+  it('makes NATS authentication mandatory under NODE_ENV=production', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x@127.0.0.1/x', NATS_URL: 'nats://127.0.0.1:4222', INTERNAL_JWT_SECRET: randomBytes(32).toString('hex') };
+    const configure = (env: Record<string, string>) => {
+      const r = new EnvReader(env);
+      readCommonConfig(r, 'events');
+      return () => r.done('events', {});
+    };
+    expect(configure(base)).toThrow(/NATS_PASSWORD \(or NATS_PASSWORD_EVENTS\) must be set when NODE_ENV=production/);
+    expect(configure({ ...base, NATS_PASSWORD: 'a-password-from-a-secret' })).not.toThrow();
+    expect(configure({ ...base, NODE_ENV: 'development' })).not.toThrow();
   });
 
   it('refuses a wrong password and a missing one', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureDatabase } from '@mm/db';
+import { natsCredentials, setupBus } from '@mm/bus';
 import { dropDatabase } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -50,6 +51,8 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
 
   it('starts with plain node (no tsx), answers /readyz, and stops on SIGTERM with exit 0', async () => {
     await ensureDatabase(dbUrl.toString());
+    // The bus setup step, as a Job runs it in Kubernetes: a pod's own NATS user may not make streams.
+    await setupBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `${ns}.`, natsCredentials('operator'));
     const port = 19000 + SERVICES.indexOf(service) * 7 + Math.floor(Math.random() * 5);
     // The gateway answers /readyz on its ops port only.
     const opsPort = service === 'gateway' ? port + 1000 : port;

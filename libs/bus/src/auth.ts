@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { BUS_ENTRIES, BUS_SERVICES, type BusService } from '@mm/contract';
+import { BUS_CONSUMERS, BUS_ENTRIES, BUS_SERVICES, type BusService, type BusStream } from '@mm/contract';
+import { inboxPrefix, streamName } from './names';
+import { deadLetterSubject } from './dead-letter-subject';
 
 /**
  * NATS authentication and authorization generated from the bus table: one user per service,
- * allowed to publish and subscribe exactly the subjects its rows of the table give it, plus the
- * `operator` user of admin tools and tests. The broker enforces it; a service's credentials cannot
- * serve, ask, publish or read another service's subjects.
+ * allowed to publish and subscribe exactly the subjects its rows of the table give it, and to use
+ * JetStream only on its own streams and durables, plus the `operator` user of admin tools, tests
+ * and the setup step (the only one that creates or changes streams). The broker enforces it; a
+ * service's credentials cannot serve, ask, publish or read another service's subjects or events.
  */
 
-/** Each connection's reply inbox: `_INBOX_<user>`, so that no user can read another's replies. */
-export const inboxPrefix = (user: string) => `_INBOX_${user}`;
+export { inboxPrefix };
 
 export interface NatsPermissions {
   publish: { allow: string[]; deny?: string[] };
@@ -19,13 +21,41 @@ export interface NatsPermissions {
 }
 
 /**
- * What JetStream needs beyond subjects: stream and consumer management (each service makes sure
- * its streams and durables exist), pulling and acking. What would destroy data (deleting or
- * purging a stream, deleting a consumer or a message) is denied; reading the dead letters and
- * removing a replayed one is left to the gateway, which serves the admin API.
+ * What no service may do to JetStream: create, change, delete or purge a stream (the setup step
+ * does that, as the operator), delete a consumer or a message (the gateway alone removes a
+ * replayed dead letter). Denied outright, beside the narrow allow list.
  */
-const JS_API = ['$JS.API.INFO', '$JS.API.STREAM.INFO.*', '$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.UPDATE.*', '$JS.API.STREAM.NAMES', '$JS.API.CONSUMER.>', '$JS.ACK.>'];
-const JS_DENY = ['$JS.API.STREAM.DELETE.*', '$JS.API.STREAM.PURGE.*', '$JS.API.CONSUMER.DELETE.>', '$JS.API.STREAM.MSG.DELETE.*'];
+const JS_DENY = ['$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.UPDATE.*', '$JS.API.STREAM.DELETE.*', '$JS.API.STREAM.PURGE.*', '$JS.API.CONSUMER.DELETE.>', '$JS.API.STREAM.MSG.DELETE.*'];
+
+/** A stream's name as a subject token: exact in one namespace, any stream under the tests' `*.`. */
+const streamToken = (namespace: string, stream: BusStream) => (namespace === '*.' ? '*' : streamName(namespace, stream));
+
+/** The streams a service touches: those of its facts and jobs, and the dead letters it may write (or, the gateway, read). */
+export function streamsOf(service: BusService): BusStream[] {
+  const streams = new Set<BusStream>();
+  for (const e of BUS_ENTRIES) if (e.kind !== 'request' && (e.owner === service || e.users.includes(service))) streams.add(e.stream!).add('DEADLETTER');
+  if (service === 'gateway') streams.add('DEADLETTER');
+  return [...streams].sort();
+}
+
+/**
+ * JetStream rights from the table: look at its own streams; create, update, read, pull from and
+ * ack only its own durables (BUS_CONSUMERS), on their streams. Nothing else of the JetStream API.
+ */
+function jetStreamRights(service: BusService, namespace: string): string[] {
+  const rights = ['$JS.API.INFO', ...streamsOf(service).map((s) => `$JS.API.STREAM.INFO.${streamToken(namespace, s)}`)];
+  for (const c of BUS_CONSUMERS.filter((x) => x.service === service)) {
+    const at = `${streamToken(namespace, c.stream)}.${c.durable}`;
+    rights.push(`$JS.API.CONSUMER.CREATE.${at}`, `$JS.API.CONSUMER.CREATE.${at}.>`, `$JS.API.CONSUMER.DURABLE.CREATE.${at}`);
+    rights.push(`$JS.API.CONSUMER.INFO.${at}`, `$JS.API.CONSUMER.MSG.NEXT.${at}`, `$JS.ACK.${at}.>`);
+  }
+  if (service === 'gateway') {
+    // The admin API lists the dead letters and removes a replayed one.
+    const dead = streamToken(namespace, 'DEADLETTER');
+    rights.push(`$JS.API.STREAM.MSG.GET.${dead}`, `$JS.API.STREAM.MSG.DELETE.${dead}`);
+  }
+  return rights;
+}
 
 /** The permissions of one service. `namespace` is put before every subject: `*.` for the tests' per-stack namespaces. */
 export function servicePermissions(service: BusService, namespace = ''): NatsPermissions {
@@ -46,17 +76,16 @@ export function servicePermissions(service: BusService, namespace = ''): NatsPer
     } else {
       // The publisher of a fact is its owner; the publishers of a job are its users.
       if (e.kind === 'fact' ? owns : uses) publish.add(subject);
-      // A consumer sends what it cannot handle, and an outbox what JetStream refuses, to the dead letters.
-      publish.add(`${namespace}deadletter.${e.subject}`);
+      // A consumer sends what it cannot handle, and an outbox what JetStream refuses, to the dead
+      // letters, under its own name: the letter's subject says who dead-lettered it.
+      publish.add(`${namespace}${deadLetterSubject(service, e.subject)}`);
     }
   }
   if (service === 'gateway') {
-    // The admin API replays dead letters to their subjects and lists and removes them.
+    // The admin API replays dead letters to their subjects (facts and jobs only, never a request).
     for (const e of BUS_ENTRIES) if (e.kind !== 'request') publish.add(namespace + e.subject);
-    publish.add('$JS.API.STREAM.MSG.GET.*');
-    publish.add('$JS.API.STREAM.MSG.DELETE.*');
   }
-  for (const s of JS_API) publish.add(s);
+  for (const s of jetStreamRights(service, namespace)) publish.add(s);
   const deny = service === 'gateway' ? JS_DENY.filter((d) => d !== '$JS.API.STREAM.MSG.DELETE.*') : JS_DENY;
   return { publish: { allow: [...publish].sort(), deny }, subscribe: { allow: [...subscribe].sort() }, ...(serves ? { allow_responses: true } : {}) };
 }

@@ -2,7 +2,8 @@ import { connect, type NatsConnection, type JetStreamClient, type JetStreamManag
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
 import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig } from '@mm/http';
-import { inboxPrefix } from './auth';
+import { inboxPrefix, streamName } from './names';
+import { streamsOf } from './auth';
 
 /** A NATS connection with its JetStream client and manager, inside one namespace. */
 export interface Bus {
@@ -29,6 +30,13 @@ export interface BusOptions {
   internalSecret?: string;
   /** Where the bus counts dead letters and refused messages (the service's /metrics). */
   registry?: client.Registry;
+  /**
+   * The operator's credentials, to run the setup step (streams) before connecting as a service.
+   * Unset: taken from the environment (NATS_PASSWORD_OPERATOR) when the service's own are too.
+   */
+  setup?: { user?: string; pass?: string };
+  /** How long a service waits for the setup step to have made its streams (60 s). */
+  streamWaitMs?: number;
 }
 
 /** What the bus layer knows of a connection beyond the NATS client. */
@@ -66,33 +74,32 @@ export function wireSubject(nc: NatsConnection, subject: string): string {
   return (contexts.get(nc)?.namespace ?? '') + subject;
 }
 
-/** A stream's name inside a namespace (`t1a2b.` + `PIPELINE` → `t1a2b_PIPELINE`). */
-export function streamName(namespace: string, name: string): string {
-  return namespace ? `${namespace.replace(/\W/g, '_')}${name}` : name;
-}
+export { streamName };
 
 const DUPLICATE_WINDOW_NS = 24 * 3600 * 1e9;
 
+/** The configuration of one stream of the table inside a namespace. */
+function streamConfig(namespace: string, name: BusStream) {
+  const s = BUS_STREAMS[name];
+  return {
+    name: streamName(namespace, name),
+    subjects: s.subjects.map((sub) => namespace + sub),
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_age: s.maxAgeDays * 24 * 3600 * 1e9,
+    duplicate_window: DUPLICATE_WINDOW_NS,
+  };
+}
+
 /**
- * Connects and makes sure every stream exists (idempotent; safe from several replicas at once).
- * A namespace keeps several systems (tests, benchmarks, a dev stack) apart on one NATS server.
+ * The setup step: makes sure every stream exists with every subject of the table (idempotent;
+ * safe from several processes at once). Only the operator's credentials may (the services' are
+ * refused stream changes by the broker).
  */
-export async function connectBus(url: string, service: BusConnector, namespace = '', opts: BusOptions = {}): Promise<Bus> {
-  const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
-  const nc = await connect({ servers: url, name: service, user, pass, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-  const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
-  contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
-  const jsm = await nc.jetstreamManager();
-  for (const [name, s] of Object.entries(BUS_STREAMS) as [BusStream, (typeof BUS_STREAMS)[BusStream]][]) {
-    const config = {
-      name: streamName(namespace, name),
-      subjects: s.subjects.map((sub) => namespace + sub),
-      retention: RetentionPolicy.Limits,
-      storage: StorageType.File,
-      discard: DiscardPolicy.Old,
-      max_age: s.maxAgeDays * 24 * 3600 * 1e9,
-      duplicate_window: DUPLICATE_WINDOW_NS,
-    };
+export async function setupStreams(jsm: JetStreamManager, namespace: string): Promise<void> {
+  for (const name of Object.keys(BUS_STREAMS) as BusStream[]) {
+    const config = streamConfig(namespace, name);
     let existing: string[] | null = null;
     try {
       existing = (await jsm.streams.info(config.name)).config.subjects ?? [];
@@ -100,7 +107,7 @@ export async function connectBus(url: string, service: BusConnector, namespace =
       try {
         await jsm.streams.add(config);
       } catch (err) {
-        // Another replica created it between our look and our add (perhaps an older release).
+        // Another process created it between our look and our add (perhaps an older release).
         existing = (
           await jsm.streams.info(config.name).catch(() => {
             throw err;
@@ -113,7 +120,58 @@ export async function connectBus(url: string, service: BusConnector, namespace =
     // replica of the older release starting during a rolling update must not take them away again.
     if (existing && missing.length) await jsm.streams.update(config.name, { subjects: [...existing, ...missing] });
   }
-  return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
+}
+
+/**
+ * Waits until the streams a service touches exist with their subjects (the setup step made
+ * them); throws after `waitMs`, naming the step to run.
+ */
+async function awaitStreams(jsm: JetStreamManager, namespace: string, service: BusService, waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (const name of streamsOf(service)) {
+    const config = streamConfig(namespace, name);
+    for (;;) {
+      const subjects = await jsm.streams.info(config.name).then((i) => i.config.subjects ?? [], () => null);
+      if (subjects && config.subjects.every((sub) => subjects.includes(sub))) break;
+      if (Date.now() > until) throw new Error(`the ${config.name} stream is ${subjects ? 'missing subjects' : 'missing'}: run the bus setup step (pnpm bus:setup, with the operator's NATS credentials) before the services`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/**
+ * Connects inside a namespace (which keeps several systems, tests, benchmarks and a dev stack,
+ * apart on one NATS server). The operator sets the streams up; so does a service on a broker
+ * without authentication (development). A service with credentials may not change streams: it
+ * waits for the setup step to have made them (`setup`: the operator's credentials, to run that
+ * step first, as the launcher, the tests and compose do).
+ */
+export async function connectBus(url: string, service: BusConnector, namespace = '', opts: BusOptions = {}): Promise<Bus> {
+  const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
+  const setup = opts.setup ?? (opts.user === undefined && service !== 'operator' ? natsCredentials('operator') : undefined);
+  if (setup?.pass) await setupBus(url, namespace, setup);
+  const nc = await connect({ servers: url, name: service, user, pass, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
+  contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
+  try {
+    const jsm = await nc.jetstreamManager();
+    if (service === 'operator' || !pass) await setupStreams(jsm, namespace);
+    else await awaitStreams(jsm, namespace, service, opts.streamWaitMs ?? 60_000);
+    return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+}
+
+/** The setup step alone: connects as the operator, makes sure every stream exists, disconnects. */
+export async function setupBus(url: string, namespace: string, creds: { user?: string; pass?: string }): Promise<void> {
+  const nc = await connect({ servers: url, name: 'setup', user: creds.user ?? 'operator', pass: creds.pass, inboxPrefix: inboxPrefix('operator') });
+  try {
+    await setupStreams(await nc.jetstreamManager(), namespace);
+  } finally {
+    await nc.close();
+  }
 }
 
 /**
@@ -130,6 +188,7 @@ export function connectServiceBus(config: CommonConfig, service: BusService): Pr
   return connectBus(config.natsUrl, service, config.busNamespace, {
     user: config.natsPassword ? config.natsUser : undefined,
     pass: config.natsPassword ?? undefined,
+    setup: config.natsSetupPassword ? { user: 'operator', pass: config.natsSetupPassword } : {},
     internalSecret: config.internalJwtSecret,
     registry: serviceRegistry(service),
   });

@@ -1,5 +1,5 @@
 import { AckPolicy, DeliverPolicy, JSONCodec, type JsMsg } from 'nats';
-import type { StreamEntry } from '@mm/contract';
+import { BUS_CONSUMERS, type StreamEntry } from '@mm/contract';
 import { contextOf, streamName, type Bus } from './connection';
 import { sendToDeadLetters, type DeadLetterFacts } from './dead-letters';
 import { BusContractError, check, entryOfSubject, versionOf } from './table';
@@ -75,6 +75,11 @@ export const on = <P>(entry: StreamEntry<P>, handle: (payload: P, delivery: Deli
 export async function consume(bus: Bus, routes: readonly Route<any>[], opts: ConsumeOptions): Promise<() => Promise<void>> {
   const entries = routes.map((r) => r.entry);
   const stream = entries[0].stream;
+  // The broker grants a service its own durables only (BUS_CONSUMERS): say so here, not as a timeout there.
+  const listed = BUS_CONSUMERS.find((c) => c.durable === opts.durable && c.service === bus.service);
+  if (bus.service !== 'operator' && (!listed || entries.some((e) => !listed.entries.includes(e)))) {
+    throw new Error(`${opts.durable}: not a durable of ${bus.service} reading these entries in the bus table (BUS_CONSUMERS)`);
+  }
   if (entries.some((e) => e.stream !== stream)) throw new Error(`${opts.durable}: one consumer reads one stream`);
   const ackWaitMs = opts.ackWaitMs ?? 60_000;
   const ackWaitNs = ackWaitMs * 1e6;

@@ -6,3 +6,4 @@ export * from './outbox';
 export * from './dead-letters';
 export * from './publish';
 export * from './auth';
+export * from './dead-letter-subject';

@@ -103,7 +103,8 @@ export class EnvReader {
     return v;
   }
 
-  private production(): boolean {
+  /** NODE_ENV=production: placeholders and open doors are refused. */
+  production(): boolean {
     return this.env.NODE_ENV === 'production';
   }
 
@@ -144,6 +145,12 @@ export interface CommonConfig {
    */
   natsUser: string;
   natsPassword: string | null;
+  /**
+   * The operator's NATS password (`NATS_SETUP_PASSWORD`, else `NATS_PASSWORD_OPERATOR`): when set,
+   * the service runs the bus setup step (streams) before connecting as itself. Services never may
+   * change streams with their own credentials.
+   */
+  natsSetupPassword: string | null;
   /** Prefix of every NATS subject and stream: keeps tests, benchmarks and a dev stack apart on one server. */
   busNamespace: string;
   internalJwtSecret: string;
@@ -180,12 +187,16 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   if (internalJwtSecret === DEV_SECRET && !isLoopbackHost(host)) {
     r.problem(`INTERNAL_JWT_SECRET is the development secret written in the source, refused while listening on ${host}: set it (pnpm start makes one in data/) or listen on loopback (HOST=127.0.0.1)`);
   }
+  const natsPassword = r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`);
+  // A broker without authentication lets anyone on its network read and write every subject.
+  if (!natsPassword && r.production()) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
     natsUrl: r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
     natsUser: r.str('NATS_USER', service),
-    natsPassword: r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`),
+    natsPassword,
+    natsSetupPassword: r.optional('NATS_SETUP_PASSWORD') ?? r.optional('NATS_PASSWORD_OPERATOR'),
     busNamespace: r.str('BUS_NAMESPACE', ''),
     internalJwtSecret,
     logLevel: r.str('LOG_LEVEL', 'info'),

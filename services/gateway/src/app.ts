@@ -49,7 +49,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
   app.use('/api', (_req, res) => writeNotFound(res));
   const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
   const door = appDoor(deps, { access, signer });
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, addresses, invites: door.signIn }));
+  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, db: deps.db, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, addresses, invites: door.signIn }));
   door.mount(app);
   finishApp(app, logger);
   return (req, res) => {

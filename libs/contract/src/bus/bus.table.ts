@@ -10,7 +10,7 @@
  */
 import { ACCESS_ROLES, DATE_CALENDARS, EVENT_TYPES, FAILURE_CODES, NAMING_MODES, RECORDING_KINDS, RECORDING_STATUSES, TITLE_STYLES, UI_LOCALES, UPDATE_CHANGES } from '../catalog';
 import type { JsonSchema } from '../schema-helpers';
-import type { BusEntry, BusKind, BusStream } from './bus.types';
+import type { BusEntry, BusKind, BusService, BusStream } from './bus.types';
 import { CREDIT_KINDS, PIPELINE_STEPS } from './bus.payloads';
 import type * as P from './bus.payloads';
 
@@ -458,3 +458,27 @@ export const BUS_ENTRIES: readonly BusEntry<unknown, unknown>[] = Object.values(
 
 /** The job entry of each pipeline step. */
 export const JOB_OF_STEP = { transcribe: BUS.transcribeJob, generate: BUS.generateJob } as const;
+
+/** One durable consumer: the service that runs it, its stream, and the entries it reads. */
+export interface BusConsumer {
+  durable: string;
+  service: BusService;
+  stream: BusStream;
+  entries: readonly BusEntry<any, any>[];
+}
+
+const consumer = (durable: string, service: BusService, entries: readonly BusEntry<any, any>[]): BusConsumer => ({ durable, service, stream: entries[0].stream!, entries });
+
+/**
+ * Every durable consumer. A service's NATS rights to create, read, pull and ack a consumer are
+ * generated from this list (stream and durable name), and `consume` refuses a durable not listed
+ * for its service: a service's credentials cannot read another's stream or durable.
+ */
+export const BUS_CONSUMERS: readonly BusConsumer[] = [
+  consumer('events', 'events', [BUS.recordingEvent]),
+  consumer('account-digests', 'account', [BUS.digestCreated]),
+  consumer('pipeline-transcribe', 'pipeline', [BUS.transcribeJob]),
+  consumer('pipeline-generate', 'pipeline', [BUS.generateJob]),
+  consumer('pipeline-timers', 'pipeline', [BUS.timerSet]),
+  consumer('recordings-results', 'recordings', [BUS.jobStarted, BUS.jobTranscribed, BUS.jobGenerated, BUS.jobFailed, BUS.timerFired]),
+];

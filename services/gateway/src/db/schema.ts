@@ -40,6 +40,19 @@ export interface AccessVersionTable {
   version: string;
 }
 
+/** One dead-letter replay made through the admin API, with who asked. */
+export interface DeadLetterReplayTable {
+  id: Generated<string>;
+  seq: number;
+  subject: string;
+  deadLetteredBy: string;
+  payloadSha256: string;
+  askedBy: string;
+  clientAddress: string;
+  requestId: string;
+  replayedAt: Generated<Date>;
+}
+
 export interface Database {
   account: AccountTable;
   token: TokenTable;
@@ -48,6 +61,7 @@ export interface Database {
   credential: CredentialTable;
   signInLink: SignInLinkTable;
   session: SessionTable;
+  deadLetterReplay: DeadLetterReplayTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -3,6 +3,8 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
 import { ApiError, createAjv, describeSchemaError, jsonBody, parseBearer, writeNotFound } from '@mm/http';
 import { request, RemoteError, type Bus } from '@mm/bus';
 import { BUS } from '@mm/contract';
@@ -21,6 +23,8 @@ export interface AdminDeps {
   nc: NatsConnection;
   /** The bus itself (JetStream), for the dead letters. */
   bus: Bus;
+  /** The access schema: dead-letter replays are recorded there. */
+  db: Kysely<Database>;
   redis: Redis;
   logger: Logger;
   signer: PrincipalSigner;
@@ -126,7 +130,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post('/recordings/:id/regenerate', toRecordings((req) => `/internal/admin/recordings/${id(req)}/regenerate`, operator));
   router.post('/recordings/:id/recheck', toRecordings((req) => `/internal/admin/recordings/${id(req)}/recheck`, operator));
 
-  router.use('/dead-letters', deadLettersRouter(deps.bus));
+  router.use('/dead-letters', deadLettersRouter(deps.bus, deps.db, deps.addresses));
 
   router.put('/flags', wrap(async (req, res) => {
     const { tokensDisabled } = body<{ tokensDisabled: boolean }>('flagsBody', req);
