@@ -5,7 +5,10 @@
  * pocketsphinx for every threshold tried would cost minutes each time.
  *
  *   node --import tsx tests/bench/speakers-dev.ts [--set tune|held|bench|flite|all] [--opts JSON]
- *     [--sweep key=v1,v2,...]
+ *     [--sweep key=v1,v2,...] [--jitter MS]
+ *
+ * `--jitter 250` moves every word's start and end by up to ±250 ms (seeded, the same each run):
+ * word times as coarse as a Whisper-class server's (issue 31).
  *
  * Sets as in lib/dev-meetings.ts (shared with asr-dev.ts), plus a flite monologue.
  */
@@ -21,6 +24,7 @@ import {
 } from '../../services/pipeline/src/engines';
 import type { TimedWord } from '../../services/pipeline/src/domain/turns';
 import { longMeeting } from '../support/speak-meeting';
+import { seededRandom } from '../support/seeded-random';
 import { DEV_MEETINGS, fliteMeeting, meetingsOf, type DevMeeting } from './lib/dev-meetings';
 import { diarizationError, turnStartErrors, type RefTurn } from './lib/speech-score';
 
@@ -62,8 +66,20 @@ interface Score {
   ok: boolean;
 }
 
+/** Every word's start and end moved by up to ±`ms` (seeded), kept in order and at least 10 ms long. */
+function jittered(words: readonly TimedWord[], ms: number): TimedWord[] {
+  if (ms <= 0) return [...words];
+  const random = seededRandom(31);
+  const moved = words.map((w) => {
+    const startMs = Math.max(0, Math.round(w.startMs + (random() * 2 - 1) * ms));
+    return { ...w, startMs, endMs: Math.max(startMs + 10, Math.round(w.endMs + (random() * 2 - 1) * ms)) };
+  });
+  return moved.sort((a, b) => a.startMs - b.startMs);
+}
+
 async function scoreOne(m: DevMeeting, c: Cached, opts: Partial<DiarizeOptions>): Promise<Score> {
-  const out = await new VoiceClusterDiarizer(opts).diarize({ wavPath: c.wav, words: c.words });
+  const words = jittered(c.words, Number(arg('jitter') ?? 0));
+  const out = await new VoiceClusterDiarizer(opts).diarize({ wavPath: c.wav, words });
   const dia = diarizationError(c.durationMs, c.turns, out.turns);
   const starts = turnStartErrors(c.turns, out.turns, dia.mapping);
   const within = starts.filter((s) => s <= 1000).length;
