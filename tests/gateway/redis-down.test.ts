@@ -21,6 +21,9 @@ it('answers requests without rate limits while Redis is down, and still honours 
   const token = await stack.admin.token(account.id, ['account:read']);
   // Far past the per-IP budget of 3: nothing is counted while Redis is away.
   for (let i = 0; i < 8; i++) expect((await whoami(token.value)).status).toBe(200);
+  // No budget is counted, so none is stated (the RateLimit fields are absent, not made up).
+  const open = await whoami(token.value);
+  expect([open.headers.ratelimit, open.headers['ratelimit-policy']]).toEqual([undefined, undefined]);
   await stack.admin.revoke(token.id);
   const res = await whoami(token.value);
   expect([res.status, res.body.error.code]).toEqual([401, 'TOKEN_INVALID']);

@@ -207,7 +207,7 @@ export class AccessGate {
     if (counted) {
       const [t, tTtl, i, iTtl] = counted;
       const budget = RATE_CLASSES[rateClass].requests * this.opts.rateLimitScale;
-      if (hash) rate = { limit: budget, remaining: Math.max(0, budget - t), resetSeconds: Math.max(0, tTtl) };
+      if (hash) rate = { limit: budget, remaining: Math.max(0, budget - t), resetSeconds: Math.max(1, tTtl) };
       const ipBudget = (hash ? this.opts.ipRateLimit : this.opts.junkRateLimit) * this.opts.rateLimitScale;
       if (hash && t > budget) retryAfter = Math.max(1, tTtl);
       if (hash && t > budget + PROMPT_REFUSALS) slowDownMs = SLOW_REFUSAL_MS;
