@@ -48,7 +48,7 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
       const pod = d.spec.template.spec;
       expect({ name: d.metadata.name, runAsNonRoot: pod.securityContext?.runAsNonRoot }).toEqual({ name: d.metadata.name, runAsNonRoot: true });
       for (const c of pod.containers) {
-        for (const k of ['requests', 'limits']) expect(Object.keys(c.resources?.[k] ?? {}).sort()).toEqual(['cpu', 'memory']);
+        for (const k of ['requests', 'limits']) expect(Object.keys(c.resources?.[k] ?? {}).sort()).toEqual(['cpu', 'ephemeral-storage', 'memory']);
         expect(c.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
         if (d.kind === 'Deployment') for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(c[p]?.httpGet?.path).toMatch(/^\/(healthz|readyz)$/);
       }
