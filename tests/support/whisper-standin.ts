@@ -105,7 +105,7 @@ export class WhisperStandin {
     if (declared > OPENAI_MAX_FILE_BYTES + 64 * 1024) return tooLarge(res, declared, req);
     const body = await readBody(req, OPENAI_MAX_FILE_BYTES + 64 * 1024);
     if (!body) return tooLarge(res, declared, req);
-    const form = await new Request('http://standin/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type'] ?? '') }, body }).formData().catch(() => null);
+    const form = await new Request('http://standin/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type'] ?? '') }, body: new Uint8Array(body) }).formData().catch(() => null);
     const file = form?.get('file');
     if (!form || !(file instanceof File)) return reply(res, 400, { error: { message: "Missing required parameter: 'file'.", type: 'invalid_request_error' } });
     const entry: StandinRequest = {
