@@ -8,6 +8,7 @@ import type { PageDeps } from './routes/context';
 import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { pagesRoutes } from './routes/pages.routes';
+import { accountRoutes } from './routes/account.routes';
 
 export interface WebDeps {
   config: WebConfig;
@@ -50,5 +51,6 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, authRoutes(pageDeps));
   app.use(base, tokensRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
+  app.use(base, accountRoutes(pageDeps));
   return finishApp(app, deps.logger);
 }

@@ -3,6 +3,9 @@ import { NAMING_MODES, UI_LOCALES } from '@mm/contract';
 import { ApiError, createAjv, describeSchemaError, principalOf, sendOk } from '@mm/http';
 import type { AccountSettings } from '../domain/settings';
 import type { SettingsService } from '../services/settings.service';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { WalletService } from '../services/wallet.service';
 
 const ajv = createAjv();
 const validPatch = ajv.compile({
@@ -31,6 +34,29 @@ export function appSettingsRoutes(deps: { settings: SettingsService }): Router {
       if (!validPatch(req.body)) throw new ApiError('VALIDATION', describeSchemaError('', validPatch.errors![0]));
       const settings = await deps.settings.update(p.accountId, req.body as Partial<AccountSettings>);
       sendOk(res, { settings });
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}
+
+/** GET /app/wallet: the app's wallet page (balance, minutes held by meetings in progress, recent entries). */
+export function appWalletRoutes(deps: { wallet: WalletService; db: Kysely<Database> }): Router {
+  const router = Router();
+  router.get('/app/wallet', async (_req, res, next) => {
+    try {
+      const p = principalOf(res);
+      if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
+      const [figures, rows] = await Promise.all([
+        deps.wallet.summary(p.accountId, null),
+        deps.db.selectFrom('ledgerEntry').select(['kind', 'creditKind', 'minutes', 'createdAt']).where('accountId', '=', p.accountId).orderBy('createdAt', 'desc').limit(20).execute(),
+      ]);
+      sendOk(res, {
+        balanceMinutes: figures.balanceMinutes,
+        heldMinutes: figures.balanceMinutes - figures.availableMinutes,
+        entries: rows.map((r) => ({ kind: r.kind, creditKind: r.creditKind, minutes: r.minutes, createdAt: r.createdAt.toISOString() })),
+      });
     } catch (err) {
       next(err);
     }
