@@ -33,6 +33,8 @@ export interface ChaosOptions {
 }
 
 const SERVICES: ServiceName[] = ['account', 'series', 'events', 'recordings', 'ask', 'pipeline', 'gateway'];
+/** How long meetings may still take to become final after the last fault. */
+const AFTER_FAULTS_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 
@@ -140,6 +142,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
 
     // The faults run while meetings are sent and worked on.
     const order = [...SERVICES].sort(() => rng() - 0.5);
+    // When the last fault ended: meetings get a while after it whatever the load made of the schedule.
+    let faultsDoneAt = 0;
     const faultRun = (async () => {
       await sleep(1500);
       for (const name of order) {
@@ -159,7 +163,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
         postgres.restart();
         faults.push('restart Postgres');
       }
-    })();
+    })().finally(() => (faultsDoneAt = Date.now()));
 
     const work: Promise<void>[] = [];
     for (let i = 0; i < o.meetings; i++) {
@@ -176,7 +180,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     const askedDone = new Set<string>();
     const settleBy = Date.now() + o.settleSeconds * 1000;
     const pending = new Set(accepted.map((a) => a.id));
-    while (pending.size && Date.now() < settleBy) {
+    // Until every meeting is final, or both the settle time and a minute after the last fault are over
+    // (on a loaded machine the faults may end after the settle time: a Postgres restart then would
+    // leave its meetings no time at all).
+    const settling = () => Date.now() < settleBy || !faultsDoneAt || Date.now() < faultsDoneAt + AFTER_FAULTS_MS;
+    while (pending.size && settling()) {
       for (const m of accepted.filter((a) => pending.has(a.id))) {
         const s = await send(`${gw}/api/v1/recordings/${m.id}/status`, () => ({ headers: auth(m.client) }), deadline).catch(() => null);
         const status = s?.body?.status;

@@ -32,6 +32,9 @@ export async function consumeRecordingEvents(bus: Bus, repo: EventRepository, lo
     {
       durable: 'events',
       concurrency: 4,
+      // Set, so the durable an older release made with max_ack_pending 1 is widened on upgrade: a
+      // waiting event must not stop the messages behind it.
+      maxAckPending: 256,
       onError: (err, subject) => logger.warn({ err, subject }, 'storing an event failed; it comes back'),
     },
   );
