@@ -5,7 +5,7 @@
  * pocketsphinx for every threshold tried would cost minutes each time.
  *
  *   node --import tsx tests/bench/speakers-dev.ts [--set tune|held|bench|flite|all] [--opts JSON]
- *     [--sweep key=v1,v2,...] [--jitter MS]
+ *     [--sweep key=v1,v2,...] [--jitter MS [--monotone]]
  *
  * `--jitter 250` moves every word's start and end by up to ±250 ms (seeded, the same each run):
  * word times as coarse as a Whisper-class server's (issue 31).
@@ -74,7 +74,10 @@ function jittered(words: readonly TimedWord[], ms: number): TimedWord[] {
     const startMs = Math.max(0, Math.round(w.startMs + (random() * 2 - 1) * ms));
     return { ...w, startMs, endMs: Math.max(startMs + 10, Math.round(w.endMs + (random() * 2 - 1) * ms)) };
   });
-  return moved.sort((a, b) => a.startMs - b.startMs);
+  moved.sort((a, b) => a.startMs - b.startMs);
+  // --monotone: as Whisper gives them, each word ends before the next starts.
+  if (process.argv.includes('--monotone')) for (let i = 1; i < moved.length; i++) moved[i - 1].endMs = Math.max(moved[i - 1].startMs + 10, Math.min(moved[i - 1].endMs, moved[i].startMs));
+  return moved;
 }
 
 async function scoreOne(m: DevMeeting, c: Cached, opts: Partial<DiarizeOptions>): Promise<Score> {

@@ -92,7 +92,9 @@ describe('OpenAiAsr through the stand-in server', () => {
     expect(checkpoint.kept.size).toBe(2);
     standin.options.refuse = undefined;
     standin.requests.length = 0;
-    const result = await engine().transcribe({ wavPath: meeting.path, keyterms: ['Sara'], checkpoint });
+    const retry = engine();
+    const result = await retry.transcribe({ wavPath: meeting.path, keyterms: ['Sara'], checkpoint });
+    expect(retry.lastReport).toMatchObject({ resumed: 2, sent: retry.lastReport!.pieces - 2 });
     expect(standin.requests.map((r) => r.fileName.slice(0, 10))).toEqual(expect.arrayContaining(['piece-0002']));
     expect(standin.requests.some((r) => /^piece-000[01]-/.test(r.fileName))).toBe(false);
     expect(result.words.map((w) => bare(w.word))).toEqual(reference);

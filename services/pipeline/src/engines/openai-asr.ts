@@ -46,6 +46,7 @@ const FEED_SAMPLES = 30 * SAMPLE_RATE;
 
 export class OpenAiAsr implements AsrEngine {
   readonly limit: AdaptiveLimit;
+  /** What the last transcription did (pieces sent, resumed, silent). */
   lastReport: PieceReport | null = null;
 
   constructor(private readonly opts: OpenAiAsrOptions) {
