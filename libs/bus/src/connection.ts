@@ -1,7 +1,7 @@
-import { connect, type NatsConnection, type JetStreamClient, type JetStreamManager, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
+import { connect, type NatsConnection, type JetStreamClient, type JetStreamManager, type StreamConfig, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
-import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig } from '@mm/http';
+import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/http';
 import { inboxPrefix } from './auth';
 
 /** A NATS connection with its JetStream client and manager, inside one namespace. */
@@ -29,6 +29,8 @@ export interface BusOptions {
   internalSecret?: string;
   /** Where the bus counts dead letters and refused messages (the service's /metrics). */
   registry?: client.Registry;
+  /** Streams' replicas, limits and discard policy (default: one replica, no size cap, the table's ages, discard old). */
+  streams?: StreamSettings;
 }
 
 /** What the bus layer knows of a connection beyond the NATS client. */
@@ -83,37 +85,53 @@ export async function connectBus(url: string, service: BusConnector, namespace =
   const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
   contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
   const jsm = await nc.jetstreamManager();
-  for (const [name, s] of Object.entries(BUS_STREAMS) as [BusStream, (typeof BUS_STREAMS)[BusStream]][]) {
-    const config = {
-      name: streamName(namespace, name),
-      subjects: s.subjects.map((sub) => namespace + sub),
-      retention: RetentionPolicy.Limits,
-      storage: StorageType.File,
-      discard: DiscardPolicy.Old,
-      max_age: s.maxAgeDays * 24 * 3600 * 1e9,
-      duplicate_window: DUPLICATE_WINDOW_NS,
-    };
-    let existing: string[] | null = null;
-    try {
-      existing = (await jsm.streams.info(config.name)).config.subjects ?? [];
-    } catch {
-      try {
-        await jsm.streams.add(config);
-      } catch (err) {
-        // Another replica created it between our look and our add (perhaps an older release).
-        existing = (
-          await jsm.streams.info(config.name).catch(() => {
-            throw err;
-          })
-        ).config.subjects ?? [];
-      }
-    }
-    const missing = existing ? config.subjects.filter((sub) => !existing!.includes(sub)) : [];
-    // A stream made by an older release lacks subjects added since. Only add, never remove: a
-    // replica of the older release starting during a rolling update must not take them away again.
-    if (existing && missing.length) await jsm.streams.update(config.name, { subjects: [...existing, ...missing] });
-  }
+  for (const name of Object.keys(BUS_STREAMS) as BusStream[]) await ensureStream(jsm, namespace, name, opts.streams);
   return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
+}
+
+/** The stream a namespace needs, as the settings say. */
+function streamConfig(namespace: string, name: BusStream, settings?: StreamSettings) {
+  return {
+    name: streamName(namespace, name),
+    subjects: BUS_STREAMS[name].subjects.map((sub) => namespace + sub),
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: settings?.discard === 'new' ? DiscardPolicy.New : DiscardPolicy.Old,
+    max_age: (settings?.maxAgeDays[name] ?? BUS_STREAMS[name].maxAgeDays) * 24 * 3600 * 1e9,
+    max_bytes: settings?.maxBytes[name] ?? -1,
+    num_replicas: settings?.replicas ?? 1,
+    duplicate_window: DUPLICATE_WINDOW_NS,
+  };
+}
+
+/**
+ * Makes a stream, or brings an existing one to the settings (idempotent; safe from several
+ * replicas at once: each writes the same configuration). Subjects are only added, never removed:
+ * a replica of an older release starting during a rolling update must not take new ones away.
+ * Retention and storage are never changed (NATS refuses it); replicas, limits and discard are.
+ */
+export async function ensureStream(jsm: JetStreamManager, namespace: string, name: BusStream, settings?: StreamSettings): Promise<void> {
+  const config = streamConfig(namespace, name, settings);
+  let existing: StreamConfig | null = null;
+  try {
+    existing = (await jsm.streams.info(config.name)).config;
+  } catch {
+    try {
+      await jsm.streams.add(config);
+      return;
+    } catch (err) {
+      // Another replica created it between our look and our add (perhaps an older release).
+      existing = (
+        await jsm.streams.info(config.name).catch(() => {
+          throw err;
+        })
+      ).config;
+    }
+  }
+  const subjects = [...existing.subjects, ...config.subjects.filter((sub) => !existing!.subjects.includes(sub))];
+  const want = { subjects, discard: config.discard, max_age: config.max_age, max_bytes: config.max_bytes, num_replicas: config.num_replicas };
+  const differs = (Object.keys(want) as (keyof typeof want)[]).some((k) => JSON.stringify(existing![k]) !== JSON.stringify(want[k]));
+  if (differs) await jsm.streams.update(config.name, { ...existing, ...want });
 }
 
 /**
@@ -132,6 +150,7 @@ export function connectServiceBus(config: CommonConfig, service: BusService): Pr
     pass: config.natsPassword ?? undefined,
     internalSecret: config.internalJwtSecret,
     registry: serviceRegistry(service),
+    streams: config.streams,
   });
 }
 

@@ -11,3 +11,4 @@ export * from './mount';
 export * from './early-answer';
 export * from './body-watch';
 export * from './kept-answers';
+export * from './stream-config';
