@@ -1,7 +1,7 @@
-import { connect, type NatsConnection, type JetStreamClient, type JetStreamManager, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
+import { connect, type NatsConnection, type JetStreamClient, type JetStreamManager, type StreamConfig, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
-import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig } from '@mm/http';
+import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/http';
 import { inboxPrefix, streamName } from './names';
 import { streamsOf } from './auth';
 
@@ -37,6 +37,8 @@ export interface BusOptions {
   setup?: { user?: string; pass?: string };
   /** How long a service waits for the setup step to have made its streams (60 s). */
   streamWaitMs?: number;
+  /** Streams' replicas, limits and discard policy (default: one replica, no size cap, the table's ages, discard old). */
+  streams?: StreamSettings;
 }
 
 /** What the bus layer knows of a connection beyond the NATS client. */
@@ -78,48 +80,13 @@ export { streamName };
 
 const DUPLICATE_WINDOW_NS = 24 * 3600 * 1e9;
 
-/** The configuration of one stream of the table inside a namespace. */
-function streamConfig(namespace: string, name: BusStream) {
-  const s = BUS_STREAMS[name];
-  return {
-    name: streamName(namespace, name),
-    subjects: s.subjects.map((sub) => namespace + sub),
-    retention: RetentionPolicy.Limits,
-    storage: StorageType.File,
-    discard: DiscardPolicy.Old,
-    max_age: s.maxAgeDays * 24 * 3600 * 1e9,
-    duplicate_window: DUPLICATE_WINDOW_NS,
-  };
-}
-
 /**
- * The setup step: makes sure every stream exists with every subject of the table (idempotent;
- * safe from several processes at once). Only the operator's credentials may (the services' are
- * refused stream changes by the broker).
+ * The setup step: makes sure every stream exists with every subject of the table and the
+ * settings' replicas, limits and discard policy (idempotent; safe from several processes at once).
+ * Only the operator's credentials may (the services' are refused stream changes by the broker).
  */
-export async function setupStreams(jsm: JetStreamManager, namespace: string): Promise<void> {
-  for (const name of Object.keys(BUS_STREAMS) as BusStream[]) {
-    const config = streamConfig(namespace, name);
-    let existing: string[] | null = null;
-    try {
-      existing = (await jsm.streams.info(config.name)).config.subjects ?? [];
-    } catch {
-      try {
-        await jsm.streams.add(config);
-      } catch (err) {
-        // Another process created it between our look and our add (perhaps an older release).
-        existing = (
-          await jsm.streams.info(config.name).catch(() => {
-            throw err;
-          })
-        ).config.subjects ?? [];
-      }
-    }
-    const missing = existing ? config.subjects.filter((sub) => !existing!.includes(sub)) : [];
-    // A stream made by an older release lacks subjects added since. Only add, never remove: a
-    // replica of the older release starting during a rolling update must not take them away again.
-    if (existing && missing.length) await jsm.streams.update(config.name, { subjects: [...existing, ...missing] });
-  }
+export async function setupStreams(jsm: JetStreamManager, namespace: string, settings?: StreamSettings): Promise<void> {
+  for (const name of Object.keys(BUS_STREAMS) as BusStream[]) await ensureStream(jsm, namespace, name, settings);
 }
 
 /**
@@ -149,13 +116,13 @@ async function awaitStreams(jsm: JetStreamManager, namespace: string, service: B
 export async function connectBus(url: string, service: BusConnector, namespace = '', opts: BusOptions = {}): Promise<Bus> {
   const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
   const setup = opts.setup ?? (opts.user === undefined && service !== 'operator' ? natsCredentials('operator') : undefined);
-  if (setup?.pass) await setupBus(url, namespace, setup);
+  if (setup?.pass) await setupBus(url, namespace, setup, opts.streams);
   const nc = await connect({ servers: url, name: service, user, pass, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
   contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
   try {
     const jsm = await nc.jetstreamManager();
-    if (service === 'operator' || !pass) await setupStreams(jsm, namespace);
+    if (service === 'operator' || !pass) await setupStreams(jsm, namespace, opts.streams);
     else await awaitStreams(jsm, namespace, service, opts.streamWaitMs ?? 60_000);
     return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
   } catch (err) {
@@ -165,13 +132,58 @@ export async function connectBus(url: string, service: BusConnector, namespace =
 }
 
 /** The setup step alone: connects as the operator, makes sure every stream exists, disconnects. */
-export async function setupBus(url: string, namespace: string, creds: { user?: string; pass?: string }): Promise<void> {
+export async function setupBus(url: string, namespace: string, creds: { user?: string; pass?: string }, settings?: StreamSettings): Promise<void> {
   const nc = await connect({ servers: url, name: 'setup', user: creds.user ?? 'operator', pass: creds.pass, inboxPrefix: inboxPrefix('operator') });
   try {
-    await setupStreams(await nc.jetstreamManager(), namespace);
+    await setupStreams(await nc.jetstreamManager(), namespace, settings);
   } finally {
     await nc.close();
   }
+}
+
+/** The stream a namespace needs, as the settings say. */
+function streamConfig(namespace: string, name: BusStream, settings?: StreamSettings) {
+  return {
+    name: streamName(namespace, name),
+    subjects: BUS_STREAMS[name].subjects.map((sub) => namespace + sub),
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: settings?.discard === 'new' ? DiscardPolicy.New : DiscardPolicy.Old,
+    max_age: (settings?.maxAgeDays[name] ?? BUS_STREAMS[name].maxAgeDays) * 24 * 3600 * 1e9,
+    max_bytes: settings?.maxBytes[name] ?? -1,
+    num_replicas: settings?.replicas ?? 1,
+    duplicate_window: DUPLICATE_WINDOW_NS,
+  };
+}
+
+/**
+ * Makes a stream, or brings an existing one to the settings (idempotent; safe from several
+ * replicas at once: each writes the same configuration). Subjects are only added, never removed:
+ * a replica of an older release starting during a rolling update must not take new ones away.
+ * Retention and storage are never changed (NATS refuses it); replicas, limits and discard are.
+ */
+export async function ensureStream(jsm: JetStreamManager, namespace: string, name: BusStream, settings?: StreamSettings): Promise<void> {
+  const config = streamConfig(namespace, name, settings);
+  let existing: StreamConfig | null = null;
+  try {
+    existing = (await jsm.streams.info(config.name)).config;
+  } catch {
+    try {
+      await jsm.streams.add(config);
+      return;
+    } catch (err) {
+      // Another replica created it between our look and our add (perhaps an older release).
+      existing = (
+        await jsm.streams.info(config.name).catch(() => {
+          throw err;
+        })
+      ).config;
+    }
+  }
+  const subjects = [...existing.subjects, ...config.subjects.filter((sub) => !existing!.subjects.includes(sub))];
+  const want = { subjects, discard: config.discard, max_age: config.max_age, max_bytes: config.max_bytes, num_replicas: config.num_replicas };
+  const differs = (Object.keys(want) as (keyof typeof want)[]).some((k) => JSON.stringify(existing![k]) !== JSON.stringify(want[k]));
+  if (differs) await jsm.streams.update(config.name, { ...existing, ...want });
 }
 
 /**
@@ -191,6 +203,7 @@ export function connectServiceBus(config: CommonConfig, service: BusService): Pr
     setup: config.natsSetupPassword ? { user: 'operator', pass: config.natsSetupPassword } : {},
     internalSecret: config.internalJwtSecret,
     registry: serviceRegistry(service),
+    streams: config.streams,
   });
 }
 

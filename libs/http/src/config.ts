@@ -1,4 +1,5 @@
 import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
+import { readStreamSettings, type StreamSettings } from './stream-config';
 
 /** Service names and their default ports (gateway 8080; internal services 8081-8086). */
 export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086, web: 8087 } as const;
@@ -37,6 +38,11 @@ export function secretWeakness(value: string): string | null {
 export class EnvReader {
   private readonly problems: string[] = [];
   constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** The environment read (for settings named by a pattern, such as STREAM_MAX_BYTES_<STREAM>). */
+  get environment(): NodeJS.ProcessEnv {
+    return this.env;
+  }
 
   str(name: string, def: string): string {
     const v = this.env[name];
@@ -168,6 +174,8 @@ export interface CommonConfig {
   shutdownDelaySeconds: number;
   /** A request body being read that sends nothing this long is answered 400 and its connection closed. */
   bodyIdleTimeoutSeconds: number;
+  /** JetStream streams' replicas, limits and discard policy (stream-config.ts). */
+  streams: StreamSettings;
 }
 
 export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig {
@@ -208,6 +216,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     host,
     shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),
     bodyIdleTimeoutSeconds: r.num('BODY_IDLE_TIMEOUT_SECONDS', DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, 1),
+    streams: readStreamSettings(r),
   };
 }
 

@@ -12,3 +12,4 @@ export * from './early-answer';
 export * from './body-watch';
 export * from './kept-answers';
 export * from './app-door';
+export * from './stream-config';
