@@ -94,6 +94,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     },
     cpuProf: [],
     logDir: o.logDir,
+    compiled: null,
   };
   const stack = new Stack(opts, benchEnv(opts));
   const gw = stack.url('gateway');

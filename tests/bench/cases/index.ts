@@ -15,5 +15,7 @@ import { pipelineThroughputCase } from './pipeline-throughput';
 import { pipelineMemoryCase } from './pipeline-memory';
 import { uploadSlowCase } from './upload-slow';
 import { remoteAsrCase } from './remote-asr';
+import { routesCase } from './routes';
+import { mixedCase } from './mixed';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase, remoteAsrCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase, remoteAsrCase, routesCase, mixedCase];

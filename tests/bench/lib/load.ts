@@ -8,7 +8,7 @@ import type { Stack } from './stack';
 import { CpuSampler, cpuCount, loadAverage, pidsByComm, postgresBackendsOf, type CpuGroup } from './proc';
 import { fmt } from './report';
 import { BenchError, type CaseContext, type ServiceName } from './types';
-import { runWrk, wrkProblems, type WrkResult } from './wrk';
+import { runWrk, wrkProblems, type RotatedRequest, type WrkResult } from './wrk';
 
 export interface LoadTarget {
   /** Row name in the report, e.g. `gateway /api/v1/whoami`. */
@@ -18,6 +18,8 @@ export interface LoadTarget {
   headers: () => Promise<Record<string, string>>;
   /** A header whose value changes with every request (see WrkRun.rotateHeader). */
   rotateHeader?: { name: string; values: string[] };
+  /** Whole requests in rotation (see WrkRun.rotateRequests); `url` then gives only the origin. */
+  rotateRequests?: RotatedRequest[];
   /** More processes whose CPU use is shown (e.g. a comparison server outside the stack). */
   extraGroups?: CpuGroup[];
 }
@@ -59,12 +61,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function measureLoad(ctx: CaseContext, target: LoadTarget, services: ServiceName[]): Promise<LoadMeasurement> {
   const { opts } = ctx;
   const slug = target.label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '');
-  const common = { url: target.url, threads: opts.threads, connections: opts.connections, rotateHeader: target.rotateHeader };
+  const common = { url: target.url, threads: opts.threads, connections: opts.connections, rotateHeader: target.rotateHeader, rotateRequests: target.rotateRequests };
 
   if (opts.warmup > 0) {
     ctx.log(`${target.label}: warm-up ${opts.warmup} s`);
     const warm = await runWrk({ ...common, headers: await target.headers(), durationSeconds: opts.warmup, rawFile: path.join(opts.logDir, `wrk-${slug}-warmup.txt`) });
-    const problems = wrkProblems(warm);
+    // A warm-up that completed nothing (a loaded machine, a short warm-up) only warmed less; errors still fail.
+    const problems = wrkProblems(warm).filter((p) => p !== 'no request completed');
     if (problems.length) throw new BenchError(`${target.label} (warm-up): ${problems.join('; ')}`);
   }
   ctx.checkAborted();

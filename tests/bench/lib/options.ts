@@ -25,6 +25,8 @@ runs the bench cases, prints a table per case and PASS/FAIL per target, stops ev
   --service-env KEY=VAL   extra environment for every service (repeatable), e.g. LOG_LEVEL=silent
   --cpu-prof NAME         run a service under node --cpu-prof (repeatable); profiles in <log-dir>/prof
   --root DIR              start the services of another checkout (compare a branch or an experiment)
+  --compiled DIR          run the compiled JavaScript of \`pnpm build:services\` (DIR/<service>/src/main.js,
+                          as the images run it) instead of tsx; e.g. --compiled dist/services
   --log-dir DIR           service logs, raw wrk output, results.json (default /tmp/mm-bench-<time>)
 
 exit status: 0 every target passed, 1 the bench failed (error responses, a service died),
@@ -74,6 +76,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
       'service-env': { type: 'string', multiple: true },
       'cpu-prof': { type: 'string', multiple: true },
       root: { type: 'string' },
+      compiled: { type: 'string' },
       'log-dir': { type: 'string' },
     },
   });
@@ -108,6 +111,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     serviceEnv,
     cpuProf: (values['cpu-prof'] ?? []).map((s) => service(s, '--cpu-prof')),
     logDir,
+    compiled: values.compiled ? path.resolve(values.compiled) : null,
   };
   const only = values.only ? values.only.flatMap((o) => o.split(',')).map((s) => s.trim()).filter(Boolean) : null;
   if (!values.list && !values.help) mkdirSync(logDir, { recursive: true });

@@ -45,6 +45,7 @@ interface ManagedProcess {
   /** How it was started, to start it again after a kill (the chaos run). */
   cmd: string;
   args: string[];
+  cwd: string;
 }
 
 export function portOf(opts: BenchOptions, name: ServiceName | InfraName): number {
@@ -147,7 +148,7 @@ export class Stack {
    * tsx's loader runs an esbuild child, and a service may be running ffprobe or an engine.
    */
   servicePid(name: ServiceName): number | null {
-    const signature = `services/${name}/src/main.ts`;
+    const signature = this.launch(name).signature;
     const pids = this.pids(name).filter((pid) => {
       try {
         return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(signature);
@@ -167,14 +168,21 @@ export class Stack {
     return this.procs.some((p) => p.name === name);
   }
 
-  private spawnLogged(name: ServiceName | InfraName, cmd: string, args: string[], signature: string, env: NodeJS.ProcessEnv = this.env): ManagedProcess {
+  private spawnLogged(
+    name: ServiceName | InfraName,
+    cmd: string,
+    args: string[],
+    signature: string,
+    env: NodeJS.ProcessEnv = this.env,
+    cwd: string = this.opts.root,
+  ): ManagedProcess {
     const logFile = path.join(this.opts.logDir, `${name}.log`);
     const fd = openSync(logFile, 'a');
-    const child = spawn(cmd, args, { cwd: this.opts.root, env, stdio: ['ignore', fd, fd] });
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.once('error', () => undefined); // reported by waitReady through the exit code
-    const p: ManagedProcess = { name, child, logFile, exited, tree: [], signature, cmd, args };
+    const p: ManagedProcess = { name, child, logFile, exited, tree: [], signature, cmd, args, cwd };
     this.procs.push(p);
     return p;
   }
@@ -214,25 +222,39 @@ export class Stack {
   }
 
   /**
+   * How a service is run: tsx on its sources, or node on the compiled tree of `--compiled`
+   * (deploy/build.sh: DIR/<service>/src/main.js, run from DIR/<service> as the image runs it).
+   */
+  private launch(name: ServiceName): { cmd: string; main: string; cwd: string; signature: string } {
+    if (this.opts.compiled) {
+      const cwd = path.join(this.opts.compiled, name);
+      return { cmd: process.execPath, main: path.join(cwd, 'src', 'main.js'), cwd, signature: `${name}/src/main.js` };
+    }
+    const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
+    return { cmd: path.join(this.opts.root, 'node_modules', '.bin', 'tsx'), main, cwd: this.opts.root, signature: `services/${name}/src/main.ts` };
+  }
+
+  /**
    * Runs the services' migration steps, starts the services together and waits for every /readyz.
    * The database is created first so that no two services race to create it.
    */
   async start(services: ServiceName[], log: (m: string) => void): Promise<void> {
     const tsx = path.join(this.opts.root, 'node_modules', '.bin', 'tsx');
-    if (!existsSync(tsx)) throw new BenchError(`${tsx} is missing: --root must be a checkout with its dependencies installed`);
+    if (!this.opts.compiled && !existsSync(tsx)) throw new BenchError(`${tsx} is missing: --root must be a checkout with its dependencies installed`);
     for (const s of services) {
-      if (!existsSync(path.join(this.opts.root, 'services', s, 'src', 'main.ts'))) throw new BenchError(`services/${s}/src/main.ts is missing in ${this.opts.root}`);
+      const { main } = this.launch(s);
+      if (!existsSync(main)) throw new BenchError(`${main} is missing${this.opts.compiled ? ' (run pnpm build:services, or deploy/build.sh DIR)' : ''}`);
       await assertPortFree(portOf(this.opts, s), s);
     }
     mkdirSync(this.opts.logDir, { recursive: true });
     await this.startInfra(log);
     await ensureDatabase(this.opts.databaseUrl);
-    await this.migrate(services, tsx);
+    await this.migrate(services);
     const launched: ManagedProcess[] = [];
     for (const name of services) {
-      const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
+      const { cmd, main, cwd, signature } = this.launch(name);
       const nodeFlags = this.opts.cpuProf.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${path.join(this.opts.logDir, 'prof', name)}`] : [];
-      launched.push(this.spawnLogged(name, tsx, [...nodeFlags, main], `services/${name}/src/main.ts`));
+      launched.push(this.spawnLogged(name, cmd, [...nodeFlags, main], signature, this.env, cwd));
     }
     log(`started ${launched.map((p) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}; logs in ${this.opts.logDir}`);
     await Promise.all(launched.map((p) => this.waitReady(p)));
@@ -243,11 +265,11 @@ export class Stack {
    * Each service's migration step (`main.ts migrate`), one after the other, before any starts: a
    * service's start only checks its schema. A checkout older than the step (`--root`) migrates at start.
    */
-  private async migrate(services: ServiceName[], tsx: string): Promise<void> {
-    if (!readFileSync(path.join(this.opts.root, 'libs', 'db', 'src', 'migrate.ts'), 'utf8').includes('isMigrateCommand')) return;
+  private async migrate(services: ServiceName[]): Promise<void> {
+    if (!this.opts.compiled && !readFileSync(path.join(this.opts.root, 'libs', 'db', 'src', 'migrate.ts'), 'utf8').includes('isMigrateCommand')) return;
     for (const name of services) {
-      const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
-      const run = spawnSync(tsx, [main, 'migrate'], { cwd: this.opts.root, env: this.env, encoding: 'utf8', timeout: 120_000 });
+      const { cmd, main, cwd } = this.launch(name);
+      const run = spawnSync(cmd, [main, 'migrate'], { cwd, env: this.env, encoding: 'utf8', timeout: 120_000 });
       if (run.status !== 0) throw new BenchError(`the migration step of ${name} failed: ${run.stderr || run.stdout}`);
     }
   }
@@ -316,18 +338,18 @@ export class Stack {
    * Starts a killed service (or private NATS/Redis) again as it was started, with `env` over the
    * stack's environment (a case comparing two settings in one run); resolves once it is ready.
    */
-  async restart(name: ServiceName | InfraName, was: { cmd: string; args: string[]; signature: string }, env: Record<string, string> = {}): Promise<void> {
-    const p = this.spawnLogged(name, was.cmd, was.args, was.signature, { ...this.env, ...env });
+  async restart(name: ServiceName | InfraName, was: { cmd: string; args: string[]; signature: string; cwd?: string }, env: Record<string, string> = {}): Promise<void> {
+    const p = this.spawnLogged(name, was.cmd, was.args, was.signature, { ...this.env, ...env }, was.cwd);
     if (name === 'nats' || name === 'redis') await this.waitListening(p);
     else await this.waitReady(p);
     p.tree = p.child.pid ? treeOf(p.child.pid) : [];
   }
 
   /** How a running process was started (to restart it after `kill`). */
-  launchOf(name: ServiceName | InfraName): { cmd: string; args: string[]; signature: string } {
+  launchOf(name: ServiceName | InfraName): { cmd: string; args: string[]; signature: string; cwd: string } {
     const p = this.procs.find((x) => x.name === name);
     if (!p) throw new BenchError(`${name} is not running`);
-    return { cmd: p.cmd, args: p.args, signature: p.signature };
+    return { cmd: p.cmd, args: p.args, signature: p.signature, cwd: p.cwd };
   }
 
   private async waitListening(p: ManagedProcess): Promise<void> {

@@ -34,6 +34,11 @@ export interface BenchOptions {
   cpuProf: ServiceName[];
   /** Service logs, profiles and raw wrk output. */
   logDir: string;
+  /**
+   * A directory made by `pnpm build:services` (deploy/build.sh): each service runs as
+   * `node DIR/<service>/src/main.js`, the compiled JavaScript the images run; null: tsx on the sources.
+   */
+  compiled: string | null;
 }
 
 /** A PASS/FAIL line printed under a case's table. */

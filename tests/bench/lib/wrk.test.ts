@@ -54,3 +54,28 @@ describe('parseWrkOutput', () => {
     expect(() => parseWrkOutput(CLEAN.replace(/ {5}99%.*\n/, ''))).toThrow(/99% latency/);
   });
 });
+
+describe('runWrk with rotated requests', () => {
+  it('sends each rotated path with its own headers, every one of them', async () => {
+    const { createServer } = await import('node:http');
+    const { runWrk } = await import('./wrk');
+    const seen = new Map<string, Set<string>>();
+    const server = createServer((req, res) => {
+      const key = String(req.headers.authorization);
+      if (!seen.has(key)) seen.set(key, new Set());
+      seen.get(key)!.add(req.url ?? '');
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const rotateRequests = ['a', 'b', 'c'].map((x) => ({ path: `/api/v1/${x}/status?after=latest`, headers: { Authorization: `Bearer tok_${x}` } }));
+      const r = await runWrk({ url: `http://127.0.0.1:${port}`, threads: 1, connections: 2, durationSeconds: 1, rotateRequests });
+      expect(wrkProblems(r)).toEqual([]);
+      expect([...seen.keys()].sort()).toEqual(['Bearer tok_a', 'Bearer tok_b', 'Bearer tok_c']);
+      for (const x of ['a', 'b', 'c']) expect([...seen.get(`Bearer tok_${x}`)!]).toEqual([`/api/v1/${x}/status?after=latest`]);
+    } finally {
+      server.close();
+    }
+  });
+});

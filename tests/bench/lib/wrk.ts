@@ -28,22 +28,41 @@ export interface WrkRun {
    * beyond picking the next one.
    */
   rotateHeader?: { name: string; values: string[] };
+  /**
+   * Whole requests in rotation, round robin: a path (with its query) and headers each, e.g. one
+   * per token, each naming its own account's resources. Built once per thread like rotateHeader.
+   */
+  rotateRequests?: RotatedRequest[];
 }
 
-/** wrk-summary.lua plus a request() that cycles through pre-built requests, one per value. */
-function rotationScript(rotate: { name: string; values: string[] }): string {
+export interface RotatedRequest {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * wrk-summary.lua plus a request() that cycles through pre-built requests: each a path (null: the
+ * URL's) and headers over wrk's own. Built once per thread in init(), so wrk does no work per request.
+ */
+function rotationLua(specs: Array<{ path: string | null; headers: Record<string, string> }>): string {
   const lua = (v: string) => JSON.stringify(v); // a JSON string of printable ASCII is a Lua string
-  if (rotate.values.some((v) => !/^[\x20-\x7e]*$/.test(v))) throw new BenchError('rotateHeader values must be printable ASCII');
+  const all = specs.flatMap((r) => [r.path ?? '', ...Object.entries(r.headers).flat()]);
+  if (all.some((v) => !/^[\x20-\x7e]*$/.test(v))) throw new BenchError('rotated paths and header values must be printable ASCII');
+  const table = specs
+    .map((r) => `{ ${r.path === null ? 'nil' : lua(r.path)}, { ${Object.entries(r.headers).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')} } }`)
+    .join(',\n  ');
   return `${readFileSync(path.join(__dirname, 'wrk-summary.lua'), 'utf8')}
-local values = { ${rotate.values.map(lua).join(', ')} }
+local specs = {
+  ${table}
+}
 local requests = {}
 local next_request = 0
 init = function(args)
-  for i, v in ipairs(values) do
+  for i, spec in ipairs(specs) do
     local headers = {}
     for k, h in pairs(wrk.headers) do headers[k] = h end
-    headers[${lua(rotate.name)}] = v
-    requests[i] = wrk.format(nil, nil, headers)
+    for k, h in pairs(spec[2]) do headers[k] = h end
+    requests[i] = wrk.format(nil, spec[1], headers)
   end
   next_request = math.random(#requests) - 1
 end
@@ -52,6 +71,12 @@ request = function()
   return requests[next_request]
 end
 `;
+}
+
+function rotationScript(run: WrkRun): string | null {
+  if (run.rotateRequests) return rotationLua(run.rotateRequests);
+  const h = run.rotateHeader;
+  return h ? rotationLua(h.values.map((v) => ({ path: null, headers: { [h.name]: v } }))) : null;
 }
 
 export interface WrkExact {
@@ -142,7 +167,8 @@ export const WRK_BIN = process.env.WRK ?? 'wrk';
 
 /** Runs wrk once and returns its parsed report; throws on a failed run, never on error responses (see wrkProblems). */
 export async function runWrk(run: WrkRun): Promise<WrkResult> {
-  const script = run.rotateHeader ? writeTempScript(rotationScript(run.rotateHeader)) : null;
+  const text = rotationScript(run);
+  const script = text ? writeTempScript(text) : null;
   try {
     return await runWrkWith(run, script);
   } finally {

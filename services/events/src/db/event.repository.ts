@@ -4,7 +4,7 @@ import { FEED_COLUMNS, type Database, type FeedRow, type NewEvent } from './sche
 type Db = Kysely<Database>;
 
 /**
- * Advisory lock taken by every insert (and by `latest`): inserts commit one at a time, so a
+ * Advisory lock taken by every insert (and, shared, by `latest`): inserts commit one at a time, so a
  * reader never sees seq N+1 committed while N is still in flight and can never skip an event.
  */
 const INSERT_LOCK = 7_291_001;
@@ -81,12 +81,14 @@ export class EventRepository {
   }
 
   /**
-   * The highest seq handed out so far (0 when none). Read under the insert lock, so every event
-   * up to it is committed: a cursor placed there misses nothing.
+   * The highest seq handed out so far (0 when none). Read under the insert lock (shared), so every
+   * event up to it is committed: a cursor placed there misses nothing.
    */
   async currentSeq(): Promise<bigint> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
+      // Shared: it still waits for every insert in flight (they hold the lock exclusively), but
+      // readers of `latest` no longer queue behind one another (every account's polls took turns).
+      await sql`select pg_advisory_xact_lock_shared(${INSERT_LOCK})`.execute(trx);
       return lastSeq(trx);
     });
   }
