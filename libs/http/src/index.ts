@@ -12,3 +12,4 @@ export * from './early-answer';
 export * from './body-watch';
 export * from './kept-answers';
 export * from './stream-config';
+export * from './build-info';
