@@ -14,5 +14,6 @@ import { feedScaleCase } from './feed-scale';
 import { pipelineThroughputCase } from './pipeline-throughput';
 import { pipelineMemoryCase } from './pipeline-memory';
 import { uploadSlowCase } from './upload-slow';
+import { cliStartCase } from './cli-start';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase, cliStartCase];
