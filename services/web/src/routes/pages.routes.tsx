@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
 import { BackendError } from '../services/backend.client';
-import { HomeView, MeetingView, NotFoundView, SeriesView, SessionsView, type MeetingStatus, type SessionItem } from '../views/pages.views';
+import { HomeView, NotFoundView, SeriesView, SessionsView, type SessionItem } from '../views/pages.views';
 
 /** The signed-in pages that are not the tokens page: home, sessions, and the meeting and series links the API hands out. */
 export function pagesRoutes(deps: PageDeps): Router {
@@ -26,15 +26,7 @@ export function pagesRoutes(deps: PageDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     sendPage(res, ctx, ctx.s.t.sessionsTitle, <SessionsView s={ctx.s} base={base} viewer={ctx.viewer} sessions={sessions} done={q(req, 'done') === 'signed-out-others'} />);
   }));
-  for (const naming of [false, true]) {
-    router.get(naming ? '/recordings/:id/naming' : '/recordings/:id', signedIn(deps, async (req, res, ctx) => {
-      const id = encodeURIComponent(String(req.params.id));
-      const m = await orNotFound(ctx, res, () => backend.call<MeetingStatus>('recordings', ctx.principal, 'GET', `/recordings/${id}/status`));
-      if (!m) return;
-      const title = naming ? ctx.s.t.namingTitle : (m.title ?? ctx.s.t.untitled);
-      sendPage(res, ctx, title, <MeetingView s={ctx.s} base={base} m={m} naming={naming} />);
-    }));
-  }
+  // The meeting page and the naming sheet: meeting.routes.tsx (issue 29).
   router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
     const id = encodeURIComponent(String(req.params.id));
     const found = await orNotFound(ctx, res, () => backend.call<{ series: { name: string; meetingCount: number } }>('series', ctx.principal, 'GET', `/series/${id}`));
