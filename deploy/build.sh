@@ -10,13 +10,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$(mkdir -p "$1" && cd "$1" && pwd)"; shift
 services=("$@")
-[ ${#services[@]} -gt 0 ] || services=(gateway account recordings pipeline series ask events)
+[ ${#services[@]} -gt 0 ] || services=(gateway account recordings pipeline series ask events web)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$root/node_modules/.bin/tsc" -p "$root/tsconfig.build.json" --outDir "$work"
 cd "$root"
 cp package.json pnpm-lock.yaml pnpm-workspace.yaml "$work/"
 for pkg in libs/* services/* tests; do [ -f "$pkg/package.json" ] && mkdir -p "$work/$pkg" && cp "$pkg/package.json" "$work/$pkg/"; done
+# Files a service reads at run time beside its code (the app's stylesheet and browser script).
+for dir in services/*/assets services/*/client; do if [ -d "$dir" ]; then cp -r "$dir" "$work/$dir"; fi; done
 cd "$work"
 for s in "${services[@]}"; do
   rm -rf "${out:?}/$s"

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const SERVICES = ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events'];
+const SERVICES = ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'web'];
 /** Scaled by CPU with an HPA; the pipeline is scaled on its queue depth (KEDA, docs/operations.md). */
 const HPA_SERVICES = SERVICES.filter((s) => s !== 'pipeline');
 const SECRET_NAME = /SECRET|PASSWORD|TOKEN|_KEY$|KEY_ID$|DATABASE_URL|REDIS_URL|NATS_URL|SMTP_URL/;
@@ -69,9 +69,11 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
       expect(sources.some((f: Obj) => f.anywhere || f.ipBlock)).toBe(false);
       const fromOutside = sources.filter((f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx');
       expect({ pod: d.metadata.name, outside: fromOutside.length > 0 }).toEqual({ pod: d.metadata.name, outside: d.metadata.name === 'gateway' });
-      // Inside the namespace, only the gateway reaches a service.
+      // Inside the namespace, only the gateway reaches a service; and the app (services/web), with
+      // the principal the gateway gave it, reaches the services whose data its pages show.
       const peers = sources.filter((f: Obj) => f.podSelector && !f.namespaceSelector).map((f: Obj) => f.podSelector.matchLabels['app.kubernetes.io/name']);
-      expect(peers.every((p: string) => p === 'gateway')).toBe(true);
+      const allowed = d.metadata.name === 'web' ? ['gateway'] : ['account', 'recordings', 'series', 'gateway'].includes(d.metadata.name) ? ['gateway', 'web'] : ['gateway'];
+      expect({ pod: d.metadata.name, peers: peers.filter((p: string) => !allowed.includes(p)) }).toEqual({ pod: d.metadata.name, peers: [] });
     }
   });
 

@@ -9,6 +9,7 @@ import { whoamiHandler } from './routes/whoami.handler';
 import { accountRoutes } from './routes/account.routes';
 import { keytermsRoutes } from './routes/keyterms.routes';
 import { memoryRoutes } from './routes/memory.routes';
+import { appSettingsRoutes, appWalletRoutes } from './routes/app-settings.routes';
 
 export interface AccountDeps {
   config: AccountConfig;
@@ -26,6 +27,8 @@ export function createApp(deps: AccountDeps): RequestListener {
   app.use(accountRoutes({ wallet: deps.wallet, settings: deps.settings }));
   app.use(keytermsRoutes({ settings: deps.settings }));
   app.use(memoryRoutes({ memory: deps.memory }));
+  app.use(appSettingsRoutes({ settings: deps.settings }));
+  app.use(appWalletRoutes({ wallet: deps.wallet, db: deps.settings.repo.db }));
   finishApp(app, deps.logger);
   const whoami = whoamiHandler({
     wallet: deps.wallet, verifier: deps.verifier, uploadLimits: deps.config.uploadLimits,

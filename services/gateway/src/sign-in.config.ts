@@ -5,7 +5,7 @@ import type { SendMail } from './services/sign-in.service';
 
 /** The app's sign-in settings of the gateway (part of GatewayConfig). */
 export interface SignInConfig {
-  /** Wrong passwords before slowing and refusing (SIGN_IN_SLOW_AFTER, SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_ADDRESS_LIMIT). */
+  /** Wrong passwords before slowing and refusing (SIGN_IN_SLOW_AFTER, SIGN_IN_SLOW_MS, SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_ADDRESS_LIMIT). */
   signInLimits: SignInLimits;
   /** SMTP_URL (smtp://host:port or smtps://...): invite and reset links are emailed; null: only handed to the operator. */
   smtpUrl: string | null;
@@ -26,6 +26,7 @@ export function readSignInConfig(r: EnvReader): SignInConfig {
   return {
     signInLimits: {
       slowAfter: Math.floor(r.num('SIGN_IN_SLOW_AFTER', DEFAULT_SIGN_IN_LIMITS.slowAfter, 0)),
+      slowMs: Math.floor(r.num('SIGN_IN_SLOW_MS', DEFAULT_SIGN_IN_LIMITS.slowMs, 0)),
       refuseAfterPerAccount: Math.floor(r.num('SIGN_IN_ACCOUNT_LIMIT', DEFAULT_SIGN_IN_LIMITS.refuseAfterPerAccount, 1)),
       refuseAfterPerAddress: Math.floor(r.num('SIGN_IN_ADDRESS_LIMIT', DEFAULT_SIGN_IN_LIMITS.refuseAfterPerAddress, 1)),
     },

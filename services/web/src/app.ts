@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { pagesRoutes } from './routes/pages.routes';
 import { meetingRoutes } from './routes/meeting.routes';
+import { accountRoutes } from './routes/account.routes';
 
 export interface WebDeps {
   config: WebConfig;
@@ -52,5 +53,6 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, tokensRoutes(pageDeps));
   app.use(base, meetingRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
+  app.use(base, accountRoutes(pageDeps));
   return finishApp(app, deps.logger);
 }

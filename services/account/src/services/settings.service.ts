@@ -16,7 +16,7 @@ export class SettingsService {
     return this.repo.settings(this.db, accountId);
   }
 
-  update(accountId: string, patch: SettingsPatch): Promise<AccountSettings> {
+  update(accountId: string, patch: SettingsPatch | Partial<AccountSettings>): Promise<AccountSettings> {
     return this.repo.updateSettings(this.db, accountId, patch);
   }
 

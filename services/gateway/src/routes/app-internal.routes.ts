@@ -14,6 +14,7 @@ export interface AppInternalDeps {
 
 const ajv = createAjv();
 const validToken = ajv.compile(createTokenBody);
+const validProfile = ajv.compile({ type: 'object', properties: { displayName: { type: ['string', 'null'], maxLength: 200 } }, required: ['displayName'], additionalProperties: false });
 const validMode = ajv.compile({ type: 'object', properties: { on: { type: 'boolean' } }, required: ['on'], additionalProperties: false });
 
 /**
@@ -44,6 +45,11 @@ export function appInternalRouter(deps: AppInternalDeps): Router {
     if (!validMode(req.body)) throw new ApiError('VALIDATION', describeSchemaError('', validMode.errors![0]));
     const account = await deps.access.updateAccount(p.accountId, { developerMode: (req.body as { on: boolean }).on });
     return { developerMode: account.developerMode };
+  }));
+  router.patch('/profile', wrap(async (req, _res, p) => {
+    if (!validProfile(req.body)) throw new ApiError('VALIDATION', describeSchemaError('', validProfile.errors![0]));
+    const name = (req.body as { displayName: string | null }).displayName?.trim() || null;
+    return { account: await deps.access.updateAccount(p.accountId, { displayName: name }) };
   }));
   router.get('/tokens', wrap(async (_req, _res, p) => ({ tokens: await deps.tokens.listActive(p.accountId) })));
   router.post('/tokens', wrap(async (req, res, p) => {

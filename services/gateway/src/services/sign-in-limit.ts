@@ -6,18 +6,27 @@ import type { Logger } from 'pino';
 const WINDOW_SECONDS = 15 * 60;
 
 export interface SignInLimits {
-  /** Failures of one email after which each answer is slowed (doubling from 250 ms, at most 4 s). */
+  /** Failures of one email after which each answer is slowed (doubling from `slowMs`, at most 16 times it). */
   slowAfter: number;
+  slowMs: number;
   /** Failures of one email after which sign-in to it is refused for the rest of the window. */
   refuseAfterPerAccount: number;
   /** Failures from one address after which it is refused (any email). */
   refuseAfterPerAddress: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { slowAfter: 3, refuseAfterPerAccount: 10, refuseAfterPerAddress: 50 };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { slowAfter: 3, slowMs: 250, refuseAfterPerAccount: 10, refuseAfterPerAddress: 50 };
 
 /** What the limit says of one attempt before the password is checked. */
 export type Admission = { refused: true; retryAfterSeconds: number } | { refused: false; delayMs: number };
+
+/** The rule: refused past either count (until its window ends), else slowed past `slowAfter`, doubling. */
+export function admissionOf(c: { byEmail: number; emailTtl: number; byIp: number; ipTtl: number }, limits: SignInLimits): Admission {
+  if (c.byEmail >= limits.refuseAfterPerAccount) return { refused: true, retryAfterSeconds: Math.max(1, c.emailTtl) };
+  if (c.byIp >= limits.refuseAfterPerAddress) return { refused: true, retryAfterSeconds: Math.max(1, c.ipTtl) };
+  const over = c.byEmail - limits.slowAfter;
+  return { refused: false, delayMs: over < 0 ? 0 : limits.slowMs * 2 ** Math.min(4, over) };
+}
 
 /**
  * Slows and then refuses sign-in per email and per client address (after TRUSTED_PROXIES). Keyed
@@ -42,10 +51,7 @@ export class SignInLimit {
     try {
       const res = await this.redis.multi().get(ek).ttl(ek).get(ik).ttl(ik).exec();
       const [byEmail, emailTtl, byIp, ipTtl] = (res ?? []).map(([, v]) => Number(v ?? 0));
-      if (byEmail >= this.limits.refuseAfterPerAccount) return { refused: true, retryAfterSeconds: Math.max(1, emailTtl) };
-      if (byIp >= this.limits.refuseAfterPerAddress) return { refused: true, retryAfterSeconds: Math.max(1, ipTtl) };
-      const over = byEmail - this.limits.slowAfter;
-      return { refused: false, delayMs: over < 0 ? 0 : Math.min(4000, 250 * 2 ** over) };
+      return admissionOf({ byEmail, emailTtl, byIp, ipTtl }, this.limits);
     } catch (err) {
       this.logger.warn({ err: String(err) }, 'redis unavailable: every sign-in waits 1 s');
       return { refused: false, delayMs: 1000 };

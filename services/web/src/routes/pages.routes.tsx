@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import express, { Router } from 'express';
+import { isLocale } from '../i18n/messages';
 import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
 import { BackendError } from '../services/backend.client';
 import { HomeView, NotFoundView, SeriesView, SessionsView, type SessionItem } from '../views/pages.views';
@@ -27,6 +28,13 @@ export function pagesRoutes(deps: PageDeps): Router {
     sendPage(res, ctx, ctx.s.t.sessionsTitle, <SessionsView s={ctx.s} base={base} viewer={ctx.viewer} sessions={sessions} done={q(req, 'done') === 'signed-out-others'} />);
   }));
   // The meeting page and the naming sheet: meeting.routes.tsx (issue 29).
+  // The language switch: the account's uiLocale (account service), then back to the page it was on.
+  router.post('/language', express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }), signedIn(deps, async (req, res, ctx) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (isLocale(body.locale)) await backend.call('account', ctx.principal, 'PATCH', '/app/settings', { uiLocale: body.locale });
+    const back = typeof body.back === 'string' && body.back.startsWith(`${base}/`) && !/^\/\/|[\\\s]/.test(body.back) ? body.back : `${base}/`;
+    res.redirect(303, back.slice(0, 500));
+  }));
   router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
     const id = encodeURIComponent(String(req.params.id));
     const found = await orNotFound(ctx, res, () => backend.call<{ series: { name: string; meetingCount: number } }>('series', ctx.principal, 'GET', `/series/${id}`));

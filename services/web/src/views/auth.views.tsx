@@ -17,6 +17,23 @@ export function refusalText(t: Messages, code: string | undefined): string | nul
   return code ? (texts[code] ?? t.errorGeneric) : null;
 }
 
+/** A new password, twice, with its rule (the gateway checks both). */
+export function NewPasswordFields({ s }: { s: Speech }) {
+  return (
+    <>
+      <label>
+        {s.t.newPassword}
+        <input type="password" name="password" autocomplete="new-password" required minLength={10} maxLength={200} aria-describedby="password-hint" />
+      </label>
+      <p id="password-hint" class="hint">{s.t.passwordHint}</p>
+      <label>
+        {s.t.confirmPassword}
+        <input type="password" name="confirm" autocomplete="new-password" required minLength={10} maxLength={200} />
+      </label>
+    </>
+  );
+}
+
 export function SignInView({ s, base, error, next }: { s: Speech; base: string; error: string | null; next: string }) {
   return (
     <>
@@ -57,15 +74,7 @@ export function SetPasswordView(props: { s: Speech; base: string; action: string
     <>
       <Notice kind="error" text={props.error} />
       <form method="post" action={props.action} class="card stack">
-        <label>
-          {s.t.newPassword}
-          <input type="password" name="password" autocomplete="new-password" required minLength={10} maxLength={200} aria-describedby="password-hint" />
-        </label>
-        <p id="password-hint" class="hint">{s.t.passwordHint}</p>
-        <label>
-          {s.t.confirmPassword}
-          <input type="password" name="confirm" autocomplete="new-password" required minLength={10} maxLength={200} />
-        </label>
+        <NewPasswordFields s={s} />
         <button type="submit">{s.t.setPasswordButton}</button>
       </form>
     </>

@@ -80,6 +80,11 @@ function Layout(props: PageProps) {
             <nav aria-label={s.t.navMain}>
               <a href={`${base}/`}>{s.t.navHome}</a>
               <a href={`${base}/tokens`}>{s.t.navTokens}</a>
+              <a href={`${base}/wallet`}>{s.t.navWallet}</a>
+              <a href={`${base}/settings`}>{s.t.navSettings}</a>
+              <a href={`${base}/keyterms`}>{s.t.navKeyterms}</a>
+              <a href={`${base}/memory`}>{s.t.navMemory}</a>
+              <a href={`${base}/profile`}>{s.t.navProfile}</a>
               <a href={`${base}/sessions`}>{s.t.navSessions}</a>
               <PostForm viewer={viewer} action={`${base}/sign-out`} class="inline">
                 <button type="submit" class="link">{s.t.signOut}</button>

@@ -1,0 +1,167 @@
+import { NAMING_MODES } from '@mm/contract';
+import type { Speech } from '../i18n/messages';
+import { Notice, PostForm, type Viewer } from './layout';
+import { NewPasswordFields } from './auth.views';
+
+type Props = { s: Speech; base: string; viewer: Viewer; notice?: string | null; error?: string | null };
+const label = (s: Speech, key: string) => (s.t as unknown as Record<string, string>)[key] ?? key;
+
+export interface WalletData {
+  balanceMinutes: number;
+  heldMinutes: number;
+  entries: { kind: string; creditKind: string | null; minutes: number; createdAt: string }[];
+}
+
+export function WalletView({ s, w }: { s: Speech; w: WalletData }) {
+  return (
+    <>
+      <dl class="facts">
+        <dt>{s.t.balance}</dt>
+        <dd>{s.f('minutes', { n: s.number(w.balanceMinutes) })}</dd>
+        <dt>{s.t.heldMinutes}</dt>
+        <dd>{s.f('minutes', { n: s.number(w.heldMinutes) })}</dd>
+      </dl>
+      <h2>{s.t.recentEntries}</h2>
+      {w.entries.length === 0 ? <p>{s.t.noEntries}</p> : null}
+      {w.entries.length ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{s.t.entryKind}</th>
+              <th scope="col">{s.t.entryMinutes}</th>
+              <th scope="col">{s.t.entryWhen}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {w.entries.map((e, i) => (
+              <tr key={i}>
+                <td>{label(s, `kind_${e.kind}`)}</td>
+                <td>{s.number(e.minutes)}</td>
+                <td>{s.date(e.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </>
+  );
+}
+
+export interface SettingsData {
+  speakerNamingMode: string;
+  memoryLearningEnabled: boolean;
+  summaryEmailEnabled: boolean;
+  uiLocale: string;
+}
+
+export function SettingsView({ s, base, viewer, notice, settings }: Props & { settings: SettingsData }) {
+  return (
+    <>
+      <Notice kind="ok" text={notice ?? null} />
+      <PostForm viewer={viewer} action={`${base}/settings`} class="card stack">
+        <label>
+          {s.t.namingMode}
+          <select name="speakerNamingMode">
+            {NAMING_MODES.map((m) => (
+              <option key={m} value={m} selected={settings.speakerNamingMode === m}>
+                {label(s, `naming${m}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div class="check">
+          <input type="checkbox" id="summary-email" name="summaryEmailEnabled" value="true" checked={settings.summaryEmailEnabled} />
+          <label for="summary-email">{s.t.summaryEmail}</label>
+        </div>
+        <div class="check">
+          <input type="checkbox" id="memory-learning" name="memoryLearningEnabled" value="true" checked={settings.memoryLearningEnabled} />
+          <label for="memory-learning">{s.t.memoryLearning}</label>
+        </div>
+        <label>
+          {s.t.appLanguage}
+          <select name="uiLocale">
+            <option value="en" selected={settings.uiLocale === 'en'} lang="en">English</option>
+            <option value="fa" selected={settings.uiLocale === 'fa'} lang="fa">فارسی</option>
+          </select>
+        </label>
+        <button type="submit">{s.t.save}</button>
+      </PostForm>
+    </>
+  );
+}
+
+export function KeytermsView({ s, base, viewer, notice, error, text }: Props & { text: string }) {
+  return (
+    <>
+      <p id="keyterms-intro">{s.t.keytermsIntro}</p>
+      <Notice kind="ok" text={notice ?? null} />
+      <Notice kind="error" text={error ?? null} />
+      <PostForm viewer={viewer} action={`${base}/keyterms`} class="card stack">
+        <label>
+          {s.t.keyterms}
+          <textarea name="keyterms" rows={8} maxLength={6000} aria-describedby="keyterms-intro">{text}</textarea>
+        </label>
+        <button type="submit">{s.t.save}</button>
+      </PostForm>
+    </>
+  );
+}
+
+export interface MemoryData {
+  memoryEnabled: boolean;
+  items: { id: string; category: string; text: string }[];
+}
+
+export function MemoryView({ s, base, viewer, notice, error, m }: Props & { m: MemoryData }) {
+  return (
+    <>
+      <p>{s.t.memoryIntro}</p>
+      <Notice kind="ok" text={notice ?? null} />
+      <Notice kind="error" text={error ?? null} />
+      {!m.memoryEnabled ? <p>{s.t.memoryOff}</p> : null}
+      {m.memoryEnabled && m.items.length === 0 ? <p>{s.t.noNotes}</p> : null}
+      {m.items.map((item, i) => (
+        <section class="card" key={item.id} aria-labelledby={`note-${i}`}>
+          <h2 id={`note-${i}`}>{label(s, `category_${item.category}`)}</h2>
+          <PostForm viewer={viewer} action={`${base}/memory/${encodeURIComponent(item.id)}`} class="stack">
+            <label>
+              {s.t.note}
+              <textarea name="text" rows={3} maxLength={1000}>{item.text}</textarea>
+            </label>
+            <button type="submit">{s.t.save}</button>
+          </PostForm>
+          <PostForm viewer={viewer} action={`${base}/memory/${encodeURIComponent(item.id)}/delete`}>
+            <button type="submit" class="danger">{s.t.deleteNote}</button>
+          </PostForm>
+        </section>
+      ))}
+    </>
+  );
+}
+
+export function ProfileView({ s, base, viewer, notice, error, displayName }: Props & { displayName: string | null }) {
+  return (
+    <>
+      <Notice kind="ok" text={notice ?? null} />
+      <Notice kind="error" text={error ?? null} />
+      <PostForm viewer={viewer} action={`${base}/profile`} class="card stack">
+        <label>
+          {s.t.displayName}
+          <input type="text" name="displayName" maxLength={200} value={displayName ?? ''} autocomplete="name" />
+        </label>
+        <button type="submit">{s.t.save}</button>
+      </PostForm>
+      <section class="card" aria-labelledby="password">
+        <h2 id="password">{s.t.changePassword}</h2>
+        <PostForm viewer={viewer} action={`${base}/password`} class="stack">
+          <label>
+            {s.t.currentPassword}
+            <input type="password" name="current" autocomplete="current-password" required maxLength={1000} />
+          </label>
+          <NewPasswordFields s={s} />
+          <button type="submit">{s.t.changePassword}</button>
+        </PostForm>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { startStack, type Stack, type TestAccount } from '../support/stack';
+import { launchBrowser, seriousViolations, signedInContext, type TestBrowser } from '../support/browser';
+
+const SHOTS = path.resolve(__dirname, '..', 'output', 'app');
+
+/** Issue 28, slice (d): the owner's account pages change what the API then reads. */
+describe('the app: wallet, settings, vocabulary, memory and profile (real browser)', () => {
+  let stack: Stack;
+  let tb: TestBrowser;
+  let account: TestAccount;
+  let page: Page;
+  let token: string;
+  const email = 'darya@example.test';
+
+  beforeAll(async () => {
+    stack = await startStack();
+    tb = await launchBrowser();
+    account = await stack.admin.account({ displayName: 'Darya', balanceMinutes: 240 });
+    token = (await stack.admin.token(account.id, ['account:read'])).value;
+    page = await (await signedInContext(tb.browser, stack, account.id, email)).newPage();
+  });
+  afterAll(async () => {
+    await tb?.close();
+    await stack?.stop();
+  });
+
+  const api = async (p: string) => (await fetch(`${stack.url}/api/v1${p}`, { headers: { authorization: `Bearer ${token}` } })).json();
+
+  it('shows the wallet: balance, minutes held and the credit that made it', async () => {
+    await page.goto(`${stack.url}/app/wallet`);
+    await expect(page.locator('dd').first().textContent()).resolves.toBe('240 minutes');
+    await expect(page.getByRole('row', { name: /Credit/ }).getByRole('cell').nth(1).textContent()).resolves.toBe('240');
+  });
+
+  it('saves settings the API then reads (naming mode, summary email)', async () => {
+    await page.goto(`${stack.url}/app/settings`);
+    await page.getByLabel('Speaker naming').selectOption('FORCE_ON');
+    await page.getByLabel('Email me each new digest with a PDF').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Saved.');
+    const { settings } = await api('/account');
+    expect(settings).toMatchObject({ speakerNamingMode: 'FORCE_ON', summaryEmailEnabled: true, memoryLearningEnabled: true, uiLocale: 'en' });
+  });
+
+  it('saves the vocabulary one term a line, and refuses a broken term with a form error', async () => {
+    await page.goto(`${stack.url}/app/keyterms`);
+    await page.getByLabel('Terms').fill('Kubernetes\n  pocketsphinx  \n\nMeeting Memory');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Saved.');
+    expect((await api('/account/keyterms')).keyterms).toEqual(['Kubernetes', 'pocketsphinx', 'Meeting Memory']);
+    await page.getByLabel('Terms').fill('fine\n<script>');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('alert').count()).resolves.toBe(1);
+    expect((await api('/account/keyterms')).keyterms).toEqual(['Kubernetes', 'pocketsphinx', 'Meeting Memory']);
+  });
+
+  it('changes the display name, and the password (the old one then fails)', async () => {
+    await page.goto(`${stack.url}/app/profile`);
+    await page.getByLabel('Display name').fill('Darya K.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect((await api('/whoami')).owner.displayName).toBe('Darya K.');
+    await page.getByLabel('Current password').fill('a long river of tea');
+    await page.getByLabel('New password', { exact: true }).fill('the second kettle sings');
+    await page.getByLabel('New password again').fill('the second kettle sings');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Your password was changed');
+    const old = await fetch(`${stack.url}/app/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email, password: 'a long river of tea' }) });
+    expect(old.headers.get('location')).toContain('error=SIGN_IN_FAILED');
+  });
+
+  it('has no serious or critical accessibility violation on the account pages, in English and Persian', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const found: string[] = [];
+    for (const lang of ['en', 'fa']) {
+      if (lang === 'fa') await page.getByRole('button', { name: 'فارسی' }).click();
+      for (const name of ['wallet', 'settings', 'keyterms', 'memory', 'profile']) {
+        await page.goto(`${stack.url}/app/${name}`);
+        for (const v of await seriousViolations(page)) found.push(`${name} (${lang}): ${v}`);
+        for (const width of [375, 1280]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.screenshot({ path: path.join(SHOTS, `${name}-${lang}-${width}.png`), fullPage: true });
+        }
+      }
+    }
+    await expect(page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    expect(found).toEqual([]);
+  });
+});
