@@ -47,7 +47,7 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     stack = await startStack({ PIPELINE_AUTO_RETRIES: '0' }, { pipeline: true });
     tb = await launchBrowser();
     const account = await stack.admin.account({ displayName: 'Nasrin', balanceMinutes: 60 });
-    token = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:write']);
+    token = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:write', 'series:read', 'series:write']);
     const mode = await stack.api.patch('/api/v1/account/settings').set(bearer()).send({ speakerNamingMode: 'FORCE_ON' });
     expect(mode.status).toBe(200);
     const spoken = await speakMeeting(STANDUP_SCRIPT);
@@ -184,6 +184,35 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     expect(changes).toEqual(expect.arrayContaining(['renamed', 'speakers_renamed', 'transcript_edited']));
     const bundle = await api(`/recordings/${id}/bundle`);
     expect(bundle.body.transcript.speakers.map((s: { name: string }) => s.name)).toContain('Anahita');
+  }, 60_000);
+
+  it('moves the meeting into a series; the series url lists it; the meetings list filters and searches with snippets', async () => {
+    const made = await stack.api.post('/api/v1/series').set(bearer()).send({ name: 'Retros' });
+    expect(made.status).toBe(201);
+    const seriesId = made.body.series.id as string;
+    await page.goto(`${stack.url}/app/recordings/${id}`);
+    await page.locator('select[name="seriesId"]').selectOption(seriesId);
+    await page.getByRole('button', { name: 'Move' }).click();
+    await page.waitForURL(/\?done=1$/);
+    await waitForEvent(stack, token.value, id, 'recording.updated');
+    const listed = await api('/series/readable');
+    const url = listed.body.items.find((x: { id: string }) => x.id === seriesId).url as string;
+    await page.goto(onStack(stack.url, url));
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Retros');
+    await expect(page.locator(`a[href="/app/recordings/${id}"]`).count()).resolves.toBe(1);
+    await axeBothLanguages();
+    await page.goto(`${stack.url}/app/series`);
+    await expect(page.getByRole('link', { name: 'Retros' }).count()).resolves.toBe(1);
+    await axeBothLanguages();
+    await page.goto(`${stack.url}/app/meetings?q=zephyrquill`);
+    await expect(page.locator('.snippet').first().textContent()).resolves.toContain('zephyrquill');
+    await page.goto(`${stack.url}/app/meetings?kind=LECTURE`);
+    await expect(page.locator(`a[href="/app/recordings/${id}"]`).count()).resolves.toBe(0);
+    await page.goto(`${stack.url}/app/meetings?seriesId=${seriesId}&kind=MEETING`);
+    await expect(page.locator(`a[href="/app/recordings/${id}"]`).count()).resolves.toBe(1);
+    await axeBothLanguages();
+    const events = await api('/events?limit=500');
+    expect(events.body.events.some((e: { recordingId: string; type: string; data: { change?: string } }) => e.recordingId === id && e.data.change === 'series_changed')).toBe(true);
   }, 60_000);
 
   it('deletes with confirmation (the API answers 404, the feed says recording.deleted) and restores (recording.updated restored)', async () => {

@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { pagesRoutes } from './routes/pages.routes';
 import { meetingRoutes } from './routes/meeting.routes';
+import { listsRoutes } from './routes/lists.routes';
 import { accountRoutes } from './routes/account.routes';
 
 export interface WebDeps {
@@ -52,6 +53,7 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, authRoutes(pageDeps));
   app.use(base, tokensRoutes(pageDeps));
   app.use(base, meetingRoutes(pageDeps));
+  app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));
   return finishApp(app, deps.logger);

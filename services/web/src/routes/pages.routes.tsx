@@ -1,24 +1,12 @@
 import express, { Router } from 'express';
 import { isLocale } from '../i18n/messages';
-import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
-import { BackendError } from '../services/backend.client';
-import { HomeView, NotFoundView, SeriesView, SessionsView, type SessionItem } from '../views/pages.views';
+import { signedIn, sendPage, q, type PageDeps } from './context';
+import { HomeView, SessionsView, type SessionItem } from '../views/pages.views';
 
-/** The signed-in pages that are not the tokens page: home, sessions, and the meeting and series links the API hands out. */
+/** The signed-in pages that are not the tokens page: home, sessions, the language switch. */
 export function pagesRoutes(deps: PageDeps): Router {
   const router = Router();
   const { base, backend } = deps;
-  /** Another account's meeting or series answers like a missing one (the service says 404 for both). */
-  const orNotFound = async <T,>(ctx: Ctx, res: Parameters<Parameters<typeof signedIn>[1]>[1], load: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await load();
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.status !== 404) throw err;
-      sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
-      return null;
-    }
-  };
-
   router.get('/', signedIn(deps, async (_req, res, ctx) => {
     sendPage(res, ctx, ctx.s.t.homeTitle, <HomeView s={ctx.s} base={base} viewer={ctx.viewer} />);
   }));
@@ -35,11 +23,6 @@ export function pagesRoutes(deps: PageDeps): Router {
     const back = typeof body.back === 'string' && body.back.startsWith(`${base}/`) && !/^\/\/|[\\\s]/.test(body.back) ? body.back : `${base}/`;
     res.redirect(303, back.slice(0, 500));
   }));
-  router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
-    const id = encodeURIComponent(String(req.params.id));
-    const found = await orNotFound(ctx, res, () => backend.call<{ series: { name: string; meetingCount: number } }>('series', ctx.principal, 'GET', `/series/${id}`));
-    if (!found) return;
-    sendPage(res, ctx, found.series.name, <SeriesView s={ctx.s} series={found.series} />);
-  }));
+  // A series' page (the series `url`): lists.routes.tsx (issue 29).
   return router;
 }

@@ -71,19 +71,6 @@ export function statusLabel(t: Messages, status: string): string {
   return (t as unknown as Record<string, string>)[`status${status}`] ?? status;
 }
 
-export function SeriesView({ s, series }: { s: Speech; series: { name: string; meetingCount: number } }) {
-  return (
-    <dl class="facts">
-      <dt>{s.t.seriesTitle}</dt>
-      <dd>
-        <bdi>{series.name}</bdi>
-      </dd>
-      <dt>{s.t.meetingCount}</dt>
-      <dd>{s.number(series.meetingCount)}</dd>
-    </dl>
-  );
-}
-
 export function NotFoundView({ s, base }: { s: Speech; base: string }) {
   return (
     <>
