@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   if (services.includes('gateway')) {
     start('gateway');
     process.stderr.write(`launcher: every service is up; the API is at http://127.0.0.1:${portOf('gateway')}\n`);
+    process.stderr.write(`launcher: the app is at http://127.0.0.1:${portOf('gateway')}/app/ (an invite link from the admin API signs a person in)\n`);
     // Unset, the admin API answers 404 (ARCHITECTURE.md section 6): say so, or it looks broken.
     if (!process.env.ADMIN_API_KEY) process.stderr.write('launcher: the admin API is off (ADMIN_API_KEY is not set); `bash deploy/quickstart.sh` or `ADMIN_API_KEY=dev-admin-key pnpm start` turns it on\n');
   }
