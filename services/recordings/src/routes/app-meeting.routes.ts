@@ -14,6 +14,8 @@ const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Reque
 /** Clips per voice on the naming sheet, and how long each plays at most. */
 const CLIPS_PER_VOICE = 3;
 const CLIP_MAX_MS = 8_000;
+/** The most an open-ended range answers at once (the gateway and the app hold one answer in memory). */
+export const OPEN_RANGE_BYTES = 4 * 1024 * 1024;
 
 const AUDIO_TYPES: Record<string, string> = { wav: 'audio/wav', aiff: 'audio/aiff', mp3: 'audio/mpeg', aac: 'audio/aac', ogg: 'audio/ogg', flac: 'audio/flac', amr: 'audio/amr', mp4: 'audio/mp4', matroska: 'audio/webm' };
 
@@ -44,7 +46,8 @@ export function byteRange(header: string | undefined, size: number): { start: nu
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  // An open end (a player's `bytes=0-`) gets at most OPEN_RANGE_BYTES: the player asks on.
+  const end = Math.min(m[2] === '' ? start + OPEN_RANGE_BYTES - 1 : Number(m[2]), size - 1);
   if (start >= size || end < start) return 'unsatisfiable';
   return { start, end };
 }
