@@ -67,8 +67,8 @@ export class FileStore implements ObjectStore {
     await rm(this.pathOf(key), { force: true, recursive: true });
   }
 
-  read(key: string): Readable {
-    return createReadStream(this.pathOf(key));
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(key), range);
   }
 
   async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {

@@ -25,7 +25,8 @@ export interface ObjectStore {
   size(key: string): Promise<number>;
   /** Removes a key and every key under `key/`. */
   remove(key: string): Promise<void>;
-  read(key: string): Readable;
+  /** The object's bytes, or the inclusive byte range `[start, end]` of them (HTTP range requests). */
+  read(key: string, range?: { start: number; end: number }): Readable;
   /** Runs `use` with a local file holding the object (engines such as ffmpeg read files); the file stays while `use` runs. */
   withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -137,9 +137,10 @@ export class S3Store implements ObjectStore {
     } while (token);
   }
 
-  read(key: string): Readable {
+  read(key: string, range?: { start: number; end: number }): Readable {
     const out = new PassThrough();
-    this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) })).then(
+    const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
+    this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), Range })).then(
       (res) => pipeline(res.Body as Readable, out).catch((err: Error) => out.destroy(err)),
       (err: Error) => out.destroy(err),
     );

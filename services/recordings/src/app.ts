@@ -15,6 +15,7 @@ import { SearchService } from './services/search.service';
 import { AdminOpsService } from './services/admin-ops.service';
 import type { LifecycleService } from './services/lifecycle.service';
 import { recordingsRoutes } from './routes/recordings.routes';
+import { appMeetingRoutes } from './routes/app-meeting.routes';
 import { adminRoutes } from './routes/admin.routes';
 import { UploadsInFlight } from './services/uploads-in-flight';
 
@@ -48,5 +49,6 @@ export function createApp(deps: RecordingsDeps): Express {
   const app = createServiceApp({ name: 'recordings', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
   app.use(recordingsRoutes({ ...upload, meetings: new MeetingsService({ db, nc, lifecycle: deps.lifecycle, access, views }), search: new SearchService({ db, access, views }) }));
   app.use(adminRoutes({ ...upload, ops: new AdminOpsService({ db, nc, lifecycle: deps.lifecycle }) }));
+  app.use(appMeetingRoutes({ db, repo: upload.repo, store, views }));
   return finishApp(app, deps.logger);
 }

@@ -1,5 +1,8 @@
 // The app's only script (bundled by esbuild, served from /app/assets/app.js; no inline script).
-// Pages work without it: it only adds the copy button next to a new token's value.
+// Pages work without it: it adds the copy button, the live status of a meeting in progress, and
+// the player's seek-to-turn and current-turn highlight.
+import { followStatus, followPlayer } from './meeting';
+
 document.querySelectorAll('button[data-copy]').forEach((button) => {
   const field = document.getElementById(button.getAttribute('data-copy'));
   if (!field || !navigator.clipboard) return;
@@ -10,3 +13,6 @@ document.querySelectorAll('button[data-copy]').forEach((button) => {
     });
   });
 });
+
+followStatus(document);
+followPlayer(document);

@@ -8,6 +8,8 @@ import type { PageDeps } from './routes/context';
 import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { pagesRoutes } from './routes/pages.routes';
+import { meetingRoutes } from './routes/meeting.routes';
+import { listsRoutes } from './routes/lists.routes';
 import { accountRoutes } from './routes/account.routes';
 
 export interface WebDeps {
@@ -19,7 +21,7 @@ export interface WebDeps {
 }
 
 /** A strict policy: no inline script or style, nothing from elsewhere, no framing, forms only to the app. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The app's express app (reached only through the gateway, which decides who the request is). */
 export function createApp(deps: WebDeps): Express {
@@ -50,6 +52,8 @@ export function createApp(deps: WebDeps): Express {
   });
   app.use(base, authRoutes(pageDeps));
   app.use(base, tokensRoutes(pageDeps));
+  app.use(base, meetingRoutes(pageDeps));
+  app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));
   return finishApp(app, deps.logger);

@@ -22,7 +22,7 @@ export interface AppDoorDeps {
 }
 
 /** Headers of the browser's request passed to the app; everything else (cookies included) stays here. */
-const PASS = ['accept', 'accept-language', 'user-agent', 'content-type', 'if-none-match'];
+const PASS = ['accept', 'accept-language', 'user-agent', 'content-type', 'if-none-match', 'range'];
 /** Headers of the app's answer never passed back. */
 const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-request-id', 'content-length']);
 

@@ -1,24 +1,12 @@
 import express, { Router } from 'express';
 import { isLocale } from '../i18n/messages';
-import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
-import { BackendError } from '../services/backend.client';
-import { HomeView, MeetingView, NotFoundView, SeriesView, SessionsView, type MeetingStatus, type SessionItem } from '../views/pages.views';
+import { signedIn, sendPage, q, type PageDeps } from './context';
+import { HomeView, SessionsView, type SessionItem } from '../views/pages.views';
 
-/** The signed-in pages that are not the tokens page: home, sessions, and the meeting and series links the API hands out. */
+/** The signed-in pages that are not the tokens page: home, sessions, the language switch. */
 export function pagesRoutes(deps: PageDeps): Router {
   const router = Router();
   const { base, backend } = deps;
-  /** Another account's meeting or series answers like a missing one (the service says 404 for both). */
-  const orNotFound = async <T,>(ctx: Ctx, res: Parameters<Parameters<typeof signedIn>[1]>[1], load: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await load();
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.status !== 404) throw err;
-      sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
-      return null;
-    }
-  };
-
   router.get('/', signedIn(deps, async (_req, res, ctx) => {
     sendPage(res, ctx, ctx.s.t.homeTitle, <HomeView s={ctx.s} base={base} viewer={ctx.viewer} />);
   }));
@@ -27,15 +15,7 @@ export function pagesRoutes(deps: PageDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     sendPage(res, ctx, ctx.s.t.sessionsTitle, <SessionsView s={ctx.s} base={base} viewer={ctx.viewer} sessions={sessions} done={q(req, 'done') === 'signed-out-others'} />);
   }));
-  for (const naming of [false, true]) {
-    router.get(naming ? '/recordings/:id/naming' : '/recordings/:id', signedIn(deps, async (req, res, ctx) => {
-      const id = encodeURIComponent(String(req.params.id));
-      const m = await orNotFound(ctx, res, () => backend.call<MeetingStatus>('recordings', ctx.principal, 'GET', `/recordings/${id}/status`));
-      if (!m) return;
-      const title = naming ? ctx.s.t.namingTitle : (m.title ?? ctx.s.t.untitled);
-      sendPage(res, ctx, title, <MeetingView s={ctx.s} base={base} m={m} naming={naming} />);
-    }));
-  }
+  // The meeting page and the naming sheet: meeting.routes.tsx (issue 29).
   // The language switch: the account's uiLocale (account service), then back to the page it was on.
   router.post('/language', express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }), signedIn(deps, async (req, res, ctx) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -43,11 +23,6 @@ export function pagesRoutes(deps: PageDeps): Router {
     const back = typeof body.back === 'string' && body.back.startsWith(`${base}/`) && !/^\/\/|[\\\s]/.test(body.back) ? body.back : `${base}/`;
     res.redirect(303, back.slice(0, 500));
   }));
-  router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
-    const id = encodeURIComponent(String(req.params.id));
-    const found = await orNotFound(ctx, res, () => backend.call<{ series: { name: string; meetingCount: number } }>('series', ctx.principal, 'GET', `/series/${id}`));
-    if (!found) return;
-    sendPage(res, ctx, found.series.name, <SeriesView s={ctx.s} series={found.series} />);
-  }));
+  // A series' page (the series `url`): lists.routes.tsx (issue 29).
   return router;
 }

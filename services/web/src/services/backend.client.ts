@@ -37,4 +37,9 @@ export class Backend {
     }
     return JSON.parse(text) as T;
   }
+
+  /** The service's answer as it is (audio, Markdown): the caller passes its status, headers and body on. */
+  raw(service: keyof Backend['urls'], principal: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${this.urls[service]}${path}`, { headers: { [PRINCIPAL_HEADER]: principal, ...headers }, signal: AbortSignal.timeout(60_000) });
+  }
 }

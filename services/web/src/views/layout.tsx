@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { CSRF_FIELD } from '@mm/http';
 import type { Speech } from '../i18n/messages';
+import { meetingText } from '../i18n/meeting-messages';
 
 /** Who is looking at a page: signed in (with the session's CSRF token for forms) or not. */
 export interface Viewer {
@@ -79,6 +80,8 @@ function Layout(props: PageProps) {
           {viewer.signedIn ? (
             <nav aria-label={s.t.navMain}>
               <a href={`${base}/`}>{s.t.navHome}</a>
+              <a href={`${base}/meetings`}>{meetingText(s.locale).navMeetings}</a>
+              <a href={`${base}/series`}>{meetingText(s.locale).navSeries}</a>
               <a href={`${base}/tokens`}>{s.t.navTokens}</a>
               <a href={`${base}/wallet`}>{s.t.navWallet}</a>
               <a href={`${base}/settings`}>{s.t.navSettings}</a>

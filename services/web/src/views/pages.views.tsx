@@ -71,46 +71,6 @@ export function statusLabel(t: Messages, status: string): string {
   return (t as unknown as Record<string, string>)[`status${status}`] ?? status;
 }
 
-/** The meeting's page, minimal until part 2: title, status, and the way to naming when it waits. */
-export function MeetingView({ s, base, m, naming }: { s: Speech; base: string; m: MeetingStatus; naming: boolean }) {
-  return (
-    <>
-      <dl class="facts">
-        <dt>{s.t.meetingTitle}</dt>
-        <dd>
-          <bdi>{m.title ?? s.t.untitled}</bdi>
-        </dd>
-        <dt>{s.t.status}</dt>
-        <dd data-status={m.status}>{statusLabel(s.t, m.status)}</dd>
-      </dl>
-      {naming ? <p>{m.status === 'NAMING' ? s.t.namingSoon : s.t.namingMovedOn}</p> : null}
-      {!naming && m.status === 'NAMING' ? (
-        <p>
-          <a href={`${base}/recordings/${encodeURIComponent(m.id)}/naming`}>{s.t.namingTitle}</a>
-        </p>
-      ) : null}
-      {naming ? (
-        <p>
-          <a href={`${base}/recordings/${encodeURIComponent(m.id)}`}>{s.t.meetingTitle}</a>
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-export function SeriesView({ s, series }: { s: Speech; series: { name: string; meetingCount: number } }) {
-  return (
-    <dl class="facts">
-      <dt>{s.t.seriesTitle}</dt>
-      <dd>
-        <bdi>{series.name}</bdi>
-      </dd>
-      <dt>{s.t.meetingCount}</dt>
-      <dd>{s.number(series.meetingCount)}</dd>
-    </dl>
-  );
-}
-
 export function NotFoundView({ s, base }: { s: Speech; base: string }) {
   return (
     <>

@@ -1,0 +1,56 @@
+// The meeting page's live parts.
+
+const POLL_MS = 2000;
+
+/**
+ * A meeting in progress: its status (element with data-live, the URL of the status as JSON) is
+ * polled every two seconds; when it changes the page loads again, showing what the new status
+ * brings (the naming link, the digest, the transcript). Stops at READY or FAILED.
+ */
+export function followStatus(doc) {
+  const el = doc.querySelector('[data-live]');
+  if (!el) return;
+  const url = el.getAttribute('data-live');
+  const shown = el.getAttribute('data-status');
+  const tick = () => {
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((s) => {
+        if (s && s.status !== shown) {
+          el.textContent = s.label;
+          el.setAttribute('data-status', s.status);
+          window.location.reload();
+          return;
+        }
+        setTimeout(tick, POLL_MS);
+      })
+      .catch(() => setTimeout(tick, POLL_MS * 5));
+  };
+  setTimeout(tick, POLL_MS);
+}
+
+/** Clicking a turn's time seeks the player to it; the turn being played is highlighted. */
+export function followPlayer(doc) {
+  const player = doc.getElementById('player');
+  if (!player) return;
+  const turns = Array.from(doc.querySelectorAll('li[data-start-ms]'));
+  doc.querySelectorAll('button[data-seek]').forEach((b) => {
+    b.hidden = false;
+    b.addEventListener('click', () => {
+      player.currentTime = Number(b.getAttribute('data-seek')) / 1000;
+      player.play().catch(() => undefined);
+    });
+  });
+  doc.querySelectorAll('.noscript-time').forEach((t) => {
+    t.hidden = true;
+  });
+  player.addEventListener('timeupdate', () => {
+    const ms = player.currentTime * 1000;
+    for (const li of turns) {
+      const on = ms >= Number(li.getAttribute('data-start-ms')) && ms < Number(li.getAttribute('data-end-ms'));
+      li.classList.toggle('current', on);
+      if (on) li.setAttribute('aria-current', 'true');
+      else li.removeAttribute('aria-current');
+    }
+  });
+}

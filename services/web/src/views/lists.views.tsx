@@ -1,0 +1,153 @@
+import type { Speech } from '../i18n/messages';
+import { meetingText } from '../i18n/meeting-messages';
+import { clockOf } from './meeting.views';
+
+/** A meeting as the list and search routes give it (the contract's Recording list item, search's snippet). */
+export interface ListedMeeting {
+  id: string;
+  displayTitle: string;
+  kind: string;
+  recordedAt: string;
+  durationSeconds: number | null;
+  series: { id: string; name: string } | null;
+  snippet?: string | null;
+}
+export interface ListedSeries {
+  id: string;
+  name: string;
+  role: 'owner' | 'member';
+  meetingCount: number;
+}
+export interface MeetingFilters {
+  q: string;
+  seriesId: string;
+  kind: string;
+  from: string;
+  to: string;
+}
+
+export const KINDS = ['MEETING', 'LECTURE', 'INTERVIEW', 'VOICE_MEMO', 'CALL'] as const;
+
+export function MeetingList({ s, base, items }: { s: Speech; base: string; items: ListedMeeting[] }) {
+  const m = meetingText(s.locale);
+  if (items.length === 0) return <p>{m.noMeetings}</p>;
+  return (
+    <ul class="meetings">
+      {items.map((x) => (
+        <li key={x.id} class="card">
+          <a href={`${base}/recordings/${encodeURIComponent(x.id)}`}>
+            <bdi>{x.displayTitle}</bdi>
+          </a>
+          <p class="hint">
+            {s.date(x.recordedAt)}
+            {x.durationSeconds !== null ? ` · ${clockOf(s, x.durationSeconds * 1000)}` : ''}
+            {x.series ? ' · ' : ''}
+            {x.series ? <bdi>{x.series.name}</bdi> : null}
+          </p>
+          {x.snippet ? (
+            <p class="snippet">
+              <bdi>{x.snippet}</bdi>
+            </p>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The meetings page: filters (series, kind, dates) and search across meetings, then the list. */
+export function MeetingsView({ s, base, f, series, items, next }: { s: Speech; base: string; f: MeetingFilters; series: ListedSeries[]; items: ListedMeeting[]; next: string | null }) {
+  const m = meetingText(s.locale);
+  return (
+    <>
+      <form method="get" action={`${base}/meetings`} class="filters" role="search" aria-label={m.searchLabel}>
+        <label>
+          {m.searchLabel}
+          <input type="search" name="q" maxLength={200} value={f.q} />
+        </label>
+        <label>
+          {m.filterSeries}
+          <select name="seriesId">
+            <option value="">{m.filterAny}</option>
+            {series.map((x) => (
+              <option key={x.id} value={x.id} selected={f.seriesId === x.id}>
+                {x.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {m.filterKind}
+          <select name="kind">
+            <option value="">{m.filterAny}</option>
+            {KINDS.map((k) => (
+              <option key={k} value={k} selected={f.kind === k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {m.filterFrom}
+          <input type="date" name="from" value={f.from} />
+        </label>
+        <label>
+          {m.filterTo}
+          <input type="date" name="to" value={f.to} />
+        </label>
+        <button type="submit">{m.filter}</button>
+      </form>
+      <MeetingList s={s} base={base} items={items} />
+      {next ? (
+        <p>
+          <a href={next}>{m.more}</a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function SeriesListView({ s, base, items }: { s: Speech; base: string; items: ListedSeries[] }) {
+  const m = meetingText(s.locale);
+  if (items.length === 0) return <p>{m.noSeriesYet}</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">{m.navSeries}</th>
+          <th scope="col">{m.role}</th>
+          <th scope="col">{s.t.meetingCount}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((x) => (
+          <tr key={x.id}>
+            <td>
+              <a href={`${base}/series/${encodeURIComponent(x.id)}`}>
+                <bdi>{x.name}</bdi>
+              </a>
+            </td>
+            <td>{x.role === 'owner' ? m.owned : m.joined}</td>
+            <td>{s.number(x.meetingCount)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function SeriesPageView({ s, base, series, items }: { s: Speech; base: string; series: ListedSeries; items: ListedMeeting[] }) {
+  const m = meetingText(s.locale);
+  return (
+    <>
+      <dl class="facts">
+        <dt>{m.role}</dt>
+        <dd>{series.role === 'owner' ? m.owned : m.joined}</dd>
+        <dt>{s.t.meetingCount}</dt>
+        <dd>{s.number(series.meetingCount)}</dd>
+      </dl>
+      <h2>{m.seriesMeetings}</h2>
+      <MeetingList s={s} base={base} items={items} />
+    </>
+  );
+}

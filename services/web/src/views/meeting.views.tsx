@@ -1,0 +1,265 @@
+import type { TranscriptSegment } from '@mm/contract';
+import type { Speech } from '../i18n/messages';
+import { meetingText, type MeetingMessages } from '../i18n/meeting-messages';
+import { Notice, PostForm, type Viewer } from './layout';
+import { statusLabel, type MeetingStatus } from './pages.views';
+
+export interface Speaker {
+  label: string;
+  name: string | null;
+}
+/** A turn of the transcript as the bundle gives it. */
+export type Turn = Omit<TranscriptSegment, 'pausesMs'>;
+export interface DigestSection {
+  kind: string;
+  title: string;
+  text?: string;
+  items?: (string | { text: string; owner?: string | null })[];
+}
+
+/** Everything the meeting page shows, gathered from the owning service's answers. */
+export interface MeetingPage {
+  status: MeetingStatus & { error?: { code: string } | null };
+  displayTitle: string | null;
+  recordedAt: string | null;
+  durationSeconds: number | null;
+  speakers: Speaker[];
+  turns: Turn[];
+  digest: DigestSection[] | null;
+  /** The owner sees actions and audio; a member of the meeting's series reads only. */
+  owner: boolean;
+  series: { id: string; name: string } | null;
+  /** The owner's series, to move the meeting into one. */
+  ownedSeries: { id: string; name: string }[];
+  notice: string | null;
+  error: string | null;
+}
+
+/** `m:ss` or `h:mm:ss` in the page's digits. */
+export function clockOf(s: Speech, ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const mm = Math.floor((total % 3600) / 60);
+  const ss = total % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const text = h > 0 ? `${h}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+  return text.replace(/\d/g, (d) => s.number(Number(d)));
+}
+
+export const speakerName = (speakers: Speaker[], label: string) => speakers.find((x) => x.label === label)?.name ?? label;
+export const FINAL = ['READY', 'FAILED'];
+
+export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSection[] }) {
+  return (
+    <section class="card" aria-labelledby="digest-h">
+      <h2 id="digest-h">{m.digest}</h2>
+      {sections.map((x, i) => (
+        <div key={i} class="section" data-kind={x.kind}>
+          <h3>{x.title}</h3>
+          {x.text !== undefined ? <p>{x.text || '—'}</p> : null}
+          {x.items ? (
+            <ul>
+              {x.items.length === 0 ? <li>—</li> : null}
+              {x.items.map((it, j) => (
+                <li key={j}>{typeof it === 'string' ? it : `${it.text}${it.owner ? ` (${it.owner})` : ''}`}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function Transcript({ s, m, p, viewer, action, audio }: { s: Speech; m: MeetingMessages; p: MeetingPage; viewer: Viewer; action: string; audio: boolean }) {
+  const editable = p.owner && p.status.status === 'READY';
+  return (
+    <section class="card" aria-labelledby="transcript-h">
+      <h2 id="transcript-h">{m.transcript}</h2>
+      <ol class="turns">
+        {p.turns.map((t) => (
+          <li key={t.index} data-start-ms={t.startMs} data-end-ms={t.endMs} id={`turn-${t.index}`}>
+            <div class="turn-head">
+              <strong>
+                <bdi>{speakerName(p.speakers, t.speaker)}</bdi>
+              </strong>
+              {audio ? (
+                <button type="button" class="link seek" data-seek={t.startMs} hidden aria-label={m.f('seekTo', { time: clockOf(s, t.startMs) })}>
+                  {clockOf(s, t.startMs)}
+                </button>
+              ) : null}
+              <span class={audio ? 'time noscript-time' : 'time'}>{clockOf(s, t.startMs)}</span>
+            </div>
+            <p class="turn-text">{t.text}</p>
+            {editable ? (
+              <details>
+                <summary>{m.edit}</summary>
+                <PostForm viewer={viewer} action={`${action}/segments/${t.index}`} class="stack">
+                  <label>
+                    {m.editTurn}
+                    <textarea name="text" required maxLength={5000} rows={3}>
+                      {t.text}
+                    </textarea>
+                  </label>
+                  <button type="submit">{m.save}</button>
+                </PostForm>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function OwnerActions({ m, p, viewer, action }: { m: MeetingMessages; p: MeetingPage; viewer: Viewer; action: string }) {
+  const ready = p.status.status === 'READY';
+  return (
+    <section class="card" aria-labelledby="actions-h">
+      <h2 id="actions-h">{m.actions}</h2>
+      <PostForm viewer={viewer} action={`${action}/title`} class="stack">
+        <label>
+          {m.meetingName}
+          <input type="text" name="title" maxLength={200} value={p.status.title ?? ''} />
+        </label>
+        <button type="submit">{m.rename}</button>
+      </PostForm>
+      {ready && p.speakers.length > 0 ? (
+        <PostForm viewer={viewer} action={`${action}/speakers`} class="stack">
+          <fieldset class="stack">
+            <legend>{m.renameSpeakers}</legend>
+            {p.speakers.map((x) => (
+              <label key={x.label}>
+                {m.f('nameOf', { label: x.label })}
+                <input type="text" name={`name.${x.label}`} maxLength={100} value={x.name ?? ''} />
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">{m.save}</button>
+        </PostForm>
+      ) : null}
+      <PostForm viewer={viewer} action={`${action}/series`} class="stack">
+        <label>
+          {m.moveSeries}
+          <select name="seriesId">
+            <option value="" selected={!p.series}>{m.noSeries}</option>
+            {p.ownedSeries.map((x) => (
+              <option key={x.id} value={x.id} selected={p.series?.id === x.id}>
+                {x.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">{m.move}</button>
+      </PostForm>
+      {ready ? (
+        <PostForm viewer={viewer} action={`${action}/regenerate`} class="stack">
+          <p class="hint">{m.regenerateHint}</p>
+          <button type="submit">{m.regenerate}</button>
+        </PostForm>
+      ) : null}
+      <PostForm viewer={viewer} action={`${action}/recheck`} class="stack">
+        <p class="hint">{m.checkAgainHint}</p>
+        <button type="submit">{m.checkAgain}</button>
+      </PostForm>
+      <PostForm viewer={viewer} action={`${action}/delete`} class="stack">
+        <p class="hint">{m.deleteHint}</p>
+        <div class="check">
+          <input type="checkbox" id="confirm-delete" name="confirm" value="yes" required />
+          <label for="confirm-delete">{m.deleteConfirm}</label>
+        </div>
+        <button type="submit" class="danger">{m.deleteMeeting}</button>
+      </PostForm>
+    </section>
+  );
+}
+
+export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: string; viewer: Viewer; p: MeetingPage }) {
+  const m = meetingText(s.locale);
+  const path = `${base}/recordings/${encodeURIComponent(p.status.id)}`;
+  const live = !FINAL.includes(p.status.status);
+  const audio = p.owner;
+  return (
+    <>
+      <Notice kind="ok" text={p.notice} />
+      <Notice kind="error" text={p.error} />
+      <dl class="facts">
+        {p.recordedAt ? (
+          <>
+            <dt>{m.date}</dt>
+            <dd>{s.date(p.recordedAt)}</dd>
+          </>
+        ) : null}
+        {p.durationSeconds !== null ? (
+          <>
+            <dt>{m.duration}</dt>
+            <dd>{clockOf(s, p.durationSeconds * 1000)}</dd>
+          </>
+        ) : null}
+        <dt>{s.t.status}</dt>
+        <dd data-status={p.status.status} data-live={live ? `${path}/status.json` : undefined} aria-live="polite">
+          {statusLabel(s.t, p.status.status)}
+        </dd>
+        {p.series ? (
+          <>
+            <dt>{m.moveSeries}</dt>
+            <dd>
+              <a href={`${base}/series/${encodeURIComponent(p.series.id)}`}>
+                <bdi>{p.series.name}</bdi>
+              </a>
+            </dd>
+          </>
+        ) : null}
+        {p.speakers.length > 0 ? (
+          <>
+            <dt>{m.speakers}</dt>
+            <dd>
+              {p.speakers.map((x, i) => (
+                <span key={x.label}>
+                  {i > 0 ? (s.dir === 'rtl' ? '، ' : ', ') : null}
+                  <bdi>{x.name ?? x.label}</bdi>
+                </span>
+              ))}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {live ? <p class="hint">{m.liveNote}</p> : null}
+      {p.status.status === 'FAILED' && p.status.error ? <p>{m.f('failedNote', { code: p.status.error.code })}</p> : null}
+      {p.owner && p.status.status === 'NAMING' ? (
+        <p>
+          <a class="button" href={`${path}/naming`}>{m.namingOpen}</a>
+        </p>
+      ) : null}
+      {p.status.status === 'READY' ? (
+        <p class="downloads">
+          <span>{m.download}: </span>
+          <a href={`${path}/bundle.md`} download>{m.downloadMarkdown}</a>
+          <a href={`${path}/bundle.json`} download>{m.downloadJson}</a>
+        </p>
+      ) : null}
+      {audio ? (
+        <section class="card player" aria-labelledby="audio-h">
+          <h2 id="audio-h">{m.audio}</h2>
+          <audio id="player" controls preload="metadata" src={`${path}/audio`} aria-label={m.playerLabel} />
+        </section>
+      ) : null}
+      {p.digest ? <Digest m={m} sections={p.digest} /> : null}
+      {p.turns.length > 0 ? <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} /> : null}
+      {p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
+    </>
+  );
+}
+
+/** After a delete: the way back, which reveals nothing of the meeting (restore answers 404 to anyone but its owner). */
+export function DeletedView({ s, base, viewer, id }: { s: Speech; base: string; viewer: Viewer; id: string }) {
+  const m = meetingText(s.locale);
+  return (
+    <>
+      <p>{m.deletedNote}</p>
+      <PostForm viewer={viewer} action={`${base}/recordings/${encodeURIComponent(id)}/restore`}>
+        <button type="submit">{m.restore}</button>
+      </PostForm>
+    </>
+  );
+}
