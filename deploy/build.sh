@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$(mkdir -p "$1" && cd "$1" && pwd)"; shift
 services=("$@")
-[ ${#services[@]} -gt 0 ] || services=(gateway account recordings pipeline series ask events web)
+[ ${#services[@]} -gt 0 ] || services=(gateway account recordings pipeline series ask events web mcp)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$root/node_modules/.bin/tsc" -p "$root/tsconfig.build.json" --outDir "$work"

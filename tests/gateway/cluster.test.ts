@@ -4,6 +4,8 @@
  * for all of them, and SIGTERM drains every worker before the primary exits 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { migrateSchema } from '@mm/db';
+import { SERVICE_SCHEMAS } from '../support/migrate';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -76,6 +78,9 @@ describe('the gateway with two workers', () => {
   });
 
   it('serves from both workers, replaces a dead one, and drains all of them on SIGTERM', async () => {
+    // The gateway's start only checks its schema: the migration step first, as in production.
+    const { schema, migrations } = SERVICE_SCHEMAS.gateway;
+    await migrateSchema(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test', schema, migrations);
     const port = await freePort();
     const opsPort = await freePort();
     const exited = new Promise<number | null>((resolve) => {

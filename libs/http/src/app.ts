@@ -1,4 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { healthBody, registerBuildInfo } from './build-info';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -42,7 +43,7 @@ export function createOpsApp(opts: Pick<ServiceAppOptions, 'name' | 'ready'>): E
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json(healthBody());
   });
   mountOps(app, opts);
   app.use((_req: Request, res: Response) => writeNotFound(res));
@@ -64,6 +65,7 @@ function metricsFor(name: string) {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
       registers: [registry],
     });
+    registerBuildInfo(registry);
     m = { registry, duration };
     registries.set(name, m);
   }
@@ -76,9 +78,9 @@ export function serviceRegistry(name: string): client.Registry {
 }
 
 /** A counter in a service's registry, made once per process (a second call answers the same one). */
-export function serviceCounter(service: string, name: string, help: string): client.Counter {
+export function serviceCounter<L extends string = string>(service: string, name: string, help: string, labelNames: readonly L[] = []): client.Counter<L> {
   const registry = serviceRegistry(service);
-  return (registry.getSingleMetric(name) as client.Counter | undefined) ?? new client.Counter({ name, help, registers: [registry] });
+  return (registry.getSingleMetric(name) as client.Counter<L> | undefined) ?? new client.Counter({ name, help, labelNames, registers: [registry] });
 }
 
 /** Per-request facts the log line reads when the response finishes. */
@@ -143,7 +145,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   });
 
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json(healthBody());
   });
   if (opts.opsRoutes !== false) mountOps(app, opts);
 

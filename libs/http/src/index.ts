@@ -13,3 +13,4 @@ export * from './body-watch';
 export * from './kept-answers';
 export * from './app-door';
 export * from './stream-config';
+export * from './build-info';

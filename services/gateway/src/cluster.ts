@@ -12,7 +12,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import express from 'express';
-import { clusterMetrics, createLogger, offerMetricsToPrimary, serve, writeNotFound, type Running } from '@mm/http';
+import { clusterMetrics, createLogger, healthBody, offerMetricsToPrimary, serve, writeNotFound, type Running } from '@mm/http';
 import type { GatewayConfig } from './config';
 import { nextRestartDelayMs } from './domain/worker-restarts';
 import type { GatewayProcess } from './main';
@@ -79,7 +79,7 @@ export async function startGatewayPrimary(config: GatewayConfig, workers: number
   const ops = express();
   ops.disable('x-powered-by');
   ops.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json(healthBody());
   });
   ops.get('/readyz', async (_req, res) => {
     const ok = await allReady().catch(() => false);

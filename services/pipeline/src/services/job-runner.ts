@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { enqueue } from '@mm/bus';
+import { serviceCounter } from '@mm/http';
 import { BUS, FAILURE_CODES, isRetryable, type FailureCode, type PipelineJob } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { Database } from '../db/schema';
@@ -17,6 +18,10 @@ const codeOf = (err: unknown, step: JobMessage['step']): FailureCode => {
   if (typeof code === 'string' && (FAILURE_CODES as readonly string[]).includes(code)) return code as FailureCode;
   return step === 'transcribe' ? 'TRANSCRIBE_FAILED' : 'GENERATE_FAILED';
 };
+
+/** `pipeline_jobs_failed_total`: the alert on pipeline failures (k8s/components/alerts) reads it. */
+const jobFailures = () =>
+  serviceCounter('pipeline', 'pipeline_jobs_failed_total', 'Pipeline jobs that failed, by step, failure code and whether no retry is left', ['step', 'code', 'final']);
 
 /**
  * Runs one job message: records it, announces the start, runs the engine, and commits the result
@@ -63,6 +68,7 @@ export class JobRunner {
       const code = codeOf(err, m.step);
       const final = !isRetryable(code) || m.attempt > this.deps.autoRetries;
       logger.warn({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, code, final, err: String(err) }, 'job failed');
+      jobFailures().inc({ step: m.step, code, final: String(final) });
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('job').set({ status: 'failed', errorCode: code, finishedAt: sql`now()` }).where('id', '=', m.jobId).execute();
         await enqueue(trx, BUS.jobFailed, `failed:${m.jobId}:${m.attempt}`, { recordingId: m.recordingId, jobId: m.jobId, step: m.step, code, final });

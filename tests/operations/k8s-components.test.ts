@@ -1,0 +1,98 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { BUS_STREAMS } from '@mm/contract';
+import { allowedPaths, type Node } from './network-model';
+
+/** Issue 26: the opt-in components (ServiceMonitors, alert rules, KEDA) fit what the code serves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = any;
+const ROOT = path.resolve(__dirname, '..', '..');
+const COMPONENTS = ['service-monitors', 'alerts', 'keda-pipeline', 'mcp-http'];
+
+/** The prod overlay with the given components, as an operator's own overlay would list them. */
+function render(components: string[]): Obj[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mm-kc-'));
+  try {
+    const k8s = path.relative(dir, path.join(ROOT, 'k8s'));
+    writeFileSync(path.join(dir, 'kustomization.yaml'), JSON.stringify({ resources: [`${k8s}/overlays/prod`], components: components.map((c) => `${k8s}/components/${c}`) }));
+    const yaml = execFileSync('kubectl', ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', dir], { encoding: 'utf8' });
+    return parseAllDocuments(yaml).map((d) => d.toJS()).filter(Boolean);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every TypeScript source of the services and libraries, read together. */
+const code = ['libs', 'services']
+  .flatMap((top) => readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' }).filter((f) => /\/src\/.*\.ts$/.test(f) && !f.includes('node_modules')).map((f) => path.join(top, f)))
+  .map((f) => readFileSync(path.join(ROOT, f), 'utf8'))
+  .join('\n');
+
+describe('the kustomize components', () => {
+  const objects = render(COMPONENTS);
+  const of = (kind: string) => objects.filter((o) => o.kind === kind);
+
+  it('are opt in: the overlays alone render none of their kinds', () => {
+    const plain = render([]);
+    expect(plain.filter((o) => ['ServiceMonitor', 'PrometheusRule', 'ScaledObject'].includes(o.kind))).toEqual([]);
+  });
+
+  it('scrape each service on the port its pods say /metrics is on', () => {
+    const scraped = of('Deployment').filter((d) => d.spec.template.metadata.annotations?.['prometheus.io/scrape'] === 'true');
+    // One ServiceMonitor per scraped Deployment, none more (every service, the app included).
+    expect(of('ServiceMonitor').map((m) => m.metadata.name).sort()).toEqual(scraped.map((d) => d.metadata.name).sort());
+    expect(scraped.length).toBeGreaterThanOrEqual(8);
+    for (const d of scraped) {
+      const name = d.metadata.name;
+      const podPort = Number(d.spec.template.metadata.annotations['prometheus.io/port']);
+      const monitor = of('ServiceMonitor').find((m) => m.metadata.name === name);
+      const portName = monitor.spec.endpoints[0].port;
+      const service = of('Service').find((s) => s.spec.selector['app.kubernetes.io/name'] === name && s.spec.ports.some((q: Obj) => q.name === portName));
+      const target = service.spec.ports.find((q: Obj) => q.name === portName).targetPort;
+      const container = d.spec.template.spec.containers[0].ports.find((q: Obj) => q.name === target || q.containerPort === target);
+      expect({ name, port: container.containerPort, path: monitor.spec.endpoints[0].path }).toEqual({ name, port: podPort, path: '/metrics' });
+    }
+  });
+
+  it('alert on outbox lag, dead letters, queue depth, 5xx rate and pipeline failures, with metrics the code exports', () => {
+    const rules = of('PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g: Obj) => g.rules));
+    expect(rules.map((r: Obj) => r.alert).sort()).toEqual(
+      ['MeetingMemoryDeadLetters', 'MeetingMemoryHigh5xxRate', 'MeetingMemoryOutboxLag', 'MeetingMemoryPipelineFailures', 'MeetingMemoryPipelineQueueDepth'].sort(),
+    );
+    const metrics = new Set(rules.flatMap((r: Obj) => [...String(r.expr).matchAll(/\b([a-z_]+)(?:\{|\[|\))/g)].map((m) => m[1])));
+    // The NATS exporter's metric aside, each is registered by the services' code.
+    const ours = [...metrics].filter((m) => !m.startsWith('jetstream_') && !['sum', 'max', 'rate', 'increase', 'by'].includes(m));
+    expect(ours.filter((m) => !code.includes(`'${m.replace(/_count$/, '')}'`))).toEqual([]);
+    expect(ours.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('scale the pipeline with KEDA on its transcription consumer, and leave it no fixed replica count', () => {
+    const [scaled] = of('ScaledObject');
+    expect(scaled.spec.scaleTargetRef.name).toBe('pipeline');
+    const trigger = scaled.spec.triggers[0];
+    expect(Object.keys(BUS_STREAMS)).toContain(trigger.metadata.stream);
+    expect(code).toContain(`durable: '${trigger.metadata.consumer}'`);
+    expect(of('Deployment').find((d) => d.metadata.name === 'pipeline').spec.replicas).toBeUndefined();
+  });
+
+  it('run the MCP HTTP server from its own image target, reached through the ingress, reaching the gateway alone', () => {
+    const mcp = of('Deployment').find((d) => d.metadata.name === 'mcp');
+    expect(mcp.spec.template.spec.containers[0].image).toBe('meeting-memory/mcp');
+    expect(readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8')).toMatch(/FROM runtime AS mcp\n[\s\S]*CMD \["node", "src\/main\.js", "--http"\]/);
+    const pod = (name: string): Node => {
+      const d = of('Deployment').find((x) => x.metadata.name === name);
+      return { name, namespace: 'meeting-memory', labels: d.spec.template.metadata.labels, ports: d.spec.template.spec.containers[0].ports.map((q: Obj) => q.containerPort), inNamespace: true };
+    };
+    const nodes: Node[] = [
+      pod('mcp'),
+      pod('gateway'),
+      { name: 'ingress-nginx', namespace: 'ingress-nginx', labels: {}, ports: [], inNamespace: false },
+      { name: 'outside', namespace: '', labels: {}, ports: 'any', inNamespace: false },
+    ];
+    const paths = [...allowedPaths(of('NetworkPolicy'), nodes, 'meeting-memory')].filter((x) => x.includes('mcp')).sort();
+    expect(paths).toEqual(['ingress-nginx -> mcp:8090', 'mcp -> gateway:8080']);
+  });
+});
