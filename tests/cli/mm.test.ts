@@ -6,6 +6,7 @@ import { startStack, type Stack, type TestToken } from '../support/stack';
 import { silence, speakMeeting, type ScriptTurn } from '../support/speak-meeting';
 import { REPO, runMm } from '../support/run-mm';
 import { waitForEvent } from '../support/wait';
+import { tokenWhoseMeetingsWaitForNames } from '../support/naming';
 
 /**
  * `pnpm mm` against the real stack and engines: `submit --wait` in a real terminal (tmux) shows a
@@ -22,6 +23,7 @@ let token: TestToken;
 let dir: string;
 let env: Record<string, string>;
 let readyId: string;
+let accountId: string;
 /** A second meeting of the same words, sent without a terminal. */
 let secondId: string;
 
@@ -29,6 +31,7 @@ beforeAll(async () => {
   // A low price per character makes an Ask cost more than one minute (PRICE_ABOVE_MAX reachable).
   stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1', ASK_CHARS_PER_MINUTE: '50' }, { pipeline: true });
   const account = await stack.admin.account({ balanceMinutes: 200 });
+  accountId = account.id;
   token = await stack.admin.token(account.id, [
     'recordings:read',
     'recordings:write',
@@ -51,34 +54,35 @@ afterAll(async () => {
 const tmux = (...args: string[]) =>
   execFileSync('tmux', ['-L', `mm-test-${process.pid}`, ...args], { encoding: 'utf8' });
 
+/** `pnpm mm` in the test folder with these variables, as a shell command. */
+const mmIn = (vars: Record<string, string>) =>
+  `cd ${dir} && env ${Object.entries(vars)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} pnpm -s -C ${REPO} mm`;
+
+/** Runs a shell command in a real terminal (tmux) until it prints EXIT=n; `seen` reads each screen. */
+async function inTmux(command: string, seen: (screen: string) => void = () => undefined): Promise<string> {
+  tmux('new-session', '-d', '-s', 'mm', '-x', '200', '-y', '50', `${command}; echo EXIT=$?; sleep 600`);
+  let screen = '';
+  try {
+    const deadline = Date.now() + 180_000;
+    while (Date.now() < deadline && !/EXIT=\d+/.test(screen)) {
+      screen = tmux('capture-pane', '-p', '-J', '-t', 'mm');
+      seen(screen);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    tmux('kill-server');
+  }
+  return screen;
+}
+
 describe('mm in a terminal', () => {
   it('submit --wait shows a progress bar that advances, then the READY line', async () => {
-    const vars = Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' ');
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'mm',
-      '-x',
-      '160',
-      '-y',
-      '20',
-      `cd ${dir} && env ${vars} pnpm -C ${REPO} mm submit meeting.wav --wait; echo EXIT=$?; sleep 600`,
-    );
     const percents = new Set<number>();
-    let screen = '';
-    try {
-      const deadline = Date.now() + 180_000;
-      while (Date.now() < deadline && !/EXIT=\d+/.test(screen)) {
-        screen = tmux('capture-pane', '-p', '-t', 'mm');
-        for (const m of screen.matchAll(/meeting\.wav \[[█░]+\] (\d+)%/g)) percents.add(Number(m[1]));
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    } finally {
-      tmux('kill-server');
-    }
+    const screen = await inTmux(`${mmIn(env)} submit meeting.wav --wait --skip-naming`, (shown) => {
+      for (const m of shown.matchAll(/meeting\.wav \[[█░]+\] (\d+)%/g)) percents.add(Number(m[1]));
+    });
     expect(screen).toMatch(/EXIT=0/);
     const ready = screen.match(/^READY (\S+) meeting\.wav \(\d+ min\)$/m);
     expect(ready).not.toBeNull();
@@ -86,6 +90,38 @@ describe('mm in a terminal', () => {
     expect(percents.size).toBeGreaterThanOrEqual(2);
     expect(Math.max(...percents)).toBe(100);
     expect(Math.min(...percents)).toBeLessThan(100);
+  }, 240_000);
+
+  it('series create and list, and quote, in a terminal; show reads one series', async () => {
+    expect(readyId).toBeDefined();
+    const t = await stack.admin.token(accountId, ['series:read', 'series:write', 'recordings:query']);
+    const e = { ...env, MM_TOKEN: t.value };
+    const screen = await inTmux(`${mmIn(e)} series create 'Weekly sync' --title-style TOPIC && ${mmIn(e)} series list && ${mmIn(e)} quote ${readyId}`);
+    expect(screen).toMatch(/EXIT=0/);
+    const id = /^created (\S+) Weekly sync \(owner\)$/m.exec(screen)![1];
+    expect(screen).toMatch(new RegExp(`^${id} Weekly sync \\(owner, 0 meetings\\)$`, 'm'));
+    expect(screen).toMatch(new RegExp(`^\\d+ min to ask ${readyId}$`, 'm'));
+    const shown = await runMm(['series', 'show', id, '--json'], e);
+    expect(JSON.parse(shown.stdout).series).toMatchObject({ id, name: 'Weekly sync', titleStyle: 'TOPIC' });
+    // A token without series:write is told which scope the refused command needs.
+    const refused = await runMm(['series', 'create', 'Nope', '--json'], env);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: 'TOKEN_SCOPE',
+      message: expect.stringMatching(/needs the scope series:write/),
+      details: { requiredScopes: ['series:write'] },
+    });
+  }, 120_000);
+
+  it('a wait at NAMING stops in the terminal with the naming link, the deadline and the two ways on', async () => {
+    const namer = await tokenWhoseMeetingsWaitForNames(stack, ['recordings:read', 'recordings:write']);
+    const screen = await inTmux(`${mmIn({ ...env, MM_TOKEN: namer.value })} submit meeting.wav --wait`);
+    expect(screen).toMatch(/EXIT=12/);
+    const id = /^NAMING (\S+) meeting\.wav/m.exec(screen)![1];
+    expect(screen).toMatch(/waits for speaker names until \S+ \(then it goes on without names\): open \S+\/naming to name them, or go on without/);
+    expect(screen).toContain(`mm skip-naming ${id} && mm wait ${id}`);
+    expect(screen).toMatch(/--skip-naming never stops here/);
+    const on = await runMm(['wait', id, '--skip-naming'], { ...env, MM_TOKEN: namer.value });
+    expect([on.code, on.stdout]).toEqual([0, expect.stringMatching(`^READY ${id}`)]);
   }, 240_000);
 
   it('without a terminal prints plain lines; ask --json parses as JSON with citations as turn times', async () => {
@@ -99,7 +135,9 @@ describe('mm in a terminal', () => {
 
     const text = await runMm(['ask', readyId, 'When will the release ship?'], env);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^\[1\] \d\d:\d\d (speaker_\d+|unknown speaker)/m);
+    // Each citation quotes the words said, as the bundle holds them.
+    expect(text.stdout).toMatch(/^\[1\] \d\d:\d\d (speaker_\d+|unknown speaker).*: ".+"$/m);
+    expect(answer.citations[0]).toMatchObject({ quote: expect.any(String), endMs: expect.any(Number) });
     expect(text.stdout).toMatch(/charged \d+ min/);
 
     const sent = await runMm(['submit', 'meeting.wav'], env, dir);
@@ -131,7 +169,7 @@ describe('mm in a terminal', () => {
 
   it('search pages with --cursor, says next: as list does, and filters by --kind, --from and --to', async () => {
     expect(secondId).toBeDefined();
-    expect((await runMm(['wait', secondId], env)).code).toBe(0);
+    expect((await runMm(['wait', secondId, '--skip-naming'], env)).code).toBe(0);
     const first = await runMm(['search', 'release', '--limit', '1'], env);
     expect(first.code).toBe(0);
     const cursor = first.stdout.match(/^next: --cursor (\S+)$/m)?.[1];

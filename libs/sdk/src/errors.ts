@@ -9,6 +9,8 @@ export class MmApiError extends Error {
     readonly details: Record<string, unknown> | undefined,
     /** Seconds from the Retry-After header; undefined when absent (waiting will not help). */
     readonly retryAfterSeconds: number | undefined,
+    /** The request that was answered so (to name what a TOKEN_SCOPE refused, for example). */
+    readonly request?: { method: string; url: string },
   ) {
     super(message);
     this.name = 'MmApiError';
@@ -55,7 +57,7 @@ export function transportCause(err: unknown): { code?: string; message: string }
  * Reads an error answer. The body is `{ error: { code, message, details? } }`; the bundle's
  * NOT_READY puts `details` beside `error` (contract); a plain-text 404 (not an API route) has no code.
  */
-export async function errorOf(res: Response): Promise<MmApiError> {
+export async function errorOf(res: Response, request?: { method: string; url: string }): Promise<MmApiError> {
   const text = await res.text().catch(() => '');
   let code = `HTTP_${res.status}`;
   let message = text.slice(0, 200) || res.statusText;
@@ -75,5 +77,5 @@ export async function errorOf(res: Response): Promise<MmApiError> {
   }
   const retryAfter = res.headers.get('retry-after');
   const seconds = retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
-  return new MmApiError(res.status, code, message, details, seconds);
+  return new MmApiError(res.status, code, message, details, seconds, request);
 }

@@ -55,7 +55,7 @@ export async function sendWithRetry(a: Attempt, policy: RetryPolicy = DEFAULT_RE
       continue;
     }
     if (res.ok) return res;
-    const error: MmApiError = await errorOf(res);
+    const error: MmApiError = await errorOf(res, { method: a.method, url: a.url });
     const wait = retryDelayMs(
       { attempt, repeatable, status: error.status, code: error.code, retryAfterSeconds: error.retryAfterSeconds },
       policy,

@@ -9,3 +9,4 @@ export { pollDelayMs, DEFAULT_POLL, type PollSchedule } from './domain/poll-sche
 export type { paths, operations, components } from './generated/openapi';
 export * from './meeting-memory';
 export { serviceUrlProblem, redactUrl } from './domain/service-url';
+export { quoteCitation, moment, speakerName, type Citation, type QuotedCitation } from './domain/citations';

@@ -4,6 +4,7 @@ import { loadConfig, type CliConfig } from './config';
 import { context, type Ctx } from './context';
 import { registerAccountCommands } from './commands/account.commands';
 import { registerMeetingCommands } from './commands/meetings.commands';
+import { registerSeriesCommands } from './commands/series.commands';
 import { registerSubmitCommands } from './commands/submit.commands';
 import { EXIT } from './domain/exit-codes';
 import { CliError, reportError } from './output';
@@ -43,8 +44,15 @@ export async function main(argv: string[]): Promise<number> {
   registerAccountCommands(program, run);
   registerSubmitCommands(program, run);
   registerMeetingCommands(program, run);
+  registerSeriesCommands(program, run);
   // --json is accepted after the command too (`mm ask ID Q --json`); wantsJson read it already.
-  for (const cmd of program.commands) cmd.option('--json', 'answer JSON on stdout');
+  const withJson = (cmds: readonly Command[]): void => {
+    for (const cmd of cmds) {
+      if (cmd.commands.length) withJson(cmd.commands);
+      else cmd.option('--json', 'answer JSON on stdout');
+    }
+  };
+  withJson(program.commands);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {

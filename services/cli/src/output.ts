@@ -2,6 +2,7 @@ import { MmApiError, MmTransportError, transportCause } from '@mm/sdk';
 import { BASE_URL_HINT } from './domain/base-url';
 import { EXIT, exitCodeOf } from './domain/exit-codes';
 import { waitText } from './domain/format';
+import { requiredScopes } from './domain/required-scopes';
 
 /** A failure the command line itself reports (usage, no login, a bad file or URL), with its exit code. */
 export class CliError extends Error {
@@ -82,6 +83,18 @@ function describeApiError(err: MmApiError, apiRoot: string | undefined): { error
       exitCode: EXIT.USAGE,
     };
   const retry = err.retryAfterSeconds;
+  if (err.code === 'TOKEN_SCOPE' && err.request && apiRoot) {
+    const scopes = requiredScopes(err.request.method, err.request.url, apiRoot);
+    if (scopes.length)
+      return {
+        error: {
+          code: err.code,
+          message: `${err.message} This needs the scope ${scopes.join(' or ')}: make a token that has it in the app.`,
+          details: { ...err.details, requiredScopes: scopes },
+        },
+        exitCode: exitCodeOf(err.code, err.status),
+      };
+  }
   return {
     error: {
       code: err.code,

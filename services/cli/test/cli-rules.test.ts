@@ -1,23 +1,17 @@
 import { isAdminUrl, sameApiRoot } from '../src/domain/base-url';
 import { sizeText, waitText } from '../src/domain/format';
-import { NAMING_WAIT_LIMIT_MS, stopsAtNaming } from '../src/domain/naming-wait';
+import { namingStop } from '../src/domain/naming-stop';
 
 describe('a wait at NAMING', () => {
-  const now = Date.parse('2026-11-25T12:00:00Z');
-  const inMs = (ms: number) => new Date(now + ms).toISOString();
-
-  it('stops when the service waits for a person with no end (FORCE_ON, deadline null)', () => {
-    expect(stopsAtNaming(null, now)).toBe(true);
+  it('names the link, the deadline and the two ways on', () => {
+    const stop = namingStop('r1', { url: 'https://app/n/r1', deadline: '2026-11-25T12:05:00Z' });
+    expect(stop.next).toEqual(['mm skip-naming r1', 'mm wait r1']);
+    expect(stop.hint).toMatch(/until 2026-11-25T12:05:00Z .* open https:\/\/app\/n\/r1 .*mm skip-naming r1 && mm wait r1/);
+    expect(stop.hint).toMatch(/--skip-naming/);
   });
 
-  it('stops when the deadline is hours away (FORCE_ON)', () => {
-    expect(stopsAtNaming(inMs(24 * 3600_000), now)).toBe(true);
-  });
-
-  it('waits on when the service goes on by itself soon (AUTO) or the deadline has passed', () => {
-    expect(stopsAtNaming(inMs(120_000), now)).toBe(false);
-    expect(stopsAtNaming(inMs(NAMING_WAIT_LIMIT_MS), now)).toBe(false);
-    expect(stopsAtNaming(inMs(-5_000), now)).toBe(false);
+  it('says when the service waits with no end (FORCE_ON, deadline null)', () => {
+    expect(namingStop('r1', { url: 'u', deadline: null }).hint).toMatch(/with no end/);
   });
 });
 

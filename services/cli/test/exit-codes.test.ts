@@ -38,18 +38,17 @@ describe('answer text', () => {
       {
         answer: 'Friday [1][2].',
         citations: [
-          { startMs: 4200, speaker: 'speaker_1' },
+          { startMs: 4200, speaker: 'speaker_1', speakerName: 'Sara', quote: 'We ship on Friday.' },
           { startMs: 65_000, speaker: null },
         ],
         minutes: 2,
         refused: false,
       },
-      new Map([['speaker_1', 'Sara']]),
     );
     expect(text.split('\n')).toEqual([
       'Friday [1][2].',
       '',
-      '[1] 00:04 Sara (speaker_1)',
+      '[1] 00:04 Sara (speaker_1): "We ship on Friday."',
       '[2] 01:05 unknown speaker',
       'charged 2 min',
     ]);

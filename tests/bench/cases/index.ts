@@ -17,5 +17,6 @@ import { uploadSlowCase } from './upload-slow';
 import { remoteAsrCase } from './remote-asr';
 import { routesCase } from './routes';
 import { mixedCase } from './mixed';
+import { cliStartCase } from './cli-start';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase, remoteAsrCase, routesCase, mixedCase];
+export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase, remoteAsrCase, routesCase, mixedCase, cliStartCase];

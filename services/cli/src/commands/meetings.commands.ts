@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { RECORDING_KINDS } from '@mm/contract';
-import type { FeedItem, MeetingMemory } from '@mm/sdk';
+import { quoteCitation, type Bundle, type Citation, type FeedItem, type MeetingMemory } from '@mm/sdk';
 import { EXIT } from '../domain/exit-codes';
 import { answerText } from '../domain/format';
 import { watchInterruption } from '../interrupt';
@@ -105,8 +105,8 @@ export function registerMeetingCommands(program: Command, run: Run): void {
         const question = seriesId ? [first, second].filter(Boolean).join(' ') : (second ?? '');
         const input = { question, maxMinutes: opts.maxMinutes as number | undefined };
         const answer = seriesId ? await mm.askSeries(seriesId, input) : await mm.askRecording(first, input);
-        const names = seriesId ? new Map<string, string>() : await speakerNames(mm, first);
-        ctx.out.result(answer, () => answerText(answer, names));
+        const quoted = { ...answer, citations: await withQuotes(mm, seriesId ? undefined : first, answer.citations) };
+        ctx.out.result(quoted, () => answerText(quoted));
       }),
     );
 
@@ -167,12 +167,21 @@ function pageText<T>(page: { items: T[]; nextCursor?: string | null }, line: (it
   return [...page.items.map(line), ...(page.nextCursor ? [`next: --cursor ${page.nextCursor}`] : [])].join('\n');
 }
 
-/** The names given to a meeting's speakers, when the token may read its bundle (else the labels stay). */
-async function speakerNames(mm: MeetingMemory, id: string): Promise<Map<string, string>> {
-  try {
-    const b = await mm.bundle(id);
-    return new Map(b.transcript.speakers.flatMap((s) => (s.name ? [[s.label, s.name] as const] : [])));
-  } catch {
-    return new Map();
-  }
+/**
+ * The citations with the words they cite, the end of the turn and the speaker's name, from the
+ * bundles of the meetings cited (when the token may read them; else as answered).
+ */
+async function withQuotes(mm: MeetingMemory, meetingId: string | undefined, citations: Citation[]) {
+  const ids = [...new Set(citations.map((c) => c.recordingId ?? meetingId!))];
+  const bundles = new Map<string, Bundle>();
+  await Promise.all(
+    ids.map(async (id) => {
+      try {
+        bundles.set(id, await mm.bundle(id));
+      } catch {
+        // Not readable by this token: the citation stays as answered.
+      }
+    }),
+  );
+  return citations.map((c) => quoteCitation(c, bundles.get(c.recordingId ?? meetingId!)));
 }

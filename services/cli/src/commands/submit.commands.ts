@@ -2,10 +2,10 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { OUTPUT_LANGUAGES, RECORDING_KINDS, SUBMIT_NAMING_OPTIONS } from '@mm/contract';
-import type { MeetingMemory, RecordingStatus, SubmitInput, SubmitResult } from '@mm/sdk';
+import { MmApiError, type MeetingMemory, type RecordingStatus, type SubmitInput, type SubmitResult } from '@mm/sdk';
 import { EXIT, mostRelevantExit } from '../domain/exit-codes';
 import { statusLine } from '../domain/format';
-import { stopsAtNaming } from '../domain/naming-wait';
+import { namingStop } from '../domain/naming-stop';
 import { watchInterruption, type Stop } from '../interrupt';
 import { progress, type FileProgress } from '../progress';
 import { CliError, describeError, errorLine, type ErrorView } from '../output';
@@ -45,7 +45,8 @@ export function registerSubmitCommands(program: Command, run: Run): void {
     .addOption(new Option('--kind <kind>', 'the kind of recording').choices(RECORDING_KINDS))
     .addOption(new Option('--language <lang>', 'the digest language').choices(OUTPUT_LANGUAGES))
     .addOption(new Option('--naming <mode>', '`skip` never stops at NAMING').choices(SUBMIT_NAMING_OPTIONS))
-    .option('--wait', 'wait until each meeting is READY or FAILED (or waits for speaker names)')
+    .option('--skip-naming', 'go on without speaker names (as --naming skip): a wait never stops at NAMING')
+    .option('--wait', 'wait until each meeting is READY or FAILED, or stop where it waits for speaker names')
     .action((files: string[], opts) =>
       run(opts, async (ctx) => {
         const audio = await readableFiles(files, ctx.cfg.cwd);
@@ -58,14 +59,15 @@ export function registerSubmitCommands(program: Command, run: Run): void {
               seriesId: opts.series as string | undefined,
               kind: opts.kind as SubmitInput['kind'],
               outputLanguage: opts.language as SubmitInput['outputLanguage'],
-              naming: opts.naming as SubmitInput['naming'],
+              naming: (opts.skipNaming ? 'skip' : opts.naming) as SubmitInput['naming'],
               onUploadProgress: (sent, total) => p.uploaded(sent, total),
               signal,
             });
             known.recording = recording;
             p.status(recording.status, recording.id);
             if (!opts.wait) return { file, recording, exitCode: EXIT.OK };
-            return { file, recording, ...(await waitFor(ctx, mm, recording.id, { p, known, signal })) };
+            const run = { p, known, signal };
+            return { file, recording, ...(await waitFor(ctx, mm, recording.id, run, Boolean(opts.skipNaming))) };
           } catch (err) {
             // The accepted meeting stays in the result: it was charged, whatever happened next.
             const { recording } = known;
@@ -77,14 +79,15 @@ export function registerSubmitCommands(program: Command, run: Run): void {
 
   program
     .command('wait')
-    .description('wait until each meeting is READY or FAILED (or waits for speaker names), as submit --wait')
+    .description('wait until each meeting is READY or FAILED, or stop where it waits for speaker names')
     .argument('<ids...>', 'meeting ids')
+    .option('--skip-naming', 'at NAMING go on without speaker names and wait on')
     .action((ids: string[], opts) =>
       run(opts, async (ctx) => {
         const mm = await ctx.client();
         return eachItem(ctx, ids, 'id', waitLine, async (id, run) => {
           try {
-            return { id, ...(await waitFor(ctx, mm, id, run)) };
+            return { id, ...(await waitFor(ctx, mm, id, run, Boolean(opts.skipNaming))) };
           } catch (err) {
             return { id, ...describeError(err, ctx.apiRoot) };
           }
@@ -165,55 +168,37 @@ function stoppedResult(known: ItemRun['known'], stop: Stop): ItemResult {
 }
 
 /**
- * Waits for READY or FAILED. At NAMING it says where to name the speakers and how to go on; it
- * waits on when the service goes on by itself soon (AUTO), else stops there (see naming-wait.ts).
+ * Waits for READY or FAILED, or stops at NAMING saying where to name the speakers, until when,
+ * and how to go on without (as the MCP server and the SDK do); with `skip`, skips naming there and
+ * waits on (a NOT_NAMING means it went on by itself).
  */
 async function waitFor(
   ctx: Ctx,
   mm: MeetingMemory,
   id: string,
   { p, known, signal }: ItemRun,
+  skip: boolean,
 ): Promise<Pick<ItemResult, 'final' | 'next' | 'exitCode'>> {
   const pollMs = ctx.cfg.pollMaxSeconds * 1000;
-  const stop = new AbortController();
-  signal.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
-  let stoppedAt: RecordingStatus | undefined;
-  let told = '';
-  const next = [`mm skip-naming ${id}`, `mm wait ${id}`];
-  try {
+  for (;;) {
     const final = await mm.waitForReady(id, {
-      throughNaming: true,
-      signal: stop.signal,
+      signal,
       schedule: { firstMs: Math.min(5000, pollMs), maxMs: pollMs },
       onProgress: (s) => {
         known.final = s;
         p.status(s.status, s.id);
-        if (s.status !== 'NAMING') return;
-        const stops = stopsAtNaming(s.naming?.deadline, Date.now());
-        // Once, and again only if it changes (a person opening the sheet moves the deadline).
-        const hint = namingHint(s, stops, next);
-        if (hint !== told) p.note(hint);
-        told = hint;
-        if (stops) {
-          stoppedAt = s;
-          stop.abort();
-        }
       },
     });
-    return { final, exitCode: final.status === 'FAILED' ? EXIT.MEETING_FAILED : EXIT.OK };
-  } catch (err) {
-    if (!stoppedAt) throw err;
-    return { final: stoppedAt, next, exitCode: EXIT.NAMING };
+    if (final.status !== 'NAMING') return { final, exitCode: final.status === 'FAILED' ? EXIT.MEETING_FAILED : EXIT.OK };
+    if (!skip) {
+      const stop = namingStop(id, final.naming);
+      p.note(stop.hint);
+      return { final, next: stop.next, exitCode: EXIT.NAMING };
+    }
+    await mm.skipNaming(id).catch((err: unknown) => {
+      if (!(err instanceof MmApiError && err.code === 'NOT_NAMING')) throw err;
+    });
   }
-}
-
-/** Where to name the speakers, and how long the service waits or how to go on without names. */
-function namingHint(s: RecordingStatus, stops: boolean, next: string[]): string {
-  const url = s.naming?.url ?? '(no naming URL)';
-  // The progress line names the file or the id already (`meeting.wav: NAMING r_…`, `r_…: NAMING`).
-  if (!stops) return `name the speakers at ${url}; it goes on without names at ${s.naming?.deadline}`;
-  const until = s.naming?.deadline ? `until ${s.naming.deadline}` : 'with no end';
-  return `waits for speaker names ${until}: name them at ${url}, or go on without: ${next.join(' && ')}`;
 }
 
 /** The absolute path of each file; a usage error naming every file that cannot be sent, before any is. */
@@ -247,7 +232,7 @@ function submitLine(r: ItemResult): string {
   if (r.error) return errorLine(r.error, [r.file, r.recording?.id].filter(Boolean).join(' '));
   const s = r.final ?? r.recording!;
   const failure = r.final?.error ? ` ${r.final.error.code}${r.final.error.retryable ? ' (retryable)' : ''}` : '';
-  const naming = r.next ? ` name the speakers: ${r.final?.naming?.url}, or: ${r.next.join(' && ')}` : '';
+  const naming = r.next ? ` ${namingStop(s.id, r.final?.naming).hint}` : '';
   return `${s.status} ${s.id} ${r.file} (${r.recording!.minutes} min)${failure}${naming}${stoppedText(r)}`;
 }
 
@@ -255,5 +240,6 @@ const stoppedText = (r: ItemResult) => (r.stoppedBy ? ` (stopped by ${r.stoppedB
 
 function waitLine(r: ItemResult): string {
   if (r.error) return errorLine(r.error, r.id);
-  return `${statusLine(r.final!)}${r.next ? `, or: ${r.next.join(' && ')}` : ''}${stoppedText(r)}`;
+  if (r.next) return `${r.final!.status} ${r.final!.id} ${namingStop(r.final!.id, r.final!.naming).hint}${stoppedText(r)}`;
+  return `${statusLine(r.final!)}${stoppedText(r)}`;
 }

@@ -9,26 +9,23 @@ export function mmss(ms: number): string {
   return `${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
-export interface Citation {
+/** A citation as the command line shows it: with the quoted words and the speaker's name when the bundle was readable. */
+export interface ShownCitation {
   startMs: number;
   speaker: string | null;
   recordingId?: string;
+  quote?: string | null;
+  speakerName?: string | null;
 }
 
-/** An Ask answer for a person: the answer, then one line per citation `[n] mm:ss speaker`, then the charge. */
-export function answerText(
-  a: { answer: string; citations: Citation[]; minutes: number; refused: boolean },
-  names: Map<string, string> = new Map(),
-): string {
+/** An Ask answer for a person: the answer, then `[n] mm:ss Name (label): "words"` per citation, then the charge. */
+export function answerText(a: { answer: string; citations: ShownCitation[]; minutes: number; refused: boolean }): string {
   const lines = [a.answer, ''];
   a.citations.forEach((c, i) => {
-    const who =
-      c.speaker === null
-        ? 'unknown speaker'
-        : names.get(c.speaker)
-          ? `${names.get(c.speaker)} (${c.speaker})`
-          : c.speaker;
-    lines.push(`[${i + 1}] ${mmss(c.startMs)} ${who}${c.recordingId ? ` in ${c.recordingId}` : ''}`);
+    const name = c.speakerName && c.speakerName !== c.speaker ? `${c.speakerName} (${c.speaker})` : c.speaker;
+    const who = c.speaker === null ? 'unknown speaker' : name;
+    const where = c.recordingId ? ` in ${c.recordingId}` : '';
+    lines.push(`[${i + 1}] ${mmss(c.startMs)} ${who}${where}${c.quote ? `: "${c.quote}"` : ''}`);
   });
   lines.push(`${a.refused ? 'refused; ' : ''}charged ${a.minutes} min`);
   return lines.join('\n');

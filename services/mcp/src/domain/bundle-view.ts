@@ -3,7 +3,9 @@
  * transcript between two moments, one speaker's turns), citations with the words they cite, and
  * the moment a search found. Built from the bundle's JSON, which the tools already read. Pure.
  */
-import type { Bundle } from '@mm/sdk';
+import { moment, speakerName, type Bundle } from '@mm/sdk';
+
+export { moment };
 
 export type Segment = Bundle['transcript']['segments'][number];
 
@@ -22,20 +24,6 @@ export function parseMoment(text: string): number | null {
   const m = /^(?:(\d+):)?(\d{1,3}):([0-5]\d)$/.exec(text.trim());
   if (!m) return null;
   return ((Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000;
-}
-
-/** Milliseconds as `m:ss` (or `h:mm:ss` past an hour). */
-export function moment(ms: number): string {
-  const s = Math.floor(Math.max(0, ms) / 1000);
-  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
-  const two = (n: number) => String(n).padStart(2, '0');
-  return h ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
-}
-
-/** The speaker's given name, else the label. */
-export function speakerName(bundle: Bundle, label: string | null): string | null {
-  if (label === null) return null;
-  return bundle.transcript.speakers.find((s) => s.label === label)?.name ?? label;
 }
 
 /** The turns a selection keeps; a problem names the argument (an unknown speaker lists the known ones). */
@@ -71,35 +59,6 @@ export function partMarkdown(bundle: Bundle, sel: Selection, turns: Segment[]): 
   const lines = turns.map((s) => `[${moment(s.startMs)}] **${speakerName(bundle, s.speaker)}**: ${s.text}`);
   const heading = `## Transcript${narrowed.length ? ` (${narrowed.join(', ')})` : ''}`;
   return [title, '', heading, '', ...(lines.length ? lines : ['(no turn in this selection)'])].join('\n');
-}
-
-export interface Citation {
-  startMs: number;
-  speaker: string | null;
-  recordingId?: string;
-}
-
-/** A citation with what it cites: the turn's words, its start and end, the speaker's name. */
-export interface EnrichedCitation extends Citation {
-  quote: string | null;
-  endMs: number | null;
-  speakerName: string | null;
-  at: string;
-}
-
-/** The citation's turn in the bundle (the one starting there, else the one spanning the moment). */
-export function enrichCitation(c: Citation, bundle: Bundle | undefined): EnrichedCitation {
-  const turns = bundle?.transcript.segments ?? [];
-  const turn =
-    turns.find((s) => s.startMs === c.startMs && (c.speaker === null || s.speaker === c.speaker)) ??
-    turns.find((s) => s.startMs <= c.startMs && c.startMs <= s.endMs);
-  return {
-    ...c,
-    quote: turn?.text ?? null,
-    endMs: turn?.endMs ?? null,
-    speakerName: bundle ? speakerName(bundle, c.speaker) : c.speaker,
-    at: moment(c.startMs),
-  };
 }
 
 /** The first turn holding one of the search's words (as the service matches: case and diacritics aside). */

@@ -1,13 +1,5 @@
-import { MmApiError, type Bundle, type MeetingMemory } from '@mm/sdk';
-import {
-  enrichCitation,
-  moment,
-  momentFound,
-  partMarkdown,
-  selectedTurns,
-  type Citation,
-  type Selection,
-} from '../domain/bundle-view';
+import { MmApiError, quoteCitation, type Bundle, type Citation, type MeetingMemory } from '@mm/sdk';
+import { moment, momentFound, partMarkdown, selectedTurns, type Selection } from '../domain/bundle-view';
 import { ToolInputError } from './tool-input-error';
 
 export interface ToolResult {
@@ -80,7 +72,7 @@ export async function withQuotes(
 ): Promise<ToolResult> {
   const ids = answer.citations.map((c) => c.recordingId ?? meetingId!).filter(Boolean);
   const bundles = await bundlesOf(client, ids);
-  const citations = answer.citations.map((c) => enrichCitation(c, bundles.get(c.recordingId ?? meetingId!)));
+  const citations = answer.citations.map((c) => quoteCitation(c, bundles.get(c.recordingId ?? meetingId!)));
   const value = { ...answer, citations };
   const sources = citations.map(
     (c, i) =>
