@@ -149,8 +149,6 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
     const base = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: urlOf(`${prefix}series`, passwords.series) };
     await expect(startSeries({ ...seriesConfig(base), port: 0 })).rejects.toThrow(/schema series has no migrations applied: run the migration step first/);
 
-    // Every service's step at once, as the pods of one apply; then again, twice at once (several
-    // pods of a rollout): nothing left to apply, no error.
     // A Deployment has a migrate step and a DATABASE_URL exactly when its code opens Postgres.
     for (const d of deployments) {
       const pod = d.spec.template.spec;
@@ -159,6 +157,8 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
       expect({ name: d.metadata.name, named, migrates }).toEqual({ name: d.metadata.name, named: usesPostgres(d.metadata.name), migrates: usesPostgres(d.metadata.name) });
     }
     expect(withDatabase.length).toBeGreaterThan(0);
+    // Every service's step at once, as the pods of one apply; then again, twice at once (several
+    // pods of a rollout): nothing left to apply, no error.
     const steps = await Promise.all(withDatabase.map(runMigrate));
     expect(steps.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(steps.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current \(applied /) })));
     const { schema, migrations } = SERVICE_SCHEMAS.recordings;
