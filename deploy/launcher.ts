@@ -16,7 +16,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_PORTS, type ServiceId } from '../libs/http/src/config';
+import { DEV_DATABASE_URL, SERVICE_PORTS, type ServiceId } from '../libs/http/src/config';
+import { ensureDatabase } from '../libs/db/src';
 import { startBroker, type Broker } from './nats-broker';
 import { devInternalSecret } from './dev-secret';
 
@@ -61,6 +62,9 @@ async function main(): Promise<void> {
     env = { ...env, NATS_URL: broker.url, ...broker.env };
     process.stderr.write(`launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`);
   }
+  // The migration step reads DATABASE_URL alone: the development database unless one is named.
+  if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: DEV_DATABASE_URL };
+  await ensureDatabase(env.DATABASE_URL!);
   await migrateEach(services);
   const internal = services.filter((s) => s !== 'gateway');
   process.stderr.write(`launcher: starting ${internal.join(', ')}\n`);

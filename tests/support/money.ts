@@ -53,10 +53,15 @@ export const RESULT_ENTRIES = { started: BUS.jobStarted, transcribed: BUS.jobTra
  * pipeline's outbox would) into the stack's namespace, so tests can drive any order of results.
  */
 export class PipelineVoice {
-  private constructor(private readonly bus: Bus) {}
+  private constructor(
+    private readonly bus: Bus,
+    /** The operator's connection: only it may look at another service's consumer (issue 25, item 7). */
+    private readonly operator: Bus,
+  ) {}
 
   static async open(stack: Stack): Promise<PipelineVoice> {
-    return new PipelineVoice(await connectBus(stack.natsUrl, 'pipeline', stack.busNamespace));
+    const [bus, operator] = await Promise.all([connectBus(stack.natsUrl, 'pipeline', stack.busNamespace), connectBus(stack.natsUrl, 'operator', stack.busNamespace)]);
+    return new PipelineVoice(bus, operator);
   }
 
   /** Publishes one result, checked against the table as the pipeline's own messages are. */
@@ -99,13 +104,13 @@ export class PipelineVoice {
   async settled(timeoutMs = 15_000): Promise<void> {
     const stream = streamName(this.bus.namespace, 'PIPELINE');
     await eventually(async () => {
-      const info = await this.bus.jsm.consumers.info(stream, 'recordings-results');
+      const info = await this.operator.jsm.consumers.info(stream, 'recordings-results');
       return info.num_pending === 0 && info.num_ack_pending === 0;
     }, 'the pipeline results to be handled', timeoutMs);
   }
 
-  close(): Promise<void> {
-    return this.bus.close();
+  async close(): Promise<void> {
+    await Promise.all([this.bus.close(), this.operator.close()]);
   }
 }
 

@@ -178,6 +178,9 @@ export interface CommonConfig {
   streams: StreamSettings;
 }
 
+/** The database of a development machine (quick start, `pnpm start`): used when DATABASE_URL is unset outside production. */
+export const DEV_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/meeting_memory';
+
 export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig {
   const publicBaseUrl = r.str('PUBLIC_BASE_URL', 'http://127.0.0.1:8080').replace(/\/$/, '');
   const ports = Object.fromEntries(
@@ -200,7 +203,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   if (!natsPassword && r.production()) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
-    databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/meeting_memory'),
+    databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
     natsUrl: r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
     natsUser: r.str('NATS_USER', service),
     natsPassword,
