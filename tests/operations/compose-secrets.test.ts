@@ -52,6 +52,19 @@ describe('deploy/compose.yaml', () => {
     for (const c of Object.values(compose.services) as { env_file?: unknown }[]) expect(c.env_file).toBeUndefined();
   });
 
+  it('makes the NATS streams first in a one-shot bus-setup, the only container with the operator\'s password', () => {
+    const holders = (name: string) => Object.keys(compose.services).filter((c) => Object.keys(compose.services[c].environment ?? {}).includes(name)).sort();
+    const setup = compose.services['bus-setup'];
+    // The gateway's image runs the step (services/gateway/src/main.ts: `bus-setup`, libs/bus/src/setup-step.ts).
+    expect(setup.build.target).toBe('gateway');
+    expect(setup.command).toEqual(['node', 'src/main.js', 'bus-setup']);
+    expect(readFileSync(path.join(ROOT, 'services', 'gateway', 'src', 'main.ts'), 'utf8')).toMatch(/isBusSetupCommand\(\)\) runBusSetup\(\)/);
+    expect(setup.environment.NATS_SETUP_PASSWORD).toMatch(/^\$\{NATS_PASSWORD_OPERATOR:\?/);
+    expect(Object.keys(setup.environment).filter((k) => SECRET.test(k))).toEqual(['NATS_SETUP_PASSWORD']);
+    expect(holders('NATS_SETUP_PASSWORD')).toEqual(['bus-setup']);
+    for (const service of SERVICES) expect({ service, after: compose.services[service].depends_on['bus-setup'] }).toEqual({ service, after: { condition: 'service_completed_successfully' } });
+  });
+
   it('runs the same bootstrap script as the Kubernetes Job', () => {
     expect(compose.services['db-bootstrap'].volumes).toContain('../k8s/base/postgres/bootstrap.sh:/bootstrap.sh:ro');
   });

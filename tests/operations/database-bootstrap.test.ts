@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +32,9 @@ const objects: Obj[] = parseAllDocuments(execFileSync('kubectl', ['kustomize', p
   .map((d) => d.toJS())
   .filter(Boolean);
 const deployments = objects.filter((o) => o.kind === 'Deployment');
+/** A service opens Postgres when its main.ts does (the app, services/web, keeps nothing: no role, no schema). */
+const usesPostgres = (service: string) => /openDatabase[<(]/.test(readFileSync(path.join(ROOT, 'services', service, 'src', 'main.ts'), 'utf8'));
+const withDatabase = deployments.filter((d) => usesPostgres(d.metadata.name));
 
 /** A connection as the server's superuser, to make the administrator and drop everything after. */
 async function asSuperuser(query: string): Promise<void> {
@@ -102,7 +105,7 @@ function runMigrate(deployment: Obj): Promise<{ code: number | null; out: string
 let stack: Stack | null = null;
 
 beforeAll(async () => {
-  for (const d of deployments) passwords[d.metadata.name] = randomBytes(12).toString('hex');
+  for (const d of withDatabase) passwords[d.metadata.name] = randomBytes(12).toString('hex');
   await asSuperuser(`create role ${admin} login createrole nosuperuser nocreatedb`);
   // The platform's part: a database its administrator owns (RDS's master user, Cloud SQL's postgres).
   await asSuperuser(`create database ${database} owner ${admin}`);
@@ -131,8 +134,11 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
            from pg_roles r left join pg_namespace n on n.nspowner = r.oid where r.rolname = any($1) order by r.rolname`,
         [roles],
       );
-      // One role per service, no superuser, no CREATE on the database, owning one schema: the gateway's is `access`.
+      // One role per service that opens Postgres, no superuser, no CREATE on the database, owning one
+      // schema: the gateway's is `access`. No other role of this run's prefix (none for the app).
       expect(rights.rows).toHaveLength(roles.length);
+      const made = await client.query(`select rolname from pg_roles where starts_with(rolname, $1) order by rolname`, [prefix]);
+      expect(made.rows.map((r) => r.rolname)).toEqual([...roles].sort());
       expect(rights.rows.filter((r) => r.rolsuper || r.create_db)).toEqual([]);
       expect(rights.rows.find((r) => r.rolname === `${prefix}gateway`).nspname).toBe('access');
     } finally {
@@ -143,9 +149,17 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
     const base = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: urlOf(`${prefix}series`, passwords.series) };
     await expect(startSeries({ ...seriesConfig(base), port: 0 })).rejects.toThrow(/schema series has no migrations applied: run the migration step first/);
 
+    // A Deployment has a migrate step and a DATABASE_URL exactly when its code opens Postgres.
+    for (const d of deployments) {
+      const pod = d.spec.template.spec;
+      const named = JSON.stringify([...(pod.initContainers ?? []), ...pod.containers]).includes('DATABASE_URL');
+      const migrates = (pod.initContainers ?? []).some((c: Obj) => c.name === 'migrate');
+      expect({ name: d.metadata.name, named, migrates }).toEqual({ name: d.metadata.name, named: usesPostgres(d.metadata.name), migrates: usesPostgres(d.metadata.name) });
+    }
+    expect(withDatabase.length).toBeGreaterThan(0);
     // Every service's step at once, as the pods of one apply; then again, twice at once (several
     // pods of a rollout): nothing left to apply, no error.
-    const steps = await Promise.all(deployments.map(runMigrate));
+    const steps = await Promise.all(withDatabase.map(runMigrate));
     expect(steps.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(steps.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current \(applied /) })));
     const { schema, migrations } = SERVICE_SCHEMAS.recordings;
     const recordingsUrl = urlOf(`${prefix}recordings`, passwords.recordings);

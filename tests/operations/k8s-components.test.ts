@@ -42,7 +42,9 @@ describe('the kustomize components', () => {
 
   it('scrape each service on the port its pods say /metrics is on', () => {
     const scraped = of('Deployment').filter((d) => d.spec.template.metadata.annotations?.['prometheus.io/scrape'] === 'true');
-    expect(scraped.length).toBe(7);
+    // One ServiceMonitor per scraped Deployment, none more (every service, the app included).
+    expect(of('ServiceMonitor').map((m) => m.metadata.name).sort()).toEqual(scraped.map((d) => d.metadata.name).sort());
+    expect(scraped.length).toBeGreaterThanOrEqual(8);
     for (const d of scraped) {
       const name = d.metadata.name;
       const podPort = Number(d.spec.template.metadata.annotations['prometheus.io/port']);

@@ -88,6 +88,16 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
     }
   });
 
+  it('runs the bus setup step as the NATS operator in a Job of the gateway\'s image; no service holds that password', () => {
+    const job = named('Job', 'bus-setup');
+    const c = job.spec.template.spec.containers[0];
+    expect(c.image).toBe(named('Deployment', 'gateway').spec.template.spec.containers[0].image);
+    expect(c.command).toEqual(['node', 'src/main.js', 'bus-setup']);
+    expect(c.env ?? []).toEqual([]);
+    expect((c.envFrom ?? []).filter((f: Obj) => f.secretRef).map((f: Obj) => f.secretRef.name)).toEqual(['bus-setup-secrets']);
+    for (const d of deployments) expect({ name: d.metadata.name, operator: JSON.stringify(d.spec.template.spec).match(/NATS_SETUP_PASSWORD|NATS_PASSWORD_OPERATOR|bus-setup-secrets/g) }).toEqual({ name: d.metadata.name, operator: null });
+  });
+
   it('has a PodDisruptionBudget per service and an HPA per stateless service', () => {
     for (const s of SERVICES) expect(of('PodDisruptionBudget').filter((p) => matches(p.spec.selector, { 'app.kubernetes.io/name': s }))).toHaveLength(1);
     expect(of('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name).sort()).toEqual([...HPA_SERVICES].sort());

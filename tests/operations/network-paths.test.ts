@@ -28,10 +28,10 @@ function render(overlay: string): Obj[] {
 }
 
 const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-/** Every TypeScript file of a service's src, read together. */
+/** Every TypeScript file (.ts, .tsx) of a service's src, read together. */
 const serviceCode = (service: string) =>
   readdirSync(path.join(ROOT, 'services', service, 'src'), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.tsx?$/.test(f))
     .map((f) => source(path.join('services', service, 'src', f)))
     .join('\n');
 
@@ -56,6 +56,17 @@ function uses(service: string) {
 function gatewayCallees(): Set<string> {
   const named = [...serviceCode('gateway').matchAll(/serviceUrls\.(\w+)/g)].map((m) => m[1]);
   return new Set([...ROUTES.map((r) => r.service), ...APP_ONLY_ROUTES.map((r: Obj) => r.service).filter(Boolean), ...named]);
+}
+
+/**
+ * Services the app (services/web) calls over HTTP: every `backend.call('<service>', ...)` of its code
+ * (its one client, services/web/src/services/backend.client.ts), the gateway included (/internal/app).
+ */
+function webCallees(): Set<string> {
+  const called = [...serviceCode('web').matchAll(/\.call(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => m[1]);
+  expect(called.length).toBeGreaterThan(0);
+  for (const c of called) expect({ callee: c, known: c in SERVICE_PORTS }).toEqual({ callee: c, known: true });
+  return new Set(called);
 }
 
 function nodesOf(objects: Obj[], overlay: string, namespace: string): Node[] {
@@ -107,10 +118,13 @@ function neededPaths(objects: Obj[], overlay: string): Set<string> {
       need('ingress-nginx', `gateway:${u.port}`);
       for (const callee of callees) need('gateway', `${callee}:${SERVICE_PORTS[callee as keyof typeof SERVICE_PORTS]}`);
     }
+    if (name === 'web') for (const callee of webCallees()) need('web', `${callee}:${SERVICE_PORTS[callee as keyof typeof SERVICE_PORTS]}`);
   }
   for (const j of objects.filter((o) => o.kind === 'Job')) {
     need(j.metadata.name, 'kube-dns:53');
     if (j.metadata.name === 'postgres-bootstrap') need(j.metadata.name, at('postgres', 5432));
+    // The bus setup step (node src/main.js bus-setup: libs/bus/src/setup-step.ts) reaches NATS alone.
+    if (j.metadata.name === 'bus-setup') need(j.metadata.name, at('nats', 4222));
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureDatabase } from '@mm/db';
-import { natsCredentials, setupBus } from '@mm/bus';
+import { natsCredentials } from '@mm/bus';
 import { dropDatabase } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -13,6 +13,7 @@ const out = mkdtempSync(path.join(tmpdir(), 'mm-prod-'));
 const ns = `p${randomBytes(4).toString('hex')}`;
 const dbUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test');
 dbUrl.pathname = `${dbUrl.pathname}_${ns}`;
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** Every file name under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -31,6 +32,15 @@ beforeAll(() => {
     const { stdout, stderr } = err as { stdout?: Buffer; stderr?: Buffer };
     throw new Error(`deploy/build.sh failed:\n${String(stderr ?? '')}${String(stdout ?? '')}`.slice(0, 4000));
   }
+  // The bus setup step as the bus-setup Job and compose run it: the gateway's install, plain node,
+  // `node src/main.js bus-setup` with the operator's password alone (a pod's own NATS user may not make streams).
+  const setup = execFileSync(process.execPath, [path.join(out, 'gateway', 'src', 'main.js'), 'bus-setup'], {
+    cwd: path.join(out, 'gateway'),
+    // A broker without authentication (a developer's) takes any password.
+    env: { PATH: process.env.PATH, NATS_URL: natsUrl, BUS_NAMESPACE: `${ns}.`, NATS_SETUP_PASSWORD: natsCredentials('operator').pass ?? 'no-authentication' },
+    encoding: 'utf8',
+  });
+  expect(setup).toMatch(/bus setup: every stream is in place/);
 }, 300_000);
 afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
@@ -51,8 +61,6 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
 
   it('starts with plain node (no tsx), answers /readyz, and stops on SIGTERM with exit 0', async () => {
     await ensureDatabase(dbUrl.toString());
-    // The bus setup step, as a Job runs it in Kubernetes: a pod's own NATS user may not make streams.
-    await setupBus(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `${ns}.`, natsCredentials('operator'));
     const port = 19000 + SERVICES.indexOf(service) * 7 + Math.floor(Math.random() * 5);
     // The gateway answers /readyz on its ops port only.
     const opsPort = service === 'gateway' ? port + 1000 : port;
@@ -61,7 +69,7 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: dbUrl.toString(),
-      NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      NATS_URL: natsUrl,
       // Its own NATS user, as a pod gets it from its Secret (the suite's broker has authentication on).
       ...(process.env[`NATS_PASSWORD_${service.toUpperCase()}`] ? { NATS_PASSWORD: process.env[`NATS_PASSWORD_${service.toUpperCase()}`] } : {}),
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

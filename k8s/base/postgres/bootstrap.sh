@@ -11,7 +11,8 @@ set -eu
 # Notices ("already exists, skipping") on a second run are not news.
 export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 prefix="${ROLE_PREFIX-mm_}"
-# service:schema, as the services' code names its schema (the gateway keeps the access schema).
+# service:schema, as the services' code names its schema (the gateway keeps the access schema). The app
+# (services/web) opens no database: no role, no schema.
 services="gateway:access account:account recordings:recordings pipeline:pipeline series:series ask:ask events:events"
 
 for pair in $services; do

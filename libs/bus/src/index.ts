@@ -7,3 +7,4 @@ export * from './dead-letters';
 export * from './publish';
 export * from './auth';
 export * from './dead-letter-subject';
+export * from './setup-step';

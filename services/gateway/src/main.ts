@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createLogger, createOpsApp, isMultipartPost, serve, runMain, type Running } from '@mm/http';
 import { isMigrateCommand, openDatabase, requireSchema, requireSchemaAt, runMigrate } from '@mm/db';
-import { connectServiceBus } from '@mm/bus';
+import { connectServiceBus, isBusSetupCommand, runBusSetup } from '@mm/bus';
 import { loadConfig, type GatewayConfig } from './config';
 import { createApp } from './app';
 import { ReadPipelines } from './services/proxy';
@@ -81,5 +81,7 @@ function startFromEnvironment(): Promise<Running> {
 
 if (require.main === module) {
   if (isMigrateCommand()) runMigrate('gateway', 'access', migrations);
+  // The bus setup step (the Kubernetes Job and compose's one-shot bus-setup run this image so).
+  else if (isBusSetupCommand()) runBusSetup();
   else runMain('gateway', startFromEnvironment);
 }
