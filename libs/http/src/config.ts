@@ -1,3 +1,4 @@
+import { BUS_SERVICES } from '@mm/contract';
 import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
 import { readStreamSettings, type StreamSettings } from './stream-config';
 
@@ -199,8 +200,9 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     r.problem(`INTERNAL_JWT_SECRET is the development secret written in the source, refused while listening on ${host}: set it (pnpm start makes one in data/) or listen on loopback (HOST=127.0.0.1)`);
   }
   const natsPassword = r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`);
-  // A broker without authentication lets anyone on its network read and write every subject.
-  if (!natsPassword && r.production()) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service`);
+  // A broker without authentication lets anyone on its network read and write every subject
+  // (the app, web, never connects to it).
+  if (!natsPassword && r.production() && (BUS_SERVICES as readonly string[]).includes(service)) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
