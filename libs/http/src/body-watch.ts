@@ -17,8 +17,10 @@ export function hasBody(req: IncomingMessage): boolean {
  * than what was sent, or a client that went quiet mid-upload): 400 VALIDATION once nothing came
  * for `idleMs`, and the connection closes. Without it the request would hold its connection and
  * its handler until the whole-request timeout (UPLOAD_REQUEST_TIMEOUT_MS, ~18 minutes).
- * Only time spent reading counts: a body nobody asked for yet (a deferred 100 Continue, a refusal
- * answered without reading) or one paused because its reader is behind is never the client's fault.
+ * Only time spent reading counts: a body nobody asked for yet (a deferred 100 Continue, a handler
+ * still deciding) or one paused because its reader is behind is never the client's fault. Once an
+ * answer has gone out (a refusal answered without reading, an upstream that answered first), the
+ * rest of the body still may not stall: its connection is closed after the same quiet time.
  */
 export function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: number, logger: Logger): void {
   if (idleMs <= 0 || !hasBody(req)) return;
@@ -26,9 +28,11 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: num
   let seen = socket.bytesRead;
   let quietSince = Date.now();
   const timer = setInterval(() => {
-    if (req.complete || req.destroyed || res.writableEnded) return clearInterval(timer);
+    if (req.complete || req.destroyed) return clearInterval(timer);
     const read = socket.bytesRead;
-    if (read !== seen || req.readableFlowing !== true) {
+    // Once the answer is out, the rest of the body is only read to be thrown away (node keeps the
+    // connection for it): it still may not stall, or the connection stays held by nobody.
+    if (read !== seen || (req.readableFlowing !== true && !res.writableFinished)) {
       seen = read;
       quietSince = Date.now();
       return;
@@ -37,7 +41,7 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: num
     clearInterval(timer);
     // Destroying the request (not only its socket) tells whoever reads it (a proxied upload, a
     // multipart parser holding an Idempotency-Key) that the rest is never coming.
-    if (res.headersSent) return void req.destroy();
+    if (res.headersSent) return void (res.writableFinished ? socket.destroy() : req.destroy());
     res.setHeader('connection', 'close');
     writeError(res, new ApiError('VALIDATION', `the request body stopped arriving: nothing came for ${Math.round(idleMs / 1000)} s`), logger);
     res.once('finish', () => req.destroy());
