@@ -48,6 +48,7 @@ export class FaultChecks {
     await db.connect();
     try {
       const ids = meetings.map((m) => m.id);
+      await this.feedCaughtUp(db, ids);
       const rows = (await db.query('select id, status, charged, auto_retry_pending, failed_step, minutes, event_seq from recordings.recording where id = any($1)', [ids])).rows;
       const ledger = (
         await db.query('select account_id as "accountId", kind, minutes, reference, hold_reference as "holdReference" from account.ledger_entry')
@@ -97,6 +98,25 @@ export class FaultChecks {
       return { ...counts, accepted: ids.length, ready, failed, captures, askCharges: askCharges.length, events, violations };
     } finally {
       await db.end();
+    }
+  }
+
+  /**
+   * Delivery is eventual: after a broker and a database restart, the outbox relays and the feed's
+   * consumer may still be retrying with backoff when every meeting is already final. Waits (up to
+   * `boundMs`) until the feed holds as many events per meeting as recordings stamped; what is still
+   * missing after that is a real loss, and the order checks below report it.
+   */
+  private async feedCaughtUp(db: Client, ids: string[], boundMs = 90_000): Promise<void> {
+    const until = Date.now() + boundMs;
+    while (Date.now() < until) {
+      const { rows } = await db.query(
+        `select count(*)::int as behind from recordings.recording r
+          where r.id = any($1) and r.event_seq > (select count(*) from events.event e where e.recording_id = r.id)`,
+        [ids],
+      );
+      if (rows[0].behind === 0) return;
+      await new Promise((r) => setTimeout(r, 500));
     }
   }
 
