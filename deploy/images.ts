@@ -80,7 +80,7 @@ function build(target: string, base: string, version: string, commit: string): {
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   if (ca && existsSync(ca)) args.push('--volume', `${ca}:/etc/ssl/certs/build-ca.crt:ro`, '--build-arg', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/build-ca.crt');
   args.push('-t', imageOf(target, version), ROOT);
-  const r = spawnSync('podman', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('podman', [...runtimeFlags(), ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000), out: `${r.stdout}${r.stderr}` };
 }
 
