@@ -1,4 +1,5 @@
-import { connect, type NatsConnection, type JetStreamClient, type JetStreamManager, type StreamConfig, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, nkeyAuthenticator, type Authenticator, type ConnectionOptions, type NatsConnection, type JetStreamClient, type JetStreamManager, type StreamConfig, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
 import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/http';
@@ -35,6 +36,11 @@ export interface BusOptions {
    * Unset: taken from the environment (NATS_PASSWORD_OPERATOR) when the service's own are too.
    */
   setup?: { user?: string; pass?: string };
+  /** Instead of a password: the user's nkey seed (`SU…`) or an operator-mode credentials file. */
+  nkeySeed?: string;
+  credsFile?: string;
+  /** TLS to the broker: its CA, and a client certificate where the broker asks for one. */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
   /** How long a service waits for the setup step to have made its streams (60 s). */
   streamWaitMs?: number;
   /** Streams' replicas, limits and discard policy (default: one replica, no size cap, the table's ages, discard old). */
@@ -116,13 +122,14 @@ async function awaitStreams(jsm: JetStreamManager, namespace: string, service: B
 export async function connectBus(url: string, service: BusConnector, namespace = '', opts: BusOptions = {}): Promise<Bus> {
   const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
   const setup = opts.setup ?? (opts.user === undefined && service !== 'operator' ? natsCredentials('operator') : undefined);
-  if (setup?.pass) await setupBus(url, namespace, setup, opts.streams);
-  const nc = await connect({ servers: url, name: service, user, pass, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  if (setup?.pass) await setupBus(url, namespace, { ...setup, tls: opts.tls }, opts.streams);
+  const auth = authOptions({ user, pass, nkeySeed: opts.nkeySeed, credsFile: opts.credsFile, tls: opts.tls });
+  const nc = await connect({ servers: url, name: service, ...auth, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
   contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
   try {
     const jsm = await nc.jetstreamManager();
-    if (service === 'operator' || !pass) await setupStreams(jsm, namespace, opts.streams);
+    if (service === 'operator' || !(pass || opts.nkeySeed || opts.credsFile)) await setupStreams(jsm, namespace, opts.streams);
     else await awaitStreams(jsm, namespace, service, opts.streamWaitMs ?? 60_000);
     return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
   } catch (err) {
@@ -131,9 +138,21 @@ export async function connectBus(url: string, service: BusConnector, namespace =
   }
 }
 
+/**
+ * How a connection proves who it is: an nkey seed or a credentials file when given (the broker then
+ * knows no password for it), else user and password; TLS files when given.
+ */
+export function authOptions(creds: { user?: string; pass?: string; nkeySeed?: string; credsFile?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } }): Partial<ConnectionOptions> {
+  let authenticator: Authenticator | undefined;
+  if (creds.credsFile) authenticator = credsAuthenticator(new Uint8Array(readFileSync(creds.credsFile)));
+  else if (creds.nkeySeed) authenticator = nkeyAuthenticator(new TextEncoder().encode(creds.nkeySeed));
+  const tls = creds.tls && Object.values(creds.tls).some(Boolean) ? { ...creds.tls } : undefined;
+  return { ...(authenticator ? { authenticator } : { user: creds.user, pass: creds.pass }), ...(tls ? { tls } : {}) };
+}
+
 /** The setup step alone: connects as the operator, makes sure every stream exists, disconnects. */
-export async function setupBus(url: string, namespace: string, creds: { user?: string; pass?: string }, settings?: StreamSettings): Promise<void> {
-  const nc = await connect({ servers: url, name: 'setup', user: creds.user ?? 'operator', pass: creds.pass, inboxPrefix: inboxPrefix('operator') });
+export async function setupBus(url: string, namespace: string, creds: { user?: string; pass?: string; nkeySeed?: string; credsFile?: string; tls?: BusOptions['tls'] }, settings?: StreamSettings): Promise<void> {
+  const nc = await connect({ servers: url, name: 'setup', ...authOptions({ ...creds, user: creds.user ?? 'operator' }), inboxPrefix: inboxPrefix('operator') });
   try {
     await setupStreams(await nc.jetstreamManager(), namespace, settings);
   } finally {
@@ -200,6 +219,9 @@ export function connectServiceBus(config: CommonConfig, service: BusService): Pr
   return connectBus(config.natsUrl, service, config.busNamespace, {
     user: config.natsPassword ? config.natsUser : undefined,
     pass: config.natsPassword ?? undefined,
+    nkeySeed: config.natsNkeySeed ?? undefined,
+    credsFile: config.natsCredsFile ?? undefined,
+    tls: config.natsTls ?? undefined,
     setup: config.natsSetupPassword ? { user: 'operator', pass: config.natsSetupPassword } : {},
     internalSecret: config.internalJwtSecret,
     registry: serviceRegistry(service),

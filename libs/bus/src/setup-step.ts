@@ -6,7 +6,8 @@ import { setupBus } from './connection';
  * Kubernetes Job `bus-setup`, compose's one-shot `bus-setup`) and `pnpm bus:setup` (deploy/bus-setup.ts).
  * Makes sure every JetStream stream of the bus table exists with every subject (idempotent, safe
  * while the previous release serves), as the NATS operator: the services' own users may not.
- * Environment: NATS_URL, BUS_NAMESPACE, NATS_SETUP_PASSWORD (else NATS_PASSWORD_OPERATOR), STREAM_*.
+ * Environment: NATS_URL, BUS_NAMESPACE, NATS_SETUP_PASSWORD (else NATS_PASSWORD_OPERATOR; or
+ * NATS_SETUP_NKEY_SEED / NATS_SETUP_CREDS_FILE), NATS_TLS_*_FILE, STREAM_*.
  */
 export const BUS_SETUP_COMMAND = 'bus-setup';
 
@@ -21,11 +22,15 @@ export function runBusSetup(env: NodeJS.ProcessEnv = process.env): void {
   Promise.resolve()
     .then(async () => {
       const pass = env.NATS_SETUP_PASSWORD || env.NATS_PASSWORD_OPERATOR;
-      if (!pass) throw new Error('set NATS_SETUP_PASSWORD (the NATS operator password)');
+      // Or the operator's nkey seed / credentials file (a broker made by deploy/nats-credentials.ts).
+      const nkeySeed = env.NATS_SETUP_NKEY_SEED || undefined;
+      const credsFile = env.NATS_SETUP_CREDS_FILE || undefined;
+      if (!pass && !nkeySeed && !credsFile) throw new Error('set NATS_SETUP_PASSWORD (the NATS operator password), NATS_SETUP_NKEY_SEED or NATS_SETUP_CREDS_FILE');
+      const tls = { caFile: env.NATS_TLS_CA_FILE || undefined, certFile: env.NATS_TLS_CERT_FILE || undefined, keyFile: env.NATS_TLS_KEY_FILE || undefined };
       // The streams' replicas, limits and discard policy, as the services read them (STREAM_*).
       const r = new EnvReader(env);
       const streams = r.done('bus-setup', { streams: readStreamSettings(r) }).streams;
-      await setupBus(url, env.BUS_NAMESPACE ?? '', { user: 'operator', pass }, streams);
+      await setupBus(url, env.BUS_NAMESPACE ?? '', { user: 'operator', pass, nkeySeed, credsFile, tls }, streams);
       process.stdout.write(`bus setup: every stream is in place at ${url}\n`);
       process.exit(0);
     })

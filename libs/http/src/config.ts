@@ -158,6 +158,15 @@ export interface CommonConfig {
    * change streams with their own credentials.
    */
   natsSetupPassword: string | null;
+  /**
+   * Beside (or instead of) a password: the service's NATS nkey seed (`NATS_NKEY_SEED`, `SU…`: the
+   * broker knows its public key, deploy/nats-credentials.ts), or a credentials file issued by an
+   * operator-mode broker (`NATS_CREDS_FILE`: JWT and seed, as managed NATS offerings give them), and
+   * TLS files (`NATS_TLS_CA_FILE`, `NATS_TLS_CERT_FILE`, `NATS_TLS_KEY_FILE`; a `tls://` NATS_URL).
+   */
+  natsNkeySeed: string | null;
+  natsCredsFile: string | null;
+  natsTls: { caFile?: string; certFile?: string; keyFile?: string } | null;
   /** Prefix of every NATS subject and stream: keeps tests, benchmarks and a dev stack apart on one server. */
   busNamespace: string;
   internalJwtSecret: string;
@@ -202,7 +211,12 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   const natsPassword = r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`);
   // A broker without authentication lets anyone on its network read and write every subject
   // (the app, web, never connects to it).
-  if (!natsPassword && r.production() && (BUS_SERVICES as readonly string[]).includes(service)) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service`);
+  const natsNkeySeed = r.optional('NATS_NKEY_SEED');
+  if (natsNkeySeed && !/^SU[A-Z2-7]{56}$/.test(natsNkeySeed)) r.problem('NATS_NKEY_SEED must be a user nkey seed (SU followed by 56 characters)');
+  const natsCredsFile = r.optional('NATS_CREDS_FILE');
+  const tlsFiles = { caFile: r.optional('NATS_TLS_CA_FILE') ?? undefined, certFile: r.optional('NATS_TLS_CERT_FILE') ?? undefined, keyFile: r.optional('NATS_TLS_KEY_FILE') ?? undefined };
+  if (!tlsFiles.certFile !== !tlsFiles.keyFile) r.problem('NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together (a client certificate and its key)');
+  if (!natsPassword && !natsNkeySeed && !natsCredsFile && r.production() && (BUS_SERVICES as readonly string[]).includes(service)) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service (or its NATS_NKEY_SEED, or NATS_CREDS_FILE)`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
@@ -210,6 +224,9 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     natsUser: r.str('NATS_USER', service),
     natsPassword,
     natsSetupPassword: r.optional('NATS_SETUP_PASSWORD') ?? r.optional('NATS_PASSWORD_OPERATOR'),
+    natsNkeySeed,
+    natsCredsFile,
+    natsTls: Object.values(tlsFiles).some(Boolean) ? tlsFiles : null,
     busNamespace: r.str('BUS_NAMESPACE', ''),
     internalJwtSecret,
     logLevel: r.str('LOG_LEVEL', 'info'),
