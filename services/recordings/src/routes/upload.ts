@@ -75,6 +75,9 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
           if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
           if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
           const refusedForMoney = await deps.submit.admit(p);
+          // Closed while the checks ran (its client or the gateway went away): the multipart parser
+          // would wait for a 'close' already past, keeping the claim until it goes stale.
+          if (req.destroyed) throw new ApiError('VALIDATION', 'the request was cut off before its body was read');
           // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
           allowBody(req, res);
           await new Promise<void>((resolve, reject) => {
