@@ -45,7 +45,17 @@ export function createApp(deps: GatewayDeps): RequestListener {
 
   const addresses = new ClientAddresses(config.trustedProxies, logger, config.ipv6BudgetPrefix);
   const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false, opsRoutes: false });
-  const api = publicHandler({ gate, signer, kept: new KeptAnswers(config.keptAnswerMaxAgeMs), tokenHashKey: config.tokenHashKey, publicBaseUrl: config.publicBaseUrl, serviceUrls: config.serviceUrls, reads: deps.reads, addresses, logger });
+  const api = publicHandler({
+    gate,
+    signer,
+    kept: new KeptAnswers(config.keptAnswerMaxAgeMs),
+    tokenHashKey: config.tokenHashKey,
+    publicBaseUrl: config.publicBaseUrl,
+    serviceUrls: config.serviceUrls,
+    reads: deps.reads,
+    addresses,
+    logger,
+  });
   app.use('/api', (_req, res) => writeNotFound(res));
   const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
   const door = appDoor(deps, { access, signer });

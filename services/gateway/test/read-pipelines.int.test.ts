@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createLogger } from '@mm/http';
-import { forward, ReadPipelines } from '../src/services/proxy';
+import { forward, ReadPipelines, type AnswerTap } from '../src/services/proxy';
 
 /**
  * The gateway's pipelined reads against a real upstream server: answers go back to the request
@@ -37,6 +37,12 @@ async function startUpstream(): Promise<Upstream> {
     req.resume();
     if (req.url === '/slow') void held.then(answer);
     else if (req.url === '/hang-up') req.socket.destroy();
+    else if (req.url === '/marked' || req.url === '/marked-404') {
+      // An internal header (x-mm-*) the gateway reads and never passes back.
+      res.writeHead(req.url === '/marked' ? 200 : 404, { 'content-type': 'text/plain', 'x-mm-mark': 'kept', 'x-upstream': 'yes' });
+      res.write('first ');
+      res.end('second');
+    }
     else if (req.url?.startsWith('/late/')) setTimeout(answer, 150);
     else if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': BIG_BYTES });
@@ -51,9 +57,15 @@ async function startUpstream(): Promise<Upstream> {
 }
 
 /** A front server that forwards everything to `target` the way the public handler does. */
-async function startFront(target: string, pipelines: ReadPipelines, pipelined: (req: IncomingMessage) => boolean): Promise<{ url: string; server: Server }> {
+async function startFront(
+  target: string,
+  pipelines: ReadPipelines,
+  pipelined: (req: IncomingMessage) => boolean,
+  tap?: () => AnswerTap,
+): Promise<{ url: string; server: Server }> {
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
-    forward(req, res, { target, path: req.url ?? '/', principal: null, reqId: 'req-test', clientIp: '127.0.0.1', logger, reads: { pipelines, pipelined: pipelined(req) } });
+    const reads = { pipelines, pipelined: pipelined(req) };
+    forward(req, res, { target, path: req.url ?? '/', principal: null, reqId: 'req-test', clientIp: '127.0.0.1', logger, reads, tap: tap?.() });
   });
   return { url: await listen(server), server };
 }
@@ -173,5 +185,58 @@ describe('one connection, every read pipelined', () => {
     h.upstream.release();
     await Promise.all([slow, quick]);
     expect(order).toEqual(['/slow', '/quick']);
+  });
+});
+
+describe('a tap on a read (how the gateway keeps whoami\'s answers)', () => {
+  interface Seen {
+    status?: number;
+    headers?: http.OutgoingHttpHeaders;
+    internal?: Record<string, string>;
+    chunks: string[];
+    ended: boolean;
+  }
+  const seen: Seen[] = [];
+  let wants = true;
+  const h = {} as { upstream: Upstream; front: { url: string; server: Server }; pipelines: ReadPipelines };
+  beforeEach(async () => {
+    seen.length = 0;
+    wants = true;
+    h.upstream = await startUpstream();
+    h.pipelines = new ReadPipelines({ pipelining: 16, connections: null });
+    h.front = await startFront(h.upstream.url, h.pipelines, () => true, () => {
+      const s: Seen = { chunks: [], ended: false };
+      seen.push(s);
+      return {
+        headers: (status, headers, internal) => (Object.assign(s, { status, headers, internal }), wants && status === 200),
+        data: (chunk) => void s.chunks.push(chunk.toString()),
+        end: () => void (s.ended = true),
+      };
+    });
+  });
+  afterEach(async () => {
+    await h.pipelines.close();
+    h.front.server.closeAllConnections();
+    h.upstream.server.closeAllConnections();
+    await Promise.all([close(h.front.server), close(h.upstream.server)]);
+  });
+
+  it('sees the internal headers the client never gets, then the whole body', async () => {
+    const res = await fetch(`${h.front.url}/marked`);
+    expect(await res.text()).toBe('first second');
+    expect(res.headers.get('x-mm-mark')).toBeNull();
+    expect(res.headers.get('x-upstream')).toBe('yes');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ status: 200, internal: { 'x-mm-mark': 'kept' }, ended: true });
+    expect(seen[0].headers).toMatchObject({ 'x-upstream': 'yes' });
+    expect(seen[0].headers).not.toHaveProperty('x-mm-mark');
+    expect(seen[0].chunks.join('')).toBe('first second');
+  });
+
+  it('gets no body once it says it wants none', async () => {
+    const res = await fetch(`${h.front.url}/marked-404`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('first second');
+    expect(seen[0]).toMatchObject({ status: 404, internal: { 'x-mm-mark': 'kept' }, chunks: [], ended: false });
   });
 });

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
-import { allowBody, closeAfterEarlyAnswer, isMultipartPost, KEPT_UNTIL_HEADER, PRINCIPAL_HEADER, writeError } from '@mm/http';
+import { allowBody, closeAfterEarlyAnswer, isMultipartPost, PRINCIPAL_HEADER, writeError } from '@mm/http';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 });
 
@@ -41,11 +41,20 @@ export interface ForwardOptions {
   internal?: Record<string, string>;
   /** Where a read (a GET without a body) goes instead of node:http's client, and whether it may wait behind others. */
   reads?: { pipelines: ReadPipelines; pipelined: boolean };
+  /** Sees a pipelined read's answer as it passes to the client (kept-answers.ts keeps whoami's this way). */
+  tap?: AnswerTap;
+}
+
+/** An observer of a read's answer: what the client is sent, and the internal headers it is not. */
+export interface AnswerTap {
   /**
-   * Given a read's whole answer when its service marked it keepable (200 with KEPT_UNTIL_HEADER):
-   * its headers (the mark included, hop-by-hop ones not) and body. The client never sees the mark.
+   * The status and headers as sent to the client, and the service's internal ones (x-mm-*, never
+   * passed back). False: the body is of no interest (data and end are not called).
    */
-  keep?: (status: number, headers: http.OutgoingHttpHeaders, body: Buffer) => void;
+  headers(status: number, headers: http.OutgoingHttpHeaders, internal: Record<string, string>): boolean;
+  data(chunk: Buffer): void;
+  /** The whole answer went through (called before the client's answer ends). */
+  end(): void;
 }
 
 /** A slow client's answer the gateway holds rather than pause a shared connection; beyond, the client is dropped. */
@@ -87,8 +96,8 @@ export class ReadPipelines {
     }
     let abort: ((err?: Error) => void) | null = null;
     let settled = false;
-    // An answer its service marked keepable, gathered for `o.keep` as it passes.
-    let keeping: { status: number; headers: http.OutgoingHttpHeaders; chunks: Buffer[]; bytes: number } | null = null;
+    // The tap, while it wants the answer's body.
+    let tapping: AnswerTap | null = null;
     const clientLeft = (): void => {
       if (!settled) abort?.();
     };
@@ -109,26 +118,21 @@ export class ReadPipelines {
           if (res.destroyed) return true;
           // Header lines as the service sent them, read as latin1 (as node's parser reads them).
           const back: http.OutgoingHttpHeaders = {};
-          let mark: string | undefined;
+          const internal: Record<string, string> | null = o.tap ? {} : null;
           for (let i = 0; i < raw.length; i += 2) {
             const k = raw[i].toString('latin1').toLowerCase();
-            if (k === KEPT_UNTIL_HEADER) mark = raw[i + 1].toString('latin1');
+            if (internal && k.startsWith('x-mm-')) internal[k] = raw[i + 1].toString('latin1');
             if (dropsBack(k)) continue;
             const v = raw[i + 1].toString('latin1');
             const had = back[k];
             back[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [String(had)]), v];
           }
-          if (o.keep && statusCode === 200 && mark !== undefined) keeping = { status: statusCode, headers: { ...back, [KEPT_UNTIL_HEADER]: mark }, chunks: [], bytes: 0 };
+          if (o.tap && internal && o.tap.headers(statusCode, back, internal)) tapping = o.tap;
           res.writeHead(statusCode, back);
           return true;
         },
         onData(chunk) {
-          if (keeping) {
-            keeping.chunks.push(Buffer.from(chunk));
-            keeping.bytes += chunk.length;
-            // Nothing this large is kept (kept-answers.ts): stop gathering it.
-            if (keeping.bytes > 64 * 1024) keeping = null;
-          }
+          tapping?.data(chunk);
           if (res.destroyed) return true;
           res.write(chunk);
           // A client that reads nothing of a huge answer is let go (its close cancels the read).
@@ -136,7 +140,7 @@ export class ReadPipelines {
           return true;
         },
         onComplete() {
-          if (keeping) o.keep?.(keeping.status, keeping.headers, Buffer.concat(keeping.chunks));
+          tapping?.end();
           if (settle()) res.end();
         },
         onError(err) {

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+import { APP_SESSION_COOKIE } from '@mm/contract';
+import { parseBearer } from '@mm/http';
+import { hashToken, isWellFormedToken } from '../domain/token-value';
+import type { AccessGate, GateResult } from '../services/access-gate';
+import type { ClientAddresses } from '../services/client-addresses';
+import type { KeptAnswers, KeptVisit } from '../services/kept-answers';
+import type { Matched, TableRoute } from './match.step';
+import { rateLimited, refusal } from './refusal';
+
+export interface GateDeps {
+  gate: AccessGate;
+  tokenHashKey: string;
+  addresses: ClientAddresses;
+  kept: KeptAnswers;
+}
+
+export interface Gated {
+  route: TableRoute;
+  gate: GateResult;
+  /** A request of a route whose answers may be kept, from before its wallet version was read. */
+  visit: KeptVisit | null;
+}
+
+function hasSessionCookie(req: IncomingMessage): boolean {
+  const cookie = req.headers.cookie;
+  return !!cookie && cookie.split(';').some((c) => c.trim().startsWith(`${APP_SESSION_COOKIE}=`));
+}
+
+/**
+ * Step 2, gate: the credential, then the one Redis round trip of the request (access-gate.ts).
+ * UNAUTHORIZED without a bearer (TOKEN_REQUIRED for whoami from a signed-in browser), TOKEN_NOT_ACCEPTED
+ * on an app-only route; the bearer's keyed hash (none for one that is not a well-formed token) is
+ * counted against the token's class budget and the address's. Junk (a malformed bearer, or one no
+ * token has) from an address over its junk budget is refused here, before anything else is looked at.
+ */
+export async function gateStep(deps: GateDeps, req: IncomingMessage, m: Matched, clientIp: string): Promise<Gated> {
+  const auth = req.headers.authorization;
+  const value = parseBearer(auth);
+  const route = m.route;
+  if (!value) {
+    const fromBrowser = !auth && !route.appOnly && route.def.operationId === 'whoami' && hasSessionCookie(req);
+    throw refusal(fromBrowser ? 'TOKEN_REQUIRED' : 'UNAUTHORIZED');
+  }
+  if (route.appOnly) throw refusal('TOKEN_NOT_ACCEPTED');
+  const hash = isWellFormedToken(value) ? hashToken(deps.tokenHashKey, value) : null;
+  // The wallet version is read too when the route's answers may be kept (kept-answers.ts): what
+  // is kept under it is not kept longer than from here.
+  const visit = route.keeps ? deps.kept.visit() : null;
+  const gate = await deps.gate.check(hash, route.def.rateClass, deps.addresses.budgetKey(clientIp), route.keeps);
+  if (gate.junkLimited) throw await rateLimited(gate);
+  return { route, gate, visit };
+}
