@@ -160,6 +160,10 @@ export class ReadPipelines {
  * (uploads are never held whole in memory).
  */
 export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOptions): void {
+  // The client's request died while the gateway checked it (a body cut short is answered 400 by
+  // answerClientError): its 'aborted' has passed and will not fire again, so a request sent now
+  // would wait for a body that never comes, holding the service's Idempotency-Key claim.
+  if (req.destroyed && !req.complete) return;
   const headers: http.OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (DROP.has(k) || k.startsWith('x-mm-')) continue;

@@ -43,6 +43,9 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
         if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
       },
       read: async (): Promise<SubmitParts> => {
+        // Closed while the checks ran (its client or the gateway went away): the multipart parser
+        // would wait for a 'close' already past, keeping the claim until it goes stale.
+        if (req.destroyed) throw new ApiError('VALIDATION', 'the request was cut off before its body was read');
         // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
         allowBody(req, res);
         await new Promise<void>((resolve, reject) => {
