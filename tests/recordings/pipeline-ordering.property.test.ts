@@ -5,7 +5,8 @@ import { openDatabase } from '@mm/db';
 import { createLogger } from '@mm/http';
 import { openStore } from '../../libs/store/src';
 import type { Database } from '../../services/recordings/src/db/schema';
-import { LifecycleService } from '../../services/recordings/src/services/lifecycle.service';
+import { createUseCases, type UseCases } from '../../services/recordings/src/usecases';
+import { busCall } from '../../services/recordings/src/usecases/context';
 import { applyPipelineResult } from '../../services/recordings/src/bus/pipeline-results.consumer';
 import { startStack, type Stack } from '../support/stack';
 import { toneWav } from '../support/media';
@@ -13,7 +14,7 @@ import { ledger, meetingRow, openHolds, PipelineVoice, RESULT_ENTRIES } from '..
 
 /**
  * The pipeline's results arrive at least once and in any order. This feeds the result handlers
- * (the consumer's dispatch and the lifecycle service, against the stack's real database and
+ * (the consumer's dispatch and the result use cases, against the stack's real database and
  * wallet) random permutations of a meeting's messages with duplicates, stale `started` after a
  * final failure among them. Afterwards the meeting is final (READY or FAILED for good) whenever
  * its last job has finished, and its money adds up: one capture once past its transcript, none
@@ -21,7 +22,7 @@ import { ledger, meetingRow, openHolds, PipelineVoice, RESULT_ENTRIES } from '..
  */
 let stack: Stack;
 let bus: Bus;
-let lifecycle: LifecycleService;
+let useCases: UseCases;
 let close: () => Promise<void>;
 const logger = createLogger('ordering-test', 'silent');
 
@@ -30,7 +31,10 @@ beforeAll(async () => {
   bus = await connectBus(stack.natsUrl, 'recordings', stack.busNamespace);
   const { db, pool } = openDatabase<Database>({ url: stack.env.DATABASE_URL!, schema: 'recordings' });
   const store = await openStore(stack.audioStore);
-  lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: { autoWaitSeconds: 60, forceOnDeadlineHours: 0, singleVoiceWaitSeconds: 5 } });
+  useCases = createUseCases(
+    { db, call: busCall(bus.nc), store, logger },
+    { naming: { autoWaitSeconds: 60, forceOnDeadlineHours: 0, singleVoiceWaitSeconds: 5 }, staleClaimSeconds: 900, maxRecordingMinutes: 240, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' } },
+  );
   close = async () => {
     await db.destroy();
     void pool;
@@ -68,7 +72,7 @@ function shuffle(messages: Message[], dups: number[], keys: number[]): Message[]
 }
 
 async function deliver(messages: Message[]): Promise<void> {
-  for (const msg of messages) await applyPipelineResult(lifecycle, logger, RESULT_ENTRIES[msg.subject].subject, msg.payload);
+  for (const msg of messages) await applyPipelineResult(useCases, logger, RESULT_ENTRIES[msg.subject].subject, msg.payload);
 }
 
 const scenario = fc.record({

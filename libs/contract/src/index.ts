@@ -14,3 +14,6 @@ export * from './bus/bus.snapshot';
 export * from './compat';
 export * from './media';
 export * from './openapi-headers';
+export * from './operations';
+export * as adminSchemas from './admin/admin.schemas';
+export type * from './generated/operations';

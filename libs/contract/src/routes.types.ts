@@ -64,3 +64,13 @@ export interface AppOnlyRouteDef {
   method: HttpMethod;
   path: string;
 }
+
+/** What every operation of every table has: enough to mount, validate and type it. */
+export type OperationDef = Pick<RouteDef, 'operationId' | 'method' | 'path' | 'params' | 'body' | 'responses'>;
+
+/** An operation of the admin API or of the app's own routes: not public, not in openapi.json. */
+export interface InternalRouteDef extends OperationDef {
+  summary: string;
+  /** Answered by a service the gateway forwards to, at this path (the gateway only checks and passes it on). */
+  forward?: { service: ServiceName; path: string };
+}

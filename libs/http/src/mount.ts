@@ -1,18 +1,80 @@
-import type { RequestHandler, Router } from 'express';
-import { routeOf, validateOperation } from './validate';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { operationOf, type JsonSchema, type OperationId, type OperationInput, type OperationOutput, type TextAnswer } from '@mm/contract';
+import { validateOperation } from './validate';
+import { principalOf } from './app';
+import { ApiError } from './errors';
 
 /** `/series/{id}` as express spells it: `/series/:id`. */
 export function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/**
- * Mounts one operation of the contract's route table on a router: its method and path come from
- * the table (no path is spelled twice), then `guards` (checks the contract puts before
- * validation), the operation's validation, and the handler. Mount literal paths before templated
- * ones (`/series/readable` before `/series/{id}`).
- */
-export function mountOperation(router: Router, operationId: string, guards: RequestHandler[], handler: RequestHandler): void {
-  const route = routeOf(operationId);
-  router[route.method](expressPath(route.path), ...guards, validateOperation(operationId), handler);
+/** What a handler returns when it wrote the answer itself (a forward, a stream, an answer of another shape). */
+export const ANSWERED: unique symbol = Symbol('answered');
+export type Answered = typeof ANSWERED;
+
+/** The request and response behind a handler's typed input, for what the input does not carry. */
+export interface OperationContext {
+  req: Request;
+  res: Response;
 }
+
+export type OperationHandler<Op extends OperationId> = (input: OperationInput<Op>, ctx: OperationContext) => Promise<OperationOutput<Op> | Answered>;
+
+export interface MountOptions {
+  /** Checks the contract puts before validation (a switched-off feature's 404, a rule's own message). */
+  guards?: RequestHandler[];
+}
+
+/** The validated request of an operation, as `validateOperation` left it, typed by the operation. */
+function inputFor<Op extends OperationId>(req: Request, res: Response): OperationInput<Op> {
+  const op = operationOf(String(res.locals.route));
+  const headers: Record<string, string> = {};
+  for (const p of op.params) {
+    const v = req.headers[p.name.toLowerCase()];
+    if (typeof v === 'string') headers[p.name.toLowerCase()] = v;
+  }
+  // `res.locals` is express's untyped bag: validateOperation left there what the schemas admitted.
+  const validated = res.locals.input;
+  return { ...validated, headers, body: op.body?.contentType === 'application/json' ? validated.body : undefined };
+}
+
+function isTextAnswer(out: unknown): out is TextAnswer<string> {
+  return typeof out === 'object' && out !== null && typeof (out as { contentType?: unknown }).contentType === 'string' && typeof (out as { text?: unknown }).text === 'string';
+}
+
+/**
+ * THE way a route is mounted: by operationId, from any of the contract's tables (public, admin,
+ * the app's). Its method and path come from the table (no path is spelled twice); `guards` run
+ * first, then the validation of its parameters, query and body against the table's schemas, then
+ * the handler with the input typed as `pnpm contract:types` generated it. What the handler
+ * returns is the answer: sent with the operation's success status, with `schemaVersion` when the
+ * answer's schema has it; a TextAnswer is sent as its content type. Mount literal paths before
+ * templated ones (`/series/readable` before `/series/{id}`).
+ */
+export function mountOperation<Op extends OperationId>(router: Router, operationId: Op, handler: OperationHandler<Op>, options: MountOptions = {}): void {
+  const op = operationOf(operationId);
+  const success: { status: number; schema: JsonSchema } = op.responses.find((r) => r.status < 300) ?? { status: 200, schema: {} };
+  const versioned = Boolean((success.schema.properties as Record<string, unknown> | undefined)?.schemaVersion);
+  const run = (req: Request, res: Response, next: NextFunction) => {
+    handler(inputFor<Op>(req, res), { req, res }).then((out) => {
+      if (out === ANSWERED || res.headersSent) return;
+      if (isTextAnswer(out)) {
+        res.status(success.status).type(out.contentType).send(out.text);
+        return;
+      }
+      res.status(success.status).json(versioned ? { schemaVersion: 1, ...(out as object) } : out);
+    }, next);
+  };
+  router[op.method](expressPath(op.path), ...(options.guards ?? []), validateOperation(operationId), run);
+}
+
+/** A guard for the app's own routes: only an `app` principal (the gateway makes it from a session) reaches them. */
+export const appPrincipalOnly: RequestHandler = (_req, res, next) => {
+  try {
+    if (principalOf(res).source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
+    next();
+  } catch (err) {
+    next(err);
+  }
+};

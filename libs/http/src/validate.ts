@@ -1,7 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
-import { LIMITS, ROUTES, type RouteDef, type JsonSchema } from '@mm/contract';
+import { LIMITS, operationOf, withoutBinaryParts, type OperationDef, type OperationId, type OperationInput, type JsonSchema } from '@mm/contract';
 import { ApiError } from './errors';
 import { hasBody } from './body-watch';
 
@@ -57,9 +57,9 @@ interface CompiledRoute {
   body?: ValidateFunction;
 }
 
-function compileRoute(route: RouteDef): CompiledRoute {
+function compileRoute(route: OperationDef): CompiledRoute {
   const byIn = (where: string) => route.params.filter((p) => p.in === where);
-  const schemaOf = (ps: RouteDef['params']) => ({
+  const schemaOf = (ps: OperationDef['params']) => ({
     type: 'object',
     properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
     required: ps.filter((p) => p.required).map((p) => p.name),
@@ -86,12 +86,8 @@ export function holdsNul(value: unknown): boolean {
   return false;
 }
 
-/** The route of an operationId, from the contract's table. */
-export function routeOf(operationId: string): RouteDef {
-  const route = ROUTES.find((r) => r.operationId === operationId);
-  if (!route) throw new Error(`unknown operationId ${operationId}`);
-  return route;
-}
+/** The operation of an operationId, from the contract's tables. */
+export const routeOf = operationOf;
 
 /**
  * Validates path parameters, query (unknown parameters are 400) and the JSON body of one
@@ -158,4 +154,25 @@ export function readIdempotencyKey(raw: unknown): string | null {
     throw new ApiError('VALIDATION', `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`);
   }
   return key;
+}
+
+const multipartCompiled = new Map<string, ValidateFunction>();
+
+/**
+ * The text parts of an operation's multipart body, checked against the body schema without its
+ * binary parts (an unlisted part, a value out of its enum or bounds is 400 VALIDATION naming it),
+ * typed as `pnpm contract:types` generated them. The binary parts are the reader's (it streams them).
+ */
+export function validMultipartFields<Op extends OperationId>(operationId: Op, fields: Record<string, string>): OperationInput<Op>['body'] {
+  let fn = multipartCompiled.get(operationId);
+  if (!fn) {
+    const body = operationOf(operationId).body;
+    if (body?.contentType !== 'multipart/form-data') throw new Error(`${operationId} takes no multipart body`);
+    fn = ajv.compile(withoutBinaryParts(body.schema));
+    multipartCompiled.set(operationId, fn);
+  }
+  const data = { ...fields };
+  check(fn, data, '');
+  if (holdsNul(data)) throw new ApiError('VALIDATION', 'the body must not contain the NUL character (U+0000)');
+  return data as OperationInput<Op>['body'];
 }

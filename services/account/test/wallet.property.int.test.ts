@@ -18,7 +18,7 @@ const SEQUENCES = 20;
 const OPS = 30;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
 
-const quiet = { warn: () => undefined } as never;
+const quiet = { warn: () => undefined };
 
 let db: Kysely<Database>;
 let pool: Pool;

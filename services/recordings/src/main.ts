@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { createLogger, isMultipartPost, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
 import { connectServiceBus, startOutboxRelay } from '@mm/bus';
@@ -6,12 +5,13 @@ import { openStore } from '@mm/store';
 import { loadConfig, type RecordingsConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
-import { LifecycleService } from './services/lifecycle.service';
+import { busCall } from './usecases/context';
+import { databaseAnswers } from './db/transaction';
+import { createUseCases } from './usecases';
 import { consumePipelineResults } from './bus/pipeline-results.consumer';
 import { serveSeriesStats } from './bus/series-stats.handler';
 import { serveSeriesChanged } from './bus/series-changed.handler';
 import { serveAskContext } from './bus/ask-context.handler';
-import { MeetingAccess } from './services/access';
 import { HoldReconciler } from './services/hold-reconciler';
 import { UploadsInFlight } from './services/uploads-in-flight';
 import { migrations } from '../migrations';
@@ -23,26 +23,25 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   await requireSchema(db, 'recordings', migrations);
   const bus = await connectServiceBus(config, 'recordings');
   const store = await openStore(config.audioStore);
-  const lifecycle = new LifecycleService({ db, nc: bus.nc, store, logger, naming: config.naming, freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay });
+  const uploads = new UploadsInFlight();
+  const useCases = createUseCases(
+    { db, call: busCall(bus.nc), store, logger, uploads },
+    { naming: config.naming, freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay, staleClaimSeconds: config.staleClaimSeconds, maxRecordingMinutes: config.uploadLimits.maxRecordingMinutes, tools: config.mediaTools },
+  );
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
-  const stopConsumer = await consumePipelineResults(bus, lifecycle, logger);
+  const stopConsumer = await consumePipelineResults(bus, useCases, logger);
   const seriesStats = serveSeriesStats(bus.nc, db, logger);
   const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
-  const askContext = serveAskContext(bus.nc, db, new MeetingAccess(bus.nc), logger);
+  const askContext = serveAskContext(bus.nc, db, useCases.ctx.repos, useCases.access, logger);
   const holds = new HoldReconciler({ db, nc: bus.nc, logger }, config.holdReconcile);
   holds.start();
-  const uploads = new UploadsInFlight();
   const app = createApp({
-    uploads,
     config,
-    db,
-    nc: bus.nc,
-    store,
-    lifecycle,
+    useCases,
     verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
     logger,
     ready: async () => {
-      await sql`select 1`.execute(db);
+      await databaseAnswers(db);
       return !bus.nc.isClosed();
     },
   });

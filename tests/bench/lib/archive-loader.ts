@@ -12,7 +12,7 @@
  */
 import type { PoolClient } from 'pg';
 import { openDatabase } from '@mm/db';
-import { refreshSearchText } from '../../../services/recordings/src/services/search-text';
+import { refreshSearchText } from '../../../services/recordings/src/db/recordings.repository';
 import type { Database } from '../../../services/recordings/src/db/schema';
 import { refreshOldSearchTexts } from './archive-refresh';
 import { RARE_WORDS, turnPool } from './archive-text';

@@ -7,7 +7,7 @@
  * 100,000 takes ~20 minutes on the shared machine, a new load writes them all in today's form).
  */
 import { openDatabase } from '@mm/db';
-import { refreshSearchText } from '../../../services/recordings/src/services/search-text';
+import { refreshSearchText } from '../../../services/recordings/src/db/recordings.repository';
 import type { Database } from '../../../services/recordings/src/db/schema';
 
 const WORKERS = 3;

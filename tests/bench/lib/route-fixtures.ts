@@ -7,7 +7,7 @@
  */
 import { openDatabase } from '@mm/db';
 import { ROUTES, type RouteDef } from '@mm/contract';
-import { refreshSearchText } from '../../../services/recordings/src/services/search-text';
+import { refreshSearchText } from '../../../services/recordings/src/db/recordings.repository';
 import type { Database } from '../../../services/recordings/src/db/schema';
 import { createAccount, createToken, type BenchAccount, type BenchToken } from './admin';
 import { BenchError } from './types';

@@ -30,7 +30,7 @@ export class WalletChangesListener {
   constructor(
     private readonly url: string,
     private readonly sink: WalletChangeSink,
-    private readonly logger: Logger,
+    private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 
   async start(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { inputOf, principalOf, sendOk, mountOperation } from '@mm/http';
+import { principalOf, mountOperation } from '@mm/http';
 import { checkedKeyterms, type SettingsService } from '../services/settings.service';
 
 /**
@@ -19,12 +19,12 @@ export function keytermRulesFirst(req: Request, _res: Response, next: NextFuncti
 /** GET and PUT /account/keyterms. */
 export function keytermsRoutes(deps: { settings: SettingsService }): Router {
   const router = Router();
-  mountOperation(router, 'getAccountKeyterms', [], async (_req, res) => {
-    sendOk(res, { keyterms: await deps.settings.keyterms(principalOf(res).accountId) });
-  });
-  mountOperation(router, 'replaceAccountKeyterms', [keytermRulesFirst], async (_req, res) => {
-    const { keyterms } = inputOf(res).body as { keyterms: unknown[] };
-    sendOk(res, { keyterms: await deps.settings.replaceKeyterms(principalOf(res).accountId, keyterms) });
-  });
+  mountOperation(router, 'getAccountKeyterms', async (_input, { res }) => ({ keyterms: await deps.settings.keyterms(principalOf(res).accountId) }));
+  mountOperation(
+    router,
+    'replaceAccountKeyterms',
+    async ({ body }, { res }) => ({ keyterms: await deps.settings.replaceKeyterms(principalOf(res).accountId, body.keyterms) }),
+    { guards: [keytermRulesFirst] },
+  );
   return router;
 }

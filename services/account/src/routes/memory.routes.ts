@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { inputOf, principalOf, sendOk, mountOperation } from '@mm/http';
+import { principalOf, mountOperation } from '@mm/http';
 import type { MemoryService } from '../services/memory.service';
 
 /**
@@ -8,18 +8,17 @@ import type { MemoryService } from '../services/memory.service';
  */
 export function memoryRoutes(deps: { memory: MemoryService }): Router {
   const router = Router();
-  mountOperation(router, 'listMemory', [], async (_req, res) => {
+  mountOperation(router, 'listMemory', async (_input, { res }) => {
     const p = principalOf(res);
-    sendOk(res, { ...(await deps.memory.list(p.accountId, p.features.memory !== false)) });
+    return deps.memory.list(p.accountId, p.features.memory !== false);
   });
-  mountOperation(router, 'updateMemoryItem', [], async (_req, res) => {
-    const { params, body } = inputOf(res);
+  mountOperation(router, 'updateMemoryItem', async ({ params, body }, { res }) => {
     const p = principalOf(res);
-    sendOk(res, { item: await deps.memory.edit(p.accountId, p.features.memory !== false, params.id, body.text as string) });
+    return { item: await deps.memory.edit(p.accountId, p.features.memory !== false, params.id, body.text) };
   });
-  mountOperation(router, 'deleteMemoryItem', [], async (_req, res) => {
+  mountOperation(router, 'deleteMemoryItem', async ({ params }, { res }) => {
     const p = principalOf(res);
-    sendOk(res, { ...(await deps.memory.remove(p.accountId, p.features.memory !== false, inputOf(res).params.id)) });
+    return deps.memory.remove(p.accountId, p.features.memory !== false, params.id);
   });
   return router;
 }

@@ -1,12 +1,19 @@
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { inputOf, principalOf, REPLAY_ONLY_HEADER, sendOk, validateOperation } from '@mm/http';
-import type { AskBody, AskService } from '../services/ask.service';
+import { mountOperation, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
+import type { AskSeriesOutput } from '@mm/contract';
+import type { AskAnswer, AskService } from '../services/ask.service';
 
-const replayOnlyOf = (req: Request): string | undefined => {
-  const v = req.headers[REPLAY_ONLY_HEADER];
-  return typeof v === 'string' ? v : undefined;
-};
+/** A series' answer names each citation's meeting (the contract requires it there). */
+function seriesAnswer(a: AskAnswer): AskSeriesOutput {
+  return {
+    ...a,
+    citations: a.citations.map((c) => {
+      if (c.recordingId === undefined) throw new Error('a series answer cites a turn without its meeting');
+      return { ...c, recordingId: c.recordingId };
+    }),
+  };
+}
 
 /** Ask quotes and questions, for one meeting and for a series. */
 export function askRoutes(deps: { asks: AskService }): Router {
@@ -14,31 +21,18 @@ export function askRoutes(deps: { asks: AskService }): Router {
   const { asks } = deps;
   // Over the rate budget the gateway sends no body (only the key counts): answered before validation.
   const replayFirst = (kind: 'recording' | 'series') => async (req: Request, res: Response, next: NextFunction) => {
-    const replayOnly = replayOnlyOf(req);
-    if (replayOnly === undefined) return next();
-    const ask = kind === 'recording' ? asks.askRecording.bind(asks) : asks.askSeries.bind(asks);
-    res.status(200).json(await ask(principalOf(res), String(req.params.id), {} as AskBody, req.headers['idempotency-key'], replayOnly));
+    const replayOnly = req.headers[REPLAY_ONLY_HEADER];
+    if (typeof replayOnly !== 'string') return next();
+    res.status(200).json(await asks.replayOnly(principalOf(res), { kind, id: String(req.params.id) }, req.headers['idempotency-key'], replayOnly));
   };
 
-  router.get('/recordings/:id/ask/quote', validateOperation('quoteRecordingAsk'), async (_req, res) => {
-    sendOk(res, await asks.quoteRecording(principalOf(res), inputOf(res).params.id));
+  mountOperation(router, 'quoteRecordingAsk', async ({ params }, { res }) => asks.quoteRecording(principalOf(res), params.id));
+  mountOperation(router, 'askRecording', async ({ params, body, headers }, { res }) => asks.askRecording(principalOf(res), params.id, body, headers['idempotency-key']), {
+    guards: [replayFirst('recording')],
   });
-
-  router.post('/recordings/:id/ask', replayFirst('recording'), validateOperation('askRecording'), async (req, res) => {
-    const input = inputOf(res);
-    const answer = await asks.askRecording(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key'], replayOnlyOf(req));
-    res.status(200).json(answer);
+  mountOperation(router, 'quoteSeriesAsk', async ({ params }, { res }) => asks.quoteSeries(principalOf(res), params.id));
+  mountOperation(router, 'askSeries', async ({ params, body, headers }, { res }) => seriesAnswer(await asks.askSeries(principalOf(res), params.id, body, headers['idempotency-key'])), {
+    guards: [replayFirst('series')],
   });
-
-  router.get('/series/:id/ask/quote', validateOperation('quoteSeriesAsk'), async (_req, res) => {
-    sendOk(res, await asks.quoteSeries(principalOf(res), inputOf(res).params.id));
-  });
-
-  router.post('/series/:id/ask', replayFirst('series'), validateOperation('askSeries'), async (req, res) => {
-    const input = inputOf(res);
-    const answer = await asks.askSeries(principalOf(res), input.params.id, input.body as unknown as AskBody, req.headers['idempotency-key'], replayOnlyOf(req));
-    res.status(200).json(answer);
-  });
-
   return router;
 }

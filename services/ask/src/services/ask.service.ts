@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { refusedBy, request } from '@mm/bus';
-import { BUS } from '@mm/contract';
+import { BUS, type AskRecordingInput } from '@mm/contract';
 import { ApiError, hasScope, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
 import { finishAnswer } from '../domain/answer';
 import type { AskRepository, Target } from '../db/ask.repository';
@@ -24,11 +24,8 @@ const CLAIM_STALE_MS = 30_000;
 /** How long a repeat waits for the first request with its key to finish. */
 const WAIT_FOR_FIRST_MS = 30_000;
 
-export interface AskBody {
-  question: string;
-  maxMinutes?: number;
-  idempotencyKey?: string;
-}
+/** The body of askRecording and askSeries, as the contract's schema has it once validated. */
+export type AskBody = AskRecordingInput['body'];
 
 export interface AskAnswer {
   schemaVersion: 1;
@@ -56,19 +53,19 @@ export class AskService {
     return { minutes: c.minutes, meetingCount: c.meetingCount };
   }
 
-  /** `replayOnly`: the gateway's Retry-After when the token is over its rate budget (answer only a replay). */
-  askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown, replayOnly?: string): Promise<AskAnswer> {
-    const target = { kind: 'recording' as const, id: recordingId };
-    return replayOnly === undefined ? this.ask(p, target, body, headerKey) : this.replayOnly(p, target, headerKey, replayOnly);
+  askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
+    return this.ask(p, { kind: 'recording', id: recordingId }, body, headerKey);
   }
 
-  askSeries(p: Principal, seriesId: string, body: AskBody, headerKey: unknown, replayOnly?: string): Promise<AskAnswer> {
-    const target = { kind: 'series' as const, id: seriesId };
-    return replayOnly === undefined ? this.ask(p, target, body, headerKey) : this.replayOnly(p, target, headerKey, replayOnly);
+  askSeries(p: Principal, seriesId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
+    return this.ask(p, { kind: 'series', id: seriesId }, body, headerKey);
   }
 
-  /** Over the rate budget: the first answer for this token's key, else 429 RATE_LIMITED. */
-  private async replayOnly(p: Principal, target: Target, headerKey: unknown, retryAfter: string): Promise<AskAnswer> {
+  /**
+   * Over the rate budget (`retryAfter`: the gateway's Retry-After): the first answer for this
+   * token's key, else 429 RATE_LIMITED. The body is never read.
+   */
+  async replayOnly(p: Principal, target: Target, headerKey: unknown, retryAfter: string): Promise<AskAnswer> {
     const key = typeof headerKey === 'string' ? headerKey.trim() : '';
     const first = key ? await this.deps.repo.byKey(p.accountId, target, key) : undefined;
     if (!first || first.state !== 'answered' || first.tokenId !== p.tokenId) replayOnlyRefusal(retryAfter);

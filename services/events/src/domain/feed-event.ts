@@ -1,4 +1,4 @@
-import type { RecordingEvent } from '@mm/contract';
+import { EVENT_TYPES, type ListEventsOutput, type RecordingEvent } from '@mm/contract';
 import type { FeedRow, NewEvent } from '../db/schema';
 
 /** Events are served for 30 days; retention deletes them a day later (a reader mid-page keeps its page). */
@@ -21,14 +21,21 @@ export function toNewEvent(e: RecordingEvent): NewEvent {
   };
 }
 
+/** The contract's Event, as listEvents answers it. */
+export type EventView = ListEventsOutput['events'][number];
+
 /** The contract's Event: never the account or token; seriesId null while series are off. */
-export function toEventView(row: Omit<FeedRow, 'seq'>, seriesOn: boolean) {
+export function toEventView(row: Omit<FeedRow, 'seq'>, seriesOn: boolean): EventView {
+  const type = EVENT_TYPES.find((t) => t === row.type);
+  // Rows are written only from events checked against the bus table (toNewEvent).
+  if (!type) throw new Error(`event ${row.id} has a type the contract does not know: ${row.type}`);
   return {
     id: row.id,
-    type: row.type,
+    type,
     recordingId: row.recordingId,
     seriesId: seriesOn ? row.seriesId : null,
     occurredAt: row.occurredAt.toISOString(),
-    data: row.data as Record<string, unknown>,
+    // The JSON column holds the event's data as the bus table checked it (toNewEvent).
+    data: row.data as EventView['data'],
   };
 }

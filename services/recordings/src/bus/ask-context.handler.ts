@@ -5,16 +5,12 @@ import { serve } from '@mm/bus';
 import { BUS, digestAsText, publicSegment, transcriptAsText, type AskMeetingDoc, type AskMeetingReply, type AskSeriesQuery, type AskSeriesReply, type TranscriptSegment } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
-import { RecordingRepository } from '../db/recording.repository';
+import type { Repositories } from '../usecases/context';
 import type { MeetingAccess } from '../services/access';
 
-async function readMeetings(db: Kysely<Database>, ids: string[]) {
-  if (ids.length === 0) return { transcripts: new Map(), digests: new Map() };
-  const [t, d] = await Promise.all([
-    db.selectFrom('transcript').select(['recordingId', 'language', 'speakers', 'segments']).where('recordingId', 'in', ids).execute(),
-    db.selectFrom('digest').select(['recordingId', 'title', 'sections']).where('recordingId', 'in', ids).execute(),
-  ]);
-  return { transcripts: new Map(t.map((r) => [r.recordingId, r])), digests: new Map(d.map((r) => [r.recordingId, r])) };
+async function readMeetings(db: Kysely<Database>, repos: Repositories, ids: string[]) {
+  const [transcripts, digests] = await Promise.all([repos.transcripts.many(db, ids), repos.digests.many(db, ids)]);
+  return { transcripts, digests };
 }
 
 /** The turns as Ask reads them: the contract's fields (the digest's pauses stay here). */
@@ -27,11 +23,10 @@ function askSegments(segments: unknown): TranscriptSegment[] {
  * reach (its own, or one of a joined series; NOT_FOUND otherwise), with its transcript and digest
  * once READY (meeting null before).
  */
-export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p: Principal, recordingId: string): Promise<AskMeetingReply> {
-  const repo = new RecordingRepository(db);
-  const { r } = await access.readable(p, await repo.get(db, recordingId));
+export async function askMeeting(db: Kysely<Database>, repos: Repositories, access: MeetingAccess, p: Principal, recordingId: string): Promise<AskMeetingReply> {
+  const { r } = await access.readable(p, await repos.recordings.get(db, recordingId));
   if (r.status !== 'READY') return { status: r.status, meeting: null };
-  const { transcripts, digests } = await readMeetings(db, [r.id]);
+  const { transcripts, digests } = await readMeetings(db, repos, [r.id]);
   const t = transcripts.get(r.id);
   const d = digests.get(r.id);
   if (!t || !d) return { status: r.status, meeting: null };
@@ -56,17 +51,14 @@ export async function askMeeting(db: Kysely<Database>, access: MeetingAccess, p:
  */
 export async function askSeries(
   db: Kysely<Database>,
+  repos: Repositories,
   access: MeetingAccess,
   p: Principal,
   q: AskSeriesQuery,
 ): Promise<AskSeriesReply> {
   if (!(await access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
-  const base = db.selectFrom('recording').where('seriesId', '=', q.seriesId).where('status', '=', 'READY').where('deletedAt', 'is', null);
-  const [{ n }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    base.selectAll().orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(q.maxMeetings).execute(),
-  ]);
-  const { transcripts, digests } = await readMeetings(db, rows.map((r) => r.id));
+  const { count, newest: rows } = await repos.recordings.finishedOfSeries(db, q.seriesId, q.maxMeetings);
+  const { transcripts, digests } = await readMeetings(db, repos, rows.map((r) => r.id));
   let budget = q.transcriptBudgetChars;
   const meetings: AskMeetingDoc[] = [];
   for (const r of rows) {
@@ -86,14 +78,14 @@ export async function askSeries(
       transcript: fits ? doc : null,
     });
   }
-  return { finishedCount: Number(n), meetings };
+  return { finishedCount: count, meetings };
 }
 
 /** Answers the ask service's two context requests, for the caller the ask service signed. */
-export function serveAskContext(nc: NatsConnection, db: Kysely<Database>, access: MeetingAccess, logger: Logger): Subscription[] {
+export function serveAskContext(nc: NatsConnection, db: Kysely<Database>, repos: Repositories, access: MeetingAccess, logger: Logger): Subscription[] {
   const onError = (what: string) => (err: unknown) => logger.error({ err }, `${what} failed`);
   return [
-    serve(nc, BUS.askMeeting, (q, { principal }) => askMeeting(db, access, principal!, q.recordingId), onError(BUS.askMeeting.name)),
-    serve(nc, BUS.askSeries, (q, { principal }) => askSeries(db, access, principal!, q), onError(BUS.askSeries.name)),
+    serve(nc, BUS.askMeeting, (q, { principal }) => askMeeting(db, repos, access, principal!, q.recordingId), onError(BUS.askMeeting.name)),
+    serve(nc, BUS.askSeries, (q, { principal }) => askSeries(db, repos, access, principal!, q), onError(BUS.askSeries.name)),
   ];
 }

@@ -1,27 +1,30 @@
 import type { Logger } from 'pino';
 import { check, consume, entryOfSubject, on, type Bus } from '@mm/bus';
 import { BUS, type StreamEntry } from '@mm/contract';
-import type { LifecycleService } from '../services/lifecycle.service';
+import type { UseCases } from '../usecases';
+
+/** The use cases the pipeline's results apply. */
+export type ResultHandlers = Pick<UseCases, 'results' | 'digest' | 'naming'>;
 
 /** A pipeline result with the lifecycle transition that applies it (which checks the meeting's job and status). */
 const transition = <P>(entry: StreamEntry<P>, apply: (payload: P) => Promise<void>) => ({ entry, apply });
 
-const transitions = (lifecycle: LifecycleService): ReturnType<typeof transition<any>>[] => [
-  transition(BUS.jobStarted, (m) => lifecycle.started(m)),
-  transition(BUS.jobTranscribed, (m) => lifecycle.transcribed(m)),
-  transition(BUS.jobGenerated, (m) => lifecycle.generated(m)),
-  transition(BUS.jobFailed, (m) => lifecycle.failed(m)),
-  transition(BUS.timerFired, (m) => lifecycle.namingDeadline(m)),
+const transitions = (u: ResultHandlers): ReturnType<typeof transition<any>>[] => [
+  transition(BUS.jobStarted, (m) => u.results.started(m)),
+  transition(BUS.jobTranscribed, (m) => u.results.transcribed(m)),
+  transition(BUS.jobGenerated, (m) => u.digest.finish(m)),
+  transition(BUS.jobFailed, (m) => u.results.failed(m)),
+  transition(BUS.timerFired, (m) => u.naming.deadline(m)),
 ];
 
 /**
  * Applies the pipeline's results (JetStream, at least once): each handler is idempotent, so a
  * redelivery after a crash changes nothing twice.
  */
-export function consumePipelineResults(bus: Bus, lifecycle: LifecycleService, logger: Logger) {
+export function consumePipelineResults(bus: Bus, useCases: ResultHandlers, logger: Logger) {
   return consume(
     bus,
-    transitions(lifecycle).map((t) => on(t.entry, t.apply)),
+    transitions(useCases).map((t) => on(t.entry, t.apply)),
     {
       durable: 'recordings-results',
       concurrency: 8,
@@ -35,8 +38,8 @@ export function consumePipelineResults(bus: Bus, lifecycle: LifecycleService, lo
  * One pipeline result, in any order and any number of times, checked against the table as the bus
  * would: the ordering property test feeds results straight to the transitions through this.
  */
-export async function applyPipelineResult(lifecycle: LifecycleService, logger: Logger, subject: string, payload: unknown): Promise<void> {
-  const t = transitions(lifecycle).find((x) => x.entry === entryOfSubject(subject));
+export async function applyPipelineResult(useCases: ResultHandlers, logger: Logger, subject: string, payload: unknown): Promise<void> {
+  const t = transitions(useCases).find((x) => x.entry === entryOfSubject(subject));
   if (!t) return logger.warn({ subject }, 'not a pipeline result');
   check(t.entry, 'payload', payload);
   return t.apply(payload);

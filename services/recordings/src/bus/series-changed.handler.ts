@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
+import { RecordingRepository } from '../db/recordings.repository';
 
 /**
  * Answers `seriesChanged`: the series service tells recordings that a series was renamed or
@@ -14,14 +15,7 @@ export function serveSeriesChanged(nc: NatsConnection, db: Kysely<Database>, log
   return serve(
     nc,
     BUS.seriesChanged,
-    async (p) => {
-      const res = await db
-        .updateTable('recording')
-        .set({ seriesName: p.name, seriesTitleStyle: p.titleStyle, seriesDateCalendar: p.dateCalendar })
-        .where('seriesId', '=', p.seriesId)
-        .executeTakeFirst();
-      return { updated: Number(res.numUpdatedRows) };
-    },
+    async (p) => ({ updated: await new RecordingRepository(db).renameSeries(db, p) }),
     (err) => logger.error({ err }, 'seriesChanged failed'),
   );
 }

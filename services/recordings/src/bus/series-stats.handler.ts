@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
 import { BUS, type SeriesStatsReply } from '@mm/contract';
 import type { Database } from '../db/schema';
-import { RecordingRepository } from '../db/recording.repository';
+import { RecordingRepository } from '../db/recordings.repository';
 
 
 /**

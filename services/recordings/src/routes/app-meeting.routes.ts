@@ -1,10 +1,9 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Kysely } from 'kysely';
 import { ApiError, principalOf, type Principal } from '@mm/http';
-import { publicSegment, type TranscriptDoc, type TranscriptSegment } from '@mm/contract';
+import { publicSegment, type TranscriptSegment } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
-import type { Database, RecordingRow } from '../db/schema';
-import type { RecordingRepository } from '../db/recording.repository';
+import type { RecordingRow } from '../db/schema';
+import type { Repositories, UseCaseContext } from '../usecases/context';
 import type { Views } from '../services/views';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
@@ -57,20 +56,20 @@ export function byteRange(header: string | undefined, size: number): { start: nu
  * the transcript before READY (the naming sheet's voices and clips) and the meeting's audio.
  * Owner only, through an app principal (as the admin routes): another account's meeting is 404.
  */
-export function appMeetingRoutes(deps: { db: Kysely<Database>; repo: RecordingRepository; store: ObjectStore; views: Views }): Router {
+export function appMeetingRoutes(deps: { db: UseCaseContext['db']; repos: Repositories; store: ObjectStore; views: Views }): Router {
   const router = Router();
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
-    const r = await deps.repo.get(deps.db, id);
+    const r = await deps.repos.recordings.get(deps.db, id);
     if (!r || r.deletedAt || r.accountId !== p.accountId) throw new ApiError('NOT_FOUND', 'No such meeting.');
     return r;
   };
 
   router.get('/internal/app/recordings/:id/sheet', wrap(async (req, res) => {
     const r = await owned(principalOf(res), String(req.params.id));
-    const t = await deps.db.selectFrom('transcript').select(['speakers', 'segments']).where('recordingId', '=', r.id).executeTakeFirst();
-    const speakers = (t?.speakers ?? []) as TranscriptDoc['speakers'];
-    const segments = ((t?.segments ?? []) as TranscriptSegment[]).map(publicSegment);
+    const t = await deps.repos.transcripts.get(deps.db, r.id);
+    const speakers = t?.speakers ?? [];
+    const segments = (t?.segments ?? []).map(publicSegment);
     const suggested = suggestNames(segments);
     res.json({
       recording: { ...deps.views.status(r), recordedAt: r.recordedAt.toISOString(), durationSeconds: r.durationMs === null ? null : Math.round(r.durationMs / 1000), kind: r.kind },

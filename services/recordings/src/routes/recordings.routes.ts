@@ -2,12 +2,13 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { ApiError, inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
 import type { MeetingsService } from '../services/meetings.service';
 import type { SearchService } from '../services/search.service';
+import type { UseCases } from '../usecases';
 import { submitHandler, type UploadDeps } from './upload';
 
 const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
 /** The public meeting routes (through the gateway). */
-export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService; search: SearchService }): Router {
+export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService; search: SearchService; useCases: UseCases }): Router {
   const router = Router();
   const m = deps.meetings;
 
@@ -42,11 +43,12 @@ export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService;
   }));
 
   router.post('/recordings/:id/naming', validateOperation('skipRecordingNaming'), wrap(async (_req, res) => {
-    sendOk(res, await m.skipNaming(principalOf(res), inputOf(res).params.id));
+    sendOk(res, deps.views.status(await deps.useCases.naming.skip(principalOf(res), inputOf(res).params.id)));
   }));
 
   router.post('/recordings/:id/retry', validateOperation('retryRecording'), wrap(async (_req, res) => {
-    sendOk(res, await m.retry(principalOf(res), inputOf(res).params.id));
+    const r = await deps.useCases.retry.retry(principalOf(res), inputOf(res).params.id);
+    sendOk(res, deps.views.status(r, await m.digestTitle(r.id)));
   }));
   return router;
 }

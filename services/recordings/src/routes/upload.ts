@@ -2,24 +2,19 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import multer from 'multer';
 import type { NextFunction, Request, Response } from 'express';
-import { allowBody, ApiError, holdsNul, principalOf, readIdempotencyKey, REPLAY_ONLY_HEADER, replayOnlyRefusal } from '@mm/http';
+import { allowBody, ApiError, holdsNul, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
 import { LIMITS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import { cappedDiskStorage, onOverflow } from './capped-disk-storage';
-import type { SubmitService, UploadedFile } from '../services/submit.service';
-import type { Caller, HeldKey, IdempotencyKeys } from '../services/idempotency';
+import type { SubmitBody, SubmitParts, SubmitRecording, UploadedFile } from '../usecases/submit';
+import type { Caller } from '../usecases/idempotency';
 import type { Views } from '../services/views';
-import type { RecordingRepository } from '../db/recording.repository';
-import type { UploadsInFlight } from '../services/uploads-in-flight';
 
 export interface UploadDeps {
-  submit: SubmitService;
-  keys: IdempotencyKeys;
+  submit: SubmitRecording;
   views: Views;
-  repo: RecordingRepository;
   store: ObjectStore;
   maxUploadMb: number;
-  uploads: UploadsInFlight;
 }
 
 const MB = 1024 * 1024;
@@ -27,9 +22,10 @@ const MB = 1024 * 1024;
 const FILE_PARTS = ['audio', 'attachment'] as const;
 
 /**
- * The submit handler shared by POST /recordings and the admin API's app upload: claims the
- * Idempotency-Key before reading any audio, streams the parts to the store's disk (never into
- * memory), then runs the submit use case. Whatever fails, the claim and the files go.
+ * The submit handler shared by POST /recordings and the admin API's app upload: reads the
+ * multipart stream to the store's disk (never into memory) when the submit use case asks for it
+ * (after the Idempotency-Key is claimed and the wallet admits the meeting), and answers its
+ * meeting. The files go whatever happens.
  */
 export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   const tmpDir = path.join(deps.store.scratchDir, 'tmp');
@@ -39,72 +35,37 @@ export function submitHandler(deps: UploadDeps, source: Caller['source']) {
   }).fields(FILE_PARTS.map((name) => ({ name, maxCount: 1 })));
 
   return async (req: Request, res: Response, next: NextFunction) => {
-    const p = principalOf(res);
-    const caller: Caller = { accountId: p.accountId, tokenId: p.tokenId, source };
-    let held: HeldKey | null = null;
     let files: UploadedFile[] = [];
+    const body: SubmitBody = {
+      check: () => {
+        const declared = Number(req.headers['content-length'] ?? 0);
+        if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
+        if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+      },
+      read: async (): Promise<SubmitParts> => {
+        // Closed while the checks ran (its client or the gateway went away): the multipart parser
+        // would wait for a 'close' already past, keeping the claim until it goes stale.
+        if (req.destroyed) throw new ApiError('VALIDATION', 'the request was cut off before its body was read');
+        // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
+        allowBody(req, res);
+        await new Promise<void>((resolve, reject) => {
+          onOverflow(req, reject);
+          upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));
+        });
+        const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+        files = Object.values(parts).flat();
+        for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
+        if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
+        return { audio: parts.audio?.[0], attachment: parts.attachment?.[0], fields: { ...(req.body as Record<string, string>) } };
+      },
+    };
     try {
+      const p = principalOf(res);
+      const key = req.headers['idempotency-key'];
       const replayOnly = req.headers[REPLAY_ONLY_HEADER];
-      if (typeof replayOnly === 'string') {
-        // Over the rate budget: answered only as a replay; the upload itself is never read.
-        const k = (() => {
-          try {
-            return readIdempotencyKey(req.headers['idempotency-key']);
-          } catch {
-            return null;
-          }
-        })();
-        const replayed = k ? await deps.keys.replayOf(caller, k) : null;
-        if (!replayed) replayOnlyRefusal(replayOnly);
-        const r = await deps.repo.get(deps.repo.db, replayed);
-        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
-        return;
-      }
-      const claim = await deps.keys.claim(caller, readIdempotencyKey(req.headers['idempotency-key']));
-      if (claim.kind === 'replay') {
-        const r = await deps.repo.get(deps.repo.db, claim.recordingId);
-        res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(r!) });
-        return;
-      }
-      if (claim.kind === 'claimed') held = claim.held;
-      const claimed = held;
-      // Followed, so a shutdown lets it finish or drops its claim.
-      const storing = (async () => {
-        try {
-          const declared = Number(req.headers['content-length'] ?? 0);
-          if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
-          if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-          const refusedForMoney = await deps.submit.admit(p);
-          // Closed while the checks ran (its client or the gateway went away): the multipart parser
-          // would wait for a 'close' already past, keeping the claim until it goes stale.
-          if (req.destroyed) throw new ApiError('VALIDATION', 'the request was cut off before its body was read');
-          // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
-          allowBody(req, res);
-          await new Promise<void>((resolve, reject) => {
-            onOverflow(req, reject);
-            upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));
-          });
-          const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-          files = Object.values(parts).flat();
-          for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
-          if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
-          const row = await deps.submit.submit({
-            principal: p,
-            caller,
-            key: held,
-            audio: parts.audio?.[0],
-            attachment: parts.attachment?.[0],
-            fields: { ...(req.body as Record<string, string>) },
-            refusedForMoney,
-          });
-          res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
-        } catch (err) {
-          await deps.keys.release(caller, claimed);
-          throw err;
-        }
-      })();
-      deps.uploads.track(storing, () => deps.keys.release(caller, claimed));
-      await storing;
+      // Over the rate budget: answered only as a replay; the upload itself is never read.
+      const row = typeof replayOnly === 'string' ? await deps.submit.replay(p, source, key, replayOnly) : await deps.submit.handle(p, source, key, body);
+      res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
     } catch (err) {
       next(mapMulterError(err));
     } finally {

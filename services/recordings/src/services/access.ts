@@ -1,8 +1,8 @@
-import type { NatsConnection } from 'nats';
 import { ApiError, hasScope, type Principal } from '@mm/http';
-import { request, RemoteError } from '@mm/bus';
+import { RemoteError } from '@mm/bus';
 import { BUS, type AccessRole } from '@mm/contract';
 import type { RecordingRow } from '../db/schema';
+import type { BusCall } from '../usecases/context';
 
 const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach has that id.');
 
@@ -11,7 +11,7 @@ const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach
  * answer the same 404.
  */
 export class MeetingAccess {
-  constructor(private readonly nc: NatsConnection) {}
+  constructor(private readonly call: BusCall) {}
 
   /** Own meetings; a token without recordings:read reaches only the meetings it sent itself. */
   own(p: Principal, r: RecordingRow | undefined): RecordingRow {
@@ -32,7 +32,7 @@ export class MeetingAccess {
   async seriesAccess(p: Principal, seriesId: string): Promise<AccessRole | null> {
     if (!p.features.series) return null;
     try {
-      const s = await request(this.nc, BUS.seriesResolve, { accountId: p.accountId, seriesId });
+      const s = await this.call(BUS.seriesResolve, { accountId: p.accountId, seriesId });
       return s.access;
     } catch (err) {
       if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { request } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
+import { RecordingRepository } from '../db/recordings.repository';
 import { meetingOfHold, staleHoldAction } from '../domain/stale-hold';
 
 interface StaleHold {
@@ -74,7 +75,7 @@ export class HoldReconciler {
 
   /** Releases one stale hold if it is an orphan; true when it did. */
   private async settle(h: StaleHold): Promise<boolean> {
-    const meeting = await this.deps.db.selectFrom('recording').select(['holdRef', 'accountId', 'deletedAt', 'charged']).where('id', '=', meetingOfHold(h.reference)).executeTakeFirst();
+    const meeting = await new RecordingRepository(this.deps.db).holdOf(this.deps.db, meetingOfHold(h.reference));
     // A hold of another account's meeting id is no hold of that meeting.
     if (staleHoldAction(h.reference, meeting?.accountId === h.accountId ? meeting : null) === 'keep') return false;
     await request(this.deps.nc, BUS.walletRelease, { accountId: h.accountId, reference: h.reference }, { timeoutMs: 10_000 });

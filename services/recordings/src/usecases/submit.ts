@@ -1,23 +1,38 @@
 import { open, rm } from 'node:fs/promises';
-import type { Kysely } from 'kysely';
-import type { NatsConnection } from 'nats';
 import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries, type SubmitNaming, type WalletSpend } from '@mm/contract';
-import { ApiError, newId, type Principal } from '@mm/http';
-import { refusedBy, request, RemoteError } from '@mm/bus';
-import type { ObjectStore } from '@mm/store';
-import type { Database, RecordingRow } from '../db/schema';
-import { RecordingRepository } from '../db/recording.repository';
+import { ApiError, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
+import { refusedBy, RemoteError } from '@mm/bus';
+import type { RecordingRow } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
 import { parseOffsetDateTime } from '../domain/recorded-at';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
-import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from './media';
-import { completeClaim, type Caller, type HeldKey } from './idempotency';
+import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from '../services/media';
+import type { UploadsInFlight } from '../services/uploads-in-flight';
+import type { UseCaseContext } from './context';
+import type { Caller, HeldKey, IdempotencyKeys } from './idempotency';
 
 export interface UploadedFile {
   path: string;
   mimetype: string;
   originalname: string;
   size: number;
+}
+
+/** What a submit's body holds, read from the multipart stream (the route's work). */
+export interface SubmitParts {
+  audio: UploadedFile | undefined;
+  attachment: UploadedFile | undefined;
+  fields: Record<string, string>;
+}
+
+/**
+ * The request's body, read only when the meeting is admitted: `check` refuses one not worth
+ * reading from its headers alone, `read` streams the parts to disk.
+ */
+export interface SubmitBody {
+  check(): void;
+  read(): Promise<SubmitParts>;
 }
 
 export interface SubmitInput {
@@ -77,15 +92,59 @@ export function readSubmitFields(fields: Record<string, string>, now: Date) {
 
 
 /**
- * Accepts a meeting: checks and measures the audio, prices it, holds the minutes, then creates
- * the meeting, its event and its first job in one transaction. Nothing is left behind on error.
+ * Accepts a meeting: claims its Idempotency-Key, checks the wallet admits it, reads the body,
+ * checks and measures the audio, prices it, holds the minutes (all before any transaction), then
+ * creates the meeting, its claim's completion, its event and its first job in one transaction.
+ * Nothing is left behind on error: the claim, the hold and the stored files go.
  */
-export class SubmitService {
-  private readonly repo: RecordingRepository;
+export class SubmitRecording {
   constructor(
-    private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; maxRecordingMinutes: number; tools: MediaTools },
-  ) {
-    this.repo = new RecordingRepository(deps.db);
+    private readonly ctx: UseCaseContext,
+    private readonly keys: IdempotencyKeys,
+    private readonly uploads: UploadsInFlight,
+    private readonly opts: { maxRecordingMinutes: number; tools: MediaTools },
+  ) {}
+
+  /**
+   * A submit: a key used before answers its meeting; else the key is claimed, the meeting
+   * admitted, the body read and the meeting made. Followed while it runs, so a shutdown lets it
+   * finish or drops its claim.
+   */
+  async handle(principal: Principal, source: Caller['source'], keyHeader: unknown, body: SubmitBody): Promise<RecordingRow> {
+    const caller: Caller = { accountId: principal.accountId, tokenId: principal.tokenId, source };
+    const claim = await this.keys.claim(caller, readIdempotencyKey(keyHeader));
+    if (claim.kind === 'replay') return (await this.ctx.repos.recordings.get(this.ctx.db, claim.recordingId))!;
+    const held = claim.kind === 'claimed' ? claim.held : null;
+    const storing = (async () => {
+      try {
+        body.check();
+        const refusedForMoney = await this.admit(principal);
+        const parts = await body.read();
+        return await this.submit({ principal, caller, key: held, ...parts, refusedForMoney });
+      } catch (err) {
+        await this.keys.release(caller, held);
+        throw err;
+      }
+    })();
+    this.uploads.track(storing, () => this.keys.release(caller, held));
+    return storing;
+  }
+
+  /**
+   * Over the rate budget (`refusal`, the gateway's replay-only header): answered only as a
+   * replay of a finished submit with this key; the upload itself is never read.
+   */
+  async replay(principal: Principal, source: Caller['source'], keyHeader: unknown, refusal: string): Promise<RecordingRow> {
+    const caller: Caller = { accountId: principal.accountId, tokenId: principal.tokenId, source };
+    let key: string | null;
+    try {
+      key = readIdempotencyKey(keyHeader);
+    } catch {
+      key = null;
+    }
+    const replayed = key ? await this.keys.replayOf(caller, key) : null;
+    if (!replayed) replayOnlyRefusal(refusal);
+    return (await this.ctx.repos.recordings.get(this.ctx.db, replayed))!;
   }
 
   /**
@@ -146,12 +205,13 @@ export class SubmitService {
     const { durationMs, audioPath } = measured;
 
     await this.hold(this.spender(i.principal, id, price.minutes));
+    const { db, repos, store } = this.ctx;
     try {
-      await this.deps.store.adopt(audioPath, audioKey);
-      if (i.attachment && attachmentKey) await this.deps.store.adopt(i.attachment.path, attachmentKey);
-      return await this.deps.db.transaction().execute(async (trx) => {
+      await store.adopt(audioPath, audioKey);
+      if (i.attachment && attachmentKey) await store.adopt(i.attachment.path, attachmentKey);
+      return await inTransaction(db, async (trx) => {
         const jobId = newId('job');
-        const row = await this.repo.insert(trx, {
+        const row = await repos.recordings.insert(trx, {
           id,
           accountId: i.principal.accountId,
           tokenId: i.principal.tokenId,
@@ -182,14 +242,14 @@ export class SubmitService {
           namingDeadline: null,
           deletedAt: null,
         });
-        if (i.key) await completeClaim(trx as unknown as Kysely<Database>, i.caller, i.key, id);
-        await this.repo.emit(trx, row, 'recording.created', {});
-        await this.repo.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: id, accountId: row.accountId, audioKey, keyterms: row.keyterms, attempt: 1 });
+        if (i.key) await this.keys.complete(trx, i.caller, i.key, id);
+        await repos.recordings.emit(trx, row, 'recording.created', {});
+        await repos.recordings.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: id, accountId: row.accountId, audioKey, keyterms: row.keyterms, attempt: 1 });
         return row;
       });
     } catch (err) {
       await this.spend(BUS.walletRelease, { accountId: i.principal.accountId, reference: id }).catch(() => undefined);
-      await this.deps.store.remove(`audio/${id}`).catch(() => undefined);
+      await store.remove(`audio/${id}`).catch(() => undefined);
       throw err;
     }
   }
@@ -207,8 +267,8 @@ export class SubmitService {
     const looksVideo = declaredVideo || sniffed?.family === 'video';
     let p;
     try {
-      p = await probe(this.deps.tools, audio.path);
-      if (sniffed?.family === 'container' && p.hasAudio && !headerOnly) p = { ...p, durationMs: (await decodeCheck(this.deps.tools, audio.path)).durationMs || p.durationMs };
+      p = await probe(this.opts.tools, audio.path);
+      if (sniffed?.family === 'container' && p.hasAudio && !headerOnly) p = { ...p, durationMs: (await decodeCheck(this.opts.tools, audio.path)).durationMs || p.durationMs };
     } catch (err) {
       if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
       if (looksVideo) throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
@@ -221,9 +281,9 @@ export class SubmitService {
       if (!p.hasAudio) throw new ApiError('VIDEO_NO_AUDIO', 'The video has no audio track.');
     }
     if (p.hasVideo && !headerOnly) {
-      audioPath = await this.deps.store.tempPath();
+      audioPath = await this.ctx.store.tempPath();
       try {
-        await extractAudio(this.deps.tools, audio.path, audioPath);
+        await extractAudio(this.opts.tools, audio.path, audioPath);
       } catch (err) {
         await rm(audioPath, { force: true });
         if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError('VIDEO_UNAVAILABLE', 'Audio cannot be taken from a video right now.');
@@ -234,7 +294,7 @@ export class SubmitService {
       throw new ApiError('INVALID_AUDIO', 'The file has no audio.');
     }
     if (p.durationMs === null || p.durationMs <= 0) throw new ApiError('INVALID_AUDIO', 'The audio has no measurable length.');
-    if (p.durationMs > this.deps.maxRecordingMinutes * 60_000) throw new ApiError('RECORDING_TOO_LONG', `The meeting is longer than ${this.deps.maxRecordingMinutes} minutes.`);
+    if (p.durationMs > this.opts.maxRecordingMinutes * 60_000) throw new ApiError('RECORDING_TOO_LONG', `The meeting is longer than ${this.opts.maxRecordingMinutes} minutes.`);
     void id;
     return { durationMs: p.durationMs, audioPath };
   }
@@ -242,7 +302,7 @@ export class SubmitService {
   private async resolveSeries(p: Principal, seriesId: string): Promise<ResolvedSeries> {
     if (!p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     try {
-      const s = await request(this.deps.nc, BUS.seriesResolve, { accountId: p.accountId, seriesId });
+      const s = await this.ctx.call(BUS.seriesResolve, { accountId: p.accountId, seriesId });
       if (s.access !== 'owner') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
       return s;
     } catch (err) {
@@ -256,7 +316,7 @@ export class SubmitService {
     let account: string[] = [];
     if (!series || series.inheritAccountKeyterms) {
       try {
-        account = (await request(this.deps.nc, BUS.settingsGet, { accountId })).keyterms;
+        account = (await this.ctx.call(BUS.settingsGet, { accountId })).keyterms;
       } catch {
         throw new ApiError('INTERNAL', 'The account service did not answer; retry with the same key.');
       }
@@ -298,7 +358,7 @@ export class SubmitService {
     for (const waitMs of LET_GO_WAITS_MS) {
       await new Promise((r) => setTimeout(r, waitMs).unref());
       try {
-        await request(this.deps.nc, BUS.walletRelease, { accountId, reference }, { timeoutMs: 10_000 });
+        await this.ctx.call(BUS.walletRelease, { accountId, reference }, { timeoutMs: 10_000 });
         return;
       } catch {
         // Not there yet (NOT_FOUND) or no answer: the next try, then the reconciler, finish it.
@@ -308,7 +368,7 @@ export class SubmitService {
 
   private async spend<P, R>(entry: RequestEntry<P, R>, payload: P): Promise<void> {
     try {
-      await request(this.deps.nc, entry, payload, { timeoutMs: 10_000 });
+      await this.ctx.call(entry, payload, { timeoutMs: 10_000 });
     } catch (err) {
       if (refusedBy(entry, err)) throw new ApiError(err.code, err.message, err.details, err.headers);
       throw new ApiError('INTERNAL', 'The wallet did not answer; retry with the same key.');

@@ -1,0 +1,113 @@
+/**
+ * JSON Schemas of the admin API (ARCHITECTURE.md section 7) and of the routes the app asks the
+ * gateway and the services for the signed-in owner: bodies and answers. Not part of openapi.json.
+ */
+import { LIMITS, NAMING_MODES, SCOPES, SWITCHES, TOKEN_EXPIRY_DAYS, UI_LOCALES } from '../catalog';
+import type { JsonSchema } from '../schema-helpers';
+
+const closed = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false });
+const open = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required });
+const bool = { type: 'boolean' };
+const str = { type: 'string' };
+const nullableStr = { type: ['string', 'null'] };
+/** An object whose fields the answer does not promise here (a dead letter, a list item of another package). */
+const anyObject = { type: 'object' };
+
+const switches = closed(Object.fromEntries(SWITCHES.map((s) => [s, bool])));
+const features = closed({ series: bool, ask: bool, videoUpload: bool, memory: bool });
+const displayName = { type: ['string', 'null'], maxLength: 200 };
+const emailPattern = '^[^\\s@]+@[^\\s@]+$';
+const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern };
+
+export const createAccountBody = closed({
+  displayName,
+  email,
+  balanceMinutes: { type: 'integer', minimum: 0 },
+  developerMode: bool,
+  approved: bool,
+  trial: bool,
+  switches,
+  features,
+});
+
+export const patchAccountBody = closed({ displayName, email, developerMode: bool, approved: bool, switches, features, trial: bool });
+
+export const minutesBody = closed({ minutes: { type: 'integer', minimum: 1, maximum: 10_000_000 } }, ['minutes']);
+
+export const createTokenBody = closed(
+  {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...SCOPES] } },
+    expiresInDays: { enum: [...TOKEN_EXPIRY_DAYS, null] },
+    dailyMinuteCap: { type: ['integer', 'null'], minimum: LIMITS.dailyMinuteCapMin, maximum: LIMITS.dailyMinuteCapMax },
+  },
+  ['name', 'scopes'],
+);
+
+export const flagsBody = closed({ tokensDisabled: bool }, ['tokensDisabled']);
+export const seriesMemberBody = closed({ accountId: { type: 'string', minLength: 1, maxLength: 64 } }, ['accountId']);
+export const inviteBody = closed({ email: { type: 'string', maxLength: 320, pattern: emailPattern } });
+
+/** A meeting's changes the app makes: title and series. */
+export const patchRecordingBody = closed({ title: { type: ['string', 'null'], maxLength: 200 }, seriesId: nullableStr });
+/** The naming sheet: speaker labels to names. */
+export const speakersBody = closed({ names: { type: 'object', additionalProperties: str } }, ['names']);
+export const segmentBody = closed({ text: { type: 'string', pattern: '\\S' } }, ['text']);
+export const replayBody = closed(
+  {
+    payloadSha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'the letter\'s payloadSha256 as GET /dead-letters/{seq} shows it: read the payload before replaying it' },
+    operator: { type: 'string', pattern: '^\\S(.{0,98}\\S)?$', description: 'who asks for the replay, 1 to 100 characters' },
+  },
+  ['payloadSha256', 'operator'],
+);
+export const developerModeBody = closed({ on: bool }, ['on']);
+export const profileBody = closed({ displayName }, ['displayName']);
+export const appSettingsBody = {
+  ...closed({ uiLocale: { enum: [...UI_LOCALES] }, speakerNamingMode: { enum: [...NAMING_MODES] }, memoryLearningEnabled: bool, summaryEmailEnabled: bool }),
+  minProperties: 1,
+};
+
+// Answers.
+export const accountView = open({
+  id: str,
+  displayName: nullableStr,
+  email: nullableStr,
+  developerMode: bool,
+  approved: bool,
+  trial: bool,
+  switches: open(Object.fromEntries(SWITCHES.map((s) => [s, bool]))),
+  features: open({ series: bool, ask: bool, videoUpload: bool, memory: bool }),
+});
+export const accountAnswer = open({ account: accountView });
+export const balanceAnswer = open({ balanceMinutes: { type: 'integer' } });
+export const tokenView = open({
+  id: str,
+  name: str,
+  scopes: { type: 'array', items: { enum: [...SCOPES] } },
+  expiresAt: nullableStr,
+  dailyMinuteCap: { type: ['integer', 'null'] },
+});
+export const createdTokenAnswer = open({ token: tokenView, value: str });
+export const revokedAnswer = open({ id: str, revoked: { const: true } });
+export const flagsAnswer = open({ flags: open({ tokensDisabled: bool }) });
+export const inviteAnswer = open({ invite: open({ url: str, expiresAt: str }) });
+export const seriesMemberAnswer = anyObject;
+export const recordingChangeAnswer = open({ id: str, status: str });
+export const recordingDeletedAnswer = anyObject;
+export const recordingRestoredAnswer = open({ id: str, restored: { const: true } });
+export const recordingPatchedAnswer = open({ id: str, title: nullableStr, seriesId: nullableStr });
+export const segmentEditedAnswer = open({ id: str, index: { type: 'integer' } });
+export const submitAnswer = open({ recording: anyObject });
+export const deadLetterPage = open({ items: { type: 'array', items: anyObject }, total: { type: 'integer' }, nextAfter: { type: 'integer' } });
+export const deadLetterReplays = open({ items: { type: 'array', items: anyObject } });
+export const deadLetterAnswer = open({ letter: anyObject });
+export const replayedAnswer = open({ seq: { type: 'integer' }, subject: str, deadLetteredBy: str, askedBy: str, replayed: { const: true } });
+export const developerModeAnswer = open({ developerMode: bool });
+export const tokenListAnswer = open({ tokens: { type: 'array', items: anyObject } });
+export const sessionListAnswer = open({ sessions: { type: 'array', items: anyObject } });
+export const appSettingsAnswer = open({ settings: anyObject });
+export const walletAnswer = open({
+  balanceMinutes: { type: 'integer' },
+  heldMinutes: { type: 'integer' },
+  entries: { type: 'array', items: open({ kind: str, creditKind: nullableStr, minutes: { type: 'integer' }, createdAt: str }) },
+});

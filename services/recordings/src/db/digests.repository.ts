@@ -1,0 +1,49 @@
+import type { DigestDoc } from '@mm/contract';
+import type { Db } from './recordings.repository';
+
+export type DigestSection = { kind: string; title: string } & Record<string, unknown>;
+
+/** A meeting's digest as the service works with it. */
+export interface Digest {
+  recordingId: string;
+  type: string;
+  language: string;
+  title: string | null;
+  sections: DigestSection[];
+  markdown: string;
+}
+
+const toDigest = (row: { recordingId: string; type: string; language: string; title: string | null; sections: unknown; markdown: string }): Digest => ({
+  recordingId: row.recordingId,
+  type: row.type,
+  language: row.language,
+  title: row.title,
+  sections: row.sections as DigestSection[],
+  markdown: row.markdown,
+});
+
+/** The digests: one row per meeting that got one (a regeneration replaces it). */
+export class DigestRepository {
+  async get(db: Db, recordingId: string): Promise<Digest | undefined> {
+    const row = await db.selectFrom('digest').selectAll().where('recordingId', '=', recordingId).executeTakeFirst();
+    return row && toDigest(row);
+  }
+
+  async many(db: Db, recordingIds: string[]): Promise<Map<string, Digest>> {
+    if (recordingIds.length === 0) return new Map();
+    const rows = await db.selectFrom('digest').selectAll().where('recordingId', 'in', recordingIds).execute();
+    return new Map(rows.map((r) => [r.recordingId, toDigest(r)]));
+  }
+
+  /** Title and language of some meetings' digests (list items and titles). */
+  async heads(db: Db, ids: string[]): Promise<Map<string, { title: string | null; language: string }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('digest').select(['recordingId', 'title', 'language']).where('recordingId', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.recordingId, { title: r.title, language: r.language }]));
+  }
+
+  async replace(db: Db, recordingId: string, d: Pick<DigestDoc, 'type' | 'language' | 'title' | 'sections' | 'markdown'>): Promise<void> {
+    await db.deleteFrom('digest').where('recordingId', '=', recordingId).execute();
+    await db.insertInto('digest').values({ recordingId, type: d.type, language: d.language, title: d.title, sections: JSON.stringify(d.sections), markdown: d.markdown }).execute();
+  }
+}

@@ -1,0 +1,191 @@
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { enqueue } from '@mm/bus';
+import { newId } from '@mm/http';
+import { BUS, type DigestCreated, type EventType, type PipelineJob, type RecordingEvent, type TimerRequest } from '@mm/contract';
+import { normalizeForSearch, searchTokens } from '@mm/text';
+import { LISTED_COLUMNS, type Database, type ListedRecording, type RecordingRow, type RecordingTable } from './schema';
+import type { ListPosition } from '../domain/cursor';
+import { digestText } from '../domain/digest-text';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** A listed meeting with its digest's head (both null when it has no digest). */
+export type ListedWithHead = ListedRecording & { digestTitle: string | null; digestLanguage: string | null };
+
+/** What a new meeting's row is made of (the rest takes its column's default). */
+export type NewRecording = Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText' | 'searchTurns' | 'eventSeq'> & { attachmentMinutes: number };
+
+/** The recording rows, their public events and the jobs and timers they ask for (the outbox). */
+export class RecordingRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  async get(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<RecordingRow | undefined> {
+    let q = db.selectFrom('recording').selectAll().where('id', '=', id);
+    if (opts.forUpdate) q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
+  async insert(db: Db, row: NewRecording): Promise<RecordingRow> {
+    return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(db: Db, id: string, patch: Updateable<RecordingTable>): Promise<RecordingRow> {
+    return db
+      .updateTable('recording')
+      .set({ ...patch, updatedAt: sql`now()` } as never)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Points a meeting not yet charged at a new hold, if it still names `from` (or already the new
+   * one: a redelivery); true when it does now.
+   */
+  async moveHold(db: Db, id: string, from: string, to: string): Promise<boolean> {
+    const moved = await db.updateTable('recording').set({ holdRef: to }).where('id', '=', id).where('holdRef', 'in', [from, to]).where('charged', '=', false).executeTakeFirst();
+    return Number(moved.numUpdatedRows) > 0;
+  }
+
+  /** Marks a meeting charged, if its hold is still the one captured. */
+  async markCharged(db: Db, id: string, holdRef: string): Promise<void> {
+    await db.updateTable('recording').set({ charged: true }).where('id', '=', id).where('holdRef', '=', holdRef).execute();
+  }
+
+  /** What the hold reconciler needs of a meeting. */
+  async holdOf(db: Db, id: string): Promise<Pick<RecordingRow, 'holdRef' | 'accountId' | 'deletedAt' | 'charged'> | undefined> {
+    return db.selectFrom('recording').select(['holdRef', 'accountId', 'deletedAt', 'charged']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A series' new name and style, copied onto its meetings; answers how many. */
+  async renameSeries(db: Db, s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string }): Promise<number> {
+    const res = await db.updateTable('recording').set({ seriesName: s.name, seriesTitleStyle: s.titleStyle, seriesDateCalendar: s.dateCalendar }).where('seriesId', '=', s.seriesId).executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
+  /**
+   * Writes a public event to the outbox in the caller's transaction, stamped with its place among
+   * the meeting's events. Counting takes the meeting's row lock, so two transactions emitting for
+   * one meeting number their events in the order they commit.
+   */
+  async emit(trx: Db, r: RecordingRow, type: EventType, data: Record<string, unknown>): Promise<void> {
+    const { eventSeq } = await trx
+      .updateTable('recording')
+      .set((eb) => ({ eventSeq: eb('eventSeq', '+', 1) }))
+      .where('id', '=', r.id)
+      .returning('eventSeq')
+      .executeTakeFirstOrThrow();
+    const event: RecordingEvent = {
+      id: newId('evt'),
+      type,
+      recordingId: r.id,
+      accountId: r.accountId,
+      tokenId: r.tokenId,
+      seriesId: r.seriesId,
+      occurredAt: new Date().toISOString(),
+      data: { status: r.status, ...data },
+      meetingSeq: eventSeq,
+    };
+    await enqueue(trx, BUS.recordingEvent, event.id, event);
+  }
+
+  /** Asks the pipeline for work (in the caller's transaction). */
+  async requestJob(trx: Db, entry: typeof BUS.transcribeJob | typeof BUS.generateJob, job: PipelineJob): Promise<void> {
+    await enqueue(trx, entry, `job:${job.jobId}`, job);
+  }
+
+  async requestTimer(trx: Db, timer: TimerRequest): Promise<void> {
+    await enqueue(trx, BUS.timerSet, `timer:${timer.timerId}`, timer);
+  }
+
+  /** The digestCreated fact, in the transaction that makes the meeting READY the first time. */
+  async announceDigest(trx: Db, fact: DigestCreated): Promise<void> {
+    await enqueue(trx, BUS.digestCreated, fact.id, fact);
+  }
+
+  /** The meeting's search text, rewritten (refreshSearchText). */
+  refreshSearchText(trx: Db, recordingId: string): Promise<void> {
+    return refreshSearchText(trx, recordingId);
+  }
+
+  /**
+   * Whether a silent meeting fails for free: the first `perDay` of an account's 24 hours do (each
+   * is remembered, so a redelivered failure stays free). One account's silent meetings are counted
+   * one at a time (an advisory lock), so concurrent ones cannot all fit.
+   */
+  async claimFreeSilent(trx: Db, r: Pick<RecordingRow, 'id' | 'accountId'>, perDay: number): Promise<boolean> {
+    await sql`select pg_advisory_xact_lock(hashtext(${`silent:${r.accountId}`}))`.execute(trx);
+    if (await trx.selectFrom('silentMeeting').select('recordingId').where('recordingId', '=', r.id).executeTakeFirst()) return true;
+    const { n } = await trx
+      .selectFrom('silentMeeting')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('accountId', '=', r.accountId)
+      .where('failedAt', '>', new Date(Date.now() - 24 * 3600 * 1000))
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= perDay) return false;
+    await trx.insertInto('silentMeeting').values({ recordingId: r.id, accountId: r.accountId }).execute();
+    return true;
+  }
+
+  /**
+   * READY meetings newest first by createdAt, starting right after `after`, each with its digest's
+   * title and language (null without a digest), in one round trip: the page's index scan stops at
+   * `limit` rows and each row then finds its digest by primary key.
+   */
+  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<ListedWithHead[]> {
+    let q = db
+      .selectFrom('recording as r')
+      .leftJoin('digest as d', 'd.recordingId', 'r.id')
+      .select([...LISTED_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle', 'd.language as digestLanguage'])
+      .where('r.status', '=', 'READY')
+      .where('r.deletedAt', 'is', null);
+    if (where.accountId) q = q.where('r.accountId', '=', where.accountId);
+    if (where.seriesId) q = q.where('r.seriesId', '=', where.seriesId);
+    // A row comparison, so the keyset position is a bound of the ordered index (deep pages stay cheap).
+    if (after) q = q.where(sql<boolean>`(r.created_at, r.id) < (${after.createdAt}, ${after.id})`);
+    return q.orderBy('r.createdAt', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
+  }
+
+  /** A series' finished meetings: how many, and the newest `limit` of them by recordedAt. */
+  async finishedOfSeries(db: Db, seriesId: string, limit: number): Promise<{ count: number; newest: RecordingRow[] }> {
+    const base = db.selectFrom('recording').where('seriesId', '=', seriesId).where('status', '=', 'READY').where('deletedAt', 'is', null);
+    const [{ n }, newest] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+      base.selectAll().orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
+    ]);
+    return { count: Number(n), newest };
+  }
+
+  /**
+   * Per series: how many READY, not deleted meetings it holds (what listReady with seriesId lists)
+   * and when the newest of them happened. Series with none are absent from the map.
+   */
+  async seriesStats(db: Db, seriesIds: string[]): Promise<Map<string, { meetingCount: number; lastRecordedAt: Date }>> {
+    if (seriesIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('recording')
+      .select((eb) => ['seriesId', eb.fn.countAll<string>().as('n'), eb.fn.max('recordedAt').as('last')])
+      .where('status', '=', 'READY')
+      .where('deletedAt', 'is', null)
+      .where('seriesId', 'in', seriesIds)
+      .groupBy('seriesId')
+      .execute();
+    return new Map(rows.map((r) => [r.seriesId as string, { meetingCount: Number(r.n), lastRecordedAt: r.last as Date }]));
+  }
+}
+
+/**
+ * Rewrites the text search reads for one meeting, inside the transaction that changed its title,
+ * transcript or digest: the distinct tokens of each transcript turn, the title and the digest,
+ * one line per part (searchTokens), which match every query word exactly as the whole text
+ * would, at a fraction of the bytes each search reads; the line of a word tells the snippet's turn.
+ */
+export async function refreshSearchText(trx: Db, recordingId: string): Promise<void> {
+  const r = await trx.selectFrom('recording').select(['title']).where('id', '=', recordingId).executeTakeFirst();
+  if (!r) return;
+  const t = await trx.selectFrom('transcript').select('segments').where('recordingId', '=', recordingId).executeTakeFirst();
+  const d = await trx.selectFrom('digest').select(['title', 'sections']).where('recordingId', '=', recordingId).executeTakeFirst();
+  const turns = ((t?.segments ?? []) as { text: string }[]).map((s) => s.text);
+  const parts = [...turns, r.title ?? d?.title ?? '', digestText(d?.sections)].map(normalizeForSearch);
+  await trx.updateTable('recording').set({ searchText: searchTokens(parts), searchTurns: turns.length }).where('id', '=', recordingId).execute();
+}

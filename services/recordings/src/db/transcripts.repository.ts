@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { TranscriptDoc, TranscriptSegment } from '@mm/contract';
+import type { Db } from './recordings.repository';
+
+export type Speaker = TranscriptDoc['speakers'][number];
+
+/** A meeting's transcript as the service works with it. */
+export interface Transcript {
+  recordingId: string;
+  language: string;
+  speakers: Speaker[];
+  segments: TranscriptSegment[];
+  stats: Record<string, unknown>;
+  /** Raised by every write: a transcript prepared from version n is stale once it is n + 1. */
+  version: number;
+}
+
+const toTranscript = (row: { recordingId: string; language: string; speakers: unknown; segments: unknown; stats: unknown; version: number }): Transcript => ({
+  recordingId: row.recordingId,
+  language: row.language,
+  speakers: row.speakers as Speaker[],
+  segments: row.segments as TranscriptSegment[],
+  stats: row.stats as Record<string, unknown>,
+  version: row.version,
+});
+
+/** The transcripts: one row per meeting that got past transcription. */
+export class TranscriptRepository {
+  async get(db: Db, recordingId: string): Promise<Transcript | undefined> {
+    const row = await db.selectFrom('transcript').selectAll().where('recordingId', '=', recordingId).executeTakeFirst();
+    return row && toTranscript(row);
+  }
+
+  async many(db: Db, recordingIds: string[]): Promise<Map<string, Transcript>> {
+    if (recordingIds.length === 0) return new Map();
+    const rows = await db.selectFrom('transcript').selectAll().where('recordingId', 'in', recordingIds).execute();
+    return new Map(rows.map((r) => [r.recordingId, toTranscript(r)]));
+  }
+
+  /** Only the turns' texts of some meetings (a search's snippets). */
+  async turns(db: Db, recordingIds: string[]): Promise<Map<string, { text: string }[]>> {
+    if (recordingIds.length === 0) return new Map();
+    const rows = await db.selectFrom('transcript').select(['recordingId', 'segments']).where('recordingId', 'in', recordingIds).execute();
+    return new Map(rows.map((t) => [t.recordingId, t.segments as { text: string }[]]));
+  }
+
+  /** Writes a meeting's transcript whole (the pipeline's, or a silent meeting's empty one). */
+  async replace(db: Db, recordingId: string, doc: Pick<Transcript, 'language' | 'speakers' | 'segments' | 'stats'>): Promise<void> {
+    const values = { language: doc.language, speakers: JSON.stringify(doc.speakers), segments: JSON.stringify(doc.segments), stats: JSON.stringify(doc.stats) };
+    await db
+      .insertInto('transcript')
+      .values({ recordingId, ...values })
+      .onConflict((oc) => oc.column('recordingId').doUpdateSet({ ...values, version: sql`transcript.version + 1` }))
+      .execute();
+  }
+
+  async setSpeakers(db: Db, recordingId: string, speakers: Speaker[]): Promise<void> {
+    await db.updateTable('transcript').set({ speakers: JSON.stringify(speakers), version: sql`version + 1` }).where('recordingId', '=', recordingId).execute();
+  }
+
+  async setSegments(db: Db, recordingId: string, segments: TranscriptSegment[]): Promise<void> {
+    await db.updateTable('transcript').set({ segments: JSON.stringify(segments), version: sql`version + 1` }).where('recordingId', '=', recordingId).execute();
+  }
+}
