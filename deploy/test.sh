@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 # The lint rules; the format check joins (this line becomes `pnpm lint`) in the commit that formats the tree once.
 pnpm exec biome lint --error-on-warnings .
 pnpm exec tsc -p tsconfig.json
+pnpm exec tsc -p services/web/tsconfig.json
 pnpm exec jest --runInBand "$@"
