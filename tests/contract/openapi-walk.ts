@@ -109,6 +109,10 @@ export function textSites(doc: Json): TextSite[] {
   for (const [name, schema] of Object.entries(((doc.components as Json).schemas ?? {}) as Json)) {
     schemaFields(doc, schema, `components.schemas.${name}`, true, sites);
   }
+  for (const [name, header] of Object.entries(((doc.components as Json).headers ?? {}) as Json)) {
+    sites.push({ where: `components.headers.${name}`, node: header as Json });
+    schemaFields(doc, (header as Json).schema, `components.headers.${name} schema`, true, sites);
+  }
   for (const [name, scheme] of Object.entries(((doc.components as Json).securitySchemes ?? {}) as Json)) {
     sites.push({ where: `components.securitySchemes.${name}`, node: scheme as Json });
   }
@@ -129,6 +133,7 @@ export function textSites(doc: Json): TextSite[] {
       const response = resolveRef(doc, r as Json);
       sites.push({ where: `${at} ${status}`, node: response });
       for (const [h, header] of Object.entries((response.headers ?? {}) as Json)) {
+        if (typeof (header as Json).$ref === 'string') continue; // components are walked on their own
         sites.push({ where: `${at} ${status} header ${h}`, node: header as Json });
         schemaFields(doc, (header as Json).schema, `${at} ${status} header ${h} schema`, true, sites);
       }

@@ -6,9 +6,11 @@ const PUBLIC = 'https://meetings.example.com';
 
 type Doc = Record<string, any>;
 const doc = buildOpenApi({ serverUrl: `${PUBLIC}/api/v1` }) as Doc;
-/** The pattern openapi.json gives a header of one response: what is sent must fit what is described. */
-const described = (path: string, method: string, status: string, header: string): RegExp =>
-  new RegExp(doc.paths[path][method].responses[status].headers[header].schema.pattern);
+/** The pattern openapi.json gives a header of one response (declared in components.headers): what is sent must fit what is described. */
+const described = (path: string, method: string, status: string, header: string): RegExp => {
+  const ref: string = doc.paths[path][method].responses[status].headers[header].$ref;
+  return new RegExp(doc.components.headers[ref.replace('#/components/headers/', '')].schema.pattern);
+};
 
 /** `"<class>";r=<left>;t=<seconds>` read back. */
 function left(value: string | undefined): { cls: string; r: number; t: number } {

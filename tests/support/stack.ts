@@ -13,7 +13,7 @@ import { startRecordings } from '../../services/recordings/src/main';
 import { loadConfig as askConfig } from '../../services/ask/src/config';
 import { startAsk } from '../../services/ask/src/main';
 import { loadConfig as webConfig } from '../../services/web/src/config';
-import { startWeb } from '../../services/web/src/main';
+import { startWeb } from './web-app';
 import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { connectBus, dropNamespace, request as busRequest, type Bus, type RequestOptions } from '@mm/bus';

@@ -25,8 +25,9 @@ describe('the bus checks messages against the table', () => {
   it('refuses to send a request, a fact or a job that breaks its entry, before it leaves', async () => {
     // @ts-expect-error the payload breaks the entry on purpose (its type says so too)
     await expect(request(bus.nc, BUS.walletHold, { accountId: 'acc_1' })).rejects.toBeInstanceOf(BusContractError);
-    // @ts-expect-error a failure code the table does not know
-    await expect(publish(bus, BUS.jobFailed, { recordingId: 'rec_1', jobId: 'job_1', step: 'transcribe', code: 'TOO_BAD', final: true }, 'x')).rejects.toThrow(/code/);
+    const failed = { recordingId: 'rec_1', jobId: 'job_1', step: 'transcribe', code: 'TOO_BAD', final: true } as const;
+    // @ts-expect-error a failure code the table does not know (on one line: the directive covers the next line only)
+    await expect(publish(bus, BUS.jobFailed, failed, 'x')).rejects.toThrow(/code/);
   });
 
   it('accepts every listed version and refuses one that is not', () => {

@@ -50,12 +50,28 @@ export function apiOrigin(apiRoot: string): string {
   return new URL(apiRoot).origin;
 }
 
-/** The headers every response of an operation of `rateClass` declares. */
+/** Where `components.headers` keeps a header: the rate fields once per rate class, the others once. */
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const rateHeaderName = (field: string, rateClass: RateClass) => `${field}.${rateClass}`;
+
+/** The headers every response of an operation of `rateClass` declares: references to `components.headers`. */
 export function answerHeaders(rateClass: RateClass): Record<string, unknown> {
+  return {
+    [RATE_LIMIT_POLICY_HEADER]: headerRef(rateHeaderName(RATE_LIMIT_POLICY_HEADER, rateClass)),
+    [RATE_LIMIT_HEADER]: headerRef(rateHeaderName(RATE_LIMIT_HEADER, rateClass)),
+    [CORS_ORIGIN_HEADER]: headerRef(CORS_ORIGIN_HEADER),
+  };
+}
+
+/** Retry-After, as the answers that may carry it declare it. */
+export const retryAfterRef = headerRef('Retry-After');
+
+/** The rate fields of one class, declared once in `components.headers`. */
+function rateHeaders(rateClass: RateClass): Record<string, unknown> {
   const { requests, windowSeconds } = RATE_CLASSES[rateClass];
   const name = `"${rateClass}"`;
   return {
-    [RATE_LIMIT_POLICY_HEADER]: {
+    [rateHeaderName(RATE_LIMIT_POLICY_HEADER, rateClass)]: {
       description: `The token's rate budget for the ${rateClass} class (IETF RateLimit fields): ${name};q=<requests>;w=<window seconds>, today ${name};q=${requests};w=${windowSeconds}, as x-svc-rate-limit says. ${WHEN_SENT}`,
       'x-svc-description-fa': `بودجهٔ نرخ توکن برای دستهٔ ${rateClass} (فیلدهای RateLimit از IETF): ${name};q=<شمار درخواست>;w=<ثانیه‌های بازه>، امروز ${name};q=${requests};w=${windowSeconds}، همان‌گونه که x-svc-rate-limit می‌گوید. ${WHEN_SENT_FA}`,
       schema: d(
@@ -64,7 +80,7 @@ export function answerHeaders(rateClass: RateClass): Record<string, unknown> {
         'یک فیلد ساخت‌یافته: نام دسته، q شمار درخواست‌های بازه و w طول آن به ثانیه.',
       ),
     },
-    [RATE_LIMIT_HEADER]: {
+    [rateHeaderName(RATE_LIMIT_HEADER, rateClass)]: {
       description: `What is left of the token's ${rateClass} budget after this request: ${name};r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. ${WHEN_SENT}`,
       'x-svc-description-fa': `آنچه پس از این درخواست از بودجهٔ ${rateClass} توکن مانده است: ${name};r=<درخواست‌های باقی‌مانده>;t=<ثانیه تا آغاز دوبارهٔ بازه>. r=۰ یعنی درخواست بعدی این دسته تا گذشتن t ثانیه با ۴۲۹ RATE_LIMITED رد می‌شود. ${WHEN_SENT_FA}`,
       schema: d(
@@ -73,20 +89,22 @@ export function answerHeaders(rateClass: RateClass): Record<string, unknown> {
         'یک فیلد ساخت‌یافته: نام دسته، r درخواست‌های باقی‌مانده و t ثانیه‌ها تا آغاز دوبارهٔ بازه.',
       ),
     },
-    [CORS_ORIGIN_HEADER]: {
-      description:
-        'CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. ' +
-        'No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin.',
-      'x-svc-description-fa':
-        'CORS: در هر پاسخ، خاستگاه خود ریشهٔ رابط برنامه‌نویسی (طرح، میزبان و درگاه نشانی سرور)، تا فقط صفحه‌های همین سرویس (برنامه) بتوانند پاسخ‌ها را در مرورگر بخوانند. ' +
-        'هیچ وب‌سایت دیگری نمی‌تواند: به هیچ درخواست پیش‌پرواز (OPTIONS) پاسخ داده نمی‌شود، پس مرورگر هرگز از خاستگاه دیگری توکن را به رابط نمی‌فرستد.',
-      schema: d({ type: 'string', format: 'uri', maxLength: 2048 }, 'The origin of the API root, such as https://meetings.example.com.', 'خاستگاه ریشهٔ رابط برنامه‌نویسی، مانند https://meetings.example.com.'),
-    },
   };
 }
 
+/** The CORS field: the origin of the API root. */
+const corsOriginHeader = {
+  description:
+    'CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. ' +
+    'No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin.',
+  'x-svc-description-fa':
+    'CORS: در هر پاسخ، خاستگاه خود ریشهٔ رابط برنامه‌نویسی (طرح، میزبان و درگاه نشانی سرور)، تا فقط صفحه‌های همین سرویس (برنامه) بتوانند پاسخ‌ها را در مرورگر بخوانند. ' +
+    'هیچ وب‌سایت دیگری نمی‌تواند: به هیچ درخواست پیش‌پرواز (OPTIONS) پاسخ داده نمی‌شود، پس مرورگر هرگز از خاستگاه دیگری توکن را به رابط نمی‌فرستد.',
+  schema: d({ type: 'string', format: 'uri', maxLength: 2048 }, 'The origin of the API root, such as https://meetings.example.com.', 'خاستگاه ریشهٔ رابط برنامه‌نویسی، مانند https://meetings.example.com.'),
+};
+
 /** Retry-After: whole seconds, at most a day (the daily limits' rolling 24 hours). */
-export const retryAfterHeader = {
+const retryAfterHeader = {
   description: 'Seconds to wait before trying again; absent when waiting will not help.',
   'x-svc-description-fa': 'چند ثانیه پیش از تلاش دوباره صبر کنید؛ اگر صبر کردن سودی نداشته باشد نمی‌آید.',
   schema: d(
@@ -95,3 +113,13 @@ export const retryAfterHeader = {
     `ثانیه به عدد صحیح، حداکثر ${faDigits(86_400)} (یک روز).`,
   ),
 };
+
+/**
+ * `components.headers` of openapi.json: each header declared once (the rate fields once per rate
+ * class the routes use), referenced by every answer that carries it.
+ */
+export function headerComponents(rateClasses: Iterable<RateClass>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const rateClass of new Set(rateClasses)) Object.assign(out, rateHeaders(rateClass));
+  return { ...out, [CORS_ORIGIN_HEADER]: corsOriginHeader, 'Retry-After': retryAfterHeader };
+}

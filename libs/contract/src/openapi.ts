@@ -3,7 +3,7 @@
  * `{base_url}/openapi.json`, from the route table alone. App-only routes are left out.
  */
 import { ERROR_CODES, RATE_CLASSES, type ErrorCode } from './catalog';
-import { answerHeaders, retryAfterHeader } from './openapi-headers';
+import { answerHeaders, headerComponents, retryAfterRef } from './openapi-headers';
 import { routeErrorsByStatus } from './route-errors';
 import { ROUTES } from './routes';
 import type { ParamDef, ResponseDef, RouteDef } from './routes.types';
@@ -80,7 +80,7 @@ function errorResponse(status: number, codes: ErrorCode[], headers: Record<strin
     description: `Error ${status}: ${list}. Branch on error.code.`,
     'x-svc-description-fa': `خطای ${faDigits(status)} با یکی از این کدها: ${codes.join('، ')}. تصمیم را بر پایهٔ error.code بگیرید.`,
     'x-svc-error-codes': codes,
-    headers: waits ? { ...headers, 'Retry-After': retryAfterHeader } : headers,
+    headers: waits ? { ...headers, 'Retry-After': retryAfterRef } : headers,
     content: { 'application/json': { schema } },
   };
 }
@@ -158,6 +158,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         },
       },
       schemas: { Error: errorEnvelopeSchema, NotReadyError: notReadyErrorSchema },
+      headers: headerComponents(ROUTES.map((r) => r.rateClass)),
     },
   };
   return structuredClone(doc);

@@ -532,7 +532,32 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit-Policy.read": string;
+        /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit.read": string;
+        /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit-Policy.search": string;
+        /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit.search": string;
+        /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit-Policy.ask": string;
+        /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit.ask": string;
+        /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit-Policy.submit": string;
+        /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit.submit": string;
+        /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit-Policy.settings": string;
+        /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
+        "RateLimit.settings": string;
+        /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
+        "Access-Control-Allow-Origin": string;
+        /** @description Seconds to wait before trying again; absent when waiting will not help. */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -549,12 +574,9 @@ export interface operations {
             /** @description The token info. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -619,12 +641,9 @@ export interface operations {
             /** @description Error 400: TOKEN_REQUIRED. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -634,12 +653,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -649,12 +665,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -664,14 +677,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -681,12 +690,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -714,12 +720,9 @@ export interface operations {
             /** @description A page of finished meetings. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -784,12 +787,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -799,12 +799,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -814,12 +811,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -829,12 +823,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -844,14 +835,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -861,12 +848,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -902,12 +886,9 @@ export interface operations {
             /** @description A page of matching meetings. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -974,12 +955,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -989,12 +967,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1004,12 +979,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1019,12 +991,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1034,14 +1003,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1051,12 +1016,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1080,12 +1042,9 @@ export interface operations {
             /** @description The price. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1107,12 +1066,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1122,12 +1078,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1137,12 +1090,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1152,12 +1102,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1167,12 +1114,9 @@ export interface operations {
             /** @description Error 409: ASK_DISABLED, ASK_NOT_READY. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1182,14 +1126,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1199,12 +1139,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1246,12 +1183,9 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1284,12 +1218,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1299,12 +1230,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1314,12 +1242,9 @@ export interface operations {
             /** @description Error 402: INSUFFICIENT_MINUTES. Branch on error.code. */
             402: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1329,12 +1254,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1344,12 +1266,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1359,12 +1278,9 @@ export interface operations {
             /** @description Error 409: ASK_DISABLED, PRICE_ABOVE_MAX, IDEMPOTENCY_KEY_IN_USE, ASK_NOT_READY. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1374,14 +1290,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED, TOKEN_DAILY_CAP, DAILY_LIMIT_REACHED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1391,12 +1303,9 @@ export interface operations {
             /** @description Error 500: INTERNAL, INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1406,12 +1315,9 @@ export interface operations {
             /** @description Error 502: GENERATE_FAILED. Branch on error.code. */
             502: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1438,12 +1344,9 @@ export interface operations {
             /** @description The whole meeting. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1728,12 +1631,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1743,12 +1643,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1758,12 +1655,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1773,12 +1667,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1788,12 +1679,9 @@ export interface operations {
             /** @description Error 409: NOT_READY. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1803,14 +1691,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1820,12 +1704,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1849,12 +1730,9 @@ export interface operations {
             /** @description The meeting's status. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,12 +1791,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1928,12 +1803,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,12 +1815,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1958,12 +1827,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1973,14 +1839,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1990,12 +1852,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2058,12 +1917,9 @@ export interface operations {
             /** @description Accepted: the meeting is queued. */
             202: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2115,12 +1971,9 @@ export interface operations {
             /** @description Error 400: VALIDATION, INVALID_AUDIO, AUDIO_INCOMPLETE, VIDEO_NO_AUDIO, VIDEO_UNREADABLE, ATTACHMENT_TYPE. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2130,12 +1983,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,12 +1995,9 @@ export interface operations {
             /** @description Error 402: INSUFFICIENT_MINUTES. Branch on error.code. */
             402: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,12 +2007,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2175,12 +2019,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2190,12 +2031,9 @@ export interface operations {
             /** @description Error 409: VIDEO_UPLOAD_DISABLED, IDEMPOTENCY_KEY_IN_USE. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2205,12 +2043,9 @@ export interface operations {
             /** @description Error 413: UPLOAD_TOO_LARGE, RECORDING_TOO_LONG, ATTACHMENT_TOO_LARGE. Branch on error.code. */
             413: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2220,14 +2055,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED, DAILY_LIMIT_REACHED, TOKEN_DAILY_CAP. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2237,12 +2068,9 @@ export interface operations {
             /** @description Error 500: INTERNAL, INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2252,14 +2080,10 @@ export interface operations {
             /** @description Error 503: VIDEO_UNAVAILABLE, UPLOAD_IN_PROGRESS. Branch on error.code. */
             503: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2294,12 +2118,9 @@ export interface operations {
             /** @description The meeting's status. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,12 +2179,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2373,12 +2191,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,12 +2203,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,12 +2215,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,12 +2227,9 @@ export interface operations {
             /** @description Error 409: NOT_NAMING. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,14 +2239,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2450,12 +2252,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2479,12 +2278,9 @@ export interface operations {
             /** @description The meeting's status. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2543,12 +2339,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2558,12 +2351,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2573,12 +2363,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,12 +2375,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,12 +2387,9 @@ export interface operations {
             /** @description Error 409: NOT_FAILED. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,14 +2399,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2635,12 +2412,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the submit class (IETF RateLimit fields): "submit";q=<requests>;w=<window seconds>, today "submit";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's submit budget after this request: "submit";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.submit"];
+                    RateLimit?: components["headers"]["RateLimit.submit"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,12 +2440,9 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2732,12 +2503,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2747,12 +2515,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2762,12 +2527,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2777,12 +2539,9 @@ export interface operations {
             /** @description Error 410: CURSOR_EXPIRED. Branch on error.code. */
             410: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,14 +2551,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2809,12 +2564,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2835,12 +2587,9 @@ export interface operations {
             /** @description The readable series. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2884,12 +2633,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,12 +2645,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,14 +2657,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2931,12 +2670,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,12 +2696,9 @@ export interface operations {
             /** @description The series. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,12 +2757,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,12 +2769,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,12 +2781,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,12 +2793,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3084,14 +2805,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,12 +2818,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,12 +2872,9 @@ export interface operations {
             /** @description The changed series. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3222,12 +2933,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,12 +2945,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3252,12 +2957,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,12 +2969,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,12 +2981,9 @@ export interface operations {
             /** @description Error 409: SERIES_NAME_TAKEN. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,14 +2993,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,12 +3006,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3372,12 +3061,9 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3436,12 +3122,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,12 +3134,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,12 +3146,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3481,12 +3158,9 @@ export interface operations {
             /** @description Error 409: SERIES_LIMIT, SERIES_NAME_TAKEN. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,14 +3170,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3513,12 +3183,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,12 +3209,9 @@ export interface operations {
             /** @description The series' vocabulary. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,12 +3232,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3583,12 +3244,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,12 +3256,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,12 +3268,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,14 +3280,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3645,12 +3293,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3684,12 +3329,9 @@ export interface operations {
             /** @description The new vocabulary. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3710,12 +3352,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,12 +3364,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3740,12 +3376,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,12 +3388,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,14 +3400,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,12 +3413,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3816,12 +3439,9 @@ export interface operations {
             /** @description The price. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,12 +3468,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3863,12 +3480,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3878,12 +3492,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3893,12 +3504,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3908,12 +3516,9 @@ export interface operations {
             /** @description Error 409: SERIES_ASK_TOO_FEW. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3923,14 +3528,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,12 +3541,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the search class (IETF RateLimit fields): "search";q=<requests>;w=<window seconds>, today "search";q=120;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's search budget after this request: "search";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.search"];
+                    RateLimit?: components["headers"]["RateLimit.search"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,12 +3585,9 @@ export interface operations {
             /** @description The answer. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4027,12 +3622,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,12 +3634,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4057,12 +3646,9 @@ export interface operations {
             /** @description Error 402: INSUFFICIENT_MINUTES. Branch on error.code. */
             402: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4072,12 +3658,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4087,12 +3670,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4102,12 +3682,9 @@ export interface operations {
             /** @description Error 409: ASK_DISABLED, PRICE_ABOVE_MAX, IDEMPOTENCY_KEY_IN_USE, SERIES_ASK_TOO_FEW. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,14 +3694,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED, TOKEN_DAILY_CAP, DAILY_LIMIT_REACHED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,12 +3707,9 @@ export interface operations {
             /** @description Error 500: INTERNAL, INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4149,12 +3719,9 @@ export interface operations {
             /** @description Error 502: GENERATE_FAILED. Branch on error.code. */
             502: {
                 headers: {
-                    /** @description The token's rate budget for the ask class (IETF RateLimit fields): "ask";q=<requests>;w=<window seconds>, today "ask";q=30;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's ask budget after this request: "ask";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.ask"];
+                    RateLimit?: components["headers"]["RateLimit.ask"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,12 +3742,9 @@ export interface operations {
             /** @description The account. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4231,12 +3795,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,12 +3807,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,14 +3819,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,12 +3832,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,12 +3855,9 @@ export interface operations {
             /** @description The account's vocabulary. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4328,12 +3876,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4343,12 +3888,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,14 +3900,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,12 +3913,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4409,12 +3944,9 @@ export interface operations {
             /** @description The new vocabulary. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4433,12 +3965,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4448,12 +3977,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4463,12 +3989,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4478,14 +4001,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,12 +4014,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4521,12 +4037,9 @@ export interface operations {
             /** @description The memory notes. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,12 +4077,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,12 +4089,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,14 +4101,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4611,12 +4114,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the read class (IETF RateLimit fields): "read";q=<requests>;w=<window seconds>, today "read";q=600;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's read budget after this request: "read";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,12 +4152,9 @@ export interface operations {
             /** @description The account with its new settings. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,12 +4205,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4723,12 +4217,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,12 +4229,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4753,14 +4241,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4770,12 +4254,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4799,12 +4280,9 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,12 +4306,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,12 +4318,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4858,12 +4330,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,12 +4342,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,12 +4354,9 @@ export interface operations {
             /** @description Error 409: MEMORY_DISABLED. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4903,14 +4366,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,12 +4379,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,12 +4413,9 @@ export interface operations {
             /** @description The edited note. */
             200: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,12 +4451,9 @@ export interface operations {
             /** @description Error 400: VALIDATION. Branch on error.code. */
             400: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,12 +4463,9 @@ export interface operations {
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5028,12 +4475,9 @@ export interface operations {
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5043,12 +4487,9 @@ export interface operations {
             /** @description Error 404: NOT_FOUND. Branch on error.code. */
             404: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5058,12 +4499,9 @@ export interface operations {
             /** @description Error 409: MEMORY_DISABLED, MEMORY_DUPLICATE. Branch on error.code. */
             409: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5073,14 +4511,10 @@ export interface operations {
             /** @description Error 429: RATE_LIMITED. Branch on error.code. */
             429: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Seconds to wait before trying again; absent when waiting will not help. */
-                    "Retry-After"?: number;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After"?: components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5090,12 +4524,9 @@ export interface operations {
             /** @description Error 500: INTERNAL_ERROR. Branch on error.code. */
             500: {
                 headers: {
-                    /** @description The token's rate budget for the settings class (IETF RateLimit fields): "settings";q=<requests>;w=<window seconds>, today "settings";q=60;w=600, as x-svc-rate-limit says. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    "RateLimit-Policy"?: string;
-                    /** @description What is left of the token's settings budget after this request: "settings";r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. Sent on every answer once the token is known to be live (all answers but 401 and 403 DEVELOPER_MODE_OFF), unless the rate limits are open because their store is away. */
-                    RateLimit?: string;
-                    /** @description CORS: on every answer, the origin of the API root itself (scheme, host and port of the server URL), so only pages of this service (the app) may read answers in a browser. No other website may: no preflight (OPTIONS) is answered, so a browser never sends a token to the API from another origin. */
-                    "Access-Control-Allow-Origin"?: string;
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
