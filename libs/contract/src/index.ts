@@ -14,3 +14,4 @@ export * from './bus/bus.snapshot';
 export * from './compat';
 export * from './media';
 export * from './openapi-headers';
+export * from './pricing';

@@ -4,6 +4,8 @@ import { createServiceApp, finishApp, type PrincipalVerifier } from '@mm/http';
 import type { WebConfig } from './config';
 import type { Asset } from './assets';
 import { Backend } from './services/backend.client';
+import { UploadStore } from './services/upload-store';
+import { uploadRoutes } from './routes/upload.routes';
 import type { PageDeps } from './routes/context';
 import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
@@ -21,13 +23,19 @@ export interface WebDeps {
 }
 
 /** A strict policy: no inline script or style, nothing from elsewhere, no framing, forms only to the app. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The app's express app (reached only through the gateway, which decides who the request is). */
 export function createApp(deps: WebDeps): Express {
   const base = new URL(deps.config.appUrl).pathname.replace(/\/$/, '');
   const urls = deps.config.serviceUrls;
-  const pageDeps: PageDeps = { backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account }), verifier: deps.verifier, base };
+  const pageDeps: PageDeps = {
+    backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account, ask: urls.ask }),
+    verifier: deps.verifier,
+    base,
+    uploads: new UploadStore(deps.config.uploadDir),
+    limits: { maxUploadMb: deps.config.maxUploadMb, maxRecordingMinutes: deps.config.maxRecordingMinutes },
+  };
   const app = createServiceApp({ name: 'web', logger: deps.logger, ready: deps.ready, parseJson: false });
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Content-Security-Policy', CSP);
@@ -53,6 +61,7 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, authRoutes(pageDeps));
   app.use(base, tokensRoutes(pageDeps));
   app.use(base, meetingRoutes(pageDeps));
+  app.use(base, uploadRoutes(pageDeps));
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));

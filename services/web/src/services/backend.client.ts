@@ -16,7 +16,7 @@ export class BackendError extends Error {
  * rule of its own; it shows what they answer.
  */
 export class Backend {
-  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string }) {}
+  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string; ask: string }) {}
 
   async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.urls[service]}${path}`, {
@@ -36,6 +36,19 @@ export class Backend {
       throw new BackendError(res.status, code);
     }
     return JSON.parse(text) as T;
+  }
+
+  /**
+   * An upload made in the app: the multipart body POST /recordings takes, sent to the recordings
+   * service's app route with the Idempotency-Key the page made; the answer as it is.
+   */
+  upload(principal: string, idempotencyKey: string, form: FormData): Promise<Response> {
+    return fetch(`${this.urls.recordings}/internal/admin/recordings`, {
+      method: 'POST',
+      headers: { [PRINCIPAL_HEADER]: principal, 'idempotency-key': idempotencyKey },
+      body: form,
+      signal: AbortSignal.timeout(600_000),
+    });
   }
 
   /** The service's answer as it is (audio, Markdown): the caller passes its status, headers and body on. */
