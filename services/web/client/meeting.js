@@ -44,6 +44,17 @@ export function followPlayer(doc) {
   doc.querySelectorAll('.noscript-time').forEach((t) => {
     t.hidden = true;
   });
+  // `?at=<ms>` (a citation, a search hit): the player starts there and the turn is brought into view.
+  const at = Number(new URLSearchParams(window.location.search).get('at'));
+  if (at > 0) {
+    const seek = () => {
+      player.currentTime = at / 1000;
+    };
+    if (player.readyState >= 1) seek();
+    else player.addEventListener('loadedmetadata', seek, { once: true });
+    const turn = turns.find((li) => at >= Number(li.getAttribute('data-start-ms')) && at < Number(li.getAttribute('data-end-ms')));
+    if (turn) turn.scrollIntoView({ block: 'center' });
+  }
   player.addEventListener('timeupdate', () => {
     const ms = player.currentTime * 1000;
     for (const li of turns) {

@@ -6,6 +6,7 @@ import type { Asset } from './assets';
 import { Backend } from './services/backend.client';
 import { UploadStore } from './services/upload-store';
 import { uploadRoutes } from './routes/upload.routes';
+import { askRoutes } from './routes/ask.routes';
 import type { PageDeps } from './routes/context';
 import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
@@ -62,6 +63,7 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, tokensRoutes(pageDeps));
   app.use(base, meetingRoutes(pageDeps));
   app.use(base, uploadRoutes(pageDeps));
+  app.use(base, askRoutes(pageDeps));
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));

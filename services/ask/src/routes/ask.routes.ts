@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { inputOf, principalOf, REPLAY_ONLY_HEADER, sendOk, validateOperation } from '@mm/http';
+import { ApiError, inputOf, principalOf, REPLAY_ONLY_HEADER, sendOk, validateOperation } from '@mm/http';
 import type { AskBody, AskService } from '../services/ask.service';
 
 const replayOnlyOf = (req: Request): string | undefined => {
@@ -40,5 +40,13 @@ export function askRoutes(deps: { asks: AskService }): Router {
     res.status(200).json(answer);
   });
 
+  // The app's Ask tab (an app principal only): the person's earlier questions and answers.
+  for (const kind of ['recording', 'series'] as const) {
+    router.get(`/internal/app/${kind === 'recording' ? 'recordings' : 'series'}/:id/asks`, async (req, res) => {
+      const p = principalOf(res);
+      if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
+      res.json({ schemaVersion: 1, items: await asks.earlier(p, { kind, id: String(req.params.id) }) });
+    });
+  }
   return router;
 }

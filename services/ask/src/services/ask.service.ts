@@ -56,6 +56,17 @@ export class AskService {
     return { minutes: c.minutes, meetingCount: c.meetingCount };
   }
 
+  /**
+   * The Ask tab of the app: the person's earlier questions and answers on a meeting or series,
+   * newest first (the latest of them are what the next question reads as context). 404 unless
+   * the person can still reach it.
+   */
+  async earlier(p: Principal, target: Target, limit = 20): Promise<{ id: string; question: string; answer: AskAnswer; askedAt: string }[]> {
+    await this.deps.context.reach(p, target);
+    const rows = await this.deps.repo.answeredOf(p.accountId, target, limit);
+    return rows.map((r) => ({ id: r.id, question: r.question, answer: r.answer as AskAnswer, askedAt: r.createdAt.toISOString() }));
+  }
+
   /** `replayOnly`: the gateway's Retry-After when the token is over its rate budget (answer only a replay). */
   askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown, replayOnly?: string): Promise<AskAnswer> {
     const target = { kind: 'recording' as const, id: recordingId };

@@ -18,10 +18,10 @@ export class BackendError extends Error {
 export class Backend {
   constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string; ask: string }) {}
 
-  async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown): Promise<T> {
+  async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const res = await fetch(`${this.urls[service]}${path}`, {
       method,
-      headers: { [PRINCIPAL_HEADER]: principal, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { ...headers, [PRINCIPAL_HEADER]: principal, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
