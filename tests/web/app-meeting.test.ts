@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client } from 'pg';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack, type TestToken } from '../support/stack';
 import { launchBrowser, onStack, seriousViolations, signedInContext, type TestBrowser } from '../support/browser';
@@ -211,6 +212,68 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     expect(res.status()).toBe(404);
     expect(await res.text()).not.toContain('release ship');
     await stranger.close();
+  }, 90_000);
+
+  it('shares the meeting: the link opens signed out (digest, transcript, audio as ticked, nothing else of the account); revoked or expired → 404', async () => {
+    await page.goto(`${stack.url}/app/recordings/${id}`);
+    const share = page.locator('#share');
+    await share.getByLabel('Include the audio').check();
+    await share.getByRole('button', { name: 'Make a share link' }).click();
+    const link = await page.getByLabel('Share link').inputValue();
+    // 256 random bits in the link (43 base64url characters), on the app's public address.
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:8080\/app\/s\/[A-Za-z0-9_-]{43}$/);
+    const secret = link.split('/').pop()!;
+    const shared = `${stack.url}/app/s/${secret}`;
+    const visitor = await tb.browser.newContext();
+    const v = await visitor.newPage();
+    await v.setViewportSize({ width: 375, height: 800 });
+    const opened = await v.goto(shared);
+    expect(opened?.status()).toBe(200);
+    await expect(v.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Retro');
+    await v.getByRole('heading', { name: 'Digest' }).waitFor();
+    await expect(v.locator('.turns li').count()).resolves.toBeGreaterThan(2);
+    const html = await v.content();
+    // Nothing else of the account: no owner's name, no series, no navigation, no actions, no Ask.
+    for (const word of ['Nasrin', 'Retros', 'Sign out', 'Delete meeting', 'Ask']) expect([word, html.includes(word)]).toEqual([word, false]);
+    const part = await visitor.request.get(`${shared}/audio`, { headers: { range: 'bytes=0-99' } });
+    expect(part.status()).toBe(206);
+    expect(await seriousViolations(v)).toEqual([]);
+    await v.goto(`${shared}?lang=fa`);
+    expect(await seriousViolations(v)).toEqual([]);
+    expect(await v.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // A guessed link finds nothing.
+    expect((await visitor.request.get(`${stack.url}/app/s/${'A'.repeat(43)}`)).status()).toBe(404);
+    // Another account cannot revoke it (404), and never sees the owner's links.
+    await page.getByRole('link', { name: 'Back to the meeting' }).click();
+    await expect(page.locator('#share td').nth(3).textContent()).resolves.toBe('Working');
+    const shareId = await page.locator('tr[data-share]').first().getAttribute('data-share');
+    const other = await stack.admin.account();
+    const stranger = await signedInContext(tb.browser, stack, other.id, 'sharer@example.test', PASSWORD);
+    const sp = await stranger.newPage();
+    await sp.goto(`${stack.url}/app/`);
+    const csrf = await sp.locator('input[name="_csrf"]').first().inputValue();
+    const revokeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares/${shareId}/revoke`, { form: { _csrf: csrf }, headers: { origin: stack.url }, maxRedirects: 0 });
+    expect(revokeOther.status()).toBe(404);
+    const makeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares`, { form: { _csrf: csrf, expiry: '7' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    expect(makeOther.status()).toBe(404);
+    await stranger.close();
+    // Revoked by its owner: 404 at once, the audio too.
+    await page.locator(`tr[data-share="${shareId}"]`).getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(/\?done=1/);
+    await expect(page.locator(`tr[data-share="${shareId}"] td`).nth(3).textContent()).resolves.toBe('Revoked');
+    expect((await visitor.request.get(shared)).status()).toBe(404);
+    expect((await visitor.request.get(`${shared}/audio`)).status()).toBe(404);
+    // Expired: a link made without audio, whose time is then up.
+    await page.locator('#share').getByRole('button', { name: 'Make a share link' }).click();
+    const second = `${stack.url}/app/s/${(await page.getByLabel('Share link').inputValue()).split('/').pop()}`;
+    expect((await visitor.request.get(second)).status()).toBe(200);
+    expect((await visitor.request.get(`${second}/audio`)).status()).toBe(404);
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    await db.query(`update web.share_link set expires_at = now() - interval '1 second' where recording_id = $1 and revoked_at is null`, [id]);
+    await db.end();
+    expect((await visitor.request.get(second)).status()).toBe(404);
+    await visitor.close();
   }, 90_000);
 
   it('renames the meeting and a speaker, edits a turn (search finds the edited words); the feed says so', async () => {

@@ -1,4 +1,9 @@
 import type { Express, NextFunction, Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema';
+import { ShareLinkRepository } from './db/share-link.repository';
+import { ShareLinks } from './services/share-links';
+import { shareRoutes } from './routes/share.routes';
 import type { Logger } from 'pino';
 import { createServiceApp, finishApp, type PrincipalVerifier } from '@mm/http';
 import type { WebConfig } from './config';
@@ -18,6 +23,8 @@ import { accountRoutes } from './routes/account.routes';
 export interface WebDeps {
   config: WebConfig;
   verifier: PrincipalVerifier;
+  /** The app's own schema: share links. */
+  db: Kysely<Database>;
   assets: Record<string, Asset>;
   logger: Logger;
   ready: () => Promise<boolean>;
@@ -34,7 +41,9 @@ export function createApp(deps: WebDeps): Express {
     backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account, ask: urls.ask }),
     verifier: deps.verifier,
     base,
+    appUrl: deps.config.appUrl,
     uploads: new UploadStore(deps.config.uploadDir),
+    shares: new ShareLinks(new ShareLinkRepository(deps.db), deps.config.internalJwtSecret),
     limits: { maxUploadMb: deps.config.maxUploadMb, maxRecordingMinutes: deps.config.maxRecordingMinutes },
   };
   const app = createServiceApp({ name: 'web', logger: deps.logger, ready: deps.ready, parseJson: false });
@@ -64,6 +73,7 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, meetingRoutes(pageDeps));
   app.use(base, uploadRoutes(pageDeps));
   app.use(base, askRoutes(pageDeps));
+  app.use(base, shareRoutes(pageDeps));
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));

@@ -5,6 +5,7 @@ import { isLocale, speechOf, type Locale, type Speech } from '../i18n/messages';
 import { renderPage, type Viewer } from '../views/layout';
 import type { Backend } from '../services/backend.client';
 import type { UploadStore } from '../services/upload-store';
+import type { ShareLinks } from '../services/share-links';
 
 /** What every page handler starts from: who is looking, in which language, and how to reach the services. */
 export interface Ctx {
@@ -22,8 +23,12 @@ export interface PageDeps {
   verifier: PrincipalVerifier;
   /** The app's path prefix (`/app`). */
   base: string;
+  /** The app's public address (APP_URL), for links given to be sent elsewhere (share links). */
+  appUrl: string;
   /** Where uploads made in the browser wait for their last piece. */
   uploads: UploadStore;
+  /** Share links of meetings (the app's own data). */
+  shares: ShareLinks;
   /** The upload limits the page checks before sending (the recordings service enforces them). */
   limits: { maxUploadMb: number; maxRecordingMinutes: number };
 }

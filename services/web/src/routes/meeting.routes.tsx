@@ -81,11 +81,15 @@ export function meetingRoutes(deps: PageDeps): Router {
       error: null,
       tab: 'meeting',
       ask: null,
+      shares: null,
     };
     if (q(req, 'tab') === 'ask' && status.status === 'READY') {
       p.tab = 'ask';
       p.ask = await askPanelOf(deps, ctx, req, 'recordings', status.id, { turns: p.turns, speakers: p.speakers, audio: p.owner });
-    } else p.error = refusal(m, q(req, 'error'));
+    } else {
+      p.error = refusal(m, q(req, 'error'));
+      if (p.owner && status.status === 'READY') p.shares = await deps.shares.repo.ofMeeting(ctx.who.accountId, status.id);
+    }
     sendPage(res, ctx, p.displayTitle ?? ctx.s.t.untitled, <MeetingPageView s={ctx.s} base={base} viewer={ctx.viewer} p={p} />);
   }));
 

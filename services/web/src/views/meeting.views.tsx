@@ -5,6 +5,8 @@ import { Notice, PostForm, type Viewer } from './layout';
 import { statusLabel, type MeetingStatus } from './pages.views';
 import { askText } from '../i18n/ask-messages';
 import { AskTab, type AskPanel } from './ask.view';
+import { ShareSection } from './share.view';
+import type { ShareLink } from '../db/share-link.repository';
 
 export interface Speaker {
   label: string;
@@ -38,6 +40,8 @@ export interface MeetingPage {
   /** Which tab is shown (READY meetings have two: the meeting and Ask); the Ask tab's content. */
   tab: 'meeting' | 'ask';
   ask: AskPanel | null;
+  /** The owner's share links of a ready meeting (null: no share section). */
+  shares: ShareLink[] | null;
 }
 
 /** `m:ss` or `h:mm:ss` in the page's digits. */
@@ -264,6 +268,7 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
       {p.tab === 'ask' && p.ask ? <AskTab s={s} a={askText(s.locale)} viewer={viewer} p={p.ask} series={false} /> : null}
       {p.tab === 'meeting' && p.digest ? <Digest m={m} sections={p.digest} /> : null}
       {p.tab === 'meeting' && p.turns.length > 0 ? <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} /> : null}
+      {p.tab === 'meeting' && p.shares ? <ShareSection s={s} viewer={viewer} action={path} links={p.shares} /> : null}
       {p.tab === 'meeting' && p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
     </>
   );
