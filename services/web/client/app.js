@@ -1,7 +1,7 @@
 // The app's only script (bundled by esbuild, served from /app/assets/app.js; no inline script).
 // Pages work without it: it adds the copy button, the live status of a meeting in progress, and
 // the player's seek-to-turn and current-turn highlight.
-import { followStatus, followPlayer } from './meeting';
+import { followStatus, followPlayer, followList } from './meeting';
 import { followUpload } from './upload';
 
 document.querySelectorAll('button[data-copy]').forEach((button) => {
@@ -18,3 +18,4 @@ document.querySelectorAll('button[data-copy]').forEach((button) => {
 followStatus(document);
 followPlayer(document);
 followUpload(document);
+followList(document);

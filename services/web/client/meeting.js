@@ -65,3 +65,25 @@ export function followPlayer(doc) {
     }
   });
 }
+
+/**
+ * The meetings list: the unfinished meetings (element with data-live-list, the URL of their
+ * signature) are polled every four seconds; when they change (a new meeting, a new status, one
+ * finished) the page loads again.
+ */
+export function followList(doc) {
+  const el = doc.querySelector('[data-live-list]');
+  if (!el) return;
+  const url = el.getAttribute('data-live-list');
+  const shown = el.getAttribute('data-sig');
+  const tick = () => {
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((s) => {
+        if (s && s.sig !== shown) return window.location.reload();
+        setTimeout(tick, POLL_MS * 2);
+      })
+      .catch(() => setTimeout(tick, POLL_MS * 5));
+  };
+  setTimeout(tick, POLL_MS * 2);
+}

@@ -38,7 +38,7 @@ export function createApp(deps: WebDeps): Express {
   const base = new URL(deps.config.appUrl).pathname.replace(/\/$/, '');
   const urls = deps.config.serviceUrls;
   const pageDeps: PageDeps = {
-    backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account, ask: urls.ask }),
+    backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account, ask: urls.ask, events: urls.events }),
     verifier: deps.verifier,
     base,
     appUrl: deps.config.appUrl,

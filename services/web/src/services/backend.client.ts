@@ -16,7 +16,7 @@ export class BackendError extends Error {
  * rule of its own; it shows what they answer.
  */
 export class Backend {
-  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string; ask: string }) {}
+  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string; ask: string; events: string }) {}
 
   async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const res = await fetch(`${this.urls[service]}${path}`, {
