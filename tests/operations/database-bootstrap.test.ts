@@ -32,7 +32,7 @@ const objects: Obj[] = parseAllDocuments(execFileSync('kubectl', ['kustomize', p
   .map((d) => d.toJS())
   .filter(Boolean);
 const deployments = objects.filter((o) => o.kind === 'Deployment');
-/** A service opens Postgres when its main.ts does (the app, services/web, keeps nothing: no role, no schema). */
+/** A service opens Postgres when its main.ts does (the app, services/web, too: its share links). */
 const usesPostgres = (service: string) => /openDatabase[<(]/.test(readFileSync(path.join(ROOT, 'services', service, 'src', 'main.ts'), 'utf8'));
 const withDatabase = deployments.filter((d) => usesPostgres(d.metadata.name));
 
@@ -135,7 +135,7 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
         [roles],
       );
       // One role per service that opens Postgres, no superuser, no CREATE on the database, owning one
-      // schema: the gateway's is `access`. No other role of this run's prefix (none for the app).
+      // schema: the gateway's is `access`. No other role of this run's prefix.
       expect(rights.rows).toHaveLength(roles.length);
       const made = await client.query(`select rolname from pg_roles where starts_with(rolname, $1) order by rolname`, [prefix]);
       expect(made.rows.map((r) => r.rolname)).toEqual([...roles].sort());

@@ -14,14 +14,15 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<TestBrowser> {
+/** `extraArgs`: more chromium switches (the fake microphone of the recording test). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     // Quiet and offline apart from the page under test: no updates, sync, QUIC or first-run work.
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
+      '--disable-component-update', '--disable-sync', ...extraArgs,
     ],
   });
   return {

@@ -6,6 +6,7 @@ import { migrations as series } from '../../services/series/migrations';
 import { migrations as ask } from '../../services/ask/migrations';
 import { migrations as events } from '../../services/events/migrations';
 import { migrations as gateway } from '../../services/gateway/migrations';
+import { migrations as web } from '../../services/web/migrations';
 
 /** Each service's schema (the names its code uses) and migrations. */
 export const SERVICE_SCHEMAS: Record<string, { schema: string; migrations: MigrationSet }> = {
@@ -16,6 +17,7 @@ export const SERVICE_SCHEMAS: Record<string, { schema: string; migrations: Migra
   ask: { schema: 'ask', migrations: ask },
   events: { schema: 'events', migrations: events },
   gateway: { schema: 'access', migrations: gateway },
+  web: { schema: 'web', migrations: web },
 };
 
 /** Every service's migration step against one database, as `pnpm start` runs them before the services. */

@@ -106,7 +106,7 @@ export async function startStack(
   const url = `http://127.0.0.1:${gateway.port}`;
   // The app and the gateway each call the other: the app starts once the gateway's port is known,
   // and the gateway reads the app's address at each request (app-door.routes.ts).
-  const web = await startWeb({ ...webConfig(base), port: 0, serviceUrls: { ...serviceUrls, gateway: url } });
+  const web = await startWeb({ ...webConfig(envOf('web')), port: 0, serviceUrls: { ...serviceUrls, gateway: url } });
   running.splice(running.length - 1, 0, web);
   serviceUrls.web = `http://127.0.0.1:${web.port}`;
   const services: Record<string, Running> = { account, series, events, recordings, ask, gateway, web, ...(pipeline ? { pipeline } : {}) };

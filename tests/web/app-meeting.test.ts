@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack, type TestToken } from '../support/stack';
 import { launchBrowser, onStack, seriousViolations, signedInContext, type TestBrowser } from '../support/browser';
@@ -10,6 +12,8 @@ import { waitForEvent, waitForStatus } from '../support/wait';
  * spoken by flite and transcribed by the real pipeline, with the owner's naming mode FORCE_ON.
  */
 const PASSWORD = 'a long river of tea';
+/** Screenshots (ignored by git; the README's are copied from here): tests/output/app/. */
+const SHOTS = path.resolve(__dirname, '..', 'output', 'app');
 
 /** Reads `read` until `done` holds or 20 s pass; returns the last value read. */
 async function pollFor<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -117,6 +121,8 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
       return a.currentTime;
     });
     expect(played).toBeGreaterThan(0);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'naming-sheet-en-1280.png'), fullPage: true });
     await axeBothLanguages();
     const labels = await page.locator('fieldset.voice legend').allTextContents();
     for (const [i, legend] of labels.entries()) {
@@ -157,8 +163,118 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     expect(await pollFor(() => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime), (t) => t >= to - 0.05)).toBeGreaterThanOrEqual(to - 0.05);
     const turnId = await seek.locator('xpath=ancestor::li').getAttribute('id');
     expect(await pollFor(() => page.locator('li.current').first().getAttribute('id', { timeout: 500 }).catch(() => null), (x) => x === turnId)).toBe(turnId);
+    await page.screenshot({ path: path.join(SHOTS, 'meeting-page-en-1280.png'), fullPage: true });
     await axeBothLanguages();
   }, 60_000);
+
+  it('asks in the Ask tab: the quote, the answer with citations that seek the player, the earlier questions; a form sent twice asks once', async () => {
+    await page.goto(`${stack.url}/app/recordings/${id}`);
+    await page.getByRole('link', { name: 'Ask' }).click();
+    await page.waitForURL(/\?tab=ask$/);
+    const quote = await page.locator('#ask-quote').textContent();
+    const minutes = Number(/costs (\d+) minutes/.exec(quote ?? '')?.[1]);
+    expect(minutes).toBeGreaterThanOrEqual(1);
+    const api = await stack.api.get(`/api/v1/recordings/${id}/ask/quote`).set(bearer());
+    expect(api.body.minutes).toBe(minutes);
+    await expect(page.getByText('No questions asked yet.').count()).resolves.toBe(1);
+    await page.getByLabel('Your question').fill('When will the release ship?');
+    // The same form sent twice (a double click, a resend): the page's key makes it one Ask.
+    const key = await page.locator('input[name="key"]').inputValue();
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.waitForURL(/\?tab=ask#ask$/);
+    const again = await owner.request.post(`${stack.url}/app/recordings/${id}/ask`, { form: { _csrf: csrf, key, maxMinutes: String(minutes), question: 'When will the release ship?' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    expect(again.status()).toBe(303);
+    await page.reload();
+    const items = page.locator('.ask-item');
+    await expect(items.count()).resolves.toBe(1);
+    await expect(items.first().locator('.question').textContent()).resolves.toBe('When will the release ship?');
+    const answer = (await items.first().locator('.answer').textContent()) ?? '';
+    expect(answer.length).toBeGreaterThan(10);
+    // A citation seeks the player to the cited moment.
+    const cite = items.first().locator('.answer button[data-seek]').first();
+    await expect(cite.count()).resolves.toBe(1);
+    const to = Number(await cite.getAttribute('data-seek')) / 1000;
+    await page.locator('#player').evaluate((a: HTMLAudioElement) => (a.muted = true));
+    await cite.click();
+    expect(await pollFor(() => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime), (t) => Math.abs(t - to) < 1.5)).toBeGreaterThanOrEqual(to - 0.05);
+    // Earlier questions stay: a second question lists both, newest first.
+    await page.getByLabel('Your question').fill('Who will fix the login problem?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.waitForURL(/\?tab=ask#ask$/);
+    await expect(page.locator('.ask-item .question').allTextContents()).resolves.toEqual(['Who will fix the login problem?', 'When will the release ship?']);
+    await page.screenshot({ path: path.join(SHOTS, 'meeting-ask-en-1280.png'), fullPage: true });
+    await axeBothLanguages();
+    // Another account sees neither the tab's questions nor can ask them.
+    const other = await stack.admin.account();
+    const stranger = await signedInContext(tb.browser, stack, other.id, 'asker@example.test', PASSWORD);
+    const res = await stranger.request.get(`${stack.url}/app/recordings/${id}?tab=ask`);
+    expect(res.status()).toBe(404);
+    expect(await res.text()).not.toContain('release ship');
+    await stranger.close();
+  }, 90_000);
+
+  it('shares the meeting: the link opens signed out (digest, transcript, audio as ticked, nothing else of the account); revoked or expired → 404', async () => {
+    await page.goto(`${stack.url}/app/recordings/${id}`);
+    const share = page.locator('#share');
+    await share.getByLabel('Include the audio').check();
+    await share.getByRole('button', { name: 'Make a share link' }).click();
+    const link = await page.getByLabel('Share link').inputValue();
+    // 256 random bits in the link (43 base64url characters), on the app's public address.
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:8080\/app\/s\/[A-Za-z0-9_-]{43}$/);
+    const secret = link.split('/').pop()!;
+    const shared = `${stack.url}/app/s/${secret}`;
+    const visitor = await tb.browser.newContext();
+    const v = await visitor.newPage();
+    await v.setViewportSize({ width: 375, height: 800 });
+    const opened = await v.goto(shared);
+    expect(opened?.status()).toBe(200);
+    await expect(v.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Retro');
+    await v.getByRole('heading', { name: 'Digest' }).waitFor();
+    await expect(v.locator('.turns li').count()).resolves.toBeGreaterThan(2);
+    const html = await v.content();
+    // Nothing else of the account: no owner's name, no series, no navigation, no actions, no Ask.
+    for (const word of ['Nasrin', 'Retros', 'Sign out', 'Delete meeting', 'Ask']) expect([word, html.includes(word)]).toEqual([word, false]);
+    const part = await visitor.request.get(`${shared}/audio`, { headers: { range: 'bytes=0-99' } });
+    expect(part.status()).toBe(206);
+    expect(await seriousViolations(v)).toEqual([]);
+    await v.goto(`${shared}?lang=fa`);
+    expect(await seriousViolations(v)).toEqual([]);
+    expect(await v.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // A guessed link finds nothing.
+    expect((await visitor.request.get(`${stack.url}/app/s/${'A'.repeat(43)}`)).status()).toBe(404);
+    // Another account cannot revoke it (404), and never sees the owner's links.
+    await page.getByRole('link', { name: 'Back to the meeting' }).click();
+    await expect(page.locator('#share td').nth(3).textContent()).resolves.toBe('Working');
+    const shareId = await page.locator('tr[data-share]').first().getAttribute('data-share');
+    const other = await stack.admin.account();
+    const stranger = await signedInContext(tb.browser, stack, other.id, 'sharer@example.test', PASSWORD);
+    const sp = await stranger.newPage();
+    await sp.goto(`${stack.url}/app/`);
+    const csrf = await sp.locator('input[name="_csrf"]').first().inputValue();
+    const revokeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares/${shareId}/revoke`, { form: { _csrf: csrf }, headers: { origin: stack.url }, maxRedirects: 0 });
+    expect(revokeOther.status()).toBe(404);
+    const makeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares`, { form: { _csrf: csrf, expiry: '7' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    expect(makeOther.status()).toBe(404);
+    await stranger.close();
+    // Revoked by its owner: 404 at once, the audio too.
+    await page.locator(`tr[data-share="${shareId}"]`).getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(/\?done=1/);
+    await expect(page.locator(`tr[data-share="${shareId}"] td`).nth(3).textContent()).resolves.toBe('Revoked');
+    expect((await visitor.request.get(shared)).status()).toBe(404);
+    expect((await visitor.request.get(`${shared}/audio`)).status()).toBe(404);
+    // Expired: a link made without audio, whose time is then up.
+    await page.locator('#share').getByRole('button', { name: 'Make a share link' }).click();
+    const second = `${stack.url}/app/s/${(await page.getByLabel('Share link').inputValue()).split('/').pop()}`;
+    expect((await visitor.request.get(second)).status()).toBe(200);
+    expect((await visitor.request.get(`${second}/audio`)).status()).toBe(404);
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    await db.query(`update web.share_link set expires_at = now() - interval '1 second' where recording_id = $1 and revoked_at is null`, [id]);
+    await db.end();
+    expect((await visitor.request.get(second)).status()).toBe(404);
+    await visitor.close();
+  }, 90_000);
 
   it('renames the meeting and a speaker, edits a turn (search finds the edited words); the feed says so', async () => {
     await page.goto(`${stack.url}/app/recordings/${id}`);

@@ -11,9 +11,9 @@ set -eu
 # Notices ("already exists, skipping") on a second run are not news.
 export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 prefix="${ROLE_PREFIX-mm_}"
-# service:schema, as the services' code names its schema (the gateway keeps the access schema). The app
-# (services/web) opens no database: no role, no schema.
-services="gateway:access account:account recordings:recordings pipeline:pipeline series:series ask:ask events:events"
+# service:schema, as the services' code names its schema (the gateway keeps the access schema; the app,
+# services/web, keeps its share links in web).
+services="gateway:access account:account recordings:recordings pipeline:pipeline series:series ask:ask events:events web:web"
 
 for pair in $services; do
   pw_var="$(echo "${pair%%:*}" | tr a-z A-Z)_DB_PASSWORD"
@@ -47,4 +47,4 @@ SELECT format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), :'role')
 GRANT USAGE ON SCHEMA extensions TO :"role";
 SQL
 done
-echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events} and their schemas are ready"
+echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events,web} and their schemas are ready"

@@ -17,3 +17,4 @@ export * from './openapi-headers';
 export * from './operations';
 export * as adminSchemas from './admin/admin.schemas';
 export type * from './generated/operations';
+export * from './pricing';

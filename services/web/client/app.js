@@ -1,7 +1,8 @@
 // The app's only script (bundled by esbuild, served from /app/assets/app.js; no inline script).
 // Pages work without it: it adds the copy button, the live status of a meeting in progress, and
 // the player's seek-to-turn and current-turn highlight.
-import { followStatus, followPlayer } from './meeting';
+import { followStatus, followPlayer, followList } from './meeting';
+import { followUpload } from './upload';
 
 document.querySelectorAll('button[data-copy]').forEach((button) => {
   const field = document.getElementById(button.getAttribute('data-copy'));
@@ -16,3 +17,5 @@ document.querySelectorAll('button[data-copy]').forEach((button) => {
 
 followStatus(document);
 followPlayer(document);
+followUpload(document);
+followList(document);

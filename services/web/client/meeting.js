@@ -44,6 +44,17 @@ export function followPlayer(doc) {
   doc.querySelectorAll('.noscript-time').forEach((t) => {
     t.hidden = true;
   });
+  // `?at=<ms>` (a citation, a search hit): the player starts there and the turn is brought into view.
+  const at = Number(new URLSearchParams(window.location.search).get('at'));
+  if (at > 0) {
+    const seek = () => {
+      player.currentTime = at / 1000;
+    };
+    if (player.readyState >= 1) seek();
+    else player.addEventListener('loadedmetadata', seek, { once: true });
+    const turn = turns.find((li) => at >= Number(li.getAttribute('data-start-ms')) && at < Number(li.getAttribute('data-end-ms')));
+    if (turn) turn.scrollIntoView({ block: 'center' });
+  }
   player.addEventListener('timeupdate', () => {
     const ms = player.currentTime * 1000;
     for (const li of turns) {
@@ -53,4 +64,26 @@ export function followPlayer(doc) {
       else li.removeAttribute('aria-current');
     }
   });
+}
+
+/**
+ * The meetings list: the unfinished meetings (element with data-live-list, the URL of their
+ * signature) are polled every four seconds; when they change (a new meeting, a new status, one
+ * finished) the page loads again.
+ */
+export function followList(doc) {
+  const el = doc.querySelector('[data-live-list]');
+  if (!el) return;
+  const url = el.getAttribute('data-live-list');
+  const shown = el.getAttribute('data-sig');
+  const tick = () => {
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((s) => {
+        if (s && s.sig !== shown) return window.location.reload();
+        setTimeout(tick, POLL_MS * 2);
+      })
+      .catch(() => setTimeout(tick, POLL_MS * 5));
+  };
+  setTimeout(tick, POLL_MS * 2);
 }

@@ -1,9 +1,17 @@
 import type { Express, NextFunction, Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema';
+import { ShareLinkRepository } from './db/share-link.repository';
+import { ShareLinks } from './services/share-links';
+import { shareRoutes } from './routes/share.routes';
 import type { Logger } from 'pino';
 import { createServiceApp, finishApp, type PrincipalVerifier } from '@mm/http';
 import type { WebConfig } from './config';
 import type { Asset } from './assets';
 import { Backend } from './services/backend.client';
+import { UploadStore } from './services/upload-store';
+import { uploadRoutes } from './routes/upload.routes';
+import { askRoutes } from './routes/ask.routes';
 import type { PageDeps } from './routes/context';
 import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
@@ -15,19 +23,29 @@ import { accountRoutes } from './routes/account.routes';
 export interface WebDeps {
   config: WebConfig;
   verifier: PrincipalVerifier;
+  /** The app's own schema: share links. */
+  db: Kysely<Database>;
   assets: Record<string, Asset>;
   logger: Logger;
   ready: () => Promise<boolean>;
 }
 
 /** A strict policy: no inline script or style, nothing from elsewhere, no framing, forms only to the app. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The app's express app (reached only through the gateway, which decides who the request is). */
 export function createApp(deps: WebDeps): Express {
   const base = new URL(deps.config.appUrl).pathname.replace(/\/$/, '');
   const urls = deps.config.serviceUrls;
-  const pageDeps: PageDeps = { backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account }), verifier: deps.verifier, base };
+  const pageDeps: PageDeps = {
+    backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account, ask: urls.ask, events: urls.events }),
+    verifier: deps.verifier,
+    base,
+    appUrl: deps.config.appUrl,
+    uploads: new UploadStore(deps.config.uploadDir),
+    shares: new ShareLinks(new ShareLinkRepository(deps.db), deps.config.internalJwtSecret),
+    limits: { maxUploadMb: deps.config.maxUploadMb, maxRecordingMinutes: deps.config.maxRecordingMinutes },
+  };
   const app = createServiceApp({ name: 'web', logger: deps.logger, ready: deps.ready, parseJson: false });
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Content-Security-Policy', CSP);
@@ -53,6 +71,9 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, authRoutes(pageDeps));
   app.use(base, tokensRoutes(pageDeps));
   app.use(base, meetingRoutes(pageDeps));
+  app.use(base, uploadRoutes(pageDeps));
+  app.use(base, askRoutes(pageDeps));
+  app.use(base, shareRoutes(pageDeps));
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));

@@ -80,11 +80,11 @@ export class AskRepository {
     return this.db.selectFrom('ask').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The latest answered questions of an account on a meeting or series, newest first. */
-  async history(accountId: string, target: Target, limit: number): Promise<{ question: string; answer: string }[]> {
-    const rows = await this.db
+  /** The account's answered Asks on a meeting or series, newest first, as the app shows them. */
+  async answeredOf(accountId: string, target: Target, limit: number): Promise<{ id: string; question: string; answer: unknown; createdAt: Date }[]> {
+    return this.db
       .selectFrom('ask')
-      .select(['question', 'answer'])
+      .select(['id', 'question', 'answer', 'createdAt'])
       .where('accountId', '=', accountId)
       .where('targetKind', '=', target.kind)
       .where('targetId', '=', target.id)
@@ -92,6 +92,11 @@ export class AskRepository {
       .orderBy('createdAt', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  /** The latest answered questions of an account on a meeting or series, newest first. */
+  async history(accountId: string, target: Target, limit: number): Promise<{ question: string; answer: string }[]> {
+    const rows = await this.answeredOf(accountId, target, limit);
     return rows.map((r) => ({ question: r.question, answer: (r.answer as { answer?: string } | null)?.answer ?? '' }));
   }
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { mountOperation, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
+import { ApiError, mountOperation, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
 import type { AskSeriesOutput } from '@mm/contract';
 import type { AskAnswer, AskService } from '../services/ask.service';
 
@@ -34,5 +34,13 @@ export function askRoutes(deps: { asks: AskService }): Router {
   mountOperation(router, 'askSeries', async ({ params, body, headers }, { res }) => seriesAnswer(await asks.askSeries(principalOf(res), params.id, body, headers['idempotency-key'])), {
     guards: [replayFirst('series')],
   });
+  // The app's Ask tab (an app principal only): the person's earlier questions and answers.
+  for (const kind of ['recording', 'series'] as const) {
+    router.get(`/internal/app/${kind === 'recording' ? 'recordings' : 'series'}/:id/asks`, async (req, res) => {
+      const p = principalOf(res);
+      if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
+      res.json({ schemaVersion: 1, items: await asks.earlier(p, { kind, id: String(req.params.id) }) });
+    });
+  }
   return router;
 }

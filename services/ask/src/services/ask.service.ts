@@ -53,6 +53,17 @@ export class AskService {
     return { minutes: c.minutes, meetingCount: c.meetingCount };
   }
 
+  /**
+   * The Ask tab of the app: the person's earlier questions and answers on a meeting or series,
+   * newest first (the latest of them are what the next question reads as context). 404 unless
+   * the person can still reach it.
+   */
+  async earlier(p: Principal, target: Target, limit = 20): Promise<{ id: string; question: string; answer: AskAnswer; askedAt: string }[]> {
+    await this.deps.context.reach(p, target);
+    const rows = await this.deps.repo.answeredOf(p.accountId, target, limit);
+    return rows.map((r) => ({ id: r.id, question: r.question, answer: r.answer as AskAnswer, askedAt: r.createdAt.toISOString() }));
+  }
+
   askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
     return this.ask(p, { kind: 'recording', id: recordingId }, body, headerKey);
   }

@@ -42,8 +42,9 @@ export class EventsService {
       if (pos.seq > (await this.repo.seqCeiling())) throw expired();
       afterSeq = pos.seq;
     }
-    // With recordings:read every event of the account; with recordings:write alone, this token's meetings.
-    const tokenId = hasScope(p, 'recordings:read') ? undefined : p.tokenId;
+    // With recordings:read every event of the account; with recordings:write alone, this token's
+    // meetings. The app (a signed-in owner, no token) reads every event of the account too.
+    const tokenId = hasScope(p, 'recordings:read') || p.source === 'app' ? undefined : p.tokenId;
     const rows = await this.repo.page({ accountId: p.accountId, tokenId, afterSeq, limit: req.limit + 1, notBefore: new Date(notBefore) });
     const more = rows.length > req.limit;
     const page = more ? rows.slice(0, req.limit) : rows;

@@ -75,6 +75,9 @@ const en = {
   seriesMeetings: 'Meetings in this series',
   role: 'Role',
   more: 'More',
+  unfinished: 'In progress and failed',
+  finished: 'Finished meetings',
+  unfinishedNote: 'This list follows your meetings while they are in progress.',
 };
 
 type Words = typeof en;
@@ -151,6 +154,9 @@ const fa: Words = {
   seriesMeetings: 'جلسه‌های این مجموعه',
   role: 'نقش',
   more: 'بیشتر',
+  unfinished: 'در جریان و ناموفق',
+  finished: 'جلسه‌های پایان‌یافته',
+  unfinishedNote: 'این فهرست جلسه‌های شما را تا وقتی در جریان‌اند دنبال می‌کند.',
 };
 
 const CATALOGUE: Record<Locale, Words> = { en, fa };

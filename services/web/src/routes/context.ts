@@ -4,6 +4,8 @@ import { APP_CSRF_HEADER, PRINCIPAL_HEADER, type Principal, type PrincipalVerifi
 import { isLocale, speechOf, type Locale, type Speech } from '../i18n/messages';
 import { renderPage, type Viewer } from '../views/layout';
 import type { Backend } from '../services/backend.client';
+import type { UploadStore } from '../services/upload-store';
+import type { ShareLinks } from '../services/share-links';
 
 /** What every page handler starts from: who is looking, in which language, and how to reach the services. */
 export interface Ctx {
@@ -21,6 +23,14 @@ export interface PageDeps {
   verifier: PrincipalVerifier;
   /** The app's path prefix (`/app`). */
   base: string;
+  /** The app's public address (APP_URL), for links given to be sent elsewhere (share links). */
+  appUrl: string;
+  /** Where uploads made in the browser wait for their last piece. */
+  uploads: UploadStore;
+  /** Share links of meetings (the app's own data). */
+  shares: ShareLinks;
+  /** The upload limits the page checks before sending (the recordings service enforces them). */
+  limits: { maxUploadMb: number; maxRecordingMinutes: number };
 }
 
 /** The language of a signed-out page: `?lang=`, else the browser's first choice we speak, else English. */
@@ -83,4 +93,21 @@ export function anyone(deps: PageDeps, fn: (req: Request, res: Response, ctx: Ct
 export function q(req: Request, name: string, max = 100): string | undefined {
   const v = req.query[name];
   return typeof v === 'string' ? v.slice(0, max) : undefined;
+}
+
+/**
+ * A handler of the page's script (JSON in and out): signed out is 401 with the contract's
+ * envelope, never a redirect. It reads no account settings (a piece of an upload is not a page).
+ */
+export function signedInJson(deps: PageDeps, fn: (req: Request, res: Response, who: { principal: string; who: Principal }) => Promise<void>) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const jwt = req.headers[PRINCIPAL_HEADER];
+    const principal = typeof jwt === 'string' && jwt ? jwt : null;
+    (principal ? deps.verifier.verify(principal).catch(() => null) : Promise.resolve(null))
+      .then((who) => {
+        if (!who || !principal) return void res.status(401).json({ error: { code: 'UNAUTHORIZED', message: 'Sign in again.' } });
+        return fn(req, res, { principal, who });
+      })
+      .catch(next);
+  };
 }

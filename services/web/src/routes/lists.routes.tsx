@@ -1,9 +1,10 @@
 import { Router, type Request } from 'express';
-import { signedIn, sendPage, q, type PageDeps } from './context';
+import { signedIn, signedInJson, sendPage, q, type PageDeps } from './context';
+import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
 import { meetingText } from '../i18n/meeting-messages';
 import { NotFoundView } from '../views/pages.views';
-import { KINDS, MeetingsView, SeriesListView, SeriesPageView, type ListedMeeting, type ListedSeries, type MeetingFilters } from '../views/lists.views';
+import { KINDS, MeetingsView, unfinishedSignature, SeriesListView, SeriesPageView, type ListedMeeting, type ListedSeries, type MeetingFilters } from '../views/lists.views';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -58,7 +59,16 @@ export function listsRoutes(deps: PageDeps): Router {
     if (page.nextCursor) nextParams.set('cursor', page.nextCursor);
     const next = page.nextCursor ? `${base}/meetings?${nextParams}` : null;
     const series = await readable(ctx.principal);
-    sendPage(res, ctx, meetingText(ctx.s.locale).meetingsTitle, <MeetingsView s={ctx.s} base={base} f={f} series={series} items={page.items} next={next} />);
+    // The first page of the plain list also shows the meetings not finished, followed live.
+    const unfinished = !search && !cursor ? (await unfinishedMeetings(backend, ctx.principal)).filter((x) => !f.seriesId || x.seriesId === f.seriesId) : null;
+    sendPage(res, ctx, meetingText(ctx.s.locale).meetingsTitle, <MeetingsView s={ctx.s} base={base} f={f} series={series} items={page.items} next={next} unfinished={unfinished} />);
+  }));
+
+  // What the meetings list's script polls: the signature of the unfinished meetings (a change reloads).
+  router.get('/meetings/live.json', signedInJson(deps, async (req, res, { principal }) => {
+    const seriesId = (q(req, 'seriesId', 64) ?? '').replace(/[^\w-]/g, '');
+    const items = (await unfinishedMeetings(backend, principal)).filter((x) => !seriesId || x.seriesId === seriesId);
+    res.json({ sig: unfinishedSignature(items) });
   }));
 
   router.get('/series', signedIn(deps, async (_req, res, ctx) => {

@@ -5,6 +5,7 @@ import { meetingText, type MeetingMessages } from '../i18n/meeting-messages';
 import { NotFoundView, statusLabel, type MeetingStatus } from '../views/pages.views';
 import { DeletedView, MeetingPageView, type DigestSection, type MeetingPage, type Speaker, type Turn } from '../views/meeting.views';
 import { NamingView, type Voice } from '../views/naming.view';
+import { askPanelOf } from './ask.routes';
 
 type SignedCtx = Ctx & { principal: string };
 
@@ -77,8 +78,18 @@ export function meetingRoutes(deps: PageDeps): Router {
       series: bundle?.recording.series ?? null,
       ownedSeries,
       notice: q(req, 'done') ? m.saved : null,
-      error: refusal(m, q(req, 'error')),
+      error: null,
+      tab: 'meeting',
+      ask: null,
+      shares: null,
     };
+    if (q(req, 'tab') === 'ask' && status.status === 'READY') {
+      p.tab = 'ask';
+      p.ask = await askPanelOf(deps, ctx, req, 'recordings', status.id, { turns: p.turns, speakers: p.speakers, audio: p.owner });
+    } else {
+      p.error = refusal(m, q(req, 'error'));
+      if (p.owner && status.status === 'READY') p.shares = await deps.shares.repo.ofMeeting(ctx.who.accountId, status.id);
+    }
     sendPage(res, ctx, p.displayTitle ?? ctx.s.t.untitled, <MeetingPageView s={ctx.s} base={base} viewer={ctx.viewer} p={p} />);
   }));
 

@@ -24,7 +24,7 @@ export class BackendError extends Error {
  * rule of its own; it shows what they answer.
  */
 export class Backend {
-  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string }) {}
+  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string; ask: string; events: string }) {}
 
   /**
    * One operation of the contract's tables, by its operationId: the service, method and path come
@@ -33,17 +33,16 @@ export class Backend {
   operation<Op extends OperationId>(operationId: Op, principal: string, input: CallInput<Op> = {}): Promise<OperationOutput<Op>> {
     const op = operationOf(operationId);
     const service = serviceOf(operationId);
-    if (service === 'events' || service === 'ask') throw new Error(`the app does not call ${service}`);
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query.set(k, String(v));
     const path = `${pathOf(op, input.params ?? {})}${query.size ? `?${query}` : ''}`;
     return this.call<OperationOutput<Op>>(service, principal, op.method.toUpperCase(), path, input.body);
   }
 
-  async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown): Promise<T> {
+  async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const res = await fetch(`${this.urls[service]}${path}`, {
       method,
-      headers: { [PRINCIPAL_HEADER]: principal, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { ...headers, [PRINCIPAL_HEADER]: principal, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
@@ -58,6 +57,19 @@ export class Backend {
       throw new BackendError(res.status, code);
     }
     return JSON.parse(text) as T;
+  }
+
+  /**
+   * An upload made in the app: the multipart body POST /recordings takes, sent to the recordings
+   * service's app route with the Idempotency-Key the page made; the answer as it is.
+   */
+  upload(principal: string, idempotencyKey: string, form: FormData): Promise<Response> {
+    return fetch(`${this.urls.recordings}/internal/admin/recordings`, {
+      method: 'POST',
+      headers: { [PRINCIPAL_HEADER]: principal, 'idempotency-key': idempotencyKey },
+      body: form,
+      signal: AbortSignal.timeout(600_000),
+    });
   }
 
   /** The service's answer as it is (audio, Markdown): the caller passes its status, headers and body on. */

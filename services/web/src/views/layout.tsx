@@ -3,6 +3,7 @@ import { renderToString } from 'preact-render-to-string';
 import { CSRF_FIELD } from '@mm/http';
 import type { Speech } from '../i18n/messages';
 import { meetingText } from '../i18n/meeting-messages';
+import { uploadText } from '../i18n/upload-messages';
 
 /** Who is looking at a page: signed in (with the session's CSRF token for forms) or not. */
 export interface Viewer {
@@ -81,6 +82,7 @@ function Layout(props: PageProps) {
             <nav aria-label={s.t.navMain}>
               <a href={`${base}/`}>{s.t.navHome}</a>
               <a href={`${base}/meetings`}>{meetingText(s.locale).navMeetings}</a>
+              <a href={`${base}/upload`}>{uploadText(s.locale).navUpload}</a>
               <a href={`${base}/series`}>{meetingText(s.locale).navSeries}</a>
               <a href={`${base}/tokens`}>{s.t.navTokens}</a>
               <a href={`${base}/wallet`}>{s.t.navWallet}</a>

@@ -1,6 +1,36 @@
 import type { Speech } from '../i18n/messages';
 import { meetingText } from '../i18n/meeting-messages';
 import { clockOf } from './meeting.views';
+import { statusLabel } from './pages.views';
+import type { UnfinishedMeeting } from '../services/in-progress';
+
+/** What the live list compares: each unfinished meeting and its status (a change reloads the page). */
+export function unfinishedSignature(items: UnfinishedMeeting[]): string {
+  return items.map((x) => `${x.id}:${x.status}`).join(',');
+}
+
+/** Meetings in progress (and failed), followed live by the page's script through `live`. */
+function Unfinished({ s, base, items, live }: { s: Speech; base: string; items: UnfinishedMeeting[]; live: string }) {
+  const m = meetingText(s.locale);
+  return (
+    <section class="card" aria-labelledby="unfinished-h" data-live-list={live} data-sig={unfinishedSignature(items)}>
+      <h2 id="unfinished-h">{m.unfinished}</h2>
+      <p class="hint">{m.unfinishedNote}</p>
+      {items.length === 0 ? <p>{m.noMeetings}</p> : null}
+      <ul class="meetings">
+        {items.map((x) => (
+          <li key={x.id} data-status={x.status}>
+            <a href={`${base}/recordings/${encodeURIComponent(x.id)}`}>
+              <bdi>{x.title ?? s.t.untitled}</bdi>
+            </a>
+            {' · '}
+            <span class="status">{statusLabel(s.t, x.status)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 /** A meeting as the list and search routes give it (the contract's Recording list item, search's snippet). */
 export interface ListedMeeting {
@@ -56,7 +86,7 @@ export function MeetingList({ s, base, items }: { s: Speech; base: string; items
 }
 
 /** The meetings page: filters (series, kind, dates) and search across meetings, then the list. */
-export function MeetingsView({ s, base, f, series, items, next }: { s: Speech; base: string; f: MeetingFilters; series: ListedSeries[]; items: ListedMeeting[]; next: string | null }) {
+export function MeetingsView({ s, base, f, series, items, next, unfinished }: { s: Speech; base: string; f: MeetingFilters; series: ListedSeries[]; items: ListedMeeting[]; next: string | null; unfinished: UnfinishedMeeting[] | null }) {
   const m = meetingText(s.locale);
   return (
     <>
@@ -97,6 +127,8 @@ export function MeetingsView({ s, base, f, series, items, next }: { s: Speech; b
         </label>
         <button type="submit">{m.filter}</button>
       </form>
+      {unfinished ? <Unfinished s={s} base={base} items={unfinished} live={`${base}/meetings/live.json${f.seriesId ? `?seriesId=${encodeURIComponent(f.seriesId)}` : ''}`} /> : null}
+      {unfinished ? <h2>{m.finished}</h2> : null}
       <MeetingList s={s} base={base} items={items} />
       {next ? (
         <p>

@@ -3,6 +3,10 @@ import type { Speech } from '../i18n/messages';
 import { meetingText, type MeetingMessages } from '../i18n/meeting-messages';
 import { Notice, PostForm, type Viewer } from './layout';
 import { statusLabel, type MeetingStatus } from './pages.views';
+import { askText } from '../i18n/ask-messages';
+import { AskTab, type AskPanel } from './ask.view';
+import { ShareSection } from './share.view';
+import type { ShareLink } from '../db/share-link.repository';
 
 export interface Speaker {
   label: string;
@@ -33,6 +37,11 @@ export interface MeetingPage {
   ownedSeries: { id: string; name: string }[];
   notice: string | null;
   error: string | null;
+  /** Which tab is shown (READY meetings have two: the meeting and Ask); the Ask tab's content. */
+  tab: 'meeting' | 'ask';
+  ask: AskPanel | null;
+  /** The owner's share links of a ready meeting (null: no share section). */
+  shares: ShareLink[] | null;
 }
 
 /** `m:ss` or `h:mm:ss` in the page's digits. */
@@ -174,6 +183,17 @@ function OwnerActions({ m, p, viewer, action }: { m: MeetingMessages; p: Meeting
   );
 }
 
+/** The meeting's two views, as links (each a page of its own, usable without script). */
+function Tabs({ s, path, tab }: { s: Speech; path: string; tab: MeetingPage['tab'] }) {
+  const a = askText(s.locale);
+  return (
+    <nav class="tabs" aria-label={a.tabs}>
+      <a href={path} aria-current={tab === 'meeting' ? 'page' : undefined}>{a.tabMeeting}</a>
+      <a href={`${path}?tab=ask`} aria-current={tab === 'ask' ? 'page' : undefined}>{a.tabAsk}</a>
+    </nav>
+  );
+}
+
 export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: string; viewer: Viewer; p: MeetingPage }) {
   const m = meetingText(s.locale);
   const path = `${base}/recordings/${encodeURIComponent(p.status.id)}`;
@@ -238,15 +258,18 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
           <a href={`${path}/bundle.json`} download>{m.downloadJson}</a>
         </p>
       ) : null}
+      {p.status.status === 'READY' ? <Tabs s={s} path={path} tab={p.tab} /> : null}
       {audio ? (
         <section class="card player" aria-labelledby="audio-h">
           <h2 id="audio-h">{m.audio}</h2>
           <audio id="player" controls preload="metadata" src={`${path}/audio`} aria-label={m.playerLabel} />
         </section>
       ) : null}
-      {p.digest ? <Digest m={m} sections={p.digest} /> : null}
-      {p.turns.length > 0 ? <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} /> : null}
-      {p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
+      {p.tab === 'ask' && p.ask ? <AskTab s={s} a={askText(s.locale)} viewer={viewer} p={p.ask} series={false} /> : null}
+      {p.tab === 'meeting' && p.digest ? <Digest m={m} sections={p.digest} /> : null}
+      {p.tab === 'meeting' && p.turns.length > 0 ? <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} /> : null}
+      {p.tab === 'meeting' && p.shares ? <ShareSection s={s} viewer={viewer} action={path} links={p.shares} /> : null}
+      {p.tab === 'meeting' && p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
     </>
   );
 }
