@@ -18,7 +18,7 @@ interface Answered {
   text: string;
 }
 
-function send(agent: http.Agent, origin: URL, r: RotatedRequest): Promise<Answered> {
+function send(agent: http.Agent, origin: URL, r: RotatedRequest, timeoutMs = 5_000): Promise<Answered> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -31,7 +31,7 @@ function send(agent: http.Agent, origin: URL, r: RotatedRequest): Promise<Answer
         res.on('error', reject);
       },
     );
-    req.setTimeout(5_000, () => req.destroy(new Error('timeout (5 s)')));
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout (${timeoutMs / 1000} s)`)));
     req.on('error', reject);
     req.end(r.body);
   });
@@ -114,4 +114,58 @@ export async function measureEachOnce(
   fail('measured', run.failures);
   if (!run.latencies.length) throw new BenchError(`${target.label}: no request completed`);
   return { label: target.label, wrk: asWrkResult(run.latencies, run.seconds), cpu, loadBefore };
+}
+
+/**
+ * Requests sent open loop at a fixed rate, round robin over `requests`, each without waiting for
+ * the one before (a submit holds its connection for its whole upload and probe: in wrk's closed
+ * loop a few would stall the connections of every read). `stop()` waits for those in flight.
+ */
+export class OpenLoop {
+  private readonly agent = new http.Agent({ keepAlive: true });
+  private readonly latencies: number[] = [];
+  private readonly failures: string[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private next = 0;
+  private sent = 0;
+  private started = 0;
+
+  constructor(
+    private readonly origin: URL,
+    private readonly requests: RotatedRequest[],
+    readonly perSecond: number,
+  ) {}
+
+  start(): void {
+    if (this.perSecond <= 0 || !this.requests.length) return;
+    this.started = performance.now();
+    const tick = () => {
+      // As many as are due by now (timers fire late on a loaded machine).
+      const due = Math.floor(((performance.now() - this.started) / 1000) * this.perSecond);
+      while (this.sent < due) {
+        const r = this.requests[this.next++ % this.requests.length];
+        this.sent++;
+        // A submit takes seconds on a loaded machine; what it costs is the figure, not a failure.
+        const p = send(this.agent, this.origin, r, 60_000).then(
+          (a) => void (a.status >= 400 ? this.failures.push(`${r.method ?? 'GET'} ${r.path} answered ${a.status}: ${a.text.slice(0, 200)}`) : this.latencies.push(a.ms)),
+          (err: Error) => void this.failures.push(`${r.method ?? 'GET'} ${r.path}: ${err.message}`),
+        );
+        this.inFlight.add(p);
+        void p.finally(() => this.inFlight.delete(p));
+      }
+      this.timer = setTimeout(tick, 20);
+    };
+    tick();
+  }
+
+  /** Stops sending, waits for the answers in flight; throws on any failure. */
+  async stop(label: string): Promise<{ sent: number; perSecond: number; p50: number; p99: number }> {
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.all([...this.inFlight]);
+    this.agent.destroy();
+    if (this.failures.length) throw new BenchError(`${label}: ${this.failures.length} requests failed, e.g. ${this.failures[0]}`);
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    return { sent: this.sent, perSecond: this.perSecond, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  }
 }
