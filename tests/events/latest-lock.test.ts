@@ -44,3 +44,21 @@ it('waits for an insert holding the lock, and readers holding it do not block ea
   expect(await settled(reading)).toBe(true);
   await holder.query('commit');
 });
+
+it('reads the sequence after the lock is granted: an insert in flight that numbers an event is in the answer', async () => {
+  await holder.query('begin');
+  await holder.query('select pg_advisory_xact_lock($1)', [INSERT_LOCK]);
+  const waiting = repo.currentSeq();
+  expect(await settled(waiting)).toBe(false);
+  // The insert numbers its event while `latest` waits: read before the lock, it would be missed.
+  const { rows } = await holder.query<{ seq: string }>('select nextval($1::regclass) as seq', ['events.event_seq_seq']);
+  await holder.query('commit');
+  expect(await waiting).toBe(BigInt(rows[0].seq));
+});
+
+it('pageWithCeiling answers the page and the highest seq numbered in one statement', async () => {
+  const { rows } = await holder.query<{ seq: string }>('select nextval($1::regclass) as seq', ['events.event_seq_seq']);
+  const empty = await repo.pageWithCeiling({ accountId: 'acc_nobody_latest_lock', afterSeq: 0n, limit: 5, notBefore: new Date(0) });
+  expect(empty.rows).toEqual([]);
+  expect(empty.ceiling).toBeGreaterThanOrEqual(BigInt(rows[0].seq));
+});

@@ -1,27 +1,41 @@
 /**
  * mixed: many agents at once, each a token following the contract's agent loop at its rate
  * budgets (RATE_CLASSES: the read budget spread over status polls, feed follows from a real
- * cursor, list pages and bundle reads; the search budget on searches), tokens spread over
- * accounts. wrk is a closed loop, so the case steps the connections up and keeps the highest
- * throughput whose p99 stays under 100 ms; agents = that throughput / one agent's request rate.
- * The gateway's share is its CPU per request over the whole stack's (every process sampled).
- * Reads only: submits and Asks (engines stubbed) are not part of this mix yet.
+ * cursor, list pages and bundle reads; the search budget on searches; the submit and ask budgets
+ * on submits and Asks, their engines stubbed behind the same bus), tokens spread over accounts.
+ * The reads and searches run in wrk's closed loop, so the case steps the connections up and keeps
+ * the highest throughput whose p99 stays under 100 ms; agents = that throughput / one agent's
+ * read and search rate. Submits and Asks go beside them open loop (lib/each-once.ts OpenLoop), a
+ * tenth of their budgets, for the agents the previous step reached (a probe before the first): in a
+ * closed loop each submit (upload, ffprobe, hold) would hold a connection and stall the reads.
+ *
+ * The gateway's share is measured on the reads: the same reads sent straight to the services
+ * (each with the principal the gateway would have signed), one run per owning service with its
+ * part (wrk reaches one origin per run) at the compared step's connections split by the parts'
+ * shares, against the reads alone through the gateway at that step: share = 1 - straight /
+ * through the gateway, stack CPU per request (the load tool left out).
  */
 import { findRoute, RATE_CLASSES, type RouteDef } from '@mm/contract';
+import { PRINCIPAL_HEADER, principalKey, signPrincipal } from '@mm/http';
+import { principalFor } from '../lib/admin';
+import { OpenLoop } from '../lib/each-once';
 import { cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load';
 import { cpuCount, loadAverage } from '../lib/proc';
 import { fmt } from '../lib/report';
-import { API_ROOT, makeFixtures, routePath, type FixtureAccount } from '../lib/route-fixtures';
-import { BenchError, type BenchCase, type CaseContext, type CaseReport } from '../lib/types';
-import type { RotatedRequest } from '../lib/wrk';
-import { ROUTE_SERVICES } from './routes';
+import { API_ROOT, bodiedRequests, prepareFixtures, routePath, type FixtureAccount } from '../lib/route-fixtures';
+import { BENCH_INTERNAL_SECRET } from '../lib/stack';
+import { BenchError, type BenchCase, type CaseContext, type CaseReport, type ServiceName } from '../lib/types';
+import { runWrk, type RotatedRequest } from '../lib/wrk';
+import { LOG_LEVEL, ROUTE_SERVICES, routeCaseEnv } from './routes';
 
 export const MIXED_TARGET = { p99Ms: 100, gatewayShare: 0.3 };
 const SHAPE = { accounts: 20, tokensPerAccount: 5, meetingsPerAccount: 3, tag: 'mixed' };
 const CONNECTION_STEPS = [8, 16, 32, 64];
-const LOG_LEVEL = 'info';
+/** The reads are built in these units of a second: the smallest rate (a search, 0.2/s) is two requests. */
+const UNITS_PER_SECOND = 10;
+const LOAD_TOOLS = ['wrk', 'client'];
 
-/** The agent loop's reads (contract: "The agent loop"), by operationId, with their share of their class's budget. */
+/** The agent loop (contract: "The agent loop"), by operationId, with its share of its class's budget. */
 const LOOP: Array<{ op: string; weight: number }> = [
   { op: 'getRecordingStatus', weight: 3 },
   { op: 'listEvents', weight: 2 },
@@ -29,6 +43,29 @@ const LOOP: Array<{ op: string; weight: number }> = [
   { op: 'getRecordingBundle', weight: 3 },
   { op: 'searchRecordings', weight: 1 },
 ];
+/** Sent open loop beside the reads: "a few" submits and Asks, each at this share of its class's budget. */
+const WRITES = ['askRecording', 'submitRecording'] as const;
+/**
+ * A tenth (3 of each per 10 minutes): at their whole budgets (30 each) an agent's submits alone
+ * cost ~50x its reads (a submit uploads, runs ffprobe and holds minutes), and the mix would
+ * measure the submit path only.
+ */
+const WRITE_SHARE_OF_BUDGET = 0.1;
+
+function writeRateOf(op: (typeof WRITES)[number]): number {
+  const cls = RATE_CLASSES[findRoute(op)!.rateClass];
+  return (cls.requests / cls.windowSeconds) * WRITE_SHARE_OF_BUDGET;
+}
+
+function writeRate(): number {
+  return WRITES.reduce((a, op) => a + writeRateOf(op), 0);
+}
+
+/** Every token's submit and Ask through the gateway, interleaved. */
+function writeRequests(fixtures: FixtureAccount[]): RotatedRequest[] {
+  const [asks, submits] = WRITES.map((op) => bodiedRequests(op, fixtures));
+  return asks.flatMap((a, i) => [a, submits[i]]);
+}
 
 function loopRoutes(): Array<{ route: RouteDef; perSecond: number }> {
   const routes = LOOP.map((l) => {
@@ -58,20 +95,31 @@ async function feedCursors(gateway: string, fixtures: FixtureAccount[]): Promise
   return out;
 }
 
-/** The mix as pre-built requests: every token's loop, each route repeated by its rate (in 1/10 s units). */
-function mixRequests(fixtures: FixtureAccount[], cursors: Map<string, string>): RotatedRequest[] {
+interface MixRequest extends RotatedRequest {
+  service: ServiceName;
+  /** Index of the token in `fixtures.flatMap(f => f.tokens)`. */
+  agent: number;
+}
+
+/**
+ * The mix as pre-built requests through the gateway: every token's loop, each route repeated by
+ * its rate (in 1/UNITS_PER_SECOND s), shuffled once (a fixed seed) so consecutive requests mix
+ * routes and tokens.
+ */
+function mixRequests(fixtures: FixtureAccount[], cursors: Map<string, string>): MixRequest[] {
   const loop = loopRoutes();
-  const out: RotatedRequest[] = [];
+  const out: MixRequest[] = [];
+  let agent = 0;
   for (const f of fixtures) {
     f.tokens.forEach((t, i) => {
       const headers = { Authorization: `Bearer ${t.value}` };
       for (const { route, perSecond } of loop) {
-        const path = route.operationId === 'listEvents' ? `${API_ROOT}/events?after=${encodeURIComponent(cursors.get(t.id)!)}` : routePath(route, f, i);
-        for (let k = 0; k < Math.round(perSecond * 10); k++) out.push({ path, headers });
+        const request: RotatedRequest = { path: route.operationId === 'listEvents' ? `${API_ROOT}/events?after=${encodeURIComponent(cursors.get(t.id)!)}` : routePath(route, f, i), headers };
+        for (let k = 0; k < Math.round(perSecond * UNITS_PER_SECOND); k++) out.push({ ...request, service: route.service as ServiceName, agent });
       }
+      agent++;
     });
   }
-  // Interleave (a fixed shuffle) so consecutive requests mix routes and tokens.
   let seed = 7;
   for (let i = out.length - 1; i > 0; i--) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -81,68 +129,131 @@ function mixRequests(fixtures: FixtureAccount[], cursors: Map<string, string>): 
   return out;
 }
 
+/** The same requests straight to their service: no /api/v1, the principal instead of the token. */
+function directRequests(mix: MixRequest[], principals: string[]): RotatedRequest[] {
+  return mix.map((r) => {
+    const { Authorization: _token, ...rest } = r.headers;
+    return { path: r.path.slice(API_ROOT.length), headers: { ...rest, [PRINCIPAL_HEADER]: principals[r.agent] }, method: r.method, body: r.body };
+  });
+}
+
+/** Stack CPU per request (µs): every sampled group but the load tool's; `besides` requests a second sent by another client in the same window. */
+function stackUs(m: LoadMeasurement, besides = 0): { total: number; gateway: number } | null {
+  const per = cpuPerRequestUs(m)?.filter((g) => !LOAD_TOOLS.includes(g.label));
+  if (!per) return null;
+  const scale = m.wrk.requestsPerSec / (m.wrk.requestsPerSec + besides);
+  return { total: per.reduce((a, g) => a + g.us, 0) * scale, gateway: (per.find((g) => g.label === 'gateway')?.us ?? 0) * scale };
+}
+
 export const mixedCase: BenchCase = {
   name: 'mixed',
-  description: "many agents following the contract's agent loop at their rate budgets (reads), agents per core at p99 < 100 ms, gateway's CPU share",
+  description: "many agents following the contract's agent loop at their rate budgets, agents per core at p99 < 100 ms, the gateway's CPU share measured against the mix sent straight to the services",
   implemented: true,
   services: ROUTE_SERVICES,
-  env: { LOG_LEVEL },
+  env: routeCaseEnv,
   async run(ctx: CaseContext): Promise<CaseReport> {
-    const gateway = ctx.stack.url('gateway');
-    const loadAtStart = loadAverage();
-    const fixtures = await makeFixtures(gateway, ctx.opts.databaseUrl, SHAPE);
-    const requests = mixRequests(fixtures, await feedCursors(gateway, fixtures));
-    const agentRate = loopRoutes().reduce((a, r) => a + r.perSecond, 0);
-    const steps: Array<{ connections: number; m: LoadMeasurement }> = [];
+    const { gateway, loadAtStart, fixtures } = await prepareFixtures(ctx, SHAPE);
+    const mix = mixRequests(fixtures, await feedCursors(gateway, fixtures));
+    const readRate = loopRoutes().reduce((a, r) => a + r.perSecond, 0);
+    const agentRate = readRate + writeRate();
+    const writes = writeRequests(fixtures);
+    // The first step's writes: the agents a short reads-only probe at its connections reaches.
+    const probe = await runWrk({ url: gateway, threads: ctx.opts.threads, connections: CONNECTION_STEPS[0], durationSeconds: 3, rotateRequests: mix });
+    let agentsBefore = probe.requestsPerSec / readRate;
+    const steps: Array<{ connections: number; m: LoadMeasurement; w: { sent: number; perSecond: number; p50: number; p99: number } }> = [];
     for (const connections of CONNECTION_STEPS) {
       ctx.checkAborted();
       const stepCtx: CaseContext = { ...ctx, opts: { ...ctx.opts, connections: Math.max(connections, ctx.opts.threads) } };
-      const m = await measureLoad(stepCtx, { label: `mixed at ${connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: requests }, ROUTE_SERVICES);
-      ctx.log(`${connections} connections: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
-      steps.push({ connections, m });
+      const side = new OpenLoop(new URL(gateway), writes, agentsBefore * writeRate());
+      side.start();
+      const m = await measureLoad(stepCtx, { label: `mixed at ${connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: mix }, ROUTE_SERVICES).catch(async (err: unknown) => {
+        await side.stop('writes').catch(() => undefined);
+        throw err;
+      });
+      const w = await side.stop(`submits and Asks beside ${connections} connections`);
+      ctx.log(`${connections} connections: ${fmt.int(m.wrk.requestsPerSec)} reads/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms; ${w.perSecond.toFixed(1)} writes/s, p99 ${fmt.ms(w.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
+      steps.push({ connections, m, w });
+      agentsBefore = m.wrk.requestsPerSec / readRate;
       if (m.wrk.latencyMs.p99 >= MIXED_TARGET.p99Ms) break;
     }
     const cores = cpuCount();
-    const share = (m: LoadMeasurement) => {
-      const per = cpuPerRequestUs(m);
-      if (!per) return null;
-      const total = per.reduce((a, g) => a + g.us, 0);
-      return { gateway: (per.find((g) => g.label === 'gateway')?.us ?? 0) / total, total };
-    };
     const within = steps.filter((s) => s.m.wrk.latencyMs.p99 < MIXED_TARGET.p99Ms);
-    const best = within.sort((a, b) => b.m.wrk.requestsPerSec - a.m.wrk.requestsPerSec)[0] ?? null;
-    const agents = best ? best.m.wrk.requestsPerSec / agentRate : 0;
-    const bestShare = best ? share(best.m) : share(steps[steps.length - 1].m);
+    const best = [...within].sort((a, b) => b.m.wrk.requestsPerSec - a.m.wrk.requestsPerSec)[0] ?? null;
+    const agents = best ? best.m.wrk.requestsPerSec / readRate : 0;
+    // The share is compared at the best step (or the first, when none kept p99 under the target).
+    const compared = best ?? steps[0];
+    const readsVia = await measureLoad({ ...ctx, opts: { ...ctx.opts, connections: compared.connections } }, { label: `mixed reads alone through the gateway at ${compared.connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: mix }, ROUTE_SERVICES);
+
+    // Straight to the services: one run per owning service, its part of the reads, connections by share.
+    const key = principalKey(BENCH_INTERNAL_SECRET);
+    const agentsOf = fixtures.flatMap((f) => f.tokens.map((t) => principalFor(f.account, t)));
+    const principals = async () => Promise.all(agentsOf.map((p) => signPrincipal(key, p)));
+    const services = [...new Set(mix.map((r) => r.service))];
+    const direct: Array<{ service: ServiceName; share: number; m: LoadMeasurement }> = [];
+    for (const service of services) {
+      ctx.checkAborted();
+      const part = mix.filter((r) => r.service === service);
+      const share = part.length / mix.length;
+      const connections = Math.max(ctx.opts.threads, Math.round(compared.connections * share));
+      const partCtx: CaseContext = { ...ctx, opts: { ...ctx.opts, connections } };
+      const m = await measureLoad(
+        partCtx,
+        { label: `mixed reads straight to ${service} (${fmt.pct(share * 100)} of them) at ${connections} connections`, url: ctx.stack.url(service), headers: async () => ({}), freshRequests: async () => directRequests(part, await principals()) },
+        [service],
+      );
+      ctx.log(`straight to ${service}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms`);
+      direct.push({ service, share, m });
+    }
+    const parts = direct.map((d) => ({ ...d, us: stackUs(d.m) }));
+    const directUs = parts.every((p) => p.us) ? parts.reduce((a, p) => a + p.share * p.us!.total, 0) : null;
+    const viaUs = stackUs(readsVia);
+    const measuredShare = directUs !== null && viaUs ? 1 - directUs / viaUs.total : null;
+
     const loadAtEnd = loadAverage();
-    const conditions = `${fixtures.length} accounts, ${fixtures.length * SHAPE.tokensPerAccount} agents' tokens, one agent = ${agentRate.toFixed(2)} req/s (its read and search budgets), log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${cores} cores; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
+    const conditions = `${fixtures.length} accounts, ${fixtures.length * SHAPE.tokensPerAccount} agents' tokens, one agent = ${agentRate.toFixed(2)} req/s (its read and search budgets, a tenth of its submit and ask budgets; agents counted by the ${readRate.toFixed(2)} reads/s), log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${cores} cores, ${ctx.opts.duration} s runs after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
+    const shareCell = (m: LoadMeasurement, besides = 0) => {
+      const s = stackUs(m, besides);
+      return s ? [fmt.int(s.total), fmt.pct((s.gateway / s.total) * 100)] : ['?', '?'];
+    };
     return {
       tables: [
         {
-          title: 'mixed — the agent loop through the gateway (reads), wrk closed loop stepped up by connections',
+          title: 'mixed — the agent loop through the gateway, wrk closed loop stepped up by connections; stack CPU (load tool left out)',
           table: {
-            headers: ['connections', 'req/s', 'p50 ms', 'p99 ms', 'agents', 'CPU µs/request', 'gateway share', 'load'],
-            rows: steps.map(({ connections, m }) => {
-              const s = share(m);
-              return [String(connections), fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), fmt.int(m.wrk.requestsPerSec / agentRate), s ? fmt.int(s.total) : '?', s ? fmt.pct(s.gateway * 100) : '?', m.loadBefore.toFixed(1)];
-            }),
+            headers: ['run', 'reads/s', 'p50 ms', 'p99 ms', 'writes/s', 'writes p50 / p99 ms', 'agents', 'stack CPU µs/request', 'gateway sampled share', 'load'],
+            rows: [
+              ...steps.map(({ connections, m, w }) => [`through the gateway, ${connections} connections`, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), w.perSecond.toFixed(1), `${fmt.ms(w.p50)} / ${fmt.ms(w.p99)}`, fmt.int(m.wrk.requestsPerSec / readRate), ...shareCell(m, w.perSecond), m.loadBefore.toFixed(1)]),
+              [`reads alone through the gateway, ${compared.connections} connections`, fmt.int(readsVia.wrk.requestsPerSec), fmt.ms(readsVia.wrk.latencyMs.p50), fmt.ms(readsVia.wrk.latencyMs.p99), '', '', '', ...shareCell(readsVia), readsVia.loadBefore.toFixed(1)],
+              ...direct.map(({ service, share, m }) => [`reads straight to ${service} (${fmt.pct(share * 100)} of them), ${m.label.split(' at ').pop()}`, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), '', '', '', ...shareCell(m), m.loadBefore.toFixed(1)]),
+            ],
           },
         },
       ],
       lines: [
         `conditions: ${conditions}`,
-        `mix per agent: ${loopRoutes().map((r) => `${r.route.operationId} ${r.perSecond.toFixed(3)}/s`).join(', ')}`,
-        `agents at p99 < ${MIXED_TARGET.p99Ms} ms: ${fmt.int(agents)} (${fmt.int(agents / cores)} per core)`,
-        'not measured yet: submits and Asks with stubbed engines, and the same mix sent straight to the services (the gateway share is its sampled CPU over every process of the run)',
+        `mix per agent: ${loopRoutes().map((r) => `${r.route.operationId} ${r.perSecond.toFixed(3)}/s`).join(', ')} (closed loop); ${WRITES.map((op) => `${op} ${writeRateOf(op).toFixed(3)}/s`).join(', ')} (open loop, ${WRITE_SHARE_OF_BUDGET * 100}% of their budgets, for the agents of the step before; the first after a ${fmt.int(probe.requestsPerSec)} reads/s probe)`,
+        `agents at p99 < ${MIXED_TARGET.p99Ms} ms: ${fmt.int(agents)} (${fmt.int(agents / cores)} per core)${best ? ` at ${best.connections} connections` : ': no step kept p99 under the target'}`,
+        `stack CPU per read of the mix: ${viaUs ? fmt.int(viaUs.total) : '?'} µs through the gateway (${compared.connections} connections), ${directUs !== null ? fmt.int(directUs) : '?'} µs straight to the services (weighted by the mix); the gateway's measured share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'}, its sampled CPU ${viaUs ? fmt.pct((viaUs.gateway / viaUs.total) * 100) : '?'}`,
       ],
-      data: { conditions: { loadAtStart, loadAtEnd, cores, agentRate }, steps: steps.map(({ connections, m }) => ({ connections, wrk: m.wrk.latencyMs, rps: m.wrk.requestsPerSec, cpu: m.cpu, share: share(m) })), agents },
+      data: {
+        conditions: { loadAtStart, loadAtEnd, cores, agentRate, duration: ctx.opts.duration, warmup: ctx.opts.warmup },
+        steps: steps.map(({ connections, m, w }) => ({ connections, latencyMs: m.wrk.latencyMs, rps: m.wrk.requestsPerSec, writes: w, cpu: m.cpu, stackUs: stackUs(m, w.perSecond) })),
+        readsVia: { connections: compared.connections, rps: readsVia.wrk.requestsPerSec, latencyMs: readsVia.wrk.latencyMs, cpu: readsVia.cpu },
+        direct: parts.map((p) => ({ service: p.service, share: p.share, rps: p.m.wrk.requestsPerSec, latencyMs: p.m.wrk.latencyMs, cpu: p.m.cpu, stackUs: p.us })),
+        agents,
+        agentsPerCore: agents / cores,
+        viaGatewayUs: viaUs?.total ?? null,
+        directUs,
+        measuredShare,
+      },
       targets: [
         {
-          label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload)`,
-          pass: !!bestShare && bestShare.gateway <= MIXED_TARGET.gatewayShare,
-          measured: bestShare ? `${fmt.pct(bestShare.gateway * 100)} of ${fmt.int(bestShare.total)} µs per request` : 'not sampled',
+          label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload's reads; measured: 1 - straight to the services / through the gateway)`,
+          pass: measuredShare !== null && measuredShare <= MIXED_TARGET.gatewayShare,
+          measured: measuredShare !== null ? `${fmt.pct(measuredShare * 100)} (${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight)` : 'not sampled',
         },
       ],
-      summary: `${fmt.int(agents)} agents (${fmt.int(agents / cores)} per core) at p99 < ${MIXED_TARGET.p99Ms} ms; gateway share ${bestShare ? fmt.pct(bestShare.gateway * 100) : '?'}; ${conditions}`,
+      summary: `${fmt.int(agents)} agents (${fmt.int(agents / cores)} per core) at p99 < ${MIXED_TARGET.p99Ms} ms; gateway share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'} measured; ${conditions}`,
     };
   },
 };

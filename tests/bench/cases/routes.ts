@@ -5,19 +5,33 @@
  * default log level. A bare node:http server in its own process answers the same run before and
  * after the routes; every route is measured against the slower of its two runs' mean. CPU per
  * request per process: gateway, the owning service, Postgres, Redis, NATS, wrk.
+ * Then the agent loop's calls with a body (submit, naming skip, Ask on a meeting and a series),
+ * their engines stubbed behind the same bus (no pipeline; Ask's extractive engine), reported
+ * beside the reads without a target (the targets are the bodiless reads').
  */
 import { cpuBoundCeiling, cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load';
 import { startBareServer } from '../lib/bare-server';
+import { measureEachOnce } from '../lib/each-once';
 import { loadAverage } from '../lib/proc';
 import { fmt } from '../lib/report';
-import { bodilessReads, makeFixtures, rotatedRequests, routePath, type FixtureAccount } from '../lib/route-fixtures';
+import { BODIED_CALLS, bodiedRequests, bodilessReads, namingSkipRequests, prepareFixtures, rotatedRequests, routePath, type FixtureAccount } from '../lib/route-fixtures';
 import { BenchError, type BenchCase, type CaseContext, type CaseReport, type ServiceName } from '../lib/types';
+import type { RotatedRequest } from '../lib/wrk';
+import { findRoute } from '@mm/contract';
 
 export const ROUTES_TARGET = { shareOfBare: 0.08, p99Ms: 30, connections: 50 };
 export const ROUTE_SERVICES: ServiceName[] = ['account', 'recordings', 'series', 'ask', 'events', 'gateway'];
 const SHAPE = { accounts: 20, tokensPerAccount: 5, meetingsPerAccount: 3, tag: 'routes' };
 /** The services' own default (libs/http/src/config.ts): logging as deployed. */
-const LOG_LEVEL = 'info';
+export const LOG_LEVEL = 'info';
+/** Every case built on the route fixtures: logging as deployed, submitted audio in the case's scratch directory. */
+export const routeCaseEnv = (scratch: string) => ({ LOG_LEVEL, AUDIO_STORE: `file:${scratch}/store` });
+/** Naming skips a second this machine is assumed never to exceed: how many NAMING meetings are made. */
+const SKIPS_PER_SECOND_CEILING = 800;
+const SKIP_WARMUP = 300;
+/** A submit runs ffprobe on its audio: 50 at once on a loaded 2-core machine take seconds each. */
+const BODIED_TIMEOUT_S = 60;
+const SUBMIT_MIN_SECONDS = 20;
 
 /** Every fixture request answers 200 before the load (a 4xx would make wrk's numbers meaningless). */
 async function checkAnswers(gateway: string, fixtures: FixtureAccount[]): Promise<string> {
@@ -33,23 +47,27 @@ async function checkAnswers(gateway: string, fixtures: FixtureAccount[]): Promis
   return sample;
 }
 
+/** A call with a body answers 2xx before its load (submit 202, Ask 200). */
+async function checkBodied(origin: string, r: RotatedRequest): Promise<void> {
+  const res = await fetch(`${origin}${r.path}`, { method: r.method, headers: r.headers, body: r.body ? new Uint8Array(r.body) : undefined, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  if (res.status >= 300) throw new BenchError(`${r.method} ${r.path} answered ${res.status} before the load: ${text}`);
+}
+
 export const routesCase: BenchCase = {
   name: 'routes',
   description: 'every bodiless read of the route table through the gateway at 50 connections vs a bare node:http server (wrk)',
   implemented: true,
   services: ROUTE_SERVICES,
-  env: { LOG_LEVEL },
+  env: routeCaseEnv,
   async run(ctx: CaseContext): Promise<CaseReport> {
-    const gateway = ctx.stack.url('gateway');
-    const loadAtStart = loadAverage();
-    const fixtures = await makeFixtures(gateway, ctx.opts.databaseUrl, SHAPE);
-    const tokens = fixtures.reduce((a, f) => a + f.tokens.length, 0);
-    ctx.log(`${fixtures.length} accounts, ${tokens} tokens, ${SHAPE.meetingsPerAccount} meetings and a series each`);
+    const { gateway, loadAtStart, fixtures, tokens } = await prepareFixtures(ctx, SHAPE);
     const body = await checkAnswers(gateway, fixtures);
 
     const bare = await startBareServer(body);
     const bareGroup = { label: 'bare', pids: () => [bare.pid] };
     const measured: Array<{ route: string; service: ServiceName; m: LoadMeasurement }> = [];
+    const writes: typeof measured = [];
     const bareRuns: LoadMeasurement[] = [];
     try {
       const bareRun = async (when: string) =>
@@ -66,6 +84,27 @@ export const routesCase: BenchCase = {
         ctx.log(`${route.operationId}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
         measured.push({ route: route.operationId, service, m });
       }
+      for (const op of BODIED_CALLS) {
+        ctx.checkAborted();
+        const route = findRoute(op)!;
+        const service = route.service as ServiceName;
+        const label = `${op} ${route.method.toUpperCase()} ${route.path}`;
+        let m: LoadMeasurement;
+        if (op === 'skipRecordingNaming') {
+          const perAccount = Math.ceil(((ctx.opts.duration + 1) * SKIPS_PER_SECOND_CEILING + SKIP_WARMUP) / fixtures.length);
+          const requests = await namingSkipRequests(ctx.opts.databaseUrl, fixtures, perAccount, 'skip');
+          m = await measureEachOnce(ctx, { label, origin: gateway, requests, warmupRequests: SKIP_WARMUP }, ['gateway', service]);
+        } else {
+          const requests = bodiedRequests(op, fixtures);
+          await checkBodied(gateway, requests[0]);
+          // A submit (upload, ffprobe, hold) takes seconds at 50 at once on a loaded machine: no
+          // warm-up (its uploads would still run into the measured window), and at least 20 s.
+          const submitOpts = op === 'submitRecording' ? { ...ctx.opts, warmup: 0, duration: Math.max(ctx.opts.duration, SUBMIT_MIN_SECONDS) } : ctx.opts;
+          m = await measureLoad({ ...ctx, opts: submitOpts }, { label, url: gateway, headers: async () => ({}), rotateRequests: requests, timeoutSeconds: BODIED_TIMEOUT_S }, ['gateway', service]);
+        }
+        ctx.log(`${op}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
+        writes.push({ route: op, service, m });
+      }
       await bareRun('after');
     } finally {
       await bare.stop();
@@ -77,13 +116,16 @@ export const routesCase: BenchCase = {
       const per = cpuPerRequestUs(m);
       const us = (label: string) => per?.find((g) => g.label === label)?.us;
       const cell = (v: number | undefined) => (v === undefined ? '?' : fmt.int(v));
-      const owner = per?.find((g) => !['gateway', 'postgres', 'redis', 'nats', 'wrk', 'bare'].includes(g.label));
       const ceiling = cpuBoundCeiling(m);
-      return [cell(us('gateway')), owner ? `${fmt.int(owner.us)} (${owner.label})` : '-', cell(us('postgres')), cell(us('redis')), cell(us('nats')), cell(us('wrk')), ceiling ? fmt.int(ceiling) : '?'];
+      const owner = per?.find((g) => !['gateway', 'postgres', 'redis', 'nats', 'wrk', 'client', 'bare'].includes(g.label));
+      return [cell(us('gateway')), owner ? `${fmt.int(owner.us)} (${owner.label})` : '-', cell(us('postgres')), cell(us('redis')), cell(us('nats')), cell(us('wrk') ?? us('client')), ceiling ? fmt.int(ceiling) : '?'];
     };
     const rows = measured.map(({ route, m }) => [
       route, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), fmt.ratio(m.wrk.requestsPerSec / bareRps), ...cpuCells(m), m.loadBefore.toFixed(1),
     ]);
+    for (const { route, m } of writes) {
+      rows.push([`${route} (no target)`, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), fmt.ratio(m.wrk.requestsPerSec / bareRps), ...cpuCells(m), m.loadBefore.toFixed(1)]);
+    }
     for (const b of bareRuns) rows.push([b.label, fmt.int(b.wrk.requestsPerSec), fmt.ms(b.wrk.latencyMs.p50), fmt.ms(b.wrk.latencyMs.p99), '', ...cpuCells(b).map(() => ''), b.loadBefore.toFixed(1)]);
     const { connections, threads } = ctx.opts;
     const indicative = connections === ROUTES_TARGET.connections ? '' : ` (measured at ${connections} connections: indicative only)`;
@@ -101,13 +143,17 @@ export const routesCase: BenchCase = {
       tables: [
         {
           title: `routes — every bodiless read through the gateway, wrk ${threads} threads, ${connections} connections; CPU µs per request`,
-          table: { headers: ['route', 'req/s', 'p50 ms', 'p99 ms', '/ bare', 'gateway µs', 'owner µs', 'postgres µs', 'redis µs', 'nats µs', 'wrk µs', 'req/s if alone', 'load'], rows },
+          table: { headers: ['route', 'req/s', 'p50 ms', 'p99 ms', '/ bare', 'gateway µs', 'owner µs', 'postgres µs', 'redis µs', 'nats µs', 'load tool µs', 'req/s if alone', 'load'], rows },
         },
       ],
-      lines: [`conditions: ${conditions}`, `bare node:http: ${bareRuns.map((b) => fmt.int(b.wrk.requestsPerSec)).join(' and ')} req/s (the lower is the reference)`],
+      lines: [
+        `conditions: ${conditions}`,
+        `bare node:http: ${bareRuns.map((b) => fmt.int(b.wrk.requestsPerSec)).join(' and ')} req/s (the lower is the reference)`,
+        `calls with a body (no target): submit is a 1-second WAV, naming=skip (ffprobe runs per submit; no pipeline takes the job), measured ${Math.max(ctx.opts.duration, SUBMIT_MIN_SECONDS)} s without warm-up; naming skip sends each of ${fmt.int(writes.find((w) => w.route === 'skipRecordingNaming')?.m.wrk.requests ?? 0)} NAMING meetings once from the bench's own client (load tool: client); Ask uses the extractive engine`,
+      ],
       data: {
         conditions: { tokens, accounts: fixtures.length, connections, threads, loadAtStart, loadAtEnd, bareRps },
-        routes: measured.map(({ route, service, m }) => ({ route, service, requestsPerSec: m.wrk.requestsPerSec, latencyMs: m.wrk.latencyMs, cpu: m.cpu, cpuPerRequestUs: cpuPerRequestUs(m), loadBefore: m.loadBefore })),
+        routes: [...measured, ...writes].map(({ route, service, m }) => ({ route, service, requestsPerSec: m.wrk.requestsPerSec, latencyMs: m.wrk.latencyMs, cpu: m.cpu, cpuPerRequestUs: cpuPerRequestUs(m), loadBefore: m.loadBefore })),
       },
       targets,
       summary: `${measured.length} routes; slowest ${slowest?.route} ${fmt.int(slowest?.m.wrk.requestsPerSec ?? 0)} req/s; bare ${fmt.int(bareRps)} req/s; ${conditions}`,

@@ -7,8 +7,8 @@
  * signature on 2 cores put the limit near 0.3x).
  */
 import { availableParallelism } from 'node:os';
-import { PRINCIPAL_HEADER, principalKey, signPrincipal, type Principal } from '@mm/http';
-import { createAccount, createToken, type BenchAccount, type BenchToken } from '../lib/admin';
+import { PRINCIPAL_HEADER, principalKey, signPrincipal } from '@mm/http';
+import { createAccount, createToken, principalFor, type BenchAccount, type BenchToken } from '../lib/admin';
 import { startBareServer } from '../lib/bare-server';
 import { cpuBoundCeiling, cpuLine, cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load';
 import { loadAverage } from '../lib/proc';
@@ -26,21 +26,6 @@ const ACCOUNTS = 100;
 const TOKENS_PER_ACCOUNT = 10;
 /** The services' own default (libs/http/src/config.ts): this case measures logging as deployed. */
 const LOG_LEVEL = 'info';
-
-/** The principal the gateway would forward for this token (same fields, so the account does the same work). */
-function principalFor(account: BenchAccount, token: BenchToken): Principal {
-  return {
-    accountId: account.id,
-    displayName: account.displayName,
-    source: 'token',
-    tokenId: token.id,
-    tokenName: token.name,
-    tokenExpiresAt: token.expiresAt,
-    scopes: token.scopes as Principal['scopes'],
-    dailyMinuteCap: token.dailyMinuteCap,
-    features: account.features,
-  };
-}
 
 async function getJson(url: string, headers: Record<string, string>): Promise<unknown> {
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });

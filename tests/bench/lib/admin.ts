@@ -1,4 +1,5 @@
 /** The few admin API calls a bench needs (POST /admin/v1/accounts, .../tokens), through the gateway. */
+import type { Principal } from '@mm/http';
 import { BenchError } from './types';
 import { BENCH_ADMIN_KEY } from './stack';
 
@@ -38,4 +39,19 @@ export async function createAccount(gatewayUrl: string, body: Record<string, unk
 export async function createToken(gatewayUrl: string, accountId: string, body: { name: string; scopes: string[]; expiresInDays?: number }): Promise<BenchToken> {
   const r = await post<{ token: Omit<BenchToken, 'value'>; value: string }>(gatewayUrl, `/accounts/${accountId}/tokens`, body);
   return { ...r.token, value: r.value };
+}
+
+/** The principal the gateway would forward for this token (same fields, so a service does the same work). */
+export function principalFor(account: BenchAccount, token: BenchToken): Principal {
+  return {
+    accountId: account.id,
+    displayName: account.displayName,
+    source: 'token',
+    tokenId: token.id,
+    tokenName: token.name,
+    tokenExpiresAt: token.expiresAt,
+    scopes: token.scopes as Principal['scopes'],
+    dailyMinuteCap: token.dailyMinuteCap,
+    features: account.features,
+  };
 }

@@ -20,6 +20,10 @@ export interface LoadTarget {
   rotateHeader?: { name: string; values: string[] };
   /** Whole requests in rotation (see WrkRun.rotateRequests); `url` then gives only the origin. */
   rotateRequests?: RotatedRequest[];
+  /** wrk's per-request timeout (default 5 s): a slower answer counts as an error. */
+  timeoutSeconds?: number;
+  /** Like rotateRequests, built anew before each wrk run (requests carrying short-lived principals). */
+  freshRequests?: () => Promise<RotatedRequest[]>;
   /** More processes whose CPU use is shown (e.g. a comparison server outside the stack). */
   extraGroups?: CpuGroup[];
 }
@@ -42,14 +46,14 @@ export interface LoadMeasurement {
 }
 
 /** The process groups whose CPU use is shown: the stack's services, then the shared infrastructure. */
-export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: () => number | null, database: string): CpuGroup[] {
+export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: () => number | null, database: string, toolLabel = 'wrk'): CpuGroup[] {
   return [
     ...services.map((s) => ({ label: s, pids: () => stack.pids(s) })),
     // Postgres is shared: only the backends serving the bench's database count.
     { label: 'postgres', pids: () => postgresBackendsOf(database) },
     { label: 'redis', pids: () => (stack.hasPrivate('redis') ? stack.pids('redis') : pidsByComm(['redis-server'])) },
     { label: 'nats', pids: () => (stack.hasPrivate('nats') ? stack.pids('nats') : pidsByComm(['nats-server'])) },
-    { label: 'wrk', pids: () => {
+    { label: toolLabel, pids: () => {
       const p = wrkPid();
       return p ? [p] : [];
     } },
@@ -58,14 +62,48 @@ export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * CPU per process group over the steady middle of a load run that starts now and lasts about
+ * `opts.duration` seconds (its first and last second skipped). `done` resolves once sampled;
+ * `end()` cuts the window short when the run ends early (a load tool that ran out of work).
+ */
+export function cpuWindow(ctx: CaseContext, services: ServiceName[], loadToolPid: () => number | null, extraGroups: CpuGroup[] = [], toolLabel = 'wrk'): { done: Promise<CpuBreakdown | null>; end: () => void } {
+  const { opts } = ctx;
+  const database = decodeURIComponent(new URL(opts.databaseUrl).pathname.replace(/^\//, ''));
+  const sampler = new CpuSampler([...defaultCpuGroups(ctx.stack, services, loadToolPid, database, toolLabel), ...extraGroups]);
+  const edge = opts.duration >= 4 ? 1000 : 0;
+  let cut: () => void = () => undefined;
+  const ended = new Promise<void>((r) => (cut = r));
+  let over = false;
+  const wait = (ms: number) => Promise.race([sleep(ms), ended]);
+  const done = (async (): Promise<CpuBreakdown | null> => {
+    if (opts.duration < 2) return null;
+    await wait(edge);
+    if (over) return null;
+    sampler.start();
+    await wait(opts.duration * 1000 - 2 * edge - 200);
+    const s = sampler.stop();
+    const known = s.shares.reduce((a, g) => a + g.percentOfCore, 0);
+    return {
+      byGroup: [...s.shares, { label: 'other', percentOfCore: Math.max(0, (s.machineBusyPercent * s.cores) - known) }],
+      machineBusyPercent: s.machineBusyPercent,
+      stealPercent: s.stealPercent,
+      cores: cpuCount(),
+      wallSeconds: s.wallSeconds,
+    };
+  })();
+  return { done, end: () => { over = true; cut(); } };
+}
+
 export async function measureLoad(ctx: CaseContext, target: LoadTarget, services: ServiceName[]): Promise<LoadMeasurement> {
   const { opts } = ctx;
   const slug = target.label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '');
-  const common = { url: target.url, threads: opts.threads, connections: opts.connections, rotateHeader: target.rotateHeader, rotateRequests: target.rotateRequests };
+  const base = { url: target.url, threads: opts.threads, connections: opts.connections, rotateHeader: target.rotateHeader, timeoutSeconds: target.timeoutSeconds };
+  const common = async () => ({ ...base, rotateRequests: target.freshRequests ? await target.freshRequests() : target.rotateRequests });
 
   if (opts.warmup > 0) {
     ctx.log(`${target.label}: warm-up ${opts.warmup} s`);
-    const warm = await runWrk({ ...common, headers: await target.headers(), durationSeconds: opts.warmup, rawFile: path.join(opts.logDir, `wrk-${slug}-warmup.txt`) });
+    const warm = await runWrk({ ...(await common()), headers: await target.headers(), durationSeconds: opts.warmup, rawFile: path.join(opts.logDir, `wrk-${slug}-warmup.txt`) });
     // A warm-up that completed nothing (a loaded machine, a short warm-up) only warmed less; errors still fail.
     const problems = wrkProblems(warm).filter((p) => p !== 'no request completed');
     if (problems.length) throw new BenchError(`${target.label} (warm-up): ${problems.join('; ')}`);
@@ -75,35 +113,17 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
 
   const loadBefore = loadAverage();
   ctx.log(`${target.label}: measuring ${opts.duration} s (${opts.threads} threads, ${opts.connections} connections; load average ${loadBefore.toFixed(2)})`);
+  const run = await common();
   let wrkPid: number | null = null;
-  const database = decodeURIComponent(new URL(opts.databaseUrl).pathname.replace(/^\//, ''));
-  const sampler = new CpuSampler([...defaultCpuGroups(ctx.stack, services, () => wrkPid, database), ...(target.extraGroups ?? [])]);
-  // Sample the steady middle of the run: skip its first and last second (wrk must still be alive to be counted).
-  const edge = opts.duration >= 4 ? 1000 : 0;
-  let cpu: CpuBreakdown | null = null;
-  const sampling = (async () => {
-    if (opts.duration < 2) return;
-    await sleep(edge);
-    sampler.start();
-    await sleep(opts.duration * 1000 - 2 * edge - 200);
-    const s = sampler.stop();
-    const known = s.shares.reduce((a, g) => a + g.percentOfCore, 0);
-    cpu = {
-      byGroup: [...s.shares, { label: 'other', percentOfCore: Math.max(0, (s.machineBusyPercent * s.cores) - known) }],
-      machineBusyPercent: s.machineBusyPercent,
-      stealPercent: s.stealPercent,
-      cores: cpuCount(),
-      wallSeconds: s.wallSeconds,
-    };
-  })();
+  const window = cpuWindow(ctx, services, () => wrkPid, target.extraGroups);
   const wrk = await runWrk({
-    ...common,
+    ...run,
     headers: await target.headers(),
     durationSeconds: opts.duration,
     rawFile: path.join(opts.logDir, `wrk-${slug}.txt`),
     onSpawn: (pid) => (wrkPid = pid),
   });
-  await sampling;
+  const cpu = await window.done;
   ctx.checkAborted();
   ctx.stack.assertAlive();
   const problems = wrkProblems(wrk);

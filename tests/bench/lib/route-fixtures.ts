@@ -6,14 +6,16 @@
  * Every request a bench builds names the resources of its own token's account.
  */
 import { openDatabase } from '@mm/db';
-import { ROUTES, type RouteDef } from '@mm/contract';
+import { findRoute, ROUTES, type RouteDef } from '@mm/contract';
 import { refreshSearchText } from '../../../services/recordings/src/db/recordings.repository';
 import type { Database } from '../../../services/recordings/src/db/schema';
 import { createAccount, createToken, type BenchAccount, type BenchToken } from './admin';
-import { BenchError } from './types';
+import { loadAverage } from './proc';
+import { BenchError, type CaseContext } from './types';
 import type { RotatedRequest } from './wrk';
 
 export const API_ROOT = '/api/v1';
+const FIXTURE_BALANCE = 1_000_000;
 const READ_SCOPES = ['recordings:read', 'recordings:query', 'recordings:write', 'series:read', 'series:write', 'series:query', 'account:read'];
 
 export interface FixtureAccount {
@@ -137,7 +139,8 @@ export async function makeFixtures(
         const account = await createAccount(gateway, {
           displayName: `bench ${shape.tag} ${a + i}`,
           developerMode: true,
-          balanceMinutes: 1000,
+          // Submits and Asks spend a minute or more each, tens of thousands in a run.
+          balanceMinutes: FIXTURE_BALANCE,
           features: { series: true, ask: true, memory: true },
         });
         const tokens: BenchToken[] = [];
@@ -151,6 +154,130 @@ export async function makeFixtures(
       }),
     );
     out.push(...batch);
+  }
+  return out;
+}
+
+export interface FixtureShape {
+  accounts: number;
+  tokensPerAccount: number;
+  meetingsPerAccount: number;
+  tag: string;
+}
+
+/** What the routes and mixed cases start from: the gateway's URL, the load average, the fixtures. */
+export async function prepareFixtures(ctx: CaseContext, shape: FixtureShape): Promise<{ gateway: string; loadAtStart: number; fixtures: FixtureAccount[]; tokens: number }> {
+  const gateway = ctx.stack.url('gateway');
+  const loadAtStart = loadAverage();
+  const fixtures = await makeFixtures(gateway, ctx.opts.databaseUrl, shape);
+  const tokens = fixtures.reduce((a, f) => a + f.tokens.length, 0);
+  ctx.log(`${fixtures.length} accounts, ${tokens} tokens, ${shape.meetingsPerAccount} meetings and a series each`);
+  return { gateway, loadAtStart, fixtures, tokens };
+}
+
+/**
+ * The agent loop's calls that carry a body (contract: "The agent loop"): submit, naming skip, and
+ * Ask on a meeting and on a series. Their engines are stubbed as the bench's stack has them: no
+ * pipeline consumes the submitted jobs or the naming skip's generate job (they wait on the same
+ * bus), and Ask runs the ask service's default extractive engine (no remote model).
+ */
+export const BODIED_CALLS = ['submitRecording', 'skipRecordingNaming', 'askRecording', 'askSeries'] as const;
+
+/**
+ * A one-second 8 kHz 16-bit mono WAV whose samples are all 0x2020 (a faint DC level, printable
+ * bytes), as a multipart body with its boundary.
+ */
+export function submitBody(): { body: Buffer; contentType: string } {
+  const rate = 8000;
+  const data = Buffer.alloc(rate * 2, 0x20);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  const boundary = 'benchBoundary7MA4YWxkTrZu0gW';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="naming"\r\n\r\nskip\r\n--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="second.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+    header,
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+const ASK_BODY = Buffer.from(JSON.stringify({ question: 'What did we agree about the budget?' }));
+const SKIP_BODY = Buffer.from(JSON.stringify({ action: 'skip' }));
+
+/**
+ * One request per token for a repeatable bodied call (submit, the two Asks), each naming its own
+ * account's meeting or series; `prefix` '' sends them straight to a service (the gateway's
+ * /api/v1 is not part of a service's paths).
+ */
+export function bodiedRequests(op: (typeof BODIED_CALLS)[number], fixtures: FixtureAccount[], prefix = API_ROOT): RotatedRequest[] {
+  const route = findRoute(op);
+  if (!route) throw new BenchError(`the route table has no ${op}`);
+  const submit = op === 'submitRecording' ? submitBody() : null;
+  return fixtures.flatMap((f) =>
+    f.tokens.map((t, i) => {
+      const path = routePath(route, f, i).replace(API_ROOT, prefix);
+      const headers = { Authorization: `Bearer ${t.value}`, 'Content-Type': submit ? submit.contentType : 'application/json' };
+      return { path, headers, method: route.method, body: submit ? submit.body : op === 'skipRecordingNaming' ? SKIP_BODY : ASK_BODY };
+    }),
+  );
+}
+
+/**
+ * Meetings waiting at NAMING (transcribed, a suggestion deadline a day away so the service's own
+ * timer leaves them alone), `perAccount` for each account, and one naming skip request per
+ * meeting, interleaved over the accounts' tokens: each can be sent once (measureEachOnce).
+ */
+export async function namingSkipRequests(databaseUrl: string, fixtures: FixtureAccount[], perAccount: number, tag: string): Promise<RotatedRequest[]> {
+  const route = findRoute('skipRecordingNaming');
+  if (!route) throw new BenchError('the route table has no skipRecordingNaming');
+  const { db, pool } = openDatabase<Database>({ url: databaseUrl, schema: 'recordings', poolSize: 1 });
+  const byAccount: string[][] = [];
+  const stamp = Date.now().toString(36);
+  try {
+    for (const f of fixtures) {
+      const ids = Array.from({ length: perAccount }, (_, i) => `rec_${tag}_${stamp}_${f.account.id.slice(-8)}_${i}`);
+      const now = new Date();
+      const segments = JSON.stringify([0, 1].map((k) => ({ index: k, speaker: `speaker_${k + 1}`, startMs: k * 15000, endMs: k * 15000 + 14000, text: 'Hello, I am here for the budget review.' })));
+      for (let at = 0; at < ids.length; at += 500) {
+        const chunk = ids.slice(at, at + 500);
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('transcript')
+            .values(chunk.map((id) => ({ recordingId: id, language: 'en', speakers: JSON.stringify([{ label: 'speaker_1', name: null }, { label: 'speaker_2', name: null }]), segments, stats: JSON.stringify({ speakers: [], totalTurns: 2, durationMs: 30000 }) })) as never)
+            .execute();
+          await trx
+            .insertInto('recording')
+            .values(chunk.map((id) => ({
+              id, accountId: f.account.id, tokenId: null, source: 'api', status: 'NAMING', title: null, kind: 'MEETING', seriesId: null, seriesName: null, outputLanguage: 'auto', naming: 'default', keyterms: [],
+              recordedAt: now, createdAt: now, durationMs: 30000, minutes: 1, attachmentMinutes: 0, audioKey: `audio/${id}`, holdRef: `hold_${id}`, charged: true, jobId: `job_${id}`,
+              namingOpen: true, namingDeadline: new Date(now.getTime() + 86_400_000), updatedAt: now,
+            })) as never)
+            .execute();
+        });
+      }
+      byAccount.push(ids);
+    }
+  } finally {
+    await db.destroy().catch(() => pool.end());
+  }
+  const out: RotatedRequest[] = [];
+  for (let i = 0; i < perAccount; i++) {
+    fixtures.forEach((f, a) => {
+      const t = f.tokens[i % f.tokens.length];
+      out.push({ path: `${API_ROOT}${route.path.replace('{id}', byAccount[a][i])}`, headers: { Authorization: `Bearer ${t.value}`, 'Content-Type': 'application/json' }, method: 'post', body: SKIP_BODY });
+    });
   }
   return out;
 }

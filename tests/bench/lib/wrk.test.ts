@@ -78,4 +78,37 @@ describe('runWrk with rotated requests', () => {
       server.close();
     }
   });
+
+  it('sends a method and any bytes as the body, unchanged', async () => {
+    const { createServer } = await import('node:http');
+    const { runWrk } = await import('./wrk');
+    // Every byte value, quotes, backslashes and digits right after an escaped byte.
+    const body = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from('\x01' + '2"\\\n9')]);
+    const bodies: Buffer[] = [];
+    const methods = new Set<string>();
+    const server = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d));
+      req.on('end', () => {
+        methods.add(`${req.method} ${req.url}`);
+        bodies.push(Buffer.concat(parts));
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const rotateRequests = [
+        { path: '/a', headers: { Authorization: 'Bearer x' }, method: 'post', body },
+        { path: '/b', headers: { Authorization: 'Bearer y' }, method: 'put', body },
+      ];
+      const r = await runWrk({ url: `http://127.0.0.1:${port}`, threads: 1, connections: 2, durationSeconds: 1, rotateRequests });
+      expect(wrkProblems(r)).toEqual([]);
+      expect([...methods].sort()).toEqual(['POST /a', 'PUT /b']);
+      expect(bodies.length).toBeGreaterThan(0);
+      for (const b of bodies) expect(b.equals(body)).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
 });

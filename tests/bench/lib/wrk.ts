@@ -38,20 +38,42 @@ export interface WrkRun {
 export interface RotatedRequest {
   path: string;
   headers: Record<string, string>;
+  /** GET when absent. */
+  method?: string;
+  /** Sent as is (any bytes); wrk adds its Content-Length. Requests sharing one body share one Lua string. */
+  body?: Buffer;
+}
+
+/** `bytes` as a Lua string literal: printable ASCII as is, every other byte (and `"`, `\\`) as a three-digit decimal escape (a digit after it stays a digit). */
+export function luaString(bytes: Buffer): string {
+  let out = '"';
+  for (const b of bytes) out += b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`;
+  return `${out}"`;
 }
 
 /**
  * wrk-summary.lua plus a request() that cycles through pre-built requests: each a path (null: the
- * URL's) and headers over wrk's own. Built once per thread in init(), so wrk does no work per request.
+ * URL's), headers over wrk's own, and optionally a method and a body (bodies deduplicated). Built
+ * once per thread in init(), so wrk does no work per request.
  */
-function rotationLua(specs: Array<{ path: string | null; headers: Record<string, string> }>): string {
+function rotationLua(specs: Array<{ path: string | null; headers: Record<string, string>; method?: string; body?: Buffer }>): string {
   const lua = (v: string) => JSON.stringify(v); // a JSON string of printable ASCII is a Lua string
-  const all = specs.flatMap((r) => [r.path ?? '', ...Object.entries(r.headers).flat()]);
-  if (all.some((v) => !/^[\x20-\x7e]*$/.test(v))) throw new BenchError('rotated paths and header values must be printable ASCII');
+  const all = specs.flatMap((r) => [r.path ?? '', r.method ?? '', ...Object.entries(r.headers).flat()]);
+  if (all.some((v) => !/^[\x20-\x7e]*$/.test(v))) throw new BenchError('rotated paths, methods and header values must be printable ASCII');
+  const bodies: Buffer[] = [];
+  const bodyIndex = (b: Buffer | undefined): string => {
+    if (!b) return 'nil';
+    let i = bodies.findIndex((x) => x === b || x.equals(b));
+    if (i < 0) i = bodies.push(b) - 1;
+    return `bodies[${i + 1}]`;
+  };
   const table = specs
-    .map((r) => `{ ${r.path === null ? 'nil' : lua(r.path)}, { ${Object.entries(r.headers).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')} } }`)
+    .map((r) => `{ ${r.path === null ? 'nil' : lua(r.path)}, { ${Object.entries(r.headers).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')} }, ${r.method ? lua(r.method.toUpperCase()) : 'nil'}, ${bodyIndex(r.body)} }`)
     .join(',\n  ');
   return `${readFileSync(path.join(__dirname, 'wrk-summary.lua'), 'utf8')}
+local bodies = {
+  ${bodies.map(luaString).join(',\n  ')}
+}
 local specs = {
   ${table}
 }
@@ -62,7 +84,7 @@ init = function(args)
     local headers = {}
     for k, h in pairs(wrk.headers) do headers[k] = h end
     for k, h in pairs(spec[2]) do headers[k] = h end
-    requests[i] = wrk.format(nil, spec[1], headers)
+    requests[i] = wrk.format(spec[3], spec[1], headers, spec[4])
   end
   next_request = math.random(#requests) - 1
 end

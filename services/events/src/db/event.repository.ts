@@ -26,13 +26,6 @@ export interface FeedQuery {
   notBefore: Date;
 }
 
-/** The last value the seq sequence handed out (0 before the first event). */
-async function lastSeq(db: Db): Promise<bigint> {
-  const { rows } = await sql<{ lastValue: string; isCalled: boolean }>`select last_value, is_called from event_seq_seq`.execute(db);
-  const row = rows[0];
-  return row && row.isCalled ? BigInt(row.lastValue) : 0n;
-}
-
 /** The events table: the feed's one store. */
 export class EventRepository {
   constructor(private readonly db: Db) {}
@@ -70,6 +63,23 @@ export class EventRepository {
 
   /** Up to `limit` events after `afterSeq`, oldest first. */
   async page(q: FeedQuery): Promise<FeedRow[]> {
+    return this.pageQuery(q).execute();
+  }
+
+  /**
+   * `page` and the highest seq ever numbered (read without waiting for inserts in flight: enough
+   * to tell a cursor from before a restore) in one statement, one round trip: the sequence's row,
+   * joined to the page. A follow reads both on every poll, most often to find the page empty.
+   */
+  async pageWithCeiling(q: FeedQuery): Promise<{ rows: FeedRow[]; ceiling: bigint }> {
+    const { rows } = await sql<FeedRow & { ceilingValue: string; ceilingCalled: boolean }>`select s.last_value as ceiling_value, s.is_called as ceiling_called, e.* from event_seq_seq s left join lateral (${this.pageQuery(q)}) e on true order by e.seq asc`.execute(this.db);
+    const first = rows[0];
+    const ceiling = first && first.ceilingCalled ? BigInt(first.ceilingValue) : 0n;
+    const page = rows.filter((r) => r.id !== null).map(({ ceilingValue: _v, ceilingCalled: _c, ...row }) => row as FeedRow);
+    return { rows: page, ceiling };
+  }
+
+  private pageQuery(q: FeedQuery) {
     let query = this.db
       .selectFrom('event')
       .select(FEED_COLUMNS)
@@ -77,28 +87,22 @@ export class EventRepository {
       .where('seq', '>', q.afterSeq.toString())
       .where('occurredAt', '>=', q.notBefore);
     if (q.tokenId !== undefined) query = q.tokenId === null ? query.where(sql<boolean>`false`) : query.where('tokenId', '=', q.tokenId);
-    return query.orderBy('seq', 'asc').limit(q.limit).execute();
+    return query.orderBy('seq', 'asc').limit(q.limit);
   }
 
   /**
    * The highest seq handed out so far (0 when none). Read under the insert lock (shared), so every
-   * event up to it is committed: a cursor placed there misses nothing.
+   * event up to it is committed: a cursor placed there misses nothing. One statement (one round
+   * trip, its own transaction): the subquery takes the lock (OFFSET 0 keeps it a subquery, and a
+   * volatile output is never dropped), the outer projection reads the sequence on its row, so after
+   * the lock is granted; the lock ends with the statement's transaction.
    */
   async currentSeq(): Promise<bigint> {
-    return this.db.transaction().execute(async (trx) => {
-      // Shared: it still waits for every insert in flight (they hold the lock exclusively), but
-      // readers of `latest` no longer queue behind one another (every account's polls took turns).
-      await sql`select pg_advisory_xact_lock_shared(${INSERT_LOCK})`.execute(trx);
-      return lastSeq(trx);
-    });
-  }
-
-  /**
-   * The highest seq handed out so far, read without waiting for inserts in flight: enough to tell
-   * a cursor from before a restore (its seq lies past it), not to place a new cursor (currentSeq).
-   */
-  async seqCeiling(): Promise<bigint> {
-    return lastSeq(this.db);
+    // Shared: it still waits for every insert in flight (they hold the lock exclusively), but
+    // readers of `latest` no longer queue behind one another (every account's polls took turns).
+    const { rows } = await sql<{ lastValue: string | null }>`select l.locked, pg_sequence_last_value('event_seq_seq'::regclass) as last_value from (select pg_advisory_xact_lock_shared(${INSERT_LOCK}) as locked offset 0) l`.execute(this.db);
+    const last = rows[0]?.lastValue;
+    return last === null || last === undefined ? 0n : BigInt(last);
   }
 
   /**

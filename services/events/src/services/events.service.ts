@@ -38,14 +38,22 @@ export class EventsService {
         throw err;
       }
       if (pos.at < notBefore) throw expired();
-      // A position past every event ever numbered: the data was restored from before the cursor.
-      if (pos.seq > (await this.repo.seqCeiling())) throw expired();
       afterSeq = pos.seq;
     }
     // With recordings:read every event of the account; with recordings:write alone, this token's
     // meetings. The app (a signed-in owner, no token) reads every event of the account too.
     const tokenId = hasScope(p, 'recordings:read') || p.source === 'app' ? undefined : p.tokenId;
-    const rows = await this.repo.page({ accountId: p.accountId, tokenId, afterSeq, limit: req.limit + 1, notBefore: new Date(notBefore) });
+    const query = { accountId: p.accountId, tokenId, afterSeq, limit: req.limit + 1, notBefore: new Date(notBefore) };
+    let rows;
+    if (req.after !== undefined) {
+      // The page and the highest seq ever numbered, in one round trip: a position past the
+      // latter means the data was restored from before the cursor.
+      const read = await this.repo.pageWithCeiling(query);
+      if (afterSeq > read.ceiling) throw expired();
+      rows = read.rows;
+    } else {
+      rows = await this.repo.page(query);
+    }
     const more = rows.length > req.limit;
     const page = more ? rows.slice(0, req.limit) : rows;
     const last = page[page.length - 1];

@@ -65,15 +65,14 @@ export class SeriesRepository {
   async listReadable(db: Db, accountId: string): Promise<{ row: SeriesRow; role: Access }[]> {
     const byName = <T extends { nameKey: string; name: string; id: string }>(a: T, b: T) =>
       a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1;
-    const [owned, joined] = await Promise.all([
-      db.selectFrom('series').selectAll().where('ownerId', '=', accountId).execute(),
-      db
-        .selectFrom('series')
-        .selectAll()
-        .where('id', 'in', (eb) => eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId))
-        .where('ownerId', '!=', accountId)
-        .execute(),
-    ]);
+    // One statement (one round trip): owned or joined, told apart by the owner.
+    const rows = await db
+      .selectFrom('series')
+      .selectAll()
+      .where((eb) => eb.or([eb('ownerId', '=', accountId), eb('id', 'in', eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId))]))
+      .execute();
+    const owned = rows.filter((r) => r.ownerId === accountId);
+    const joined = rows.filter((r) => r.ownerId !== accountId);
     // Sorted here rather than in SQL: the order must not depend on the database's collation.
     return [...owned.sort(byName).map((row) => ({ row, role: 'owner' as const })), ...joined.sort(byName).map((row) => ({ row, role: 'member' as const }))];
   }
