@@ -1,4 +1,11 @@
-import { Router, type Request } from 'express';
+import express, { Router, type Request } from 'express';
+import { seriesRefusal, seriesText } from '../i18n/series-messages';
+import { askText } from '../i18n/ask-messages';
+import { NewSeriesForm, SeriesKeyterms } from '../views/series-manage.view';
+import { AskTab } from '../views/ask.view';
+import { Tabs } from '../views/meeting.views';
+import { Notice } from '../views/layout';
+import { askPanelOf } from './ask.routes';
 import { signedIn, signedInJson, sendPage, q, type PageDeps } from './context';
 import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
@@ -28,6 +35,7 @@ function filtersOf(req: Request): MeetingFilters {
 export function listsRoutes(deps: PageDeps): Router {
   const router = Router();
   const { base, backend } = deps;
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
   const readable = (principal: string) =>
     backend.operation('listReadableSeries', principal).then((x) => x.items, () => [] as ListedSeries[]);
 
@@ -71,9 +79,38 @@ export function listsRoutes(deps: PageDeps): Router {
     res.json({ sig: unfinishedSignature(items) });
   }));
 
-  router.get('/series', signedIn(deps, async (_req, res, ctx) => {
+  router.get('/series', signedIn(deps, async (req, res, ctx) => {
     const items = await readable(ctx.principal);
-    sendPage(res, ctx, meetingText(ctx.s.locale).seriesListTitle, <SeriesListView s={ctx.s} base={base} items={items} />);
+    const error = seriesRefusal(seriesText(ctx.s.locale), q(req, 'error', 40));
+    sendPage(res, ctx, meetingText(ctx.s.locale).seriesListTitle, (
+      <>
+        <SeriesListView s={ctx.s} base={base} items={items} />
+        <NewSeriesForm s={ctx.s} base={base} viewer={ctx.viewer} error={error} />
+      </>
+    ));
+  }));
+  router.post('/series', form, signedIn(deps, async (req, res, ctx) => {
+    const b = (req.body ?? {}) as Record<string, string>;
+    try {
+      const { series } = await backend.call<{ series: { id: string } }>('series', ctx.principal, 'POST', '/series', { name: String(b.name ?? '').slice(0, 200), titleStyle: b.titleStyle === 'TOPIC' ? 'TOPIC' : 'SESSION' });
+      res.redirect(303, `${base}/series/${encodeURIComponent(series.id)}?done=1`);
+    } catch (err) {
+      if (!(err instanceof BackendError) || err.status >= 500) throw err;
+      res.redirect(303, `${base}/series?error=${encodeURIComponent(err.code)}`);
+    }
+  }));
+  router.post('/series/:id/keyterms', form, signedIn(deps, async (req, res, ctx) => {
+    const b = (req.body ?? {}) as Record<string, string>;
+    const page = `${base}/series/${encodeURIComponent(String(req.params.id))}`;
+    const keyterms = String(b.keyterms ?? '').slice(0, 6000).split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
+    try {
+      await backend.call('series', ctx.principal, 'PUT', `/series/${encodeURIComponent(String(req.params.id))}/keyterms`, { keyterms, inheritAccountKeyterms: b.inherit === 'yes' });
+      res.redirect(303, `${page}?done=1#keyterms`);
+    } catch (err) {
+      if (!(err instanceof BackendError) || err.status >= 500) throw err;
+      if (err.status === 404) return sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
+      res.redirect(303, `${page}?error=${encodeURIComponent(err.code)}#keyterms`);
+    }
   }));
 
   // The series `url` the API hands out: its meetings, for its owner and its members.
@@ -83,7 +120,28 @@ export function listsRoutes(deps: PageDeps): Router {
       const { series } = await backend.operation('getSeries', ctx.principal, { params: { id: String(req.params.id) } });
       const { items } = await backend.call<{ items: ListedMeeting[] }>('recordings', ctx.principal, 'GET', `/recordings/ready?seriesId=${id}&limit=100`);
       const listed: ListedSeries = { id: series.id, name: series.name, role: series.access, meetingCount: series.meetingCount };
-      sendPage(res, ctx, series.name, <SeriesPageView s={ctx.s} base={base} series={listed} items={items} />);
+      const path = `${base}/series/${id}`;
+      const t = seriesText(ctx.s.locale);
+      if (q(req, 'tab') === 'ask') {
+        const meetings = Object.fromEntries(items.map((x) => [x.id, { title: x.displayTitle, url: `${base}/recordings/${encodeURIComponent(x.id)}` }]));
+        const panel = await askPanelOf(deps, ctx, req, 'series', series.id, { turns: [], speakers: [], audio: false, meetings });
+        return sendPage(res, ctx, series.name, (
+          <>
+            <Tabs s={ctx.s} path={path} tab="ask" first={meetingText(ctx.s.locale).navMeetings} />
+            <AskTab s={ctx.s} a={askText(ctx.s.locale)} viewer={ctx.viewer} p={panel} series={true} />
+          </>
+        ));
+      }
+      const own = series.access === 'owner' ? await backend.call<{ keyterms: string[]; inheritAccountKeyterms: boolean }>('series', ctx.principal, 'GET', `/series/${id}/keyterms`) : null;
+      const error = q(req, 'error', 40);
+      sendPage(res, ctx, series.name, (
+        <>
+          <Notice kind="ok" text={q(req, 'done') ? t.saved : null} />
+          <Tabs s={ctx.s} path={path} tab="meeting" first={meetingText(ctx.s.locale).navMeetings} />
+          <SeriesPageView s={ctx.s} base={base} series={listed} items={items} />
+          {own ? <SeriesKeyterms s={ctx.s} viewer={ctx.viewer} action={`${path}/keyterms`} keyterms={own.keyterms} inherit={own.inheritAccountKeyterms} notice={null} error={error ? t.GENERIC.replace('{code}', error.replace(/[^A-Z_]/g, '')) : null} /> : null}
+        </>
+      ));
     } catch (err) {
       if (!(err instanceof BackendError) || err.status !== 404) throw err;
       sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);

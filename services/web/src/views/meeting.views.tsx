@@ -183,12 +183,12 @@ function OwnerActions({ m, p, viewer, action }: { m: MeetingMessages; p: Meeting
   );
 }
 
-/** The meeting's two views, as links (each a page of its own, usable without script). */
-function Tabs({ s, path, tab }: { s: Speech; path: string; tab: MeetingPage['tab'] }) {
+/** A meeting's (or a series') two views, as links (each a page of its own, usable without script). */
+export function Tabs({ s, path, tab, first }: { s: Speech; path: string; tab: MeetingPage['tab']; first?: string }) {
   const a = askText(s.locale);
   return (
     <nav class="tabs" aria-label={a.tabs}>
-      <a href={path} aria-current={tab === 'meeting' ? 'page' : undefined}>{a.tabMeeting}</a>
+      <a href={path} aria-current={tab === 'meeting' ? 'page' : undefined}>{first ?? a.tabMeeting}</a>
       <a href={`${path}?tab=ask`} aria-current={tab === 'ask' ? 'page' : undefined}>{a.tabAsk}</a>
     </nav>
   );
