@@ -93,8 +93,8 @@ export async function parkInDeadLetters(bus: Bus, row: { id: string; subject: st
 function couldHaveSent(by: string, entry: BusEntry<unknown, unknown>, reason: string): boolean {
   // The operator's credentials may publish anything already: its letters (admin tools, tests) add no power.
   if (by === 'operator') return true;
-  if (reason === 'refused') return entry.kind === 'fact' ? entry.owner === by : entry.users.includes(by as never);
-  return BUS_CONSUMERS.some((c) => c.service === by && c.entries.includes(entry as never));
+  if (reason === 'refused') return entry.kind === 'fact' ? entry.owner === by : entry.users.some((user) => user === by);
+  return BUS_CONSUMERS.some((c) => c.service === by && c.entries.some((e) => e === entry));
 }
 
 /**

@@ -71,6 +71,8 @@ export type OperationDef = Pick<RouteDef, 'operationId' | 'method' | 'path' | 'p
 /** An operation of the admin API or of the app's own routes: not public, not in openapi.json. */
 export interface InternalRouteDef extends OperationDef {
   summary: string;
+  /** Who answers it: the gateway (the admin API, the app's access routes) or a service (the app's settings). */
+  service: 'gateway' | ServiceName;
   /** Answered by a service the gateway forwards to, at this path (the gateway only checks and passes it on). */
   forward?: { service: ServiceName; path: string };
 }

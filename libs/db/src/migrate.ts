@@ -83,7 +83,7 @@ async function ensureSchema(db: Kysely<unknown>, schema: string): Promise<void> 
 }
 
 /** Why a service's schema does not fit this build (migrations missing), or null when it does. */
-export async function schemaMismatch(db: Kysely<unknown>, schema: string, migrations: MigrationSet): Promise<string | null> {
+export async function schemaMismatch<DB>(db: Kysely<DB>, schema: string, migrations: MigrationSet): Promise<string | null> {
   const table = await sql`select 1 from pg_tables where schemaname = ${schema} and tablename = ${MIGRATION_TABLE}`.execute(db);
   if (table.rows.length === 0) return `schema ${schema} has no migrations applied`;
   const applied = await sql<{ name: string }>`select name from ${sql.table(`${schema}.${MIGRATION_TABLE}`)}`.execute(db);
@@ -101,7 +101,7 @@ export async function schemaMismatch(db: Kysely<unknown>, schema: string, migrat
  * Refused, the handle is closed.
  */
 export async function requireSchema<DB>(db: Kysely<DB>, schema: string, migrations: MigrationSet): Promise<void> {
-  const mismatch = await schemaMismatch(db as unknown as Kysely<unknown>, schema, migrations).catch(async (err: unknown) => {
+  const mismatch = await schemaMismatch(db, schema, migrations).catch(async (err: unknown) => {
     await db.destroy();
     throw err;
   });

@@ -27,16 +27,15 @@ export interface MountOptions {
 }
 
 /** The validated request of an operation, as `validateOperation` left it, typed by the operation. */
-function inputFor<Op extends OperationId>(req: Request, res: Response): OperationInput<Op> {
-  const op = operationOf(String(res.locals.route));
+function inputFor<Op extends OperationId>(req: Request, res: Response, headerNames: readonly string[], jsonBody: boolean): OperationInput<Op> {
   const headers: Record<string, string> = {};
-  for (const p of op.params) {
-    const v = req.headers[p.name.toLowerCase()];
-    if (typeof v === 'string') headers[p.name.toLowerCase()] = v;
+  for (const name of headerNames) {
+    const v = req.headers[name];
+    if (typeof v === 'string') headers[name] = v;
   }
   // `res.locals` is express's untyped bag: validateOperation left there what the schemas admitted.
   const validated = res.locals.input;
-  return { ...validated, headers, body: op.body?.contentType === 'application/json' ? validated.body : undefined };
+  return { ...validated, headers, body: jsonBody ? validated.body : undefined };
 }
 
 function isTextAnswer(out: unknown): out is TextAnswer<string> {
@@ -56,10 +55,15 @@ export function mountOperation<Op extends OperationId>(router: Router, operation
   const op = operationOf(operationId);
   const success: { status: number; schema: JsonSchema } = op.responses.find((r) => r.status < 300) ?? { status: 200, schema: {} };
   const versioned = Boolean((success.schema.properties as Record<string, unknown> | undefined)?.schemaVersion);
+  // Read once at mounting, not per request.
+  const headerNames = op.params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+  const jsonBody = op.body?.contentType === 'application/json';
+  // Only an operation with a success answer that is not JSON (a bundle as Markdown) answers text.
+  const answersText = op.responses.some((r) => r.status < 300 && r.contentType !== undefined && r.contentType !== 'application/json');
   const run = (req: Request, res: Response, next: NextFunction) => {
-    handler(inputFor<Op>(req, res), { req, res }).then((out) => {
+    handler(inputFor<Op>(req, res, headerNames, jsonBody), { req, res }).then((out) => {
       if (out === ANSWERED || res.headersSent) return;
-      if (isTextAnswer(out)) {
+      if (answersText && isTextAnswer(out)) {
         res.status(success.status).type(out.contentType).send(out.text);
         return;
       }

@@ -1,7 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
-import { LIMITS, operationOf, withoutBinaryParts, type OperationDef, type OperationId, type OperationInput, type JsonSchema } from '@mm/contract';
+import { findRoute, LIMITS, operationOf, withoutBinaryParts, type OperationDef, type OperationId, type OperationInput, type JsonSchema } from '@mm/contract';
 import { ApiError } from './errors';
 import { hasBody } from './body-watch';
 
@@ -95,6 +95,8 @@ export const routeOf = operationOf;
  */
 export function validateOperation(operationId: string) {
   const route = routeOf(operationId);
+  // The public API names a body field `body.name`; the admin API and the app's routes, as they always did, `name`.
+  const bodyWhere = findRoute(operationId) ? 'body' : '';
   let c = compiled.get(operationId);
   if (!c) {
     c = compileRoute(route);
@@ -125,7 +127,7 @@ export function validateOperation(operationId: string) {
         } else {
           body = raw as Record<string, unknown>;
         }
-        check(v.body, body, 'body');
+        check(v.body, body, bodyWhere);
       }
       // Checked last, so that the schema's own message wins where it already refuses the value.
       const nul = (['path', 'query', 'body'] as const).find((where, i) => holdsNul([params, query, body][i]));

@@ -28,7 +28,7 @@ export function appDoor(deps: GatewayDeps, shared: { access: AccessService; sign
   });
   const mount = (app: Express) => {
     app.use(new URL(config.appUrl).pathname.replace(/\/$/, '') || '/app', appDoorRouter({ signIn, signer: shared.signer, appUrl: config.appUrl, serviceUrls: config.serviceUrls, trustedProxies: config.trustedProxies, logger }));
-    app.use('/internal/app', appInternalRouter({ access: shared.access, signIn, tokens: new AppTokensRepository(deps.db), verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)) }));
+    app.use(appInternalRouter({ access: shared.access, signIn, tokens: new AppTokensRepository(deps.db), verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)) }));
   };
   return { signIn, mount };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createLogger } from '@mm/http';
-import type { AccessRepository, ResolvedToken } from '../src/db/access.repository';
+import type { ResolvedToken } from '../src/db/access.repository';
 import { AccessGate } from '../src/services/access-gate';
 
 /**
@@ -53,7 +53,7 @@ const address = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(
 
 function gateWith(live: Map<string, ResolvedToken>, maxCachedTokens?: number) {
   const repo = new CountingRepo(live);
-  const gate = new AccessGate(repo as unknown as AccessRepository, redis, { rateLimitScale: 1, ipRateLimit: 50_000, junkRateLimit: JUNK_BUDGET, logger, maxCachedTokens });
+  const gate = new AccessGate(repo, redis, { rateLimitScale: 1, ipRateLimit: 50_000, junkRateLimit: JUNK_BUDGET, logger, maxCachedTokens });
   return { repo, gate };
 }
 

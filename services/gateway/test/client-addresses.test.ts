@@ -6,8 +6,8 @@ import { addressBucket, TrustedProxies } from '../src/domain/client-address';
 import { ClientAddresses } from '../src/services/client-addresses';
 
 /** Issue 25: X-Forwarded-For no proxy list lets the gateway believe is said once; IPv6 budgets per network. */
-function request(peer: string, forwardedFor?: string): IncomingMessage {
-  return { socket: { remoteAddress: peer }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} } as unknown as IncomingMessage;
+function request(peer: string, forwardedFor?: string): Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string } } {
+  return { socket: { remoteAddress: peer }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} };
 }
 
 function capture() {

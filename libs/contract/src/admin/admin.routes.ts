@@ -19,8 +19,8 @@ const answer = (schema: JsonSchema, status = 200) => [{ status, schema, descript
 const appAnswer = (schema: JsonSchema, status = 200) =>
   answer({ ...schema, properties: { schemaVersion: { const: 1 }, ...(schema.properties as object) }, required: ['schemaVersion', ...((schema.required ?? []) as string[])] }, status);
 
-type Def = Omit<InternalRouteDef, 'params'> & { params?: InternalRouteDef['params'] };
-const def = (d: Def): InternalRouteDef => ({ params: [], ...d });
+type Def = Omit<InternalRouteDef, 'params' | 'service'> & Partial<Pick<InternalRouteDef, 'params' | 'service'>>;
+const def = (d: Def): InternalRouteDef => ({ params: [], service: 'gateway', ...d });
 /** A meeting operation the gateway forwards to recordings with an app principal. */
 const toRecordings = (d: Omit<Def, 'forward'>, path: string): InternalRouteDef => def({ ...d, forward: { service: 'recordings', path } });
 
@@ -88,6 +88,6 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
   def({ operationId: 'appCreateToken', method: 'post', path: '/internal/app/tokens', summary: 'Make a token', body: { ...body(s.createTokenBody), required: true }, responses: appAnswer(s.createdTokenAnswer, 201) }),
   def({ operationId: 'appRevokeToken', method: 'delete', path: '/internal/app/tokens/{id}', summary: 'Revoke one of the owner\'s tokens', params: [id], responses: appAnswer(s.revokedAnswer) }),
   def({ operationId: 'appListSessions', method: 'get', path: '/internal/app/sessions', summary: 'The owner\'s sessions', responses: appAnswer(s.sessionListAnswer) }),
-  def({ operationId: 'appUpdateSettings', method: 'patch', path: '/app/settings', summary: 'Change the app\'s settings (uiLocale included)', body: { ...body(s.appSettingsBody), required: true }, responses: appAnswer(s.appSettingsAnswer) }),
-  def({ operationId: 'appGetWallet', method: 'get', path: '/app/wallet', summary: 'The wallet page', responses: appAnswer(s.walletAnswer) }),
+  def({ operationId: 'appUpdateSettings', service: 'account', method: 'patch', path: '/app/settings', summary: 'Change the app\'s settings (uiLocale included)', body: { ...body(s.appSettingsBody), required: true }, responses: appAnswer(s.appSettingsAnswer) }),
+  def({ operationId: 'appGetWallet', service: 'account', method: 'get', path: '/app/wallet', summary: 'The wallet page', responses: appAnswer(s.walletAnswer) }),
 ];

@@ -103,8 +103,8 @@ export const deadLetterReplays = open({ items: { type: 'array', items: anyObject
 export const deadLetterAnswer = open({ letter: anyObject });
 export const replayedAnswer = open({ seq: { type: 'integer' }, subject: str, deadLetteredBy: str, askedBy: str, replayed: { const: true } });
 export const developerModeAnswer = open({ developerMode: bool });
-export const tokenListAnswer = open({ tokens: { type: 'array', items: anyObject } });
-export const sessionListAnswer = open({ sessions: { type: 'array', items: anyObject } });
+export const tokenListAnswer = open({ tokens: { type: 'array', items: open({ ...(tokenView.properties as Record<string, JsonSchema>), createdAt: str }) } });
+export const sessionListAnswer = open({ sessions: { type: 'array', items: open({ id: str, device: str, createdAt: str, lastSeenAt: str, current: bool }) } });
 export const appSettingsAnswer = open({ settings: anyObject });
 export const walletAnswer = open({
   balanceMinutes: { type: 'integer' },

@@ -1597,7 +1597,14 @@ export interface AppListTokensInput {
 }
 
 export type AppListTokensOutput = {
-  tokens: object[];
+  tokens: ({
+    id: string;
+    name: string;
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
+    expiresAt: string | null;
+    dailyMinuteCap: number | null;
+    createdAt: string;
+  })[];
 };
 
 /** POST /internal/app/tokens */
@@ -1648,7 +1655,13 @@ export interface AppListSessionsInput {
 }
 
 export type AppListSessionsOutput = {
-  sessions: object[];
+  sessions: {
+    id: string;
+    device: string;
+    createdAt: string;
+    lastSeenAt: string;
+    current: boolean;
+  }[];
 };
 
 /** PATCH /app/settings */

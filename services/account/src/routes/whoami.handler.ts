@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { operationOf, type WhoamiOutput } from '@mm/contract';
 import { ApiError, checkUrlEncoding, hasScope, KEPT_ANSWER_MAX_AGE_MS, KEPT_UNTIL_HEADER, PRINCIPAL_HEADER, WALLET_VERSION_HEADER, requestObserver, writeError, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
 import type { WalletFigures, WalletService } from '../services/wallet.service';
 
@@ -17,9 +18,11 @@ export interface WhoamiDeps {
 }
 
 /** The Token info resource, from the principal and the wallet's figures. */
-export function tokenInfo(p: Principal, s: { balanceMinutes: number; usedMinutes24h: number }, limits: WhoamiDeps['uploadLimits']) {
+export function tokenInfo(p: Principal, s: { balanceMinutes: number; usedMinutes24h: number }, limits: WhoamiDeps['uploadLimits']): { schemaVersion: 1 } & WhoamiOutput {
+  // Only a token's principal reaches whoami (the gateway routes no app session to it).
+  if (p.tokenId === null || p.tokenName === null) throw new ApiError('TOKEN_NOT_ACCEPTED', 'whoami describes an API token; this request carries none.');
   return {
-    schemaVersion: 1,
+    schemaVersion: 1 as const,
     owner: { type: 'user', id: p.accountId, displayName: p.displayName },
     token: { id: p.tokenId, name: p.tokenName, scopes: p.scopes, dailyMinuteCap: p.dailyMinuteCap, usedMinutes24h: s.usedMinutes24h, expiresAt: p.tokenExpiresAt },
     wallet: hasScope(p, 'account:read') ? { balanceMinutes: s.balanceMinutes } : null,
@@ -51,16 +54,19 @@ function send(res: ServerResponse, body: unknown, keepUntil: number | null): voi
  */
 export function whoamiHandler(deps: WhoamiDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const observe = requestObserver('account', deps.logger);
+  // The route table's path and method: the one route not mounted through express (mountOperation).
+  const { path, method } = operationOf('whoami');
+  const METHOD = method.toUpperCase();
   return (req, res) => {
     const url = req.url ?? '';
-    if (req.method !== 'GET' || !(url === '/whoami' || url.startsWith('/whoami?'))) return false;
+    if (req.method !== METHOD || !(url === path || url.startsWith(`${path}?`))) return false;
     const facts: RequestFacts = { route: 'whoami' };
     observe(req, res, () => 'whoami', facts);
     (async () => {
       const p = await deps.verifier.verify(req.headers[PRINCIPAL_HEADER] as string | undefined);
       facts.principal = p;
       checkUrlEncoding(url);
-      const query = url.slice('/whoami'.length + 1);
+      const query = url.slice(path.length + 1);
       if (query) throw new ApiError('VALIDATION', `query parameter ${decodeURIComponent(query.split('=')[0])} is not allowed`);
       // A gateway that would keep the answer says under which wallet version (read before asking).
       const asked = req.headers[WALLET_VERSION_HEADER];

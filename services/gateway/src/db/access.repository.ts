@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Scope, Switch } from '@mm/contract';
+import type { AdminGetAccountOutput, Scope } from '@mm/contract';
 import type { TokenState } from '../domain/checks';
 import type { AccountRow, Database, TokenRow } from './schema';
 
@@ -12,17 +12,8 @@ export interface ResolvedToken extends TokenState {
   features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
 }
 
-/** The admin API's view of an account. */
-export interface AccountView {
-  id: string;
-  displayName: string | null;
-  email: string | null;
-  developerMode: boolean;
-  approved: boolean;
-  trial: boolean;
-  switches: Record<Switch, boolean>;
-  features: { series: boolean; ask: boolean; videoUpload: boolean; memory: boolean };
-}
+/** An account as the admin API answers it (the contract's admin table). */
+export type AccountView = AdminGetAccountOutput['account'];
 
 export function toAccountView(row: AccountRow): AccountView {
   return {

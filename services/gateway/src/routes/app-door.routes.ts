@@ -40,7 +40,16 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   const appPath = new URL(deps.appUrl).pathname.replace(/\/$/, '');
   const appOrigin = new URL(deps.appUrl).origin;
   const secure = deps.appUrl.startsWith('https:');
-  const locals = (res: Response) => res.locals as unknown as Locals;
+  // What the door learns of a request (its session, its form), kept beside the response, typed.
+  const state = new WeakMap<Response, Locals>();
+  const locals = (res: Response): Locals => {
+    let l = state.get(res);
+    if (!l) {
+      l = { session: null, params: new URLSearchParams() };
+      state.set(res, l);
+    }
+    return l;
+  };
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
   const setCookie = (res: Response, s: NewSession | null) => {

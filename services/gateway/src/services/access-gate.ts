@@ -154,7 +154,8 @@ export class AccessGate {
   private readonly loader: TokenLoader;
 
   constructor(
-    private readonly repo: AccessRepository,
+    /** What the gate reads of the access schema. */
+    private readonly repo: Pick<AccessRepository, 'findTokensByHashes' | 'accessVersion' | 'tokensDisabled'>,
     private readonly redis: Redis,
     private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger; maxCachedTokens?: number },
   ) {

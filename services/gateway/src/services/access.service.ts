@@ -1,30 +1,17 @@
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { BUS, SCOPES, SCOPE_SWITCH, LIMITS, type CreditKind, type Scope, type Switch } from '@mm/contract';
+import { BUS, SCOPES, SCOPE_SWITCH, LIMITS, type AdminCreateAccountInput, type AdminCreateTokenInput, type CreditKind } from '@mm/contract';
 import { ApiError, newId } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
 import type { AccessRepository, AccountView } from '../db/access.repository';
 import { generateTokenValue, hashToken } from '../domain/token-value';
 import { bumpAccessEpoch } from './access-gate';
 
-export interface CreateAccountInput {
-  displayName?: string | null;
-  email?: string | null;
-  balanceMinutes?: number;
-  developerMode?: boolean;
-  approved?: boolean;
-  trial?: boolean;
-  switches?: Partial<Record<Switch, boolean>>;
-  features?: Partial<AccountView['features']>;
-}
+/** An account's fields as the admin API's table has them (a change sends some of them). */
+export type CreateAccountInput = AdminCreateAccountInput['body'];
 
-export interface CreateTokenInput {
-  name: string;
-  scopes: Scope[];
-  expiresInDays?: 30 | 90 | 365 | null;
-  dailyMinuteCap?: number | null;
-}
+export type CreateTokenInput = AdminCreateTokenInput['body'];
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -92,7 +79,7 @@ export class AccessService {
     // A new token may have been tried (and cached as unknown) before it existed.
     await bumpAccessEpoch(this.deps.redis, this.deps.logger);
     return {
-      token: { id: row.id, name: row.name, scopes: row.scopes, expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null, dailyMinuteCap: row.dailyMinuteCap },
+      token: { id: row.id, name: row.name, scopes, expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null, dailyMinuteCap: row.dailyMinuteCap },
       value,
     };
   }
@@ -100,7 +87,7 @@ export class AccessService {
   async revokeToken(id: string) {
     if (!(await this.deps.repo.revokeToken(id))) throw new ApiError('NOT_FOUND', 'No such token.');
     await this.announceAccessChange();
-    return { id, revoked: true };
+    return { id, revoked: true as const };
   }
 
   async setFlags(tokensDisabled: boolean) {

@@ -27,7 +27,8 @@ export class ClientAddresses {
     if (trusted.empty) untrustedForwards();
   }
 
-  of(req: IncomingMessage): string {
+  /** The client's address of a request (only its peer and X-Forwarded-For are read). */
+  of(req: Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string } }): string {
     const forwardedFor = req.headers['x-forwarded-for'];
     if (forwardedFor !== undefined && this.trusted.empty) this.untrustedForward();
     return clientAddress(req.socket.remoteAddress, forwardedFor, this.trusted);

@@ -23,13 +23,14 @@ export interface SpeakerStats {
   questions: number;
 }
 
-export interface MeetingStats {
+/** A type (not an interface), so that it is a transcript's `stats` record as it is. */
+export type MeetingStats = {
   /** In order of first appearance. */
   speakers: SpeakerStats[];
   totalTurns: number;
   questions: number;
   durationMs: number;
-}
+};
 
 /**
  * Counts per speaker. `durationMs` defaults to the end of the last segment (the audio starts

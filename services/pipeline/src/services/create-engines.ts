@@ -71,7 +71,7 @@ export function createEngines(config: PipelineConfig): Engines {
         language: t.language,
         speakers: t.speakers.map((label) => ({ label, name: null })),
         segments,
-        stats: stats(segments, { durationMs: t.durationMs }) as unknown as Record<string, unknown>,
+        stats: stats(segments, { durationMs: t.durationMs }),
       };
     },
     async generate(input: GenerateInput): Promise<DigestDoc> {

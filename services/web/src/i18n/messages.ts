@@ -347,3 +347,9 @@ export function speechOf(locale: Locale): Speech {
 export function isLocale(v: unknown): v is Locale {
   return v === 'en' || v === 'fa';
 }
+
+/** The message of a key made at run time (a status, a ledger kind), or undefined when there is none. */
+export function messageOf(t: Messages, key: string): string | undefined {
+  const all: Record<string, string> = t;
+  return Object.hasOwn(all, key) ? all[key] : undefined;
+}

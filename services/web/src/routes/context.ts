@@ -39,7 +39,7 @@ export async function contextOf(deps: PageDeps, req: Request): Promise<Ctx> {
   let locale = signedOutLocale(req);
   if (who && principal) {
     // The account's own setting (uiLocale) wins once signed in.
-    const account = await deps.backend.call<{ settings: { uiLocale: string } }>('account', principal, 'GET', '/account').catch(() => null);
+    const account = await deps.backend.operation('getAccount', principal).catch(() => null);
     if (account && isLocale(account.settings.uiLocale)) locale = account.settings.uiLocale;
   }
   const csrf = req.headers[APP_CSRF_HEADER];

@@ -28,7 +28,7 @@ export function listsRoutes(deps: PageDeps): Router {
   const router = Router();
   const { base, backend } = deps;
   const readable = (principal: string) =>
-    backend.call<{ items: ListedSeries[] }>('series', principal, 'GET', '/series/readable').then((x) => x.items, () => [] as ListedSeries[]);
+    backend.operation('listReadableSeries', principal).then((x) => x.items, () => [] as ListedSeries[]);
 
   router.get('/meetings', signedIn(deps, async (req, res, ctx) => {
     const f = filtersOf(req);
@@ -70,7 +70,7 @@ export function listsRoutes(deps: PageDeps): Router {
   router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
     const id = encodeURIComponent(String(req.params.id));
     try {
-      const { series } = await backend.call<{ series: { id: string; name: string; access: 'owner' | 'member'; meetingCount: number } }>('series', ctx.principal, 'GET', `/series/${id}`);
+      const { series } = await backend.operation('getSeries', ctx.principal, { params: { id: String(req.params.id) } });
       const { items } = await backend.call<{ items: ListedMeeting[] }>('recordings', ctx.principal, 'GET', `/recordings/ready?seriesId=${id}&limit=100`);
       const listed: ListedSeries = { id: series.id, name: series.name, role: series.access, meetingCount: series.meetingCount };
       sendPage(res, ctx, series.name, <SeriesPageView s={ctx.s} base={base} series={listed} items={items} />);

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { isLocale } from '../i18n/messages';
 import { signedIn, sendPage, q, type PageDeps } from './context';
-import { HomeView, SessionsView, type SessionItem } from '../views/pages.views';
+import { HomeView, SessionsView } from '../views/pages.views';
 
 /** The signed-in pages that are not the tokens page: home, sessions, the language switch. */
 export function pagesRoutes(deps: PageDeps): Router {
@@ -11,7 +11,7 @@ export function pagesRoutes(deps: PageDeps): Router {
     sendPage(res, ctx, ctx.s.t.homeTitle, <HomeView s={ctx.s} base={base} viewer={ctx.viewer} />);
   }));
   router.get('/sessions', signedIn(deps, async (req, res, ctx) => {
-    const { sessions } = await backend.call<{ sessions: SessionItem[] }>('gateway', ctx.principal, 'GET', '/internal/app/sessions');
+    const { sessions } = await backend.operation('appListSessions', ctx.principal);
     res.setHeader('Cache-Control', 'no-store');
     sendPage(res, ctx, ctx.s.t.sessionsTitle, <SessionsView s={ctx.s} base={base} viewer={ctx.viewer} sessions={sessions} done={q(req, 'done') === 'signed-out-others'} />);
   }));
@@ -19,7 +19,7 @@ export function pagesRoutes(deps: PageDeps): Router {
   // The language switch: the account's uiLocale (account service), then back to the page it was on.
   router.post('/language', express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }), signedIn(deps, async (req, res, ctx) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    if (isLocale(body.locale)) await backend.call('account', ctx.principal, 'PATCH', '/app/settings', { uiLocale: body.locale });
+    if (isLocale(body.locale)) await backend.operation('appUpdateSettings', ctx.principal, { body: { uiLocale: body.locale } });
     const back = typeof body.back === 'string' && body.back.startsWith(`${base}/`) && !/^\/\/|[\\\s]/.test(body.back) ? body.back : `${base}/`;
     res.redirect(303, back.slice(0, 500));
   }));

@@ -1,13 +1,9 @@
 import express, { Router, type Request } from 'express';
-import { LIMITS, SCOPES, type Switch } from '@mm/contract';
+import { LIMITS, SCOPES, type AppCreateTokenInput } from '@mm/contract';
 import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
 import { BackendError } from '../services/backend.client';
-import { EMPTY_DRAFT, TokensView, type TokenDraft, type TokenItem, type TokensPageData } from '../views/tokens.view';
+import { EMPTY_DRAFT, TokensView, type TokenDraft, type TokensPageData } from '../views/tokens.view';
 import type { Messages } from '../i18n/messages';
-
-interface AccountAccess {
-  account: { developerMode: boolean; switches: Record<Switch, boolean> };
-}
 
 /** The form's fields as typed (every value one string, bounded), whatever the browser sent. */
 function draftOf(req: Request): TokenDraft {
@@ -18,18 +14,20 @@ function draftOf(req: Request): TokenDraft {
 }
 
 /** The API's body for a draft, or the message of what is wrong with it. */
-function requestOf(d: TokenDraft, t: Messages): { body: Record<string, unknown> } | { error: string } {
+function requestOf(d: TokenDraft, t: Messages): { body: AppCreateTokenInput['body'] } | { error: string } {
   if (!d.name || d.name.length > 100) return { error: t.errorName };
   if (d.scopes.length === 0) return { error: t.errorNeedScope };
   if (d.scopes.some((x) => !(SCOPES as readonly string[]).includes(x))) return { error: t.errorGeneric };
-  const expiry = { '30': 30, '90': 90, '365': 365, never: null }[d.expiresInDays];
+  const expiry = ({ '30': 30, '90': 90, '365': 365, never: null } as const)[d.expiresInDays];
   if (expiry === undefined) return { error: t.errorGeneric };
   let cap: number | null = null;
   if (d.dailyMinuteCap !== '') {
     cap = /^\d{1,6}$/.test(d.dailyMinuteCap) ? Number(d.dailyMinuteCap) : NaN;
     if (!(cap >= LIMITS.dailyMinuteCapMin && cap <= LIMITS.dailyMinuteCapMax)) return { error: t.errorCap };
   }
-  return { body: { name: d.name, scopes: d.scopes, expiresInDays: expiry, dailyMinuteCap: cap } };
+  // In the catalog's order, as the gateway keeps them.
+  const scopes = SCOPES.filter((x) => d.scopes.includes(x));
+  return { body: { name: d.name, scopes, expiresInDays: expiry, dailyMinuteCap: cap } };
 }
 
 /** The tokens page: developer mode, the contract's creation form, the list with revoke. */
@@ -40,8 +38,8 @@ export function tokensRoutes(deps: PageDeps): Router {
 
   const show = async (res: express.Response, ctx: Ctx & { principal: string }, over: Partial<TokensPageData>, status = 200) => {
     const [{ account }, { tokens }] = await Promise.all([
-      backend.call<AccountAccess>('gateway', ctx.principal, 'GET', '/internal/app/account'),
-      backend.call<{ tokens: TokenItem[] }>('gateway', ctx.principal, 'GET', '/internal/app/tokens'),
+      backend.operation('appGetAccess', ctx.principal),
+      backend.operation('appListTokens', ctx.principal),
     ]);
     const d: TokensPageData = { developerMode: account.developerMode, switches: account.switches, tokens, draft: EMPTY_DRAFT, error: null, notice: null, created: null, ...over };
     res.setHeader('Cache-Control', 'no-store');
@@ -56,7 +54,7 @@ export function tokensRoutes(deps: PageDeps): Router {
     const asked = requestOf(draft, ctx.s.t);
     if ('error' in asked) return show(res, ctx, { draft, error: asked.error }, 400);
     try {
-      const made = await backend.call<{ token: { name: string }; value: string }>('gateway', ctx.principal, 'POST', '/internal/app/tokens', asked.body);
+      const made = await backend.operation('appCreateToken', ctx.principal, { body: asked.body });
       await show(res, ctx, { created: { name: made.token.name, value: made.value } }, 201);
     } catch (err) {
       if (!(err instanceof BackendError) || err.status >= 500) throw err;
@@ -66,7 +64,7 @@ export function tokensRoutes(deps: PageDeps): Router {
   }));
   router.post('/tokens/:id/revoke', form, signedIn(deps, async (req, res, ctx) => {
     try {
-      await backend.call('gateway', ctx.principal, 'DELETE', `/internal/app/tokens/${encodeURIComponent(String(req.params.id))}`);
+      await backend.operation('appRevokeToken', ctx.principal, { params: { id: String(req.params.id) } });
     } catch (err) {
       if (!(err instanceof BackendError) || err.code !== 'NOT_FOUND') throw err;
     }
@@ -74,7 +72,7 @@ export function tokensRoutes(deps: PageDeps): Router {
   }));
   router.post('/developer-mode', form, signedIn(deps, async (req, res, ctx) => {
     const on = (req.body as Record<string, unknown>)?.on === 'true';
-    await backend.call('gateway', ctx.principal, 'PUT', '/internal/app/developer-mode', { on });
+    await backend.operation('appSetDeveloperMode', ctx.principal, { body: { on } });
     res.redirect(303, `${base}/tokens`);
   }));
   return router;

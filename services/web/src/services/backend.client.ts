@@ -1,4 +1,12 @@
+import { operationOf, pathOf, serviceOf, type OperationId, type OperationInput, type OperationOutput } from '@mm/contract';
 import { PRINCIPAL_HEADER } from '@mm/http';
+
+/** What a call of an operation sends: its path parameters, query and body as the contract types them. */
+export interface CallInput<Op extends OperationId> {
+  params?: OperationInput<Op>['params'];
+  query?: Partial<OperationInput<Op>['query']>;
+  body?: OperationInput<Op>['body'];
+}
 
 /** An answer of the gateway or a service that was not a success: its status and the contract's code. */
 export class BackendError extends Error {
@@ -17,6 +25,20 @@ export class BackendError extends Error {
  */
 export class Backend {
   constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string }) {}
+
+  /**
+   * One operation of the contract's tables, by its operationId: the service, method and path come
+   * from the table (the app spells none), the answer is typed as the operation's output.
+   */
+  operation<Op extends OperationId>(operationId: Op, principal: string, input: CallInput<Op> = {}): Promise<OperationOutput<Op>> {
+    const op = operationOf(operationId);
+    const service = serviceOf(operationId);
+    if (service === 'events' || service === 'ask') throw new Error(`the app does not call ${service}`);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    const path = `${pathOf(op, input.params ?? {})}${query.size ? `?${query}` : ''}`;
+    return this.call<OperationOutput<Op>>(service, principal, op.method.toUpperCase(), path, input.body);
+  }
 
   async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.urls[service]}${path}`, {

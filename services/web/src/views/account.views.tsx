@@ -1,10 +1,10 @@
 import { NAMING_MODES } from '@mm/contract';
-import type { Speech } from '../i18n/messages';
+import { messageOf, type Speech } from '../i18n/messages';
 import { Notice, PostForm, type Viewer } from './layout';
 import { NewPasswordFields } from './auth.views';
 
 type Props = { s: Speech; base: string; viewer: Viewer; notice?: string | null; error?: string | null };
-const label = (s: Speech, key: string) => (s.t as unknown as Record<string, string>)[key] ?? key;
+const label = (s: Speech, key: string) => messageOf(s.t, key) ?? key;
 
 export interface WalletData {
   balanceMinutes: number;

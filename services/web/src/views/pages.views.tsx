@@ -1,4 +1,4 @@
-import type { Messages, Speech } from '../i18n/messages';
+import { messageOf, type Messages, type Speech } from '../i18n/messages';
 import { Notice, PostForm, type Viewer } from './layout';
 
 export function HomeView({ s, base, viewer }: { s: Speech; base: string; viewer: Viewer }) {
@@ -68,7 +68,7 @@ export interface MeetingStatus {
 }
 
 export function statusLabel(t: Messages, status: string): string {
-  return (t as unknown as Record<string, string>)[`status${status}`] ?? status;
+  return messageOf(t, `status${status}`) ?? status;
 }
 
 export function NotFoundView({ s, base }: { s: Speech; base: string }) {
