@@ -192,7 +192,7 @@ function serviceEnv(target: string, deps: Deps): Record<string, string> {
   const services = bootstrapServices();
   if (target in services) env.DATABASE_URL = deps.databaseUrl(target);
   if ((BUS_SERVICES as readonly string[]).includes(target)) env.NATS_PASSWORD = deps.natsPasswords[target];
-  if (target === 'gateway' || target === 'account') env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+  if (target === 'gateway') env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/8';
   if (target === 'gateway') env.TOKEN_HASH_KEY = randomBytes(32).toString('hex');
   if (target === 'mcp') Object.assign(env, { MM_URL: deps.env.GATEWAY_URL, MCP_PORT: String(Number(deps.env.GATEWAY_PORT) + 60) });
   return env;

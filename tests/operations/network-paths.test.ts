@@ -155,9 +155,9 @@ describe.each(['dev', 'prod'])('the %s overlay network', (overlay) => {
     const cut = structuredClone(objects);
     const gateway = policy(cut, 'gateway');
     gateway.spec.ingress = gateway.spec.ingress.filter((r: Obj) => !r.from.some((f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring'));
-    const account = policy(cut, 'account');
-    account.spec.egress = account.spec.egress.filter((r: Obj) => !(r.ports ?? []).some((q: Obj) => q.port === 6379));
-    expect(compare(cut, overlay).missing).toEqual([p('account', IN_CLUSTER[overlay].redis?.label ?? 'outside', 6379), p('prometheus', 'gateway', 9080)]);
+    const gatewayOut = policy(cut, 'gateway');
+    gatewayOut.spec.egress = gatewayOut.spec.egress.filter((r: Obj) => !(r.ports ?? []).some((q: Obj) => q.port === 6379));
+    expect(compare(cut, overlay).missing).toEqual([p('gateway', IN_CLUSTER[overlay].redis?.label ?? 'outside', 6379), p('prometheus', 'gateway', 9080)]);
 
     const widened = structuredClone(objects);
     policy(widened, 'gateway').spec.ingress.push({ ports: [{ port: 8080, protocol: 'TCP' }] });
