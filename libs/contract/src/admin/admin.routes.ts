@@ -10,68 +10,246 @@ import { LIMITS } from '../catalog';
 import * as s from './admin.schemas';
 import { submitRecording } from '../routes/recordings.routes';
 
-const pathParam = (name: string, schema: JsonSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idMaxChars }) => ({ name, in: 'path' as const, required: true, schema });
+const pathParam = (
+  name: string,
+  schema: JsonSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idMaxChars },
+) => ({ name, in: 'path' as const, required: true, schema });
 const id = pathParam('id');
 const idempotencyKey = { name: 'Idempotency-Key', in: 'header' as const, required: false, schema: { type: 'string' } };
 const body = (schema: JsonSchema) => ({ contentType: 'application/json' as const, required: false, schema });
 const answer = (schema: JsonSchema, status = 200) => [{ status, schema, description: '' }];
 /** The app's routes answer `schemaVersion` as the public ones do. */
 const appAnswer = (schema: JsonSchema, status = 200) =>
-  answer({ ...schema, properties: { schemaVersion: { const: 1 }, ...(schema.properties as object) }, required: ['schemaVersion', ...((schema.required ?? []) as string[])] }, status);
+  answer(
+    {
+      ...schema,
+      properties: { schemaVersion: { const: 1 }, ...(schema.properties as object) },
+      required: ['schemaVersion', ...((schema.required ?? []) as string[])],
+    },
+    status,
+  );
 
 type Def = Omit<InternalRouteDef, 'params' | 'service'> & Partial<Pick<InternalRouteDef, 'params' | 'service'>>;
 const def = (d: Def): InternalRouteDef => ({ params: [], service: 'gateway', ...d });
 /** A meeting operation the gateway forwards to recordings with an app principal. */
-const toRecordings = (d: Omit<Def, 'forward'>, path: string): InternalRouteDef => def({ ...d, forward: { service: 'recordings', path } });
+const toRecordings = (d: Omit<Def, 'forward'>, path: string): InternalRouteDef =>
+  def({ ...d, forward: { service: 'recordings', path } });
 
 /** The admin API, paths relative to `/admin/v1`. */
 export const ADMIN_ROUTES: readonly InternalRouteDef[] = [
-  def({ operationId: 'adminCreateAccount', method: 'post', path: '/accounts', summary: 'Create an account', body: body(s.createAccountBody), responses: answer(s.accountAnswer, 201) }),
-  def({ operationId: 'adminGetAccount', method: 'get', path: '/accounts/{id}', summary: 'Read an account', params: [id], responses: answer(s.accountAnswer) }),
-  def({ operationId: 'adminUpdateAccount', method: 'patch', path: '/accounts/{id}', summary: 'Change an account', params: [id], body: body(s.patchAccountBody), responses: answer(s.accountAnswer) }),
-  def({ operationId: 'adminBuyMinutes', method: 'post', path: '/accounts/{id}/minutes', summary: 'Record a purchase of minutes', params: [id, idempotencyKey], body: body(s.minutesBody), responses: answer(s.balanceAnswer) }),
-  def({ operationId: 'adminCreateToken', method: 'post', path: '/accounts/{id}/tokens', summary: 'Make a token', params: [id], body: body(s.createTokenBody), responses: answer(s.createdTokenAnswer, 201) }),
-  def({ operationId: 'adminCreateInvite', method: 'post', path: '/accounts/{id}/invites', summary: 'Make an invite link', params: [id], body: body(s.inviteBody), responses: answer(s.inviteAnswer, 201) }),
-  def({ operationId: 'adminRevokeToken', method: 'delete', path: '/tokens/{id}', summary: 'Revoke a token', params: [id], responses: answer(s.revokedAnswer) }),
-  def({ operationId: 'adminSetFlags', method: 'put', path: '/flags', summary: 'Set the global flags', body: body(s.flagsBody), responses: answer(s.flagsAnswer) }),
-  def({ operationId: 'adminAddSeriesMember', method: 'post', path: '/series/{id}/members', summary: 'Add a member to a series', params: [id], body: body(s.seriesMemberBody), responses: answer(s.seriesMemberAnswer) }),
+  def({
+    operationId: 'adminCreateAccount',
+    method: 'post',
+    path: '/accounts',
+    summary: 'Create an account',
+    body: body(s.createAccountBody),
+    responses: answer(s.accountAnswer, 201),
+  }),
+  def({
+    operationId: 'adminGetAccount',
+    method: 'get',
+    path: '/accounts/{id}',
+    summary: 'Read an account',
+    params: [id],
+    responses: answer(s.accountAnswer),
+  }),
+  def({
+    operationId: 'adminUpdateAccount',
+    method: 'patch',
+    path: '/accounts/{id}',
+    summary: 'Change an account',
+    params: [id],
+    body: body(s.patchAccountBody),
+    responses: answer(s.accountAnswer),
+  }),
+  def({
+    operationId: 'adminBuyMinutes',
+    method: 'post',
+    path: '/accounts/{id}/minutes',
+    summary: 'Record a purchase of minutes',
+    params: [id, idempotencyKey],
+    body: body(s.minutesBody),
+    responses: answer(s.balanceAnswer),
+  }),
+  def({
+    operationId: 'adminCreateToken',
+    method: 'post',
+    path: '/accounts/{id}/tokens',
+    summary: 'Make a token',
+    params: [id],
+    body: body(s.createTokenBody),
+    responses: answer(s.createdTokenAnswer, 201),
+  }),
+  def({
+    operationId: 'adminCreateInvite',
+    method: 'post',
+    path: '/accounts/{id}/invites',
+    summary: 'Make an invite link',
+    params: [id],
+    body: body(s.inviteBody),
+    responses: answer(s.inviteAnswer, 201),
+  }),
+  def({
+    operationId: 'adminRevokeToken',
+    method: 'delete',
+    path: '/tokens/{id}',
+    summary: 'Revoke a token',
+    params: [id],
+    responses: answer(s.revokedAnswer),
+  }),
+  def({
+    operationId: 'adminSetFlags',
+    method: 'put',
+    path: '/flags',
+    summary: 'Set the global flags',
+    body: body(s.flagsBody),
+    responses: answer(s.flagsAnswer),
+  }),
+  def({
+    operationId: 'adminAddSeriesMember',
+    method: 'post',
+    path: '/series/{id}/members',
+    summary: 'Add a member to a series',
+    params: [id],
+    body: body(s.seriesMemberBody),
+    responses: answer(s.seriesMemberAnswer),
+  }),
   toRecordings(
-    { operationId: 'adminSubmitRecording', method: 'post', path: '/accounts/{id}/recordings', summary: 'Upload a meeting made in the app', params: [id, idempotencyKey], body: submitRecording.body, responses: answer(s.submitAnswer, 202) },
+    {
+      operationId: 'adminSubmitRecording',
+      method: 'post',
+      path: '/accounts/{id}/recordings',
+      summary: 'Upload a meeting made in the app',
+      params: [id, idempotencyKey],
+      body: submitRecording.body,
+      responses: answer(s.submitAnswer, 202),
+    },
     '/internal/admin/recordings',
   ),
-  toRecordings({ operationId: 'adminDeleteRecording', method: 'delete', path: '/recordings/{id}', summary: 'Delete a meeting', params: [id], responses: answer(s.recordingDeletedAnswer) }, '/internal/admin/recordings/{id}'),
-  toRecordings({ operationId: 'adminRestoreRecording', method: 'post', path: '/recordings/{id}/restore', summary: 'Restore a meeting', params: [id], responses: answer(s.recordingRestoredAnswer) }, '/internal/admin/recordings/{id}/restore'),
   toRecordings(
-    { operationId: 'adminUpdateRecording', method: 'patch', path: '/recordings/{id}', summary: 'Rename a meeting or change its series', params: [id], body: body(s.patchRecordingBody), responses: answer(s.recordingPatchedAnswer) },
+    {
+      operationId: 'adminDeleteRecording',
+      method: 'delete',
+      path: '/recordings/{id}',
+      summary: 'Delete a meeting',
+      params: [id],
+      responses: answer(s.recordingDeletedAnswer),
+    },
     '/internal/admin/recordings/{id}',
   ),
   toRecordings(
-    { operationId: 'adminNameSpeakers', method: 'put', path: '/recordings/{id}/speakers', summary: 'Name the speakers', params: [id], body: body(s.speakersBody), responses: answer(s.recordingChangeAnswer) },
+    {
+      operationId: 'adminRestoreRecording',
+      method: 'post',
+      path: '/recordings/{id}/restore',
+      summary: 'Restore a meeting',
+      params: [id],
+      responses: answer(s.recordingRestoredAnswer),
+    },
+    '/internal/admin/recordings/{id}/restore',
+  ),
+  toRecordings(
+    {
+      operationId: 'adminUpdateRecording',
+      method: 'patch',
+      path: '/recordings/{id}',
+      summary: 'Rename a meeting or change its series',
+      params: [id],
+      body: body(s.patchRecordingBody),
+      responses: answer(s.recordingPatchedAnswer),
+    },
+    '/internal/admin/recordings/{id}',
+  ),
+  toRecordings(
+    {
+      operationId: 'adminNameSpeakers',
+      method: 'put',
+      path: '/recordings/{id}/speakers',
+      summary: 'Name the speakers',
+      params: [id],
+      body: body(s.speakersBody),
+      responses: answer(s.recordingChangeAnswer),
+    },
     '/internal/admin/recordings/{id}/speakers',
   ),
   toRecordings(
     {
-      operationId: 'adminEditSegment', method: 'patch', path: '/recordings/{id}/transcript/segments/{index}', summary: 'Edit a transcript segment',
+      operationId: 'adminEditSegment',
+      method: 'patch',
+      path: '/recordings/{id}/transcript/segments/{index}',
+      summary: 'Edit a transcript segment',
       params: [id, pathParam('index', { type: 'string', pattern: '^\\d{1,9}$', description: 'a segment number' })],
-      body: body(s.segmentBody), responses: answer(s.segmentEditedAnswer),
+      body: body(s.segmentBody),
+      responses: answer(s.segmentEditedAnswer),
     },
     '/internal/admin/recordings/{id}/transcript/segments/{index}',
   ),
-  toRecordings({ operationId: 'adminRegenerateDigest', method: 'post', path: '/recordings/{id}/regenerate', summary: 'Regenerate the digest', params: [id], responses: answer(s.recordingChangeAnswer) }, '/internal/admin/recordings/{id}/regenerate'),
-  toRecordings({ operationId: 'adminRecheckRecording', method: 'post', path: '/recordings/{id}/recheck', summary: 'Check a meeting again', params: [id], responses: answer(s.recordingChangeAnswer) }, '/internal/admin/recordings/{id}/recheck'),
+  toRecordings(
+    {
+      operationId: 'adminRegenerateDigest',
+      method: 'post',
+      path: '/recordings/{id}/regenerate',
+      summary: 'Regenerate the digest',
+      params: [id],
+      responses: answer(s.recordingChangeAnswer),
+    },
+    '/internal/admin/recordings/{id}/regenerate',
+  ),
+  toRecordings(
+    {
+      operationId: 'adminRecheckRecording',
+      method: 'post',
+      path: '/recordings/{id}/recheck',
+      summary: 'Check a meeting again',
+      params: [id],
+      responses: answer(s.recordingChangeAnswer),
+    },
+    '/internal/admin/recordings/{id}/recheck',
+  ),
   def({
-    operationId: 'adminListDeadLetters', method: 'get', path: '/dead-letters', summary: 'List dead letters',
+    operationId: 'adminListDeadLetters',
+    method: 'get',
+    path: '/dead-letters',
+    summary: 'List dead letters',
     params: [
-      { name: 'after', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999, default: 0 } },
-      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999, default: 0 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+      },
     ],
     responses: answer(s.deadLetterPage),
   }),
-  def({ operationId: 'adminListDeadLetterReplays', method: 'get', path: '/dead-letters/replays', summary: 'List the replays made', responses: answer(s.deadLetterReplays) }),
-  def({ operationId: 'adminReadDeadLetter', method: 'get', path: '/dead-letters/{seq}', summary: 'Read a dead letter', params: [pathParam('seq', seqSchema())], responses: answer(s.deadLetterAnswer) }),
   def({
-    operationId: 'adminReplayDeadLetter', method: 'post', path: '/dead-letters/{seq}/replay', summary: 'Replay a dead letter',
-    params: [pathParam('seq', seqSchema())], body: { ...body(s.replayBody), required: true }, responses: answer(s.replayedAnswer),
+    operationId: 'adminListDeadLetterReplays',
+    method: 'get',
+    path: '/dead-letters/replays',
+    summary: 'List the replays made',
+    responses: answer(s.deadLetterReplays),
+  }),
+  def({
+    operationId: 'adminReadDeadLetter',
+    method: 'get',
+    path: '/dead-letters/{seq}',
+    summary: 'Read a dead letter',
+    params: [pathParam('seq', seqSchema())],
+    responses: answer(s.deadLetterAnswer),
+  }),
+  def({
+    operationId: 'adminReplayDeadLetter',
+    method: 'post',
+    path: '/dead-letters/{seq}/replay',
+    summary: 'Replay a dead letter',
+    params: [pathParam('seq', seqSchema())],
+    body: { ...body(s.replayBody), required: true },
+    responses: answer(s.replayedAnswer),
   }),
 ];
 
@@ -81,13 +259,74 @@ function seqSchema(): JsonSchema {
 
 /** What the app asks for the signed-in owner (an `app` principal made from a session only). */
 export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
-  def({ operationId: 'appGetAccess', method: 'get', path: '/internal/app/account', summary: 'The owner\'s account', responses: appAnswer(s.accountAnswer) }),
-  def({ operationId: 'appSetDeveloperMode', method: 'put', path: '/internal/app/developer-mode', summary: 'Developer mode on or off', body: { ...body(s.developerModeBody), required: true }, responses: appAnswer(s.developerModeAnswer) }),
-  def({ operationId: 'appUpdateProfile', method: 'patch', path: '/internal/app/profile', summary: 'Change the display name', body: { ...body(s.profileBody), required: true }, responses: appAnswer(s.accountAnswer) }),
-  def({ operationId: 'appListTokens', method: 'get', path: '/internal/app/tokens', summary: 'The owner\'s active tokens', responses: appAnswer(s.tokenListAnswer) }),
-  def({ operationId: 'appCreateToken', method: 'post', path: '/internal/app/tokens', summary: 'Make a token', body: { ...body(s.createTokenBody), required: true }, responses: appAnswer(s.createdTokenAnswer, 201) }),
-  def({ operationId: 'appRevokeToken', method: 'delete', path: '/internal/app/tokens/{id}', summary: 'Revoke one of the owner\'s tokens', params: [id], responses: appAnswer(s.revokedAnswer) }),
-  def({ operationId: 'appListSessions', method: 'get', path: '/internal/app/sessions', summary: 'The owner\'s sessions', responses: appAnswer(s.sessionListAnswer) }),
-  def({ operationId: 'appUpdateSettings', service: 'account', method: 'patch', path: '/app/settings', summary: 'Change the app\'s settings (uiLocale included)', body: { ...body(s.appSettingsBody), required: true }, responses: appAnswer(s.appSettingsAnswer) }),
-  def({ operationId: 'appGetWallet', service: 'account', method: 'get', path: '/app/wallet', summary: 'The wallet page', responses: appAnswer(s.walletAnswer) }),
+  def({
+    operationId: 'appGetAccess',
+    method: 'get',
+    path: '/internal/app/account',
+    summary: "The owner's account",
+    responses: appAnswer(s.accountAnswer),
+  }),
+  def({
+    operationId: 'appSetDeveloperMode',
+    method: 'put',
+    path: '/internal/app/developer-mode',
+    summary: 'Developer mode on or off',
+    body: { ...body(s.developerModeBody), required: true },
+    responses: appAnswer(s.developerModeAnswer),
+  }),
+  def({
+    operationId: 'appUpdateProfile',
+    method: 'patch',
+    path: '/internal/app/profile',
+    summary: 'Change the display name',
+    body: { ...body(s.profileBody), required: true },
+    responses: appAnswer(s.accountAnswer),
+  }),
+  def({
+    operationId: 'appListTokens',
+    method: 'get',
+    path: '/internal/app/tokens',
+    summary: "The owner's active tokens",
+    responses: appAnswer(s.tokenListAnswer),
+  }),
+  def({
+    operationId: 'appCreateToken',
+    method: 'post',
+    path: '/internal/app/tokens',
+    summary: 'Make a token',
+    body: { ...body(s.createTokenBody), required: true },
+    responses: appAnswer(s.createdTokenAnswer, 201),
+  }),
+  def({
+    operationId: 'appRevokeToken',
+    method: 'delete',
+    path: '/internal/app/tokens/{id}',
+    summary: "Revoke one of the owner's tokens",
+    params: [id],
+    responses: appAnswer(s.revokedAnswer),
+  }),
+  def({
+    operationId: 'appListSessions',
+    method: 'get',
+    path: '/internal/app/sessions',
+    summary: "The owner's sessions",
+    responses: appAnswer(s.sessionListAnswer),
+  }),
+  def({
+    operationId: 'appUpdateSettings',
+    service: 'account',
+    method: 'patch',
+    path: '/app/settings',
+    summary: "Change the app's settings (uiLocale included)",
+    body: { ...body(s.appSettingsBody), required: true },
+    responses: appAnswer(s.appSettingsAnswer),
+  }),
+  def({
+    operationId: 'appGetWallet',
+    service: 'account',
+    method: 'get',
+    path: '/app/wallet',
+    summary: 'The wallet page',
+    responses: appAnswer(s.walletAnswer),
+  }),
 ];

@@ -29,7 +29,13 @@ export function Csrf({ viewer }: { viewer: Viewer }) {
 }
 
 /** A form that changes something: POST, with the CSRF field. */
-export function PostForm(props: { viewer: Viewer; action: string; class?: string; label?: string; children: ComponentChildren }) {
+export function PostForm(props: {
+  viewer: Viewer;
+  action: string;
+  class?: string;
+  label?: string;
+  children: ComponentChildren;
+}) {
   return (
     <form method="post" action={props.action} class={props.class} aria-label={props.label}>
       <Csrf viewer={props.viewer} />
@@ -55,12 +61,18 @@ function LanguageSwitch({ s, viewer, base, here }: Pick<PageProps, 's' | 'viewer
       <PostForm viewer={viewer} action={`${base}/language`} class="inline" label={s.t.language}>
         <input type="hidden" name="locale" value={other} />
         <input type="hidden" name="back" value={here} />
-        <button type="submit" class="link" lang={other}>{s.t.switchToOther}</button>
+        <button type="submit" class="link" lang={other}>
+          {s.t.switchToOther}
+        </button>
       </PostForm>
     );
   }
   const sep = here.includes('?') ? '&' : '?';
-  return <a href={`${here.replace(/[?&]lang=\w+/, '')}${sep}lang=${other}`} lang={other} hreflang={other}>{s.t.switchToOther}</a>;
+  return (
+    <a href={`${here.replace(/[?&]lang=\w+/, '')}${sep}lang=${other}`} lang={other} hreflang={other}>
+      {s.t.switchToOther}
+    </a>
+  );
 }
 
 function Layout(props: PageProps) {
@@ -75,9 +87,13 @@ function Layout(props: PageProps) {
         <script src={`${base}/assets/app.js`} defer />
       </head>
       <body>
-        <a class="skip" href="#main">{s.t.skipToContent}</a>
+        <a class="skip" href="#main">
+          {s.t.skipToContent}
+        </a>
         <header class="top">
-          <a class="brand" href={`${base}/`}>{s.t.appName}</a>
+          <a class="brand" href={`${base}/`}>
+            {s.t.appName}
+          </a>
           {viewer.signedIn ? (
             <nav aria-label={s.t.navMain}>
               <a href={`${base}/`}>{s.t.navHome}</a>
@@ -92,7 +108,9 @@ function Layout(props: PageProps) {
               <a href={`${base}/profile`}>{s.t.navProfile}</a>
               <a href={`${base}/sessions`}>{s.t.navSessions}</a>
               <PostForm viewer={viewer} action={`${base}/sign-out`} class="inline">
-                <button type="submit" class="link">{s.t.signOut}</button>
+                <button type="submit" class="link">
+                  {s.t.signOut}
+                </button>
               </PostForm>
             </nav>
           ) : null}

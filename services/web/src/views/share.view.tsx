@@ -6,10 +6,21 @@ import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Tu
 import type { ShareLink } from '../db/share-link.repository';
 
 /** The owner's share section of a ready meeting: make a link (expiry, audio or not), the links made, revoke. */
-export function ShareSection({ s, viewer, action, links }: { s: Speech; viewer: Viewer; action: string; links: ShareLink[] }) {
+export function ShareSection({
+  s,
+  viewer,
+  action,
+  links,
+}: {
+  s: Speech;
+  viewer: Viewer;
+  action: string;
+  links: ShareLink[];
+}) {
   const t = shareText(s.locale);
   const now = Date.now();
-  const state = (l: ShareLink) => (l.revokedAt ? t.revoked : l.expiresAt && Date.parse(l.expiresAt) <= now ? t.expired : t.live);
+  const state = (l: ShareLink) =>
+    l.revokedAt ? t.revoked : l.expiresAt && Date.parse(l.expiresAt) <= now ? t.expired : t.live;
   return (
     <section class="card" aria-labelledby="share-h" id="share">
       <h2 id="share-h">{t.share}</h2>
@@ -56,8 +67,14 @@ export function ShareSection({ s, viewer, action, links }: { s: Speech; viewer: 
                   <td>{state(l)}</td>
                   <td>
                     {state(l) === t.live ? (
-                      <PostForm viewer={viewer} action={`${action}/shares/${encodeURIComponent(l.id)}/revoke`} class="inline">
-                        <button type="submit" class="danger">{t.revoke}</button>
+                      <PostForm
+                        viewer={viewer}
+                        action={`${action}/shares/${encodeURIComponent(l.id)}/revoke`}
+                        class="inline"
+                      >
+                        <button type="submit" class="danger">
+                          {t.revoke}
+                        </button>
                       </PostForm>
                     ) : null}
                   </td>
@@ -91,7 +108,15 @@ export function ShareCreatedView({ s, url, back }: { s: Speech; url: string; bac
 }
 
 /** What a share link shows: the meeting's date, length, digest and transcript, the audio if ticked; nothing of the account. */
-export function SharedMeetingView(props: { s: Speech; recordedAt: string; durationSeconds: number | null; digest: DigestSection[]; speakers: Speaker[]; turns: Turn[]; audio: string | null }) {
+export function SharedMeetingView(props: {
+  s: Speech;
+  recordedAt: string;
+  durationSeconds: number | null;
+  digest: DigestSection[];
+  speakers: Speaker[];
+  turns: Turn[];
+  audio: string | null;
+}) {
   const { s } = props;
   const t = shareText(s.locale);
   const m = meetingText(s.locale);
