@@ -41,16 +41,7 @@ export type WhoamiOutput = {
     /** Name the owner gave the token. */
     name: string;
     /** Scopes held, in catalog order. */
-    scopes: (
-      | 'recordings:read'
-      | 'recordings:write'
-      | 'recordings:query'
-      | 'series:read'
-      | 'series:write'
-      | 'series:query'
-      | 'account:read'
-      | 'account:write'
-    )[];
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     /** Most minutes spendable in any rolling 24 hours; null means no cap. */
     dailyMinuteCap: number | null;
     /** Minutes committed in the last 24 hours, the sum the cap is checked against. */
@@ -89,13 +80,13 @@ export interface ListReadyRecordingsInput {
 
 export type ListReadyRecordingsOutput = {
   /** Finished meetings, newest first by createdAt. */
-  items: {
+  items: ({
     /** Meeting id; never changes. */
     id: string;
     /** The title its owner or the submitting token gave, else the digest's; null when none. */
     title: string | null;
     /** Meeting kind; picks the digest template. */
-    kind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    kind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** When the service received the meeting; the list is ordered by it. */
     createdAt: string;
     /** When the meeting happened: the submitted recordedAt, else the receive time. */
@@ -115,7 +106,7 @@ export type ListReadyRecordingsOutput = {
     } | null;
     /** The title as the app shows it; in a series whose titleStyle is SESSION it is the series name plus the meeting date. */
     displayTitle: string;
-  }[];
+  })[];
   /** Send it back as cursor for the next page, unchanged; null on the last page. */
   nextCursor: string | null;
 };
@@ -129,7 +120,7 @@ export interface SearchRecordingsInput {
     /** Only that series (joined included); a series the caller cannot read is 404. */
     seriesId?: string;
     /** Only meetings of this kind. */
-    kind?: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    kind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Earliest recordedAt, ISO 8601 with an offset; included. */
     from?: string;
     /** Latest recordedAt, ISO 8601 with an offset; included. */
@@ -145,13 +136,13 @@ export interface SearchRecordingsInput {
 
 export type SearchRecordingsOutput = {
   /** Matching meetings, newest first by recordedAt. */
-  items: {
+  items: ({
     /** Meeting id; never changes. */
     id: string;
     /** The title its owner or the submitting token gave, else the digest's; null when none. */
     title: string | null;
     /** Meeting kind; picks the digest template. */
-    kind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    kind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** When the service received the meeting; the list is ordered by it. */
     createdAt: string;
     /** When the meeting happened: the submitted recordedAt, else the receive time. */
@@ -173,7 +164,7 @@ export type SearchRecordingsOutput = {
     displayTitle: string;
     /** Up to 200 characters around the first match, from the transcript, or from the digest when only it matched; null when the words were found in the title alone. */
     snippet: string | null;
-  }[];
+  })[];
   /** Send it back as cursor for the next page, unchanged; null on the last page. */
   nextCursor: string | null;
 };
@@ -203,7 +194,7 @@ export interface AskRecordingInput {
   query: Record<string, never>;
   headers: {
     /** Idempotency key, 8 to 64 characters after trimming: make one random key per new request and resend it on every retry; a repeat returns the first result without a second charge. */
-    'idempotency-key'?: string;
+    "idempotency-key"?: string;
   };
   body: {
     /** The question; trimmed, then 1 to 500 characters. */
@@ -219,12 +210,12 @@ export type AskRecordingOutput = {
   /** The answer. `[n]` marks a claim supported by citations[n - 1]; when refused, why. */
   answer: string;
   /** Turns the answer cites, in the order first cited; at most 3. */
-  citations: {
+  citations: ({
     /** Start of the cited turn, in milliseconds from the start of the audio; the bundle segment with the same startMs. */
     startMs: number;
     /** The transcribed speaker label such as speaker_0, never a given name; null when unknown. */
     speaker: string | null;
-  }[];
+  })[];
   /** Minutes the answer charged. */
   minutes: number;
   /** True when the service declines to answer from what was said; a refusal is charged. */
@@ -239,216 +230,200 @@ export interface GetRecordingBundleInput {
   };
   query: {
     /** Omit for JSON; `markdown` for text/markdown. */
-    format?: 'markdown';
+    format?: "markdown";
   };
   headers: Record<string, never>;
   body: undefined;
 }
 
-export type GetRecordingBundleOutput =
-  | {
-      /** The meeting itself. */
-      recording: {
-        /** Meeting id; never changes. */
-        id: string;
-        /** The meeting's own title; null when none. */
-        title: string | null;
-        /** The title as the app shows it; in a SESSION series, the series name plus the meeting date. */
-        displayTitle: string;
-        /** In a series that titles meetings by date, the meeting's own title moves here; otherwise null. */
-        subtitle: string | null;
-        /** Meeting kind; picks the digest template. */
-        kind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
-        /** How the service received the meeting: `app` (recorded in the app), `upload` (uploaded in the app) or `api` (sent with a token). */
-        source: 'app' | 'upload' | 'api';
-        /** When the meeting happened. */
-        recordedAt: string;
-        /** When the service received the meeting. */
-        createdAt: string;
-        /** Length of the meeting: measured audio length in seconds; null if unknown. */
-        duration: number | null;
-        /** The same as duration, named as in the list items. */
-        durationSeconds: number | null;
-        /** The meeting's page in the web app. */
-        url: string;
-        /** The series the meeting is filed in; null when in no series or while series are switched off. */
-        series: {
-          /** Series id. */
-          id: string;
-          /** Series name. */
-          name: string;
-        } | null;
-        /** `owner`, or `member` for a meeting of a joined series. */
-        access: 'owner' | 'member';
-      };
-      /** The transcript. */
-      transcript: {
-        /** Language of the transcript, an ISO 639-1 code such as en or fa. */
-        language: string;
-        /** The people of the meeting, with the names given them. */
-        speakers: {
-          /** Transcribed speaker label, such as speaker_0; segments refer to it. */
-          label: string;
-          /** The name given to this person; null when unnamed. */
-          name: string | null;
-        }[];
-        /** The turns in order. */
-        segments: {
-          /** Position of the turn, from 0. */
-          index: number;
-          /** Label of the speaker, as in transcript.speakers. */
-          speaker: string;
-          /** Start of the turn, in milliseconds from the start of the audio. */
-          startMs: number;
-          /** End of the turn, in milliseconds from the start of the audio. */
-          endMs: number;
-          /** What was said. */
-          text: string;
-        }[];
-        /** The whole transcript as plain text. */
+export type GetRecordingBundleOutput = {
+  /** The meeting itself. */
+  recording: {
+    /** Meeting id; never changes. */
+    id: string;
+    /** The meeting's own title; null when none. */
+    title: string | null;
+    /** The title as the app shows it; in a SESSION series, the series name plus the meeting date. */
+    displayTitle: string;
+    /** In a series that titles meetings by date, the meeting's own title moves here; otherwise null. */
+    subtitle: string | null;
+    /** Meeting kind; picks the digest template. */
+    kind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
+    /** How the service received the meeting: `app` (recorded in the app), `upload` (uploaded in the app) or `api` (sent with a token). */
+    source: "app" | "upload" | "api";
+    /** When the meeting happened. */
+    recordedAt: string;
+    /** When the service received the meeting. */
+    createdAt: string;
+    /** Length of the meeting: measured audio length in seconds; null if unknown. */
+    duration: number | null;
+    /** The same as duration, named as in the list items. */
+    durationSeconds: number | null;
+    /** The meeting's page in the web app. */
+    url: string;
+    /** The series the meeting is filed in; null when in no series or while series are switched off. */
+    series: {
+      /** Series id. */
+      id: string;
+      /** Series name. */
+      name: string;
+    } | null;
+    /** `owner`, or `member` for a meeting of a joined series. */
+    access: "owner" | "member";
+  };
+  /** The transcript. */
+  transcript: {
+    /** Language of the transcript, an ISO 639-1 code such as en or fa. */
+    language: string;
+    /** The people of the meeting, with the names given them. */
+    speakers: ({
+      /** Transcribed speaker label, such as speaker_0; segments refer to it. */
+      label: string;
+      /** The name given to this person; null when unnamed. */
+      name: string | null;
+    })[];
+    /** The turns in order. */
+    segments: {
+      /** Position of the turn, from 0. */
+      index: number;
+      /** Label of the speaker, as in transcript.speakers. */
+      speaker: string;
+      /** Start of the turn, in milliseconds from the start of the audio. */
+      startMs: number;
+      /** End of the turn, in milliseconds from the start of the audio. */
+      endMs: number;
+      /** What was said. */
+      text: string;
+    }[];
+    /** The whole transcript as plain text. */
+    text: string;
+    /** The transcript as Markdown. */
+    markdown: string;
+  };
+  /** The digest: the generated notes of the meeting. */
+  digest: {
+    /** The template the digest was written with (the meeting kind). */
+    type: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
+    /** Language of the digest, an ISO 639-1 code such as en or fa. */
+    language: string;
+    /** The content: sections in reading order. */
+    content: ({
+      /** Always summary. */
+      kind: "summary";
+      /** Heading of the section. */
+      title: string;
+      /** The summary. */
+      text: string;
+    } | {
+      /** Always decision_list. */
+      kind: "decision_list";
+      /** Heading of the section. */
+      title: string;
+      /** Decisions taken. */
+      items: string[];
+    } | ({
+      /** Always action_item_list. */
+      kind: "action_item_list";
+      /** Heading of the section. */
+      title: string;
+      /** Action items. */
+      items: ({
+        /** What is to be done. */
         text: string;
-        /** The transcript as Markdown. */
-        markdown: string;
-      };
-      /** The digest: the generated notes of the meeting. */
-      digest: {
-        /** The template the digest was written with (the meeting kind). */
-        type: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
-        /** Language of the digest, an ISO 639-1 code such as en or fa. */
-        language: string;
-        /** The content: sections in reading order. */
-        content: (
-          | {
-              /** Always summary. */
-              kind: 'summary';
-              /** Heading of the section. */
-              title: string;
-              /** The summary. */
-              text: string;
-            }
-          | {
-              /** Always decision_list. */
-              kind: 'decision_list';
-              /** Heading of the section. */
-              title: string;
-              /** Decisions taken. */
-              items: string[];
-            }
-          | {
-              /** Always action_item_list. */
-              kind: 'action_item_list';
-              /** Heading of the section. */
-              title: string;
-              /** Action items. */
-              items: {
-                /** What is to be done. */
-                text: string;
-                /** Who does it, as said in the meeting; null when nobody was named. */
-                owner: string | null;
-              }[];
-            }
-          | {
-              /** Always key_point_list. */
-              kind: 'key_point_list';
-              /** Heading of the section. */
-              title: string;
-              /** Key points. */
-              items: string[];
-            }
-          | {
-              /** Always question_list. */
-              kind: 'question_list';
-              /** Heading of the section. */
-              title: string;
-              /** Open questions raised. */
-              items: string[];
-            }
-          | {
-              /** A kind unknown to this version; ignore the section. */
-              kind: string;
-              /** Heading of the section. */
-              title: string;
-            }
-        )[];
-        /** The same sections as content (an earlier name). */
-        sections: (
-          | {
-              /** Always summary. */
-              kind: 'summary';
-              /** Heading of the section. */
-              title: string;
-              /** The summary. */
-              text: string;
-            }
-          | {
-              /** Always decision_list. */
-              kind: 'decision_list';
-              /** Heading of the section. */
-              title: string;
-              /** Decisions taken. */
-              items: string[];
-            }
-          | {
-              /** Always action_item_list. */
-              kind: 'action_item_list';
-              /** Heading of the section. */
-              title: string;
-              /** Action items. */
-              items: {
-                /** What is to be done. */
-                text: string;
-                /** Who does it, as said in the meeting; null when nobody was named. */
-                owner: string | null;
-              }[];
-            }
-          | {
-              /** Always key_point_list. */
-              kind: 'key_point_list';
-              /** Heading of the section. */
-              title: string;
-              /** Key points. */
-              items: string[];
-            }
-          | {
-              /** Always question_list. */
-              kind: 'question_list';
-              /** Heading of the section. */
-              title: string;
-              /** Open questions raised. */
-              items: string[];
-            }
-          | {
-              /** A kind unknown to this version; ignore the section. */
-              kind: string;
-              /** Heading of the section. */
-              title: string;
-            }
-        )[];
-        /** The digest as Markdown. */
-        markdown: string;
-      };
-      /** Numbers counted from the transcript. */
-      stats: {
-        /** Per person. */
-        speakers: {
-          /** Speaker label, as in transcript.speakers. */
-          speaker: string;
-          /** The name given to this person; null when unnamed. */
-          name: string | null;
-          /** Total speaking time in milliseconds. */
-          speakingMs: number;
-          /** Number of turns. */
-          turns: number;
-          /** Number of questions asked. */
-          questions: number;
-        }[];
-        /** Turns in the whole meeting. */
-        totalTurns: number;
-        /** Length of the transcribed audio in milliseconds. */
-        durationMs: number;
-      };
-    }
-  | TextAnswer<'text/markdown'>;
+        /** Who does it, as said in the meeting; null when nobody was named. */
+        owner: string | null;
+      })[];
+    }) | {
+      /** Always key_point_list. */
+      kind: "key_point_list";
+      /** Heading of the section. */
+      title: string;
+      /** Key points. */
+      items: string[];
+    } | {
+      /** Always question_list. */
+      kind: "question_list";
+      /** Heading of the section. */
+      title: string;
+      /** Open questions raised. */
+      items: string[];
+    } | {
+      /** A kind unknown to this version; ignore the section. */
+      kind: string;
+      /** Heading of the section. */
+      title: string;
+    })[];
+    /** The same sections as content (an earlier name). */
+    sections: ({
+      /** Always summary. */
+      kind: "summary";
+      /** Heading of the section. */
+      title: string;
+      /** The summary. */
+      text: string;
+    } | {
+      /** Always decision_list. */
+      kind: "decision_list";
+      /** Heading of the section. */
+      title: string;
+      /** Decisions taken. */
+      items: string[];
+    } | ({
+      /** Always action_item_list. */
+      kind: "action_item_list";
+      /** Heading of the section. */
+      title: string;
+      /** Action items. */
+      items: ({
+        /** What is to be done. */
+        text: string;
+        /** Who does it, as said in the meeting; null when nobody was named. */
+        owner: string | null;
+      })[];
+    }) | {
+      /** Always key_point_list. */
+      kind: "key_point_list";
+      /** Heading of the section. */
+      title: string;
+      /** Key points. */
+      items: string[];
+    } | {
+      /** Always question_list. */
+      kind: "question_list";
+      /** Heading of the section. */
+      title: string;
+      /** Open questions raised. */
+      items: string[];
+    } | {
+      /** A kind unknown to this version; ignore the section. */
+      kind: string;
+      /** Heading of the section. */
+      title: string;
+    })[];
+    /** The digest as Markdown. */
+    markdown: string;
+  };
+  /** Numbers counted from the transcript. */
+  stats: {
+    /** Per person. */
+    speakers: ({
+      /** Speaker label, as in transcript.speakers. */
+      speaker: string;
+      /** The name given to this person; null when unnamed. */
+      name: string | null;
+      /** Total speaking time in milliseconds. */
+      speakingMs: number;
+      /** Number of turns. */
+      turns: number;
+      /** Number of questions asked. */
+      questions: number;
+    })[];
+    /** Turns in the whole meeting. */
+    totalTurns: number;
+    /** Length of the transcribed audio in milliseconds. */
+    durationMs: number;
+  };
+} | TextAnswer<"text/markdown">;
 
 /** GET /recordings/{id}/status */
 export interface GetRecordingStatusInput {
@@ -465,13 +440,13 @@ export type GetRecordingStatusOutput = {
   /** Meeting id. */
   id: string;
   /** Where the meeting is in its life. */
-  status: 'QUEUED' | 'TRANSCRIBING' | 'NAMING' | 'GENERATING' | 'READY' | 'FAILED';
+  status: "QUEUED" | "TRANSCRIBING" | "NAMING" | "GENERATING" | "READY" | "FAILED";
   /** The meeting's title; null when none. */
   title: string | null;
   /** Present at FAILED; null otherwise. */
   error: {
     /** Why the meeting failed: TRANSCRIBE_FAILED or GENERATE_FAILED (the step), NO_SPEECH (no speech in the audio) or AUDIO_CORRUPT (audio refused as damaged). */
-    code: 'TRANSCRIBE_FAILED' | 'GENERATE_FAILED' | 'NO_SPEECH' | 'AUDIO_CORRUPT';
+    code: "TRANSCRIBE_FAILED" | "GENERATE_FAILED" | "NO_SPEECH" | "AUDIO_CORRUPT";
     /** False for NO_SPEECH and AUDIO_CORRUPT; otherwise a retry can help. */
     retryable: boolean;
   } | null;
@@ -494,23 +469,23 @@ export interface SubmitRecordingInput {
   query: Record<string, never>;
   headers: {
     /** Idempotency key, 8 to 64 characters after trimming: make one random key per new request and resend it on every retry; a repeat returns the first result without a second charge. */
-    'idempotency-key'?: string;
+    "idempotency-key"?: string;
   };
   body: {
     /** When the meeting happened, ISO 8601 with an offset; at most 5 minutes in the future and not before 2000. Default: the receive time. */
     recordedAt?: string;
     /** `default` lets the owner's speakerNamingMode decide; `skip` never stops at NAMING. */
-    naming?: 'default' | 'skip';
+    naming?: "default" | "skip";
     /** Whether transcription uses the vocabulary (account, or series then account); a meeting that uses any keyterms costs 20% more. Default false. */
-    useKeyterms?: 'true' | 'false';
+    useKeyterms?: "true" | "false";
     /** The meeting's title, up to 200 characters. */
     title?: string;
     /** File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending. */
     seriesId?: string;
     /** Meeting kind; picks the digest template. Default MEETING. */
-    kind?: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    kind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Digest language: MATCH (the meeting's own), FA or EN. Default MATCH. */
-    outputLanguage?: 'MATCH' | 'FA' | 'EN';
+    outputLanguage?: "MATCH" | "FA" | "EN";
   };
   files: {
     audio: UploadedPart;
@@ -524,7 +499,7 @@ export type SubmitRecordingOutput = {
     /** Meeting id. */
     id: string;
     /** QUEUED for a new meeting; a replay with the same Idempotency-Key answers the current status. */
-    status: 'QUEUED' | 'TRANSCRIBING' | 'NAMING' | 'GENERATING' | 'READY' | 'FAILED';
+    status: "QUEUED" | "TRANSCRIBING" | "NAMING" | "GENERATING" | "READY" | "FAILED";
     /** The price in minutes: audio length, plus 20% when keyterms apply, plus the attachment's minutes. */
     minutes: number;
     /** When the meeting happened. */
@@ -548,7 +523,7 @@ export interface SkipRecordingNamingInput {
   headers: Record<string, never>;
   body: {
     /** The only action: skip naming; a token cannot write names. */
-    action: 'skip';
+    action: "skip";
   };
 }
 
@@ -556,13 +531,13 @@ export type SkipRecordingNamingOutput = {
   /** Meeting id. */
   id: string;
   /** Where the meeting is in its life. */
-  status: 'QUEUED' | 'TRANSCRIBING' | 'NAMING' | 'GENERATING' | 'READY' | 'FAILED';
+  status: "QUEUED" | "TRANSCRIBING" | "NAMING" | "GENERATING" | "READY" | "FAILED";
   /** The meeting's title; null when none. */
   title: string | null;
   /** Present at FAILED; null otherwise. */
   error: {
     /** Why the meeting failed: TRANSCRIBE_FAILED or GENERATE_FAILED (the step), NO_SPEECH (no speech in the audio) or AUDIO_CORRUPT (audio refused as damaged). */
-    code: 'TRANSCRIBE_FAILED' | 'GENERATE_FAILED' | 'NO_SPEECH' | 'AUDIO_CORRUPT';
+    code: "TRANSCRIBE_FAILED" | "GENERATE_FAILED" | "NO_SPEECH" | "AUDIO_CORRUPT";
     /** False for NO_SPEECH and AUDIO_CORRUPT; otherwise a retry can help. */
     retryable: boolean;
   } | null;
@@ -594,13 +569,13 @@ export type RetryRecordingOutput = {
   /** Meeting id. */
   id: string;
   /** Where the meeting is in its life. */
-  status: 'QUEUED' | 'TRANSCRIBING' | 'NAMING' | 'GENERATING' | 'READY' | 'FAILED';
+  status: "QUEUED" | "TRANSCRIBING" | "NAMING" | "GENERATING" | "READY" | "FAILED";
   /** The meeting's title; null when none. */
   title: string | null;
   /** Present at FAILED; null otherwise. */
   error: {
     /** Why the meeting failed: TRANSCRIBE_FAILED or GENERATE_FAILED (the step), NO_SPEECH (no speech in the audio) or AUDIO_CORRUPT (audio refused as damaged). */
-    code: 'TRANSCRIBE_FAILED' | 'GENERATE_FAILED' | 'NO_SPEECH' | 'AUDIO_CORRUPT';
+    code: "TRANSCRIBE_FAILED" | "GENERATE_FAILED" | "NO_SPEECH" | "AUDIO_CORRUPT";
     /** False for NO_SPEECH and AUDIO_CORRUPT; otherwise a retry can help. */
     retryable: boolean;
   } | null;
@@ -632,17 +607,11 @@ export interface ListEventsInput {
 
 export type ListEventsOutput = {
   /** Events, oldest first. */
-  events: {
+  events: ({
     /** Event id, stable per event; skip events already handled by it. */
     id: string;
     /** What happened. */
-    type:
-      | 'recording.created'
-      | 'recording.naming_required'
-      | 'recording.ready'
-      | 'recording.failed'
-      | 'recording.updated'
-      | 'recording.deleted';
+    type: "recording.created" | "recording.naming_required" | "recording.ready" | "recording.failed" | "recording.updated" | "recording.deleted";
     /** The meeting the event is about. */
     recordingId: string;
     /** The meeting's series at the time of the change; null when in none or while series are switched off. */
@@ -652,18 +621,18 @@ export type ListEventsOutput = {
     /** Facts of the event: status always, error with recording.failed, change with recording.updated. */
     data: {
       /** The meeting's status with this event. */
-      status: 'QUEUED' | 'TRANSCRIBING' | 'NAMING' | 'GENERATING' | 'READY' | 'FAILED';
+      status: "QUEUED" | "TRANSCRIBING" | "NAMING" | "GENERATING" | "READY" | "FAILED";
       /** The failure of a FAILED meeting. */
       error?: {
         /** Why the meeting failed: TRANSCRIBE_FAILED or GENERATE_FAILED (the step), NO_SPEECH (no speech in the audio) or AUDIO_CORRUPT (audio refused as damaged). */
-        code: 'TRANSCRIBE_FAILED' | 'GENERATE_FAILED' | 'NO_SPEECH' | 'AUDIO_CORRUPT';
+        code: "TRANSCRIBE_FAILED" | "GENERATE_FAILED" | "NO_SPEECH" | "AUDIO_CORRUPT";
         /** False for NO_SPEECH and AUDIO_CORRUPT; otherwise a retry can help. */
         retryable: boolean;
       };
       /** recording.updated only: what changed. */
-      change?: 'regenerated' | 'renamed' | 'transcript_edited' | 'speakers_renamed' | 'series_changed' | 'restored';
+      change?: "regenerated" | "renamed" | "transcript_edited" | "speakers_renamed" | "series_changed" | "restored";
     };
-  }[];
+  })[];
   /** Always present: keep it and send it back as `after` exactly as received, after handling the page. */
   nextCursor: string;
 };
@@ -678,20 +647,20 @@ export interface ListReadableSeriesInput {
 
 export type ListReadableSeriesOutput = {
   /** Owned series first, then joined, each group by name; empty while series are switched off. */
-  items: {
+  items: ({
     /** Series id. */
     id: string;
     /** Series name. */
     name: string;
     /** `owner` or `member`. */
-    role: 'owner' | 'member';
+    role: "owner" | "member";
     /** How many meetings meetingsUrl lists right now. */
     meetingCount: number;
     /** The series' page in the web app. */
     url: string;
     /** GET it with the same token for the series' finished meetings (listReadyRecordings with seriesId). */
     meetingsUrl: string;
-  }[];
+  })[];
 };
 
 /** GET /series/{id} */
@@ -713,15 +682,15 @@ export type GetSeriesOutput = {
     /** Series name. */
     name: string;
     /** `owner` when the caller made the series, else `member`. */
-    access: 'owner' | 'member';
+    access: "owner" | "member";
     /** Start value of the app's digest settings for meetings filed in the series; submitRecording does not read it. */
-    defaultKind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    defaultKind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Start value of the digest language: MATCH (the meeting's own), FA or EN; submitRecording does not read it. */
-    defaultOutputLanguage: 'MATCH' | 'FA' | 'EN';
+    defaultOutputLanguage: "MATCH" | "FA" | "EN";
     /** SESSION: series name plus meeting date, with the meeting's own title beneath; TOPIC: the meeting's own title. */
-    titleStyle: 'SESSION' | 'TOPIC';
+    titleStyle: "SESSION" | "TOPIC";
     /** Calendar of the date in a SESSION title: AUTO (Solar Hijri for Persian digests, Gregorian for English), JALALI or GREGORIAN. */
-    dateCalendar: 'AUTO' | 'JALALI' | 'GREGORIAN';
+    dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
     /** Finished meetings of the series the caller can read. */
     meetingCount: number;
     /** When the newest of those meetings happened; null when none. */
@@ -738,13 +707,13 @@ export interface CreateSeriesInput {
     /** Series name: whitespace runs (line breaks and tabs included) collapse to one space, ends are trimmed, then 1 to 60 characters; other control characters are refused; unique per owner, ignoring case. */
     name: string;
     /** Start value of the app's digest settings for meetings filed in the series; submitRecording does not read it. */
-    defaultKind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    defaultKind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Start value of the digest language: MATCH (the meeting's own), FA or EN; submitRecording does not read it. */
-    defaultOutputLanguage: 'MATCH' | 'FA' | 'EN';
+    defaultOutputLanguage: "MATCH" | "FA" | "EN";
     /** SESSION: series name plus meeting date, with the meeting's own title beneath; TOPIC: the meeting's own title. */
-    titleStyle: 'SESSION' | 'TOPIC';
+    titleStyle: "SESSION" | "TOPIC";
     /** Calendar of the date in a SESSION title: AUTO (Solar Hijri for Persian digests, Gregorian for English), JALALI or GREGORIAN. */
-    dateCalendar: 'AUTO' | 'JALALI' | 'GREGORIAN';
+    dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
   };
 }
 
@@ -756,15 +725,15 @@ export type CreateSeriesOutput = {
     /** Series name. */
     name: string;
     /** `owner` when the caller made the series, else `member`. */
-    access: 'owner' | 'member';
+    access: "owner" | "member";
     /** Start value of the app's digest settings for meetings filed in the series; submitRecording does not read it. */
-    defaultKind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    defaultKind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Start value of the digest language: MATCH (the meeting's own), FA or EN; submitRecording does not read it. */
-    defaultOutputLanguage: 'MATCH' | 'FA' | 'EN';
+    defaultOutputLanguage: "MATCH" | "FA" | "EN";
     /** SESSION: series name plus meeting date, with the meeting's own title beneath; TOPIC: the meeting's own title. */
-    titleStyle: 'SESSION' | 'TOPIC';
+    titleStyle: "SESSION" | "TOPIC";
     /** Calendar of the date in a SESSION title: AUTO (Solar Hijri for Persian digests, Gregorian for English), JALALI or GREGORIAN. */
-    dateCalendar: 'AUTO' | 'JALALI' | 'GREGORIAN';
+    dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
     /** Finished meetings of the series the caller can read. */
     meetingCount: number;
     /** When the newest of those meetings happened; null when none. */
@@ -784,13 +753,13 @@ export interface UpdateSeriesInput {
     /** Series name: whitespace runs (line breaks and tabs included) collapse to one space, ends are trimmed, then 1 to 60 characters; other control characters are refused; unique per owner, ignoring case. */
     name?: string;
     /** Start value of the app's digest settings for meetings filed in the series; submitRecording does not read it. */
-    defaultKind?: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    defaultKind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Start value of the digest language: MATCH (the meeting's own), FA or EN; submitRecording does not read it. */
-    defaultOutputLanguage?: 'MATCH' | 'FA' | 'EN';
+    defaultOutputLanguage?: "MATCH" | "FA" | "EN";
     /** SESSION: series name plus meeting date, with the meeting's own title beneath; TOPIC: the meeting's own title. */
-    titleStyle?: 'SESSION' | 'TOPIC';
+    titleStyle?: "SESSION" | "TOPIC";
     /** Calendar of the date in a SESSION title: AUTO (Solar Hijri for Persian digests, Gregorian for English), JALALI or GREGORIAN. */
-    dateCalendar?: 'AUTO' | 'JALALI' | 'GREGORIAN';
+    dateCalendar?: "AUTO" | "JALALI" | "GREGORIAN";
   };
 }
 
@@ -802,15 +771,15 @@ export type UpdateSeriesOutput = {
     /** Series name. */
     name: string;
     /** `owner` when the caller made the series, else `member`. */
-    access: 'owner' | 'member';
+    access: "owner" | "member";
     /** Start value of the app's digest settings for meetings filed in the series; submitRecording does not read it. */
-    defaultKind: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    defaultKind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Start value of the digest language: MATCH (the meeting's own), FA or EN; submitRecording does not read it. */
-    defaultOutputLanguage: 'MATCH' | 'FA' | 'EN';
+    defaultOutputLanguage: "MATCH" | "FA" | "EN";
     /** SESSION: series name plus meeting date, with the meeting's own title beneath; TOPIC: the meeting's own title. */
-    titleStyle: 'SESSION' | 'TOPIC';
+    titleStyle: "SESSION" | "TOPIC";
     /** Calendar of the date in a SESSION title: AUTO (Solar Hijri for Persian digests, Gregorian for English), JALALI or GREGORIAN. */
-    dateCalendar: 'AUTO' | 'JALALI' | 'GREGORIAN';
+    dateCalendar: "AUTO" | "JALALI" | "GREGORIAN";
     /** Finished meetings of the series the caller can read. */
     meetingCount: number;
     /** When the newest of those meetings happened; null when none. */
@@ -886,7 +855,7 @@ export interface AskSeriesInput {
   query: Record<string, never>;
   headers: {
     /** Idempotency key, 8 to 64 characters after trimming: make one random key per new request and resend it on every retry; a repeat returns the first result without a second charge. */
-    'idempotency-key'?: string;
+    "idempotency-key"?: string;
   };
   body: {
     /** The question; trimmed, then 1 to 500 characters. */
@@ -902,14 +871,14 @@ export type AskSeriesOutput = {
   /** The answer. `[n]` marks a claim supported by citations[n - 1]; when refused, why. */
   answer: string;
   /** Turns the answer cites, in the order first cited; at most 5. */
-  citations: {
+  citations: ({
     /** Start of the cited turn, in milliseconds from the start of the audio; the bundle segment with the same startMs. */
     startMs: number;
     /** The transcribed speaker label such as speaker_0, never a given name; null when unknown. */
     speaker: string | null;
     /** The meeting of the cited turn. */
     recordingId: string;
-  }[];
+  })[];
   /** Minutes the answer charged. */
   minutes: number;
   /** True when the service declines to answer from what was said; a refusal is charged. */
@@ -942,13 +911,13 @@ export type GetAccountOutput = {
   /** The account's settings. */
   settings: {
     /** How a new meeting waits for speaker names: AUTO (ask, but do not wait long), FORCE_ON (wait until named, skipped or the deadline), FORCE_OFF (never wait; names are guessed). */
-    speakerNamingMode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+    speakerNamingMode: "AUTO" | "FORCE_ON" | "FORCE_OFF";
     /** Whether memory gains notes from each new meeting; false only stops learning, existing notes stay in use. */
     memoryLearningEnabled: boolean;
     /** Whether each new digest is emailed with a PDF to the owner; nothing is sent while the account has no email. */
     summaryEmailEnabled: boolean;
     /** App language; set only in the app, never by a token. */
-    uiLocale: 'en' | 'fa';
+    uiLocale: "en" | "fa";
   };
 };
 
@@ -993,18 +962,18 @@ export type ListMemoryOutput = {
   /** Whether memory is on; while false, items is empty. */
   memoryEnabled: boolean;
   /** The notes. */
-  items: {
+  items: ({
     /** Note id. */
     id: string;
     /** ABOUT_YOU, PEOPLE or TERMS. */
-    category: 'ABOUT_YOU' | 'PEOPLE' | 'TERMS';
+    category: "ABOUT_YOU" | "PEOPLE" | "TERMS";
     /** The note. */
     text: string;
     /** Meetings the note was learned from. */
     meetingCount: number;
     /** True after the owner edits it; the service then never rewrites or deletes it. */
     pinned: boolean;
-  }[];
+  })[];
 };
 
 /** PATCH /account/settings */
@@ -1014,7 +983,7 @@ export interface UpdateAccountSettingsInput {
   headers: Record<string, never>;
   body: {
     /** How a new meeting waits for speaker names: AUTO (ask, but do not wait long), FORCE_ON (wait until named, skipped or the deadline), FORCE_OFF (never wait; names are guessed). */
-    speakerNamingMode?: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+    speakerNamingMode?: "AUTO" | "FORCE_ON" | "FORCE_OFF";
     /** Whether memory gains notes from each new meeting; false only stops learning, existing notes stay in use. */
     memoryLearningEnabled?: boolean;
     /** Whether each new digest is emailed with a PDF to the owner; nothing is sent while the account has no email. */
@@ -1040,13 +1009,13 @@ export type UpdateAccountSettingsOutput = {
   /** The account's settings. */
   settings: {
     /** How a new meeting waits for speaker names: AUTO (ask, but do not wait long), FORCE_ON (wait until named, skipped or the deadline), FORCE_OFF (never wait; names are guessed). */
-    speakerNamingMode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+    speakerNamingMode: "AUTO" | "FORCE_ON" | "FORCE_OFF";
     /** Whether memory gains notes from each new meeting; false only stops learning, existing notes stay in use. */
     memoryLearningEnabled: boolean;
     /** Whether each new digest is emailed with a PDF to the owner; nothing is sent while the account has no email. */
     summaryEmailEnabled: boolean;
     /** App language; set only in the app, never by a token. */
-    uiLocale: 'en' | 'fa';
+    uiLocale: "en" | "fa";
   };
 };
 
@@ -1070,7 +1039,7 @@ export type UpdateMemoryItemOutput = {
     /** Note id. */
     id: string;
     /** ABOUT_YOU, PEOPLE or TERMS. */
-    category: 'ABOUT_YOU' | 'PEOPLE' | 'TERMS';
+    category: "ABOUT_YOU" | "PEOPLE" | "TERMS";
     /** The note. */
     text: string;
     /** Meetings the note was learned from. */
@@ -1229,7 +1198,7 @@ export interface AdminBuyMinutesInput {
   };
   query: Record<string, never>;
   headers: {
-    'idempotency-key'?: string;
+    "idempotency-key"?: string;
   };
   body: {
     minutes: number;
@@ -1249,16 +1218,7 @@ export interface AdminCreateTokenInput {
   headers: Record<string, never>;
   body: {
     name: string;
-    scopes: (
-      | 'recordings:read'
-      | 'recordings:write'
-      | 'recordings:query'
-      | 'series:read'
-      | 'series:write'
-      | 'series:query'
-      | 'account:read'
-      | 'account:write'
-    )[];
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresInDays?: 30 | 90 | 365 | null;
     dailyMinuteCap?: number | null;
   };
@@ -1268,16 +1228,7 @@ export type AdminCreateTokenOutput = {
   token: {
     id: string;
     name: string;
-    scopes: (
-      | 'recordings:read'
-      | 'recordings:write'
-      | 'recordings:query'
-      | 'series:read'
-      | 'series:write'
-      | 'series:query'
-      | 'account:read'
-      | 'account:write'
-    )[];
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresAt: string | null;
     dailyMinuteCap: number | null;
   };
@@ -1355,23 +1306,23 @@ export interface AdminSubmitRecordingInput {
   };
   query: Record<string, never>;
   headers: {
-    'idempotency-key'?: string;
+    "idempotency-key"?: string;
   };
   body: {
     /** When the meeting happened, ISO 8601 with an offset; at most 5 minutes in the future and not before 2000. Default: the receive time. */
     recordedAt?: string;
     /** `default` lets the owner's speakerNamingMode decide; `skip` never stops at NAMING. */
-    naming?: 'default' | 'skip';
+    naming?: "default" | "skip";
     /** Whether transcription uses the vocabulary (account, or series then account); a meeting that uses any keyterms costs 20% more. Default false. */
-    useKeyterms?: 'true' | 'false';
+    useKeyterms?: "true" | "false";
     /** The meeting's title, up to 200 characters. */
     title?: string;
     /** File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending. */
     seriesId?: string;
     /** Meeting kind; picks the digest template. Default MEETING. */
-    kind?: 'MEETING' | 'LECTURE' | 'INTERVIEW' | 'VOICE_MEMO' | 'CALL';
+    kind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
     /** Digest language: MATCH (the meeting's own), FA or EN. Default MATCH. */
-    outputLanguage?: 'MATCH' | 'FA' | 'EN';
+    outputLanguage?: "MATCH" | "FA" | "EN";
   };
   files: {
     audio: UploadedPart;
@@ -1646,23 +1597,14 @@ export interface AppListTokensInput {
 }
 
 export type AppListTokensOutput = {
-  tokens: {
+  tokens: ({
     id: string;
     name: string;
-    scopes: (
-      | 'recordings:read'
-      | 'recordings:write'
-      | 'recordings:query'
-      | 'series:read'
-      | 'series:write'
-      | 'series:query'
-      | 'account:read'
-      | 'account:write'
-    )[];
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresAt: string | null;
     dailyMinuteCap: number | null;
     createdAt: string;
-  }[];
+  })[];
 };
 
 /** POST /internal/app/tokens */
@@ -1672,16 +1614,7 @@ export interface AppCreateTokenInput {
   headers: Record<string, never>;
   body: {
     name: string;
-    scopes: (
-      | 'recordings:read'
-      | 'recordings:write'
-      | 'recordings:query'
-      | 'series:read'
-      | 'series:write'
-      | 'series:query'
-      | 'account:read'
-      | 'account:write'
-    )[];
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresInDays?: 30 | 90 | 365 | null;
     dailyMinuteCap?: number | null;
   };
@@ -1691,16 +1624,7 @@ export type AppCreateTokenOutput = {
   token: {
     id: string;
     name: string;
-    scopes: (
-      | 'recordings:read'
-      | 'recordings:write'
-      | 'recordings:query'
-      | 'series:read'
-      | 'series:write'
-      | 'series:query'
-      | 'account:read'
-      | 'account:write'
-    )[];
+    scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresAt: string | null;
     dailyMinuteCap: number | null;
   };
@@ -1746,8 +1670,8 @@ export interface AppUpdateSettingsInput {
   query: Record<string, never>;
   headers: Record<string, never>;
   body: {
-    uiLocale?: 'en' | 'fa';
-    speakerNamingMode?: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF';
+    uiLocale?: "en" | "fa";
+    speakerNamingMode?: "AUTO" | "FORCE_ON" | "FORCE_OFF";
     memoryLearningEnabled?: boolean;
     summaryEmailEnabled?: boolean;
   };
@@ -1768,12 +1692,12 @@ export interface AppGetWalletInput {
 export type AppGetWalletOutput = {
   balanceMinutes: number;
   heldMinutes: number;
-  entries: {
+  entries: ({
     kind: string;
     creditKind: string | null;
     minutes: number;
     createdAt: string;
-  }[];
+  })[];
 };
 
 /** Every operation by its operationId: what its handler takes and gives, and the status of success. */
@@ -1822,11 +1746,7 @@ export interface OperationTypes {
   adminRegenerateDigest: { input: AdminRegenerateDigestInput; output: AdminRegenerateDigestOutput; status: 200 };
   adminRecheckRecording: { input: AdminRecheckRecordingInput; output: AdminRecheckRecordingOutput; status: 200 };
   adminListDeadLetters: { input: AdminListDeadLettersInput; output: AdminListDeadLettersOutput; status: 200 };
-  adminListDeadLetterReplays: {
-    input: AdminListDeadLetterReplaysInput;
-    output: AdminListDeadLetterReplaysOutput;
-    status: 200;
-  };
+  adminListDeadLetterReplays: { input: AdminListDeadLetterReplaysInput; output: AdminListDeadLetterReplaysOutput; status: 200 };
   adminReadDeadLetter: { input: AdminReadDeadLetterInput; output: AdminReadDeadLetterOutput; status: 200 };
   adminReplayDeadLetter: { input: AdminReplayDeadLetterInput; output: AdminReplayDeadLetterOutput; status: 200 };
   appGetAccess: { input: AppGetAccessInput; output: AppGetAccessOutput; status: 200 };
