@@ -111,7 +111,10 @@ async function listening(port: number, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (ok) return true;
@@ -189,7 +192,7 @@ function serviceEnv(target: string, deps: Deps): Record<string, string> {
   const services = bootstrapServices();
   if (target in services) env.DATABASE_URL = deps.databaseUrl(target);
   if ((BUS_SERVICES as readonly string[]).includes(target)) env.NATS_PASSWORD = deps.natsPasswords[target];
-  if (target === 'gateway' || target === 'account') env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+  if (target === 'gateway') env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/8';
   if (target === 'gateway') env.TOKEN_HASH_KEY = randomBytes(32).toString('hex');
   if (target === 'mcp') Object.assign(env, { MM_URL: deps.env.GATEWAY_URL, MCP_PORT: String(Number(deps.env.GATEWAY_PORT) + 60) });
   return env;

@@ -72,7 +72,7 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
       // Inside the namespace, only the gateway reaches a service; and the app (services/web), with
       // the principal the gateway gave it, reaches the services whose data its pages show.
       const peers = sources.filter((f: Obj) => f.podSelector && !f.namespaceSelector).map((f: Obj) => f.podSelector.matchLabels['app.kubernetes.io/name']);
-      const allowed = d.metadata.name === 'web' ? ['gateway'] : ['account', 'recordings', 'series', 'gateway'].includes(d.metadata.name) ? ['gateway', 'web'] : ['gateway'];
+      const allowed = d.metadata.name === 'web' ? ['gateway'] : ['account', 'recordings', 'series', 'ask', 'events', 'gateway'].includes(d.metadata.name) ? ['gateway', 'web'] : ['gateway'];
       expect({ pod: d.metadata.name, peers: peers.filter((p: string) => !allowed.includes(p)) }).toEqual({ pod: d.metadata.name, peers: [] });
     }
   });

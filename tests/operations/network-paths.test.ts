@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { APP_ONLY_ROUTES, ROUTES } from '@mm/contract';
+import { APP_ONLY_ROUTES, ROUTES, serviceOf } from '@mm/contract';
 import { SERVICE_PORTS } from '../../libs/http/src/config';
 import { allowedPaths, path as p, type Node } from './network-model';
 
@@ -59,11 +59,17 @@ function gatewayCallees(): Set<string> {
 }
 
 /**
- * Services the app (services/web) calls over HTTP: every `backend.call('<service>', ...)` of its code
+ * Services the app (services/web) calls over HTTP: every `backend.call('<service>', ...)` and
+ * `backend.operation('<operationId>', ...)` of its code
  * (its one client, services/web/src/services/backend.client.ts), the gateway included (/internal/app).
  */
 function webCallees(): Set<string> {
-  const called = [...serviceCode('web').matchAll(/\.call(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => m[1]);
+  const code = serviceCode('web');
+  // `backend.call('<service>', ...)`, and `backend.operation('<operationId>', ...)` whose service the contract's tables name.
+  const called = [
+    ...[...code.matchAll(/\.call(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => m[1]),
+    ...[...code.matchAll(/\.operation(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => serviceOf(m[1])),
+  ];
   expect(called.length).toBeGreaterThan(0);
   for (const c of called) expect({ callee: c, known: c in SERVICE_PORTS }).toEqual({ callee: c, known: true });
   return new Set(called);
@@ -149,9 +155,9 @@ describe.each(['dev', 'prod'])('the %s overlay network', (overlay) => {
     const cut = structuredClone(objects);
     const gateway = policy(cut, 'gateway');
     gateway.spec.ingress = gateway.spec.ingress.filter((r: Obj) => !r.from.some((f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring'));
-    const account = policy(cut, 'account');
-    account.spec.egress = account.spec.egress.filter((r: Obj) => !(r.ports ?? []).some((q: Obj) => q.port === 6379));
-    expect(compare(cut, overlay).missing).toEqual([p('account', IN_CLUSTER[overlay].redis?.label ?? 'outside', 6379), p('prometheus', 'gateway', 9080)]);
+    const gatewayOut = policy(cut, 'gateway');
+    gatewayOut.spec.egress = gatewayOut.spec.egress.filter((r: Obj) => !(r.ports ?? []).some((q: Obj) => q.port === 6379));
+    expect(compare(cut, overlay).missing).toEqual([p('gateway', IN_CLUSTER[overlay].redis?.label ?? 'outside', 6379), p('prometheus', 'gateway', 9080)]);
 
     const widened = structuredClone(objects);
     policy(widened, 'gateway').spec.ingress.push({ ports: [{ port: 8080, protocol: 'TCP' }] });

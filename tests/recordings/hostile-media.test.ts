@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,4 +58,16 @@ describe('the attachment limit', () => {
     req.destroy();
     expect(early && [early.status, early.body.error.code]).toEqual([413, 'ATTACHMENT_TOO_LARGE']);
   }, 30_000);
+});
+
+describe('a stream whose header states no length (a browser MediaRecorder WebM)', () => {
+  it('is measured by decoding it and priced by its real length', async () => {
+    // 65 s of Opus in a WebM written to a pipe: the header has no duration, as MediaRecorder's.
+    const webm = execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=300:duration=65', '-c:a', 'libopus', '-f', 'webm', '-'], { maxBuffer: 16 * 1024 * 1024 });
+    const account = await stack.admin.account({ balanceMinutes: 20 });
+    const token = await stack.admin.token(account.id, ['recordings:write']);
+    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', webm, { filename: 'rec.webm', contentType: 'audio/webm' });
+    expect(res.status).toBe(202);
+    expect(res.body.recording.minutes).toBe(2);
+  }, 60_000);
 });

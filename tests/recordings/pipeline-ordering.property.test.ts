@@ -6,7 +6,8 @@ import { createLogger } from '@mm/http';
 import { openStore } from '../../libs/store/src';
 import type { Database } from '../../services/recordings/src/db/schema';
 import { createUseCases, type UseCases } from '../../services/recordings/src/usecases';
-import { busCall } from '../../services/recordings/src/usecases/context';
+import { busCall, type BusCall } from '../../services/recordings/src/usecases/context';
+import { insideTransaction } from '../../services/recordings/src/db/transaction';
 import { applyPipelineResult } from '../../services/recordings/src/bus/pipeline-results.consumer';
 import { startStack, type Stack } from '../support/stack';
 import { toneWav } from '../support/media';
@@ -24,15 +25,32 @@ let stack: Stack;
 let bus: Bus;
 let useCases: UseCases;
 let close: () => Promise<void>;
+/** Wallet, settings or memory requests and store calls made inside a recordings transaction (none may be). */
+const insideTx: string[] = [];
 const logger = createLogger('ordering-test', 'silent');
 
 beforeAll(async () => {
   stack = await startStack();
   bus = await connectBus(stack.natsUrl, 'recordings', stack.busNamespace);
   const { db, pool } = openDatabase<Database>({ url: stack.env.DATABASE_URL!, schema: 'recordings' });
-  const store = await openStore(stack.audioStore);
+  const realStore = await openStore(stack.audioStore);
+  const toBus = busCall(bus.nc);
+  const call: BusCall = (entry, payload, o) => {
+    if (insideTransaction()) insideTx.push(entry.name);
+    return toBus(entry, payload, o);
+  };
+  const store = new Proxy(realStore, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (insideTransaction()) insideTx.push(`store.${String(prop)}`);
+        return v.apply(target, args);
+      };
+    },
+  });
   useCases = createUseCases(
-    { db, call: busCall(bus.nc), store, logger },
+    { db, call, store, logger },
     { naming: { autoWaitSeconds: 60, forceOnDeadlineHours: 0, singleVoiceWaitSeconds: 5 }, staleClaimSeconds: 900, maxRecordingMinutes: 240, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' } },
   );
   close = async () => {
@@ -129,6 +147,8 @@ describe('pipeline results in any order', () => {
           expect([captures.length, end.charged]).toEqual([0, false]);
         }
         expect(await openHolds(stack, account.id)).toEqual([]);
+        // The real wallet, settings and store, never reached from inside a transaction.
+        expect(insideTx).toEqual([]);
       }),
       { seed: Number(process.env.PROPERTY_SEED ?? 20261123), numRuns: Number(process.env.PROPERTY_RUNS ?? 30) },
     );

@@ -96,8 +96,12 @@ export interface NatsUser {
   permissions?: NatsPermissions;
 }
 
-/** A password for a NATS user (48 random characters). */
-export const newNatsPassword = () => randomBytes(36).toString('base64url');
+/**
+ * A password for a NATS user: a letter, then 48 hex digits (192 random bits). nats-server parses a
+ * password it reads from its environment, and one starting with `-` or reading as a number stops
+ * it: this one is safe to paste into an env file.
+ */
+export const newNatsPassword = () => `p${randomBytes(24).toString('hex')}`;
 
 /** The users of the broker: every service with its permissions, and the operator (no limits). */
 export function natsUsers(passwords: Record<string, string>, namespace = ''): NatsUser[] {

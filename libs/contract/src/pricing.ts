@@ -5,7 +5,7 @@ import { LIMITS } from './catalog';
  * keyterms surcharge when keyterms apply, plus the attachment's minutes). Audio minutes round up
  * (a 61-second meeting costs 2), with at least 1; the surcharge is 20% of the audio minutes,
  * rounded up. Shared so that the app shows, before sending, the price the service will hold
- * (services/recordings/src/domain/pricing.ts holds the same rule and should import this one).
+ * (services/recordings/src/domain/pricing.ts uses it).
  */
 export function meetingPrice(i: { durationMs: number; usesKeyterms: boolean; attachmentMinutes: number }): { minutes: number; audioMinutes: number; surcharge: number } {
   const audioMinutes = Math.max(1, Math.ceil(i.durationMs / 60_000));

@@ -10,7 +10,6 @@ export * from './ids';
 export * from './mount';
 export * from './early-answer';
 export * from './body-watch';
-export * from './kept-answers';
 export * from './app-door';
 export * from './stream-config';
 export * from './build-info';

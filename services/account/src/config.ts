@@ -14,8 +14,6 @@ export interface AccountConfig extends CommonConfig {
   wallet: WalletLimits;
   uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
   summaryEmail: SummaryEmailConfig;
-  /** Where the wallet versions live that let the gateway give whoami's answer again (kept-answers.ts in libs/http). */
-  redisUrl: string;
 }
 
 // DejaVu Sans covers Latin and Arabic script (Persian letters included) in one face, so a Persian
@@ -56,7 +54,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Accou
       trialOverdraftMinutes: r.num('TRIAL_OVERDRAFT_MINUTES', 30, 0),
     },
     uploadLimits: readUploadLimits(r),
-    redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     summaryEmail: {
       smtpUrl: readSmtpUrl(r),
       from: r.str('SMTP_FROM', 'Meeting Memory <no-reply@localhost>'),

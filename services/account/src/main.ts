@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
@@ -9,7 +8,6 @@ import type { Database } from './db/schema';
 import { WalletService } from './services/wallet.service';
 import { WalletSummaryCache } from './services/wallet-summary.cache';
 import { WalletChangesListener } from './db/wallet-changes.listener';
-import { WalletVersions } from './services/wallet-versions';
 import { SettingsService } from './services/settings.service';
 import { MemoryService } from './services/memory.service';
 import { serveWallet } from './bus/wallet.handlers';
@@ -30,24 +28,9 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   const bus = await connectServiceBus(config, 'account');
   const { nc } = bus;
   const summaries = new WalletSummaryCache();
-  // Keys carry the bus namespace, as the gateway's do (stacks sharing one Redis). No offline queue:
-  // while Redis is away a wallet write does not wait for it (wallet-versions.ts).
-  const redis = new Redis(config.redisUrl, { keyPrefix: config.busNamespace, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
-  redis.on('error', () => undefined);
-  const versions = new WalletVersions(redis, logger);
-  const walletChanges = new WalletChangesListener(
-    config.databaseUrl,
-    {
-      invalidate: (accountId) => {
-        summaries.invalidate(accountId);
-        void versions.changed(accountId);
-      },
-      setEnabled: (on) => summaries.setEnabled(on),
-    },
-    logger,
-  );
+  const walletChanges = new WalletChangesListener(config.databaseUrl, summaries, logger);
   await walletChanges.start();
-  const wallet = new WalletService(db, config.wallet, pool, summaries, versions);
+  const wallet = new WalletService(db, config.wallet, pool, summaries);
   const settings = new SettingsService(db);
   const memory = new MemoryService(db);
   const subs = [...serveWallet(nc, wallet, logger), ...serveAccount(nc, { memory, settings }, logger)];
@@ -75,7 +58,6 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
     await walletChanges.stop();
     await nc.drain();
     await db.destroy();
-    redis.disconnect();
   });
 }
 

@@ -1,6 +1,4 @@
-import { summaryHoldsFor, summaryHoldsUntil, type LoadedSummary } from '../src/domain/wallet-summary';
-import { keptUntil } from '../src/routes/whoami.handler';
-import { KEPT_ANSWER_MAX_AGE_MS } from '@mm/http';
+import { summaryHoldsFor, type LoadedSummary } from '../src/domain/wallet-summary';
 import { WalletSummaryCache } from '../src/services/wallet-summary.cache';
 
 const H = 3600_000;
@@ -20,30 +18,6 @@ describe('summaryHoldsFor', () => {
   });
   it('holds for any later window when nothing was counted', () => {
     expect(summaryHoldsFor(loaded(null), at(1000 * H))).toBe(true);
-  });
-});
-
-describe('summaryHoldsUntil', () => {
-  it('is the moment the oldest counted spend leaves the 24-hour window: the first moment summaryHoldsFor says no', () => {
-    const s = loaded(at(5 * H));
-    const until = summaryHoldsUntil(s)!;
-    expect(until).toBe(at(29 * H).getTime());
-    expect(summaryHoldsFor(s, new Date(until - 1 - 24 * H))).toBe(true);
-    expect(summaryHoldsFor(s, new Date(until - 24 * H))).toBe(false);
-  });
-  it('is null when nothing counted can leave the window', () => {
-    expect(summaryHoldsUntil(loaded(null))).toBeNull();
-  });
-});
-
-describe("keptUntil (whoami's mark for the gateway)", () => {
-  const now = t0.getTime();
-  it('is at most the longest a gateway may keep an answer', () => {
-    expect(keptUntil({ holdsUntil: null }, now)).toBe(now + KEPT_ANSWER_MAX_AGE_MS);
-    expect(keptUntil({ holdsUntil: now + 48 * H }, now)).toBe(now + KEPT_ANSWER_MAX_AGE_MS);
-  });
-  it('ends when a counted spend leaves the window, if that comes sooner', () => {
-    expect(keptUntil({ holdsUntil: now + 1500 }, now)).toBe(now + 1500);
   });
 });
 

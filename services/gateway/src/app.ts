@@ -14,7 +14,6 @@ import type { ReadPipelines } from './services/proxy';
 import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
 import { AdminLimit } from './services/admin-limit';
-import { KeptAnswers } from './services/kept-answers';
 import { ClientAddresses } from './services/client-addresses';
 import { appDoor } from './app-door';
 import type { SendMail } from './services/sign-in.service';
@@ -48,7 +47,6 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const api = publicHandler({
     gate,
     signer,
-    kept: new KeptAnswers(config.keptAnswerMaxAgeMs),
     tokenHashKey: config.tokenHashKey,
     publicBaseUrl: config.publicBaseUrl,
     serviceUrls: config.serviceUrls,

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { EnvReader, KEPT_ANSWER_MAX_AGE_MS, readCommonConfig, type CommonConfig } from '@mm/http';
+import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
 import { TrustedProxies } from './domain/client-address';
 import { readSignInConfig, type SignInConfig } from './sign-in.config';
 
@@ -31,11 +31,6 @@ export interface GatewayConfig extends CommonConfig, SignInConfig {
   trustedProxies: TrustedProxies;
   /** IPv6 clients' budgets are counted per network of this many bits (IPV6_BUDGET_PREFIX, default 64; 128 = per address). */
   ipv6BudgetPrefix: number;
-  /**
-   * How long whoami's answers may be given again without asking the account service, while the
-   * wallet version holds (GATEWAY_KEEP_WHOAMI=false: never; services/kept-answers.ts).
-   */
-  keptAnswerMaxAgeMs: number;
 }
 
 function readTrustedProxies(r: EnvReader): TrustedProxies {
@@ -73,7 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     opsPort: r.num('OPS_PORT', 9080, 0),
     workers: Math.floor(r.num('GATEWAY_WORKERS', availableParallelism(), 1)),
     upstreamPipelining: Math.floor(r.num('GATEWAY_UPSTREAM_PIPELINING', 16, 1)),
-    keptAnswerMaxAgeMs: r.bool('GATEWAY_KEEP_WHOAMI', true) ? KEPT_ANSWER_MAX_AGE_MS : 0,
     upstreamConnections: r.optional('GATEWAY_UPSTREAM_CONNECTIONS') === null ? null : Math.floor(r.num('GATEWAY_UPSTREAM_CONNECTIONS', 0, 1)),
   });
 }

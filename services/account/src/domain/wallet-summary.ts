@@ -1,4 +1,3 @@
-import { DAY_MS } from './wallet';
 /**
  * The figures whoami and the account read show, as loaded from the ledger at one moment, and the
  * rule that says for which later moments they still hold without reading the ledger again.
@@ -26,13 +25,4 @@ export function summaryHoldsFor(loaded: LoadedSummary, since: Date): boolean {
   const t = since.getTime();
   if (t < loaded.since.getTime()) return false;
   return loaded.oldestCountedAt === null || t < loaded.oldestCountedAt.getTime();
-}
-
-/**
- * The moment `loaded` stops holding by time alone (epoch ms): when its oldest counted spend leaves
- * the 24-hour window. Null when nothing counted can leave it (no spend counted). Ledger writes are,
- * as above, not this rule's business.
- */
-export function summaryHoldsUntil(loaded: LoadedSummary): number | null {
-  return loaded.oldestCountedAt === null ? null : loaded.oldestCountedAt.getTime() + DAY_MS;
 }

@@ -1,20 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { operationOf, type WhoamiOutput } from '@mm/contract';
-import { ApiError, checkUrlEncoding, hasScope, KEPT_ANSWER_MAX_AGE_MS, KEPT_UNTIL_HEADER, PRINCIPAL_HEADER, WALLET_VERSION_HEADER, requestObserver, writeError, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
-import type { WalletFigures, WalletService } from '../services/wallet.service';
+import { ApiError, checkUrlEncoding, hasScope, PRINCIPAL_HEADER, requestObserver, writeError, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
+import type { WalletService } from '../services/wallet.service';
 
 export interface WhoamiDeps {
   wallet: WalletService;
   verifier: PrincipalVerifier;
   uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
   logger: Logger;
-  /**
-   * The account's wallet version as gateways read it, when every change of the wallet is announced
-   * to them now (this replica's through Redis, everyone else's through the ledger's notifications);
-   * null otherwise. An answer is marked keepable only when this equals the version the gateway sent.
-   */
-  walletVersion: (accountId: string) => Promise<string | null>;
 }
 
 /** The Token info resource, from the principal and the wallet's figures. */
@@ -30,20 +24,9 @@ export function tokenInfo(p: Principal, s: { balanceMinutes: number; usedMinutes
   };
 }
 
-/**
- * Until when the gateway may give this answer again (epoch ms), while the wallet version it read
- * before asking stays: at most KEPT_ANSWER_MAX_AGE_MS, and never past the moment a counted spend
- * leaves the 24-hour window.
- */
-export function keptUntil(figures: Pick<WalletFigures, 'holdsUntil'>, now: number): number {
-  return Math.min(now + KEPT_ANSWER_MAX_AGE_MS, figures.holdsUntil ?? Infinity);
-}
-
-function send(res: ServerResponse, body: unknown, keepUntil: number | null): void {
+function send(res: ServerResponse, body: unknown): void {
   const json = JSON.stringify(body);
-  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) };
-  if (keepUntil !== null) headers[KEPT_UNTIL_HEADER] = keepUntil;
-  res.writeHead(200, headers);
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
   res.end(json);
 }
 
@@ -68,10 +51,7 @@ export function whoamiHandler(deps: WhoamiDeps): (req: IncomingMessage, res: Ser
       checkUrlEncoding(url);
       const query = url.slice(path.length + 1);
       if (query) throw new ApiError('VALIDATION', `query parameter ${decodeURIComponent(query.split('=')[0])} is not allowed`);
-      // A gateway that would keep the answer says under which wallet version (read before asking).
-      const asked = req.headers[WALLET_VERSION_HEADER];
-      const [figures, version] = await Promise.all([deps.wallet.summary(p.accountId, p.tokenId), typeof asked === 'string' ? deps.walletVersion(p.accountId) : null]);
-      send(res, tokenInfo(p, figures, deps.uploadLimits), version !== null && version === asked ? keptUntil(figures, Date.now()) : null);
+      send(res, tokenInfo(p, await deps.wallet.summary(p.accountId, p.tokenId), deps.uploadLimits));
     })().catch((err: unknown) => writeError(res, err, deps.logger, facts.reqId));
     return true;
   };

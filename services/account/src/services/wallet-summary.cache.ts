@@ -27,11 +27,6 @@ export class WalletSummaryCache {
   hits = 0;
   misses = 0;
 
-  /** Whether changes are being heard (the ledger's notifications flow): nothing is cached otherwise. */
-  get live(): boolean {
-    return this.enabled;
-  }
-
   /** The figures for a window starting at `since`, if cached and still valid for it. */
   get(accountId: string, tokenId: string | null, since: Date): LoadedSummary | null {
     const hit = this.enabled ? this.entries.get(accountId)?.get(tokenId ?? '') : undefined;

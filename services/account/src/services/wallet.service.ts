@@ -5,9 +5,7 @@ import { admit, balanceOf, DAY_MS } from '../domain/wallet';
 import type { WalletSpend } from '@mm/contract';
 import type { CreditKind, Database } from '../db/schema';
 import { WalletRepository } from '../db/wallet.repository';
-import { summaryHoldsUntil } from '../domain/wallet-summary';
 import { WalletSummaryCache } from './wallet-summary.cache';
-import type { WalletVersions } from './wallet-versions';
 
 export interface WalletLimits {
   dailyMeetingLimit: number;
@@ -31,13 +29,11 @@ function refuse(r: NonNullable<ReturnType<typeof admit>>): never {
 /** `createdAt` for an entry: the database's time unless a test drives the clock. */
 const at = (clock: Date | undefined) => (clock ? { createdAt: clock } : {});
 
-/** Balance, available minutes and a token's 24-hour use, and until when they hold without a ledger write. */
+/** Balance, available minutes and a token's 24-hour use. */
 export interface WalletFigures {
   balanceMinutes: number;
   availableMinutes: number;
   usedMinutes24h: number;
-  /** Epoch ms when the oldest counted spend leaves the 24-hour window; null when nothing can leave it. */
-  holdsUntil: number | null;
 }
 
 /**
@@ -54,22 +50,16 @@ export class WalletService {
     pool: Pool,
     /** whoami's figures per account and token; every write below invalidates its account. */
     readonly summaries: WalletSummaryCache = new WalletSummaryCache(),
-    /** Tells the gateways of every write (their kept whoami answers); none in tests of the wallet alone. */
-    readonly versions: WalletVersions | null = null,
   ) {
     this.repo = new WalletRepository(db, pool);
   }
 
-  /**
-   * Runs a money move in a transaction, then forgets the account's cached figures and gives the
-   * account a new wallet version (after commit or failure), before the move is answered.
-   */
+  /** Runs a money move in a transaction, then forgets the account's cached figures (after commit or failure). */
   private async move<T>(accountId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction().execute(work);
     } finally {
       this.summaries.invalidate(accountId);
-      await this.versions?.changed(accountId);
     }
   }
 
@@ -171,7 +161,7 @@ export class WalletService {
       s = await this.repo.summary(accountId, tokenId, since);
       this.summaries.set(mark, accountId, tokenId, s);
     }
-    return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used, holdsUntil: summaryHoldsUntil(s) };
+    return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used };
   }
 
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { RouteDef } from '@mm/contract';
 import type { ResolvedToken } from '../db/access.repository';
 import type { PrincipalSigner } from '../services/principals';
-import { forward, type AnswerTap } from '../services/proxy';
+import { forward } from '../services/proxy';
 import { API_PREFIX, type TableRoute } from './match.step';
 import type { Passage } from './replay.step';
 
@@ -20,8 +20,6 @@ export interface Forwarding {
   reqId: string;
   clientIp: string;
   passage: Passage;
-  /** Sees the answer as it passes (kept-answers.ts). */
-  tap?: AnswerTap;
 }
 
 /** Step 6, forward: to the owning service with the token's signed principal (proxy.ts, the one way out). */
@@ -40,7 +38,6 @@ export async function forwardStep(
     internal: f.passage.internal,
     withoutBody: f.passage.withoutBody,
     reads: f.route.reads,
-    tap: f.tap,
     logger: deps.logger,
   });
 }

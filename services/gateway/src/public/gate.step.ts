@@ -4,7 +4,6 @@ import { parseBearer } from '@mm/http';
 import { hashToken, isWellFormedToken } from '../domain/token-value';
 import type { AccessGate, GateResult } from '../services/access-gate';
 import type { ClientAddresses } from '../services/client-addresses';
-import type { KeptAnswers, KeptVisit } from '../services/kept-answers';
 import type { Matched, TableRoute } from './match.step';
 import { rateLimited, refusal } from './refusal';
 
@@ -12,14 +11,11 @@ export interface GateDeps {
   gate: AccessGate;
   tokenHashKey: string;
   addresses: ClientAddresses;
-  kept: KeptAnswers;
 }
 
 export interface Gated {
   route: TableRoute;
   gate: GateResult;
-  /** A request of a route whose answers may be kept, from before its wallet version was read. */
-  visit: KeptVisit | null;
 }
 
 function hasSessionCookie(req: IncomingMessage): boolean {
@@ -44,10 +40,7 @@ export async function gateStep(deps: GateDeps, req: IncomingMessage, m: Matched,
   }
   if (route.appOnly) throw refusal('TOKEN_NOT_ACCEPTED');
   const hash = isWellFormedToken(value) ? hashToken(deps.tokenHashKey, value) : null;
-  // The wallet version is read too when the route's answers may be kept (kept-answers.ts): what
-  // is kept under it is not kept longer than from here.
-  const visit = route.keeps ? deps.kept.visit() : null;
-  const gate = await deps.gate.check(hash, route.def.rateClass, deps.addresses.budgetKey(clientIp), route.keeps);
+  const gate = await deps.gate.check(hash, route.def.rateClass, deps.addresses.budgetKey(clientIp));
   if (gate.junkLimited) throw await rateLimited(gate);
-  return { route, gate, visit };
+  return { route, gate };
 }

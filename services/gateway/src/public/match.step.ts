@@ -6,27 +6,23 @@ import type { ForwardOptions, ReadPipelines } from '../services/proxy';
 
 export const API_PREFIX = '/api/v1';
 
-/** A route of the table, decided once: how its reads travel, and whether its answers may be kept. */
+/** A route of the table, decided once: how its reads travel. */
 export interface TableRoute {
   appOnly: false;
   def: RouteDef;
   reads: NonNullable<ForwardOptions['reads']>;
-  keeps: boolean;
 }
 
-/** A matched request: its route (or an app-only one, which takes no token), its URL, whether it has a query. */
+/** A matched request: its route (or an app-only one, which takes no token) and its URL. */
 export interface Matched {
   route: TableRoute | { appOnly: true };
   url: string;
-  plain: boolean;
 }
 
 export interface MatchDeps {
   publicBaseUrl: string;
   /** Where reads go (pipelined to the owning service; proxy.ts). */
   reads: ReadPipelines;
-  /** Whether a route's answers may be kept (kept-answers.ts). */
-  keeps: (def: RouteDef) => boolean;
 }
 
 export type Match = (req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => Matched | null;
@@ -42,7 +38,7 @@ export function matchStep(deps: MatchDeps): Match {
     // none of them: proxy.ts); searches and price quotes go alone. Decided once per route.
     ...ROUTES.map((def) => {
       const reads = { pipelines: deps.reads, pipelined: def.rateClass === 'read' };
-      const route: TableRoute = { appOnly: false, def, reads, keeps: deps.keeps(def) };
+      const route: TableRoute = { appOnly: false, def, reads };
       return { method: def.method, path: def.path, route };
     }),
     ...APP_ONLY_ROUTES.map((r) => ({ method: r.method, path: r.path, route: { appOnly: true as const } })),
@@ -69,6 +65,6 @@ export function matchStep(deps: MatchDeps): Match {
       return null;
     }
     facts.route = found.route.appOnly ? 'app-only' : found.route.def.operationId;
-    return { route: found.route, url, plain: q === -1 };
+    return { route: found.route, url };
   };
 }

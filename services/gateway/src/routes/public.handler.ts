@@ -10,17 +10,17 @@ import { replayStep } from '../public/replay.step';
 
 export { API_PREFIX } from '../public/match.step';
 
-export type PublicDeps = Omit<MatchDeps, 'keeps'> & GateDeps & ForwardDeps & { logger: Logger };
+export type PublicDeps = MatchDeps & GateDeps & ForwardDeps & { logger: Logger };
 
 /**
  * The public API on plain node:http (the gateway's hot path, without express): every request
  * under /api/v1 goes through the steps of src/public in the contract's order of checks, then to
  * the owning service with a signed principal. The route table drives all of it.
  *
- * match → gate → authenticate → authorize → replay → (a kept answer) → forward
+ * match → gate → authenticate → authorize → replay → forward
  */
 export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const match = matchStep({ ...deps, keeps: (def) => deps.kept.keepsRoute(def) });
+  const match = matchStep(deps);
   const observe = requestObserver('gateway', deps.logger);
 
   const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts): Promise<void> => {
@@ -28,22 +28,11 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     if (!m) return;
     // Read for every request, so an X-Forwarded-For no proxy setting lets us believe is noticed.
     const clientIp = deps.addresses.of(req);
-    const { route, gate, visit } = await gateStep(deps, req, m, clientIp);
+    const { route, gate } = await gateStep(deps, req, m, clientIp);
     const token = authenticateStep(res, facts, route.def, gate);
     const replayOnly = await authorizeStep(req, route.def, token, gate);
     const passage = replayStep(m.url, replayOnly, gate);
-    // whoami's answer may be given from what was kept (kept-answers.ts), or kept as it passes.
-    const kept = visit?.answer(req, res, token, gate.walletVersion, m.plain && !replayOnly) ?? null;
-    if (kept === true) return;
-    await forwardStep(deps, req, res, {
-      route,
-      url: m.url,
-      token,
-      reqId: facts.reqId!,
-      clientIp,
-      passage: kept ? { ...passage, internal: kept.internal } : passage,
-      tap: kept?.tap,
-    });
+    await forwardStep(deps, req, res, { route, url: m.url, token, reqId: facts.reqId!, clientIp, passage });
   };
 
   return (req, res) => {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateBudget, type RateClass } from '@mm/contract';
-import { WALLET_VERSION_TTL_SECONDS, WALLETS_VERSION_KEY, walletVersionKey } from '@mm/http';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
 import { TokenLoader } from './token-loader';
@@ -24,31 +23,10 @@ end
 `;
 
 /**
- * A wallet version as the gate reads it (ARGV[3] '1': the token's account is known): the account's
- * and every account's, each set anew when missing, like the epoch. libs/http kept-answers.ts.
- */
-const READ_WALLET = `
-local w = false
-if ARGV[3] == '1' then
-  local a = redis.call('GET', KEYS[4])
-  if not a then
-    redis.call('SET', KEYS[4], ARGV[2], 'NX', 'EX', ARGV[4])
-    a = redis.call('GET', KEYS[4])
-  end
-  local all = redis.call('GET', KEYS[5])
-  if not all then
-    redis.call('SET', KEYS[5], ARGV[2], 'NX', 'EX', ARGV[4])
-    all = redis.call('GET', KEYS[5])
-  end
-  w = a .. '/' .. all -- walletVersionOf in libs/http
-end
-`;
-
-/**
  * One round trip per request: counts the request against the token's class budget and the IP's
  * budget (a fixed window that starts with the first request and lasts the rate window), and reads
- * the access epoch, the address's junk count (unknown tokens it sent) and, when asked, the wallet
- * version. Counting stays O(1) however far over budget a flood is.
+ * the access epoch and the address's junk count (unknown tokens it sent). Counting stays O(1)
+ * however far over budget a flood is.
  */
 const SCRIPT = `
 local t = redis.call('INCR', KEYS[1])
@@ -58,9 +36,8 @@ local i = redis.call('INCR', KEYS[2])
 if i == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
 local it = redis.call('TTL', KEYS[2])
 ${READ_EPOCH}
-${READ_WALLET}
-local j = tonumber(redis.call('GET', KEYS[6]) or '0')
-return {t, tt, i, it, e, w, j, redis.call('TTL', KEYS[6])}
+local j = tonumber(redis.call('GET', KEYS[4]) or '0')
+return {t, tt, i, it, e, j, redis.call('TTL', KEYS[4])}
 `;
 
 /**
@@ -107,11 +84,6 @@ export interface GateResult {
    * refused RATE_LIMITED (retryAfter) before any lookup.
    */
   junkLimited: boolean;
-  /**
-   * The token's wallet version, read in the same round trip, when asked for and the token's
-   * account was already known here; null otherwise (nothing kept may then be given).
-   */
-  walletVersion: string | null;
   /** The token's budget of the class after this request (the RateLimit fields); null when not counted. */
   rate: RateBudget | null;
 }
@@ -160,34 +132,20 @@ export class AccessGate {
     private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger; maxCachedTokens?: number },
   ) {
     this.loader = new TokenLoader(repo);
-    this.redis.defineCommand('mmGate', { numberOfKeys: 6, lua: SCRIPT });
+    this.redis.defineCommand('mmGate', { numberOfKeys: 4, lua: SCRIPT });
     this.redis.defineCommand('mmJunk', { numberOfKeys: 3, lua: JUNK_SCRIPT });
   }
 
   /**
    * `hash` is null for a bearer that is not a well-formed token: it is counted in the address's
-   * junk bucket alone and never looked up. `wallet`: also read the token's wallet version (for an
-   * answer the gateway may have kept), when its account is known from an earlier request.
+   * junk bucket alone and never looked up.
    */
-  async check(hash: string | null, rateClass: RateClass, ip: string, wallet = false): Promise<GateResult> {
+  async check(hash: string | null, rateClass: RateClass, ip: string): Promise<GateResult> {
     let counted: Counted | null = null;
     const r = this.redis;
-    // The account of a token seen before (a token never changes account); whether its entry is still trusted is decided below.
-    const accountId = wallet && hash ? this.cache.get(hash)?.value?.accountId : undefined;
     try {
       counted = hash
-        ? await r.mmGate(
-            `rl:t:${hash.slice(0, 22)}:${rateClass}`,
-            `rl:ip:${ip}`,
-            ACCESS_EPOCH_KEY,
-            accountId ? walletVersionKey(accountId) : WALLETS_VERSION_KEY,
-            WALLETS_VERSION_KEY,
-            `rl:unknown:${ip}`,
-            RATE_WINDOW_SECONDS,
-            randomUUID(),
-            accountId ? '1' : '0',
-            WALLET_VERSION_TTL_SECONDS,
-          )
+        ? await r.mmGate(`rl:t:${hash.slice(0, 22)}:${rateClass}`, `rl:ip:${ip}`, ACCESS_EPOCH_KEY, `rl:unknown:${ip}`, RATE_WINDOW_SECONDS, randomUUID())
         : await r.mmJunk(`rl:junk:${ip}`, '', ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID());
     } catch (err) {
       this.warnRedis(err);
@@ -196,7 +154,7 @@ export class AccessGate {
     const limited = hash && counted && !this.cache.has(hash) ? this.addressLimit(counted) : null;
     if (limited) {
       this.countJunk(ip);
-      return { token: null, tokensDisabled: false, ...limited, junkLimited: true, walletVersion: null, rate: null };
+      return { token: null, tokensDisabled: false, ...limited, junkLimited: true, rate: null };
     }
     // Without the epoch nothing cached can be trusted, and there is nothing to prove against Postgres.
     const version = epoch === null ? null : await this.pgVersion();
@@ -214,9 +172,7 @@ export class AccessGate {
       if (hash && t > budget + PROMPT_REFUSALS) slowDownMs = SLOW_REFUSAL_MS;
       if (i > ipBudget) retryAfter = Math.max(retryAfter ?? 1, iTtl, 1);
     }
-    // A version read for another account than the token's is no proof of anything.
-    const walletVersion = counted?.[5] && token && token.accountId === accountId ? counted[5] : null;
-    return { token, tokensDisabled, retryAfter, slowDownMs, junkLimited: !hash && retryAfter !== null, walletVersion, rate };
+    return { token, tokensDisabled, retryAfter, slowDownMs, junkLimited: !hash && retryAfter !== null, rate };
   }
 
   /**
@@ -226,7 +182,7 @@ export class AccessGate {
    * address's requests anyway). Null when within both.
    */
   private addressLimit(counted: Counted): { retryAfter: number; slowDownMs: number } | null {
-    const [, , i, iTtl, , , unknown, unknownTtl] = counted;
+    const [, , i, iTtl, , unknown, unknownTtl] = counted;
     const scale = this.opts.rateLimitScale;
     const over = Math.max(unknown - this.opts.junkRateLimit * scale, i - this.opts.ipRateLimit * scale - 1);
     if (over < 0) return null;

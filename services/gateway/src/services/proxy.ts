@@ -9,7 +9,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs:
 const DROP = new Set(['authorization', 'cookie', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'expect']);
 /**
  * Headers of a service's answer never passed back: hop-by-hop ones, its own request id (the
- * gateway's is sent), and internal ones (x-mm-*, such as the mark of an answer the gateway may keep).
+ * gateway's is sent), and internal ones (x-mm-*).
  */
 const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
 const dropsBack = (name: string): boolean => DROP_BACK.has(name) || name.startsWith('x-mm-');
@@ -41,20 +41,6 @@ export interface ForwardOptions {
   internal?: Record<string, string>;
   /** Where a read (a GET without a body) goes instead of node:http's client, and whether it may wait behind others. */
   reads?: { pipelines: ReadPipelines; pipelined: boolean };
-  /** Sees a pipelined read's answer as it passes to the client (kept-answers.ts keeps whoami's this way). */
-  tap?: AnswerTap;
-}
-
-/** An observer of a read's answer: what the client is sent, and the internal headers it is not. */
-export interface AnswerTap {
-  /**
-   * The status and headers as sent to the client, and the service's internal ones (x-mm-*, never
-   * passed back). False: the body is of no interest (data and end are not called).
-   */
-  headers(status: number, headers: http.OutgoingHttpHeaders, internal: Record<string, string>): boolean;
-  data(chunk: Buffer): void;
-  /** The whole answer went through (called before the client's answer ends). */
-  end(): void;
 }
 
 /** A slow client's answer the gateway holds rather than pause a shared connection; beyond, the client is dropped. */
@@ -96,8 +82,6 @@ export class ReadPipelines {
     }
     let abort: ((err?: Error) => void) | null = null;
     let settled = false;
-    // The tap, while it wants the answer's body.
-    let tapping: AnswerTap | null = null;
     const clientLeft = (): void => {
       if (!settled) abort?.();
     };
@@ -118,21 +102,17 @@ export class ReadPipelines {
           if (res.destroyed) return true;
           // Header lines as the service sent them, read as latin1 (as node's parser reads them).
           const back: http.OutgoingHttpHeaders = {};
-          const internal: Record<string, string> | null = o.tap ? {} : null;
           for (let i = 0; i < raw.length; i += 2) {
             const k = raw[i].toString('latin1').toLowerCase();
-            if (internal && k.startsWith('x-mm-')) internal[k] = raw[i + 1].toString('latin1');
             if (dropsBack(k)) continue;
             const v = raw[i + 1].toString('latin1');
             const had = back[k];
             back[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [String(had)]), v];
           }
-          if (o.tap && internal && o.tap.headers(statusCode, back, internal)) tapping = o.tap;
           res.writeHead(statusCode, back);
           return true;
         },
         onData(chunk) {
-          tapping?.data(chunk);
           if (res.destroyed) return true;
           res.write(chunk);
           // A client that reads nothing of a huge answer is let go (its close cancels the read).
@@ -140,7 +120,6 @@ export class ReadPipelines {
           return true;
         },
         onComplete() {
-          tapping?.end();
           if (settle()) res.end();
         },
         onError(err) {

@@ -1,10 +1,10 @@
 import type { ClientContext, Result } from 'ioredis';
 
 /**
- * The gate's counters: token, address (or junk) and epoch, as its Lua scripts answer them, and the
- * token's wallet version when it was asked for (null otherwise).
+ * The gate's counters: token, address (or junk) and epoch, as its Lua scripts answer them, then the
+ * address's count of unknown tokens and its key's TTL (the junk script answers the first five only).
  */
-export type Counted = [number, number, number, number, string, string | null, number, number];
+export type Counted = [number, number, number, number, string, number, number];
 /** An admin counter: the count and its key's TTL. */
 export type AdminCounted = [number, number];
 
@@ -14,7 +14,7 @@ export type AdminCounted = [number, number];
  */
 declare module 'ioredis' {
   interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
-    mmGate(tokenKey: string, ipKey: string, epochKey: string, walletKey: string, walletsKey: string, junkKey: string, window: number, member: string, readWallet: '0' | '1', walletTtl: number): Result<Counted, Context>;
+    mmGate(tokenKey: string, ipKey: string, epochKey: string, unknownKey: string, window: number, member: string): Result<Counted, Context>;
     mmJunk(junkKey: string, unused: string, epochKey: string, window: number, member: string): Result<Counted, Context>;
     mmAdminCount(key: string, window: number): Result<AdminCounted, Context>;
   }

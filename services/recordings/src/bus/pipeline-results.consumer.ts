@@ -3,13 +3,11 @@ import { check, consume, entryOfSubject, on, type Bus } from '@mm/bus';
 import { BUS, type StreamEntry } from '@mm/contract';
 import type { UseCases } from '../usecases';
 
-/** The use cases the pipeline's results apply. */
-export type ResultHandlers = Pick<UseCases, 'results' | 'digest' | 'naming'>;
 
 /** A pipeline result with the lifecycle transition that applies it (which checks the meeting's job and status). */
 const transition = <P>(entry: StreamEntry<P>, apply: (payload: P) => Promise<void>) => ({ entry, apply });
 
-const transitions = (u: ResultHandlers): ReturnType<typeof transition<any>>[] => [
+const transitions = (u: Pick<UseCases, 'results' | 'digest' | 'naming'>): ReturnType<typeof transition<any>>[] => [
   transition(BUS.jobStarted, (m) => u.results.started(m)),
   transition(BUS.jobTranscribed, (m) => u.results.transcribed(m)),
   transition(BUS.jobGenerated, (m) => u.digest.finish(m)),
@@ -21,7 +19,7 @@ const transitions = (u: ResultHandlers): ReturnType<typeof transition<any>>[] =>
  * Applies the pipeline's results (JetStream, at least once): each handler is idempotent, so a
  * redelivery after a crash changes nothing twice.
  */
-export function consumePipelineResults(bus: Bus, useCases: ResultHandlers, logger: Logger) {
+export function consumePipelineResults(bus: Bus, useCases: Pick<UseCases, 'results' | 'digest' | 'naming'>, logger: Logger) {
   return consume(
     bus,
     transitions(useCases).map((t) => on(t.entry, t.apply)),
@@ -38,7 +36,7 @@ export function consumePipelineResults(bus: Bus, useCases: ResultHandlers, logge
  * One pipeline result, in any order and any number of times, checked against the table as the bus
  * would: the ordering property test feeds results straight to the transitions through this.
  */
-export async function applyPipelineResult(useCases: ResultHandlers, logger: Logger, subject: string, payload: unknown): Promise<void> {
+export async function applyPipelineResult(useCases: Pick<UseCases, 'results' | 'digest' | 'naming'>, logger: Logger, subject: string, payload: unknown): Promise<void> {
   const t = transitions(useCases).find((x) => x.entry === entryOfSubject(subject));
   if (!t) return logger.warn({ subject }, 'not a pipeline result');
   check(t.entry, 'payload', payload);

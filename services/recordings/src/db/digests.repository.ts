@@ -1,7 +1,8 @@
 import type { DigestDoc } from '@mm/contract';
 import type { Db } from './recordings.repository';
 
-export type DigestSection = { kind: string; title: string } & Record<string, unknown>;
+/** A digest section as the pipeline writes it: its text, or its items (an action item names its owner). */
+export type DigestSection = { kind: string; title: string; text?: string; items?: (string | { text: string; owner: string | null })[] } & Record<string, unknown>;
 
 /** A meeting's digest as the service works with it. */
 export interface Digest {

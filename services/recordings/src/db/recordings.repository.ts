@@ -32,7 +32,7 @@ export class RecordingRepository {
   async update(db: Db, id: string, patch: Updateable<RecordingTable>): Promise<RecordingRow> {
     return db
       .updateTable('recording')
-      .set({ ...patch, updatedAt: sql`now()` } as never)
+      .set({ ...patch, updatedAt: sql<Date>`now()` })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();

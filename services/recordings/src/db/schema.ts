@@ -1,16 +1,16 @@
 import type { Generated, Selectable } from 'kysely';
 import type { OutboxTable } from '@mm/bus';
-import type { SubmitNaming } from '@mm/contract';
+import type { FailureCode, OutputLanguage, RecordingKind, RecordingStatus, SubmitNaming } from '@mm/contract';
 
 export interface RecordingTable {
   id: string;
   accountId: string;
   tokenId: string | null;
   source: 'api' | 'upload';
-  status: string;
+  status: RecordingStatus;
   title: string | null;
-  kind: string;
-  outputLanguage: string;
+  kind: RecordingKind;
+  outputLanguage: OutputLanguage;
   naming: SubmitNaming;
   keyterms: string[];
   seriesId: string | null;
@@ -31,7 +31,7 @@ export interface RecordingTable {
   /** The pipeline job whose results are accepted; older jobs' results are ignored. */
   jobId: string | null;
   failedStep: 'transcribe' | 'generate' | null;
-  errorCode: string | null;
+  errorCode: FailureCode | null;
   errorRetryable: boolean | null;
   autoRetryPending: Generated<boolean>;
   namingDeadline: Date | null;

@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import type { RecordingKind } from '@mm/contract';
 import { LISTED_COLUMNS, type Database, type ListedRecording } from './schema';
 import type { Db } from './recordings.repository';
 
@@ -9,7 +10,7 @@ export type SearchRow = ListedRecording & { searchText: string | null; searchTur
 export interface SearchScope {
   accountId: string;
   seriesId?: string;
-  kind?: string;
+  kind?: RecordingKind;
   from?: string;
   to?: string;
 }

@@ -1,17 +1,10 @@
-import { LIMITS } from '@mm/contract';
+import { attachmentPrice, meetingPrice } from '@mm/contract';
 
 /**
- * A meeting's price in whole minutes. Audio minutes round up (a 61-second meeting costs 2), with
- * at least 1; the keyterms surcharge is 20% of the audio minutes, rounded up; the attachment adds
- * its own minutes.
+ * A meeting's price: the contract's rule (libs/contract/src/pricing.ts), the same one the app
+ * shows before sending.
  */
-export function priceOf(i: { durationMs: number; usesKeyterms: boolean; attachmentMinutes: number }): { minutes: number; audioMinutes: number; surcharge: number } {
-  const audioMinutes = Math.max(1, Math.ceil(i.durationMs / 60_000));
-  const surcharge = i.usesKeyterms ? Math.ceil((audioMinutes * LIMITS.keytermSurchargePercent) / 100) : 0;
-  return { minutes: audioMinutes + surcharge + i.attachmentMinutes, audioMinutes, surcharge };
-}
+export const priceOf = meetingPrice;
 
 /** An attachment costs 1 minute per started 2 MB. */
-export function attachmentMinutesOf(bytes: number): number {
-  return Math.max(1, Math.ceil(bytes / (2 * 1024 * 1024)));
-}
+export const attachmentMinutesOf = attachmentPrice;

@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, principalOf } from '@mm/http';
 import type { UseCases } from '../usecases';
-import { submitHandler, type UploadDeps } from './upload';
+import { submitReader, type UploadDeps } from './upload';
 
 const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
@@ -13,7 +13,10 @@ export function adminRoutes(deps: UploadDeps & { useCases: UseCases }): Router {
     if (principalOf(res).source !== 'app') return next(new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.'));
     next();
   });
-  router.post('/internal/admin/recordings', submitHandler(deps, 'upload'));
+  const submit = submitReader(deps, 'upload');
+  router.post('/internal/admin/recordings', wrap(async (req, res) => {
+    res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(await submit(req, res)) });
+  }));
   router.delete('/internal/admin/recordings/:id', wrap(async (req, res) => {
     res.json(await admin.remove(principalOf(res), String(req.params.id)));
   }));

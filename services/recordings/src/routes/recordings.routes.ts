@@ -1,54 +1,46 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError, inputOf, principalOf, sendOk, validateOperation } from '@mm/http';
+import { Router } from 'express';
+import { ANSWERED, ApiError, mountOperation, principalOf, sendOk } from '@mm/http';
 import type { MeetingsService } from '../services/meetings.service';
 import type { SearchService } from '../services/search.service';
 import type { UseCases } from '../usecases';
-import { submitHandler, type UploadDeps } from './upload';
+import { submitReader, type UploadDeps } from './upload';
 
-const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
-
-/** The public meeting routes (through the gateway). */
+/** The public meeting routes (through the gateway), mounted by operationId from the contract's table. */
 export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService; search: SearchService; useCases: UseCases }): Router {
   const router = Router();
   const m = deps.meetings;
 
-  router.post('/recordings', validateOperation('submitRecording'), submitHandler(deps, 'api'));
+  const submit = submitReader(deps, 'api');
+  mountOperation(router, 'submitRecording', async (_input, { req, res }) => ({ recording: deps.views.submitResult(await submit(req, res)) }));
 
-  router.get('/recordings/ready', validateOperation('listReadyRecordings'), wrap(async (_req, res) => {
-    sendOk(res, await m.listReady(principalOf(res), inputOf(res).query as never));
-  }));
+  mountOperation(router, 'listReadyRecordings', async ({ query }, { res }) => m.listReady(principalOf(res), query));
 
-  router.get('/recordings/search', validateOperation('searchRecordings'), wrap(async (_req, res) => {
-    sendOk(res, await deps.search.search(principalOf(res), inputOf(res).query as never));
-  }));
+  mountOperation(router, 'searchRecordings', async ({ query }, { res }) => deps.search.search(principalOf(res), query));
 
-  router.get('/recordings/:id/status', validateOperation('getRecordingStatus'), wrap(async (_req, res) => {
-    sendOk(res, await m.status(principalOf(res), inputOf(res).params.id));
-  }));
+  mountOperation(router, 'getRecordingStatus', async ({ params }, { res }) => m.status(principalOf(res), params.id));
 
-  router.get('/recordings/:id/bundle', validateOperation('getRecordingBundle'), wrap(async (_req, res) => {
+  mountOperation(router, 'getRecordingBundle', async ({ params, query }, { res }) => {
     try {
-      const b = await m.bundle(principalOf(res), inputOf(res).params.id);
-      if (inputOf(res).query.format === 'markdown') res.type('text/markdown; charset=utf-8').send(b.markdown);
-      else sendOk(res, b.json);
+      const b = await m.bundle(principalOf(res), params.id);
+      if (query.format === 'markdown') return { contentType: 'text/markdown', text: b.markdown };
+      // The digest's sections and the stats are sent as the pipeline wrote them: not typed
+      // against the generated output (that needs a checked mapping of the stored JSON).
+      sendOk(res, b.json);
+      return ANSWERED;
     } catch (err) {
       const status = (err as { notReadyStatus?: string }).notReadyStatus;
-      if (err instanceof ApiError && err.code === 'NOT_READY' && status) {
-        // The bundle's NOT_READY keeps its older shape: details beside error.
-        res.status(409).json({ error: { code: 'NOT_READY', message: err.message }, details: { status } });
-        return;
-      }
-      throw err;
+      if (!(err instanceof ApiError && err.code === 'NOT_READY' && status)) throw err;
+      // The bundle's NOT_READY keeps its older shape: details beside error.
+      res.status(409).json({ error: { code: 'NOT_READY', message: err.message }, details: { status } });
+      return ANSWERED;
     }
-  }));
+  });
 
-  router.post('/recordings/:id/naming', validateOperation('skipRecordingNaming'), wrap(async (_req, res) => {
-    sendOk(res, deps.views.status(await deps.useCases.naming.skip(principalOf(res), inputOf(res).params.id)));
-  }));
+  mountOperation(router, 'skipRecordingNaming', async ({ params }, { res }) => deps.views.status(await deps.useCases.naming.skip(principalOf(res), params.id)));
 
-  router.post('/recordings/:id/retry', validateOperation('retryRecording'), wrap(async (_req, res) => {
-    const r = await deps.useCases.retry.retry(principalOf(res), inputOf(res).params.id);
-    sendOk(res, deps.views.status(r, await m.digestTitle(r.id)));
-  }));
+  mountOperation(router, 'retryRecording', async ({ params }, { res }) => {
+    const r = await deps.useCases.retry.retry(principalOf(res), params.id);
+    return deps.views.status(r, await m.digestTitle(r.id));
+  });
   return router;
 }

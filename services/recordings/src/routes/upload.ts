@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import multer from 'multer';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { allowBody, ApiError, holdsNul, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
 import { LIMITS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
@@ -9,6 +9,7 @@ import { cappedDiskStorage, onOverflow } from './capped-disk-storage';
 import type { SubmitBody, SubmitParts, SubmitRecording, UploadedFile } from '../usecases/submit';
 import type { Caller } from '../usecases/idempotency';
 import type { Views } from '../services/views';
+import type { RecordingRow } from '../db/schema';
 
 export interface UploadDeps {
   submit: SubmitRecording;
@@ -22,56 +23,55 @@ const MB = 1024 * 1024;
 const FILE_PARTS = ['audio', 'attachment'] as const;
 
 /**
- * The submit handler shared by POST /recordings and the admin API's app upload: reads the
- * multipart stream to the store's disk (never into memory) when the submit use case asks for it
- * (after the Idempotency-Key is claimed and the wallet admits the meeting), and answers its
- * meeting. The files go whatever happens.
+ * The submit shared by POST /recordings and the admin API's app upload: reads the multipart
+ * stream to the store's disk (never into memory) when the submit use case asks for it (after the
+ * Idempotency-Key is claimed and the wallet admits the meeting), and answers its meeting. The
+ * files go whatever happens.
  */
-export function submitHandler(deps: UploadDeps, source: Caller['source']) {
-  const tmpDir = path.join(deps.store.scratchDir, 'tmp');
+export function submitReader(deps: UploadDeps, source: Caller['source']): (req: Request, res: Response) => Promise<RecordingRow> {
   const upload = multer({
-    storage: cappedDiskStorage(tmpDir, { attachment: LIMITS.attachmentMaxMb * MB }),
+    storage: cappedDiskStorage(path.join(deps.store.scratchDir, 'tmp'), { attachment: LIMITS.attachmentMaxMb * MB }),
     limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
   }).fields(FILE_PARTS.map((name) => ({ name, maxCount: 1 })));
+  return (req, res) => readSubmit(deps, source, upload, req, res);
+}
 
-  return async (req: Request, res: Response, next: NextFunction) => {
-    let files: UploadedFile[] = [];
-    const body: SubmitBody = {
-      check: () => {
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
-        if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
-      },
-      read: async (): Promise<SubmitParts> => {
-        // Closed while the checks ran (its client or the gateway went away): the multipart parser
-        // would wait for a 'close' already past, keeping the claim until it goes stale.
-        if (req.destroyed) throw new ApiError('VALIDATION', 'the request was cut off before its body was read');
-        // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
-        allowBody(req, res);
-        await new Promise<void>((resolve, reject) => {
-          onOverflow(req, reject);
-          upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));
-        });
-        const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
-        files = Object.values(parts).flat();
-        for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
-        if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
-        return { audio: parts.audio?.[0], attachment: parts.attachment?.[0], fields: { ...(req.body as Record<string, string>) } };
-      },
-    };
-    try {
-      const p = principalOf(res);
-      const key = req.headers['idempotency-key'];
-      const replayOnly = req.headers[REPLAY_ONLY_HEADER];
-      // Over the rate budget: answered only as a replay; the upload itself is never read.
-      const row = typeof replayOnly === 'string' ? await deps.submit.replay(p, source, key, replayOnly) : await deps.submit.handle(p, source, key, body);
-      res.status(202).json({ schemaVersion: 1, recording: deps.views.submitResult(row) });
-    } catch (err) {
-      next(mapMulterError(err));
-    } finally {
-      await Promise.all(files.map((f) => rm(f.path, { force: true })));
-    }
+async function readSubmit(deps: UploadDeps, source: Caller['source'], upload: RequestHandler, req: Request, res: Response): Promise<RecordingRow> {
+  let files: UploadedFile[] = [];
+  const body: SubmitBody = {
+    check: () => {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
+      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+    },
+    read: async (): Promise<SubmitParts> => {
+      // Closed while the checks ran (its client or the gateway went away): the multipart parser
+      // would wait for a 'close' already past, keeping the claim until it goes stale.
+      if (req.destroyed) throw new ApiError('VALIDATION', 'the request was cut off before its body was read');
+      // Only now is the body worth its bytes: a client (the gateway) waiting on 100 Continue sends it.
+      allowBody(req, res);
+      await new Promise<void>((resolve, reject) => {
+        onOverflow(req, reject);
+        upload(req, res, (err: unknown) => (err ? reject(multipartError(err)) : resolve()));
+      });
+      const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+      files = Object.values(parts).flat();
+      for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
+      if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
+      return { audio: parts.audio?.[0], attachment: parts.attachment?.[0], fields: { ...(req.body as Record<string, string>) } };
+    },
   };
+  try {
+    const p = principalOf(res);
+    const key = req.headers['idempotency-key'];
+    const replayOnly = req.headers[REPLAY_ONLY_HEADER];
+    // Over the rate budget: answered only as a replay; the upload itself is never read.
+    return typeof replayOnly === 'string' ? await deps.submit.replay(p, source, key, replayOnly) : await deps.submit.handle(p, source, key, body);
+  } catch (err) {
+    throw mapMulterError(err);
+  } finally {
+    await Promise.all(files.map((f) => rm(f.path, { force: true })));
+  }
 }
 
 /** What the multipart parser refused is the caller's malformed body, unless the disk failed (a system error). */

@@ -72,9 +72,13 @@ export async function probe(tools: MediaTools, path: string): Promise<Probe> {
  * here) and measures its real length when the container does not say.
  */
 export async function decodeCheck(tools: MediaTools, path: string): Promise<{ durationMs: number }> {
-  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-xerror', ...MEDIA_INPUT_ARGS, '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
-  if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
-  const m = /time=(\d+):(\d+):(\d+(?:\.\d+)?)/.exec(r.stderr);
+  // -stats: the progress lines carry `time=`, the only length a stream without one in its header
+  // has (a browser's MediaRecorder WebM); -v error alone prints none.
+  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-stats', '-xerror', ...MEDIA_INPUT_ARGS, '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
+  const lastError = r.stderr.split(/[\r\n]+/).filter((l) => l.trim() && !/^size=/.test(l)).pop();
+  if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', lastError?.trim() ?? 'ffmpeg failed');
+  // The last progress line has the whole length (the first ones are partial).
+  const m = [...r.stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)].pop();
   return { durationMs: m ? Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000) : 0 };
 }
 

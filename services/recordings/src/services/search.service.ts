@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SearchRecordingsInput } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import { firstPartHolding, normalizeForSearch, searchWords } from '@mm/text';
 import type { Database } from '../db/schema';
@@ -9,15 +10,7 @@ import type { MeetingAccess } from './access';
 import type { Views } from './views';
 import { digestText } from '../domain/digest-text';
 
-export interface SearchQuery {
-  q: string;
-  seriesId?: string;
-  kind?: string;
-  from?: string;
-  to?: string;
-  limit?: number;
-  cursor?: string;
-}
+export type SearchQuery = SearchRecordingsInput['query'];
 
 const SNIPPET = 200;
 

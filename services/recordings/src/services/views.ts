@@ -1,4 +1,5 @@
 import type { ListedRecording, RecordingRow } from '../db/schema';
+import type { Digest } from '../db/digests.repository';
 import { displayTitles } from '../domain/titles';
 import { bundleMarkdown, sectionsMarkdown, transcriptMarkdown } from '../domain/markdown';
 import { publicSegment, type AccessRole } from '@mm/contract';
@@ -74,14 +75,14 @@ export class Views {
   bundle(
     r: RecordingRow,
     t: { language: string; speakers: { label: string; name: string | null }[]; segments: { index: number; speaker: string; startMs: number; endMs: number; text: string }[]; stats: Record<string, unknown> },
-    d: { type: string; language: string; title: string | null; sections: { kind: string; title: string }[] },
+    d: Pick<Digest, 'type' | 'language' | 'title' | 'sections'>,
     access: AccessRole,
     seriesOn: boolean,
   ) {
     const titles = this.titles(r, d, seriesOn);
     const durationSeconds = r.durationMs === null ? null : Math.round(r.durationMs / 1000);
     const series = seriesOn && r.seriesId && r.seriesName ? { id: r.seriesId, name: r.seriesName } : null;
-    const digestMd = sectionsMarkdown(d.sections as never);
+    const digestMd = sectionsMarkdown(d.sections);
     const nameOf = new Map(t.speakers.map((s) => [s.label, s.name]));
     // The pauses stored beside each turn are the digest's, not the contract's.
     const segments = t.segments.map(publicSegment);

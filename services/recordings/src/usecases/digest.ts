@@ -1,4 +1,4 @@
-import { BUS, type DigestDoc, type RecordingKind } from '@mm/contract';
+import { BUS, type DigestDoc } from '@mm/contract';
 import { newId } from '@mm/http';
 import type { RecordingRow } from '../db/schema';
 import type { Tx } from '../db/transaction';
@@ -99,7 +99,7 @@ export class DigestUseCase {
       recordingId: plan.recordingId,
       accountId: r.accountId,
       transcriptKey: plan.transcriptKey,
-      kind: r.kind as RecordingKind,
+      kind: r.kind,
       outputLanguage: r.outputLanguage,
       memory: plan.memory,
       regenerate: plan.regenerate,

@@ -1,4 +1,4 @@
-import { BUS, isRetryable, type TranscriptDoc } from '@mm/contract';
+import { BUS, isRetryable, type FailureCode, type TranscriptDoc } from '@mm/contract';
 import { newId } from '@mm/http';
 import type { RecordingRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -70,7 +70,7 @@ export class PipelineResults {
     if (!captured) await this.charges.settle(m.recordingId);
   }
 
-  async failed(m: { recordingId: string; jobId: string; step: Step; code: string; final: boolean }): Promise<void> {
+  async failed(m: { recordingId: string; jobId: string; step: Step; code: FailureCode; final: boolean }): Promise<void> {
     const { db, repos } = this.ctx;
     const r = await repos.recordings.get(db, m.recordingId);
     if (!r || r.jobId !== m.jobId || !takesResult(r, [STEP_STATUS[m.step], 'QUEUED', 'FAILED'])) return;

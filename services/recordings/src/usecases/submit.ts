@@ -52,6 +52,8 @@ const PRICED_REFUSALS: readonly string[] = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY
 
 const LET_GO_WAITS_MS = [0, 2_000, 10_000, 30_000, 120_000];
 const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
+const SUBMIT_NAMINGS = ['default', 'skip'] as const satisfies readonly SubmitNaming[];
+const oneOf = <T extends string>(values: readonly T[], v: string): v is T => (values as readonly string[]).includes(v);
 async function head(path: string, n = 4096): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
@@ -76,18 +78,18 @@ export function readSubmitFields(fields: Record<string, string>, now: Date) {
     recordedAt = new Date(t);
   }
   const naming = fields.naming ?? 'default';
-  if (naming !== 'default' && naming !== 'skip') throw new ApiError('VALIDATION', 'naming must be default or skip');
+  if (!oneOf(SUBMIT_NAMINGS, naming)) throw new ApiError('VALIDATION', 'naming must be default or skip');
   const useKeyterms = fields.useKeyterms ?? 'false';
   if (useKeyterms !== 'true' && useKeyterms !== 'false') throw new ApiError('VALIDATION', 'useKeyterms must be true or false');
   const title = fields.title === undefined ? null : fields.title.replace(/\s+/g, ' ').trim();
   if (title !== null && (title.length === 0 || title.length > 200)) throw new ApiError('VALIDATION', 'title must be 1 to 200 characters');
   const kind = fields.kind ?? 'MEETING';
-  if (!(RECORDING_KINDS as readonly string[]).includes(kind)) throw new ApiError('VALIDATION', `kind must be one of ${RECORDING_KINDS.join(', ')}`);
+  if (!oneOf(RECORDING_KINDS, kind)) throw new ApiError('VALIDATION', `kind must be one of ${RECORDING_KINDS.join(', ')}`);
   const outputLanguage = fields.outputLanguage ?? 'MATCH';
-  if (!(OUTPUT_LANGUAGES as readonly string[]).includes(outputLanguage)) throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
+  if (!oneOf(OUTPUT_LANGUAGES, outputLanguage)) throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
   const seriesId = fields.seriesId === undefined ? null : fields.seriesId.trim();
   if (seriesId !== null && (seriesId.length < 1 || seriesId.length > 64)) throw new ApiError('VALIDATION', 'seriesId must be 1 to 64 characters');
-  return { recordedAt, naming: naming as SubmitNaming, useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
+  return { recordedAt, naming, useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
 }
 
 

@@ -78,6 +78,7 @@ export function askText(locale: Locale): AskMessages {
 /** A refusal code as the page's words. */
 export function askRefusal(a: AskMessages, code: string | undefined): string | null {
   if (!code) return null;
-  const known = (a as unknown as Record<string, string>)[code];
+  const words: Record<string, unknown> = a;
+  const known = Object.hasOwn(words, code) ? words[code] : undefined;
   return /^[A-Z_]+$/.test(code) && typeof known === 'string' ? known : a.f('GENERIC', { code: code.replace(/[^A-Z_]/g, '').slice(0, 40) });
 }
