@@ -61,24 +61,50 @@ const LIMITS = ['--ulimit', 'nofile=16384:16384', '--ulimit', 'nproc=4096:4096']
 const HARDENED = ['--read-only', '--user', '1000:1000', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
 
 function podman(args: string[], opts: { input?: string; timeoutMs?: number } = {}): SpawnSyncReturns<string> {
-  return spawnSync('podman', [...runtimeFlags(), ...args], { encoding: 'utf8', input: opts.input, timeout: opts.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync('podman', [...runtimeFlags(), ...args], {
+    encoding: 'utf8',
+    input: opts.input,
+    timeout: opts.timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 function baseImage(): string {
   if (process.env.NODE_IMAGE) return process.env.NODE_IMAGE;
-  const out = execFileSync('bash', [path.join(ROOT, 'deploy', 'base-image.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [path.join(ROOT, 'deploy', 'base-image.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return out.trim().split('\n').pop()!;
 }
 
 const imageOf = (target: string, version: string) => `localhost/meeting-memory/${target}:${version}`;
 
-function build(target: string, base: string, version: string, commit: string): { ok: boolean; seconds: number; out: string } {
+function build(
+  target: string,
+  base: string,
+  version: string,
+  commit: string,
+): { ok: boolean; seconds: number; out: string } {
   const started = Date.now();
   const args = ['build', ...LIMITS, '--network', 'host', '-f', DOCKERFILE, '--target', target];
-  args.push('--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `VERSION=${version}`, '--build-arg', `COMMIT=${commit}`);
+  args.push(
+    '--build-arg',
+    `NODE_IMAGE=${base}`,
+    '--build-arg',
+    `VERSION=${version}`,
+    '--build-arg',
+    `COMMIT=${commit}`,
+  );
   // A TLS-inspecting proxy's CA, as the host trusts it, for the build stage's npm and pnpm (not kept in any image).
   const ca = process.env.NODE_EXTRA_CA_CERTS;
-  if (ca && existsSync(ca)) args.push('--volume', `${ca}:/etc/ssl/certs/build-ca.crt:ro`, '--build-arg', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/build-ca.crt');
+  if (ca && existsSync(ca))
+    args.push(
+      '--volume',
+      `${ca}:/etc/ssl/certs/build-ca.crt:ro`,
+      '--build-arg',
+      'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/build-ca.crt',
+    );
   args.push('-t', imageOf(target, version), ROOT);
   const r = spawnSync('podman', [...runtimeFlags(), ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000), out: `${r.stdout}${r.stderr}` };
@@ -88,10 +114,17 @@ const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
 
 /** Check 1: no configuration (production): a non-zero exit and exactly one line on stderr. */
 function configurationError(image: string): { ok: boolean; detail: string } {
-  const r = podman(['run', '--rm', ...LIMITS, ...HARDENED, '--network', 'none', '-e', 'NODE_ENV=production', image], { timeoutMs: 60_000 });
+  const r = podman(['run', '--rm', ...LIMITS, ...HARDENED, '--network', 'none', '-e', 'NODE_ENV=production', image], {
+    timeoutMs: 60_000,
+  });
   const lines = (r.stderr ?? '').split('\n').filter((l) => l.trim() && !/^time=|level=warning/.test(l));
   const ok = r.status !== 0 && r.status !== null && lines.length === 1;
-  return { ok, detail: ok ? `exit ${r.status}: ${lines[0].slice(0, 160)}` : `exit ${r.status}, stderr ${JSON.stringify(lines.slice(0, 5))}` };
+  return {
+    ok,
+    detail: ok
+      ? `exit ${r.status}: ${lines[0].slice(0, 160)}`
+      : `exit ${r.status}, stderr ${JSON.stringify(lines.slice(0, 5))}`,
+  };
 }
 
 interface Deps {
@@ -137,19 +170,35 @@ async function dependencies(id: string, portBase: number): Promise<Deps> {
   psql(su.toString(), `create database ${database} owner ${admin}`);
   const work = mkdtempSync(path.join(tmpdir(), 'mm-images-'));
   // A letter first: nats-server parses a value read from its environment, and one like `1e5…` or `-…` is refused.
-  const natsPasswords = Object.fromEntries([...BUS_SERVICES, 'operator'].map((u) => [u, `p${randomBytes(12).toString('hex')}`]));
+  const natsPasswords = Object.fromEntries(
+    [...BUS_SERVICES, 'operator'].map((u) => [u, `p${randomBytes(12).toString('hex')}`]),
+  );
   const stop = () => {
     nats.kill('SIGTERM');
     spawnSync('psql', [su.toString(), '-qc', `drop database if exists ${database} with (force)`]);
-    for (const s of Object.keys(services)) spawnSync('psql', [su.toString(), '-qc', `drop role if exists ${prefix}${s}`]);
+    for (const s of Object.keys(services))
+      spawnSync('psql', [su.toString(), '-qc', `drop role if exists ${prefix}${s}`]);
     spawnSync('psql', [su.toString(), '-qc', `drop role if exists ${admin}`]);
     rmSync(work, { recursive: true, force: true });
   };
   const natsPort = portBase + 99;
-  const natsEnv = { PATH: process.env.PATH, ...Object.fromEntries(Object.entries(natsPasswords).map(([u, pw]) => [`NATS_PASSWORD_${u.toUpperCase()}`, pw])) };
+  const natsEnv = {
+    PATH: process.env.PATH,
+    ...Object.fromEntries(Object.entries(natsPasswords).map(([u, pw]) => [`NATS_PASSWORD_${u.toUpperCase()}`, pw])),
+  };
   // The committed configuration, its store in this run's directory; address and port from the command line.
-  writeFileSync(path.join(work, 'nats.conf'), readFileSync(path.join(ROOT, 'deploy', 'nats', 'nats.conf'), 'utf8').replace('"/data/jetstream"', JSON.stringify(path.join(work, 'js'))));
-  const nats = spawn('nats-server', ['-c', path.join(work, 'nats.conf'), '-a', '127.0.0.1', '-p', String(natsPort), '-l', path.join(work, 'nats.log')], { env: natsEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(
+    path.join(work, 'nats.conf'),
+    readFileSync(path.join(ROOT, 'deploy', 'nats', 'nats.conf'), 'utf8').replace(
+      '"/data/jetstream"',
+      JSON.stringify(path.join(work, 'js')),
+    ),
+  );
+  const nats = spawn(
+    'nats-server',
+    ['-c', path.join(work, 'nats.conf'), '-a', '127.0.0.1', '-p', String(natsPort), '-l', path.join(work, 'nats.log')],
+    { env: natsEnv, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let natsErr = '';
   nats.stderr!.on('data', (d: Buffer) => (natsErr += d.toString()));
   try {
@@ -157,12 +206,22 @@ async function dependencies(id: string, portBase: number): Promise<Deps> {
       encoding: 'utf8',
       env: {
         PATH: process.env.PATH,
-        ...{ PGHOST: server.hostname, PGPORT: server.port || '5432', PGDATABASE: database, PGUSER: admin, PGPASSWORD: 'unused-with-trust', ROLE_PREFIX: prefix },
+        ...{
+          PGHOST: server.hostname,
+          PGPORT: server.port || '5432',
+          PGDATABASE: database,
+          PGUSER: admin,
+          PGPASSWORD: 'unused-with-trust',
+          ROLE_PREFIX: prefix,
+        },
         ...Object.fromEntries(Object.entries(dbPasswords).map(([s, pw]) => [`${s.toUpperCase()}_DB_PASSWORD`, pw])),
       },
     });
     if (boot.status !== 0) throw new Error(`bootstrap.sh failed: ${boot.stderr}`);
-    if (!(await listening(natsPort, 20_000))) throw new Error(`nats-server did not listen on ${natsPort}: ${natsErr.trim()}${existsSync(path.join(work, 'nats.log')) ? readFileSync(path.join(work, 'nats.log'), 'utf8').slice(-500) : ''}`);
+    if (!(await listening(natsPort, 20_000)))
+      throw new Error(
+        `nats-server did not listen on ${natsPort}: ${natsErr.trim()}${existsSync(path.join(work, 'nats.log')) ? readFileSync(path.join(work, 'nats.log'), 'utf8').slice(-500) : ''}`,
+      );
   } catch (err) {
     stop();
     throw err;
@@ -175,7 +234,12 @@ async function dependencies(id: string, portBase: number): Promise<Deps> {
     return url.toString();
   };
   // Every service's port moved (host network, a machine others share), and where the others are.
-  const env: Record<string, string> = { NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INTERNAL_JWT_SECRET: randomBytes(32).toString('hex') };
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    INTERNAL_JWT_SECRET: randomBytes(32).toString('hex'),
+  };
   ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'web'].forEach((s, i) => {
     env[`${s.toUpperCase()}_PORT`] = String(portBase + i);
     env[`${s.toUpperCase()}_URL`] = `http://127.0.0.1:${portBase + i}`;
@@ -194,7 +258,8 @@ function serviceEnv(target: string, deps: Deps): Record<string, string> {
   if ((BUS_SERVICES as readonly string[]).includes(target)) env.NATS_PASSWORD = deps.natsPasswords[target];
   if (target === 'gateway') env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/8';
   if (target === 'gateway') env.TOKEN_HASH_KEY = randomBytes(32).toString('hex');
-  if (target === 'mcp') Object.assign(env, { MM_URL: deps.env.GATEWAY_URL, MCP_PORT: String(Number(deps.env.GATEWAY_PORT) + 60) });
+  if (target === 'mcp')
+    Object.assign(env, { MM_URL: deps.env.GATEWAY_URL, MCP_PORT: String(Number(deps.env.GATEWAY_PORT) + 60) });
   return env;
 }
 
@@ -211,7 +276,10 @@ async function waitFor(url: string, ok: (status: number) => boolean, ms: number)
   const until = Date.now() + ms;
   let last: number | null = null;
   while (Date.now() < until) {
-    last = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => null);
+    last = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => null,
+    );
     if (last !== null && ok(last)) return last;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -219,12 +287,23 @@ async function waitFor(url: string, ok: (status: number) => boolean, ms: number)
 }
 
 /** Check 2: the migration step (when it has one), then the service until /readyz answers 200. */
-async function startsReady(target: string, image: string, deps: Deps, id: string): Promise<{ ok: boolean; detail: string }> {
+async function startsReady(
+  target: string,
+  image: string,
+  deps: Deps,
+  id: string,
+): Promise<{ ok: boolean; detail: string }> {
   const env = serviceEnv(target, deps);
   const run = ['run', ...LIMITS, ...HARDENED, '--network', 'host'];
   if (env.DATABASE_URL) {
-    const m = podman([...run, '--rm', ...envArgs(env), image, 'node', 'src/main.js', 'migrate'], { timeoutMs: 120_000 });
-    if (m.status !== 0) return { ok: false, detail: `migrate exit ${m.status}: ${(m.stderr || m.stdout).trim().split('\n').slice(-2).join(' | ')}` };
+    const m = podman([...run, '--rm', ...envArgs(env), image, 'node', 'src/main.js', 'migrate'], {
+      timeoutMs: 120_000,
+    });
+    if (m.status !== 0)
+      return {
+        ok: false,
+        detail: `migrate exit ${m.status}: ${(m.stderr || m.stdout).trim().split('\n').slice(-2).join(' | ')}`,
+      };
   }
   const name = `mm-images-${target}-${id}`;
   const started = Date.now();
@@ -234,9 +313,19 @@ async function startsReady(target: string, image: string, deps: Deps, id: string
     const url = probeOf(target, env);
     const status = await waitFor(url, (s) => (target === 'mcp' ? s < 500 : s === 200), 120_000);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (target === 'mcp' ? status !== null && status < 500 : status === 200) return { ok: true, detail: `${new URL(url).pathname} ${status} after ${seconds} s${env.DATABASE_URL ? ' (migrated first)' : ''}` };
+    if (target === 'mcp' ? status !== null && status < 500 : status === 200)
+      return {
+        ok: true,
+        detail: `${new URL(url).pathname} ${status} after ${seconds} s${env.DATABASE_URL ? ' (migrated first)' : ''}`,
+      };
     const logs = podman(['logs', '--tail', '3', name]);
-    return { ok: false, detail: `${url} answered ${status}; ${`${logs.stdout}${logs.stderr}`.trim().replace(/\s*\n\s*/g, ' | ').slice(0, 300)}` };
+    return {
+      ok: false,
+      detail: `${url} answered ${status}; ${`${logs.stdout}${logs.stderr}`
+        .trim()
+        .replace(/\s*\n\s*/g, ' | ')
+        .slice(0, 300)}`,
+    };
   } finally {
     podman(['rm', '-f', '-t', '5', name]);
   }
@@ -277,7 +366,27 @@ async function main(): Promise<void> {
   const deps = await dependencies(id, 28000 + (parseInt(id, 16) % 40) * 100);
   try {
     if (podman(['image', 'exists', imageOf('gateway', tag)]).status === 0) {
-      const setup = podman(['run', '--rm', ...LIMITS, ...HARDENED, '--network', 'host', '-e', 'NODE_ENV=production', '-e', `NATS_URL=${deps.natsUrl}`, '-e', `NATS_SETUP_PASSWORD=${deps.natsPasswords.operator}`, imageOf('gateway', tag), 'node', 'src/main.js', 'bus-setup'], { timeoutMs: 60_000 });
+      const setup = podman(
+        [
+          'run',
+          '--rm',
+          ...LIMITS,
+          ...HARDENED,
+          '--network',
+          'host',
+          '-e',
+          'NODE_ENV=production',
+          '-e',
+          `NATS_URL=${deps.natsUrl}`,
+          '-e',
+          `NATS_SETUP_PASSWORD=${deps.natsPasswords.operator}`,
+          imageOf('gateway', tag),
+          'node',
+          'src/main.js',
+          'bus-setup',
+        ],
+        { timeoutMs: 60_000 },
+      );
       log(`bus setup (gateway image): exit ${setup.status} ${(setup.stdout + setup.stderr).trim()}`);
     }
     for (const target of built) {
@@ -299,9 +408,13 @@ async function main(): Promise<void> {
     deps.stop();
   }
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
-  process.stdout.write(`\n| target | size | build | no configuration | against Postgres/Redis/NATS |\n| --- | --- | --- | --- | --- |\n`);
+  process.stdout.write(
+    `\n| target | size | build | no configuration | against Postgres/Redis/NATS |\n| --- | --- | --- | --- | --- |\n`,
+  );
   for (const r of rows) process.stdout.write(`| ${r.target} | ${r.size} | ${r.build} | ${r.config} | ${r.ready} |\n`);
-  process.stdout.write(`\n${rows.filter((r) => r.ok).length}/${rows.length} targets built and checked in ${minutes} min (base ${base || 'not rebuilt'}, tag ${tag})\n`);
+  process.stdout.write(
+    `\n${rows.filter((r) => r.ok).length}/${rows.length} targets built and checked in ${minutes} min (base ${base || 'not rebuilt'}, tag ${tag})\n`,
+  );
   if (rows.some((r) => !r.ok)) process.exitCode = 1;
 }
 

@@ -31,7 +31,11 @@ let broker: Broker | null = null;
 
 function start(name: string): void {
   // One node process per service (tsx as a loader, not a wrapper), so signals reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, stdio: 'inherit', env });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
@@ -56,11 +60,18 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 async function main(): Promise<void> {
   // Principals are signed with a secret of this install, never the one written in the source.
-  if (!process.env.INTERNAL_JWT_SECRET) env = { ...env, INTERNAL_JWT_SECRET: devInternalSecret(path.join(root, 'data')) };
+  if (!process.env.INTERNAL_JWT_SECRET)
+    env = { ...env, INTERNAL_JWT_SECRET: devInternalSecret(path.join(root, 'data')) };
   if (!process.env.NATS_URL) {
-    broker = await startBroker({ dir: path.join(root, 'data', 'nats'), port: Number(process.env.NATS_PORT ?? 4223), keepPasswords: true });
+    broker = await startBroker({
+      dir: path.join(root, 'data', 'nats'),
+      port: Number(process.env.NATS_PORT ?? 4223),
+      keepPasswords: true,
+    });
     env = { ...env, NATS_URL: broker.url, ...broker.env };
-    process.stderr.write(`launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`);
+    process.stderr.write(
+      `launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`,
+    );
   }
   // The migration step reads DATABASE_URL alone: the development database unless one is named.
   if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: DEV_DATABASE_URL };
@@ -71,13 +82,21 @@ async function main(): Promise<void> {
   internal.forEach(start);
   const late = await waitReady(internal, READY_WAIT_MS);
   if (stopping) return;
-  if (late.length) process.stderr.write(`launcher: ${late.join(', ')} not ready after ${READY_WAIT_MS / 1000} s; starting the gateway anyway\n`);
+  if (late.length)
+    process.stderr.write(
+      `launcher: ${late.join(', ')} not ready after ${READY_WAIT_MS / 1000} s; starting the gateway anyway\n`,
+    );
   if (services.includes('gateway')) {
     start('gateway');
     process.stderr.write(`launcher: every service is up; the API is at http://127.0.0.1:${portOf('gateway')}\n`);
-    process.stderr.write(`launcher: the app is at http://127.0.0.1:${portOf('gateway')}/app/ (an invite link from the admin API signs a person in)\n`);
+    process.stderr.write(
+      `launcher: the app is at http://127.0.0.1:${portOf('gateway')}/app/ (an invite link from the admin API signs a person in)\n`,
+    );
     // Unset, the admin API answers 404 (ARCHITECTURE.md section 6): say so, or it looks broken.
-    if (!process.env.ADMIN_API_KEY) process.stderr.write('launcher: the admin API is off (ADMIN_API_KEY is not set); `bash deploy/quickstart.sh` or `ADMIN_API_KEY=dev-admin-key pnpm start` turns it on\n');
+    if (!process.env.ADMIN_API_KEY)
+      process.stderr.write(
+        'launcher: the admin API is off (ADMIN_API_KEY is not set); `bash deploy/quickstart.sh` or `ADMIN_API_KEY=dev-admin-key pnpm start` turns it on\n',
+      );
   }
 }
 
@@ -89,7 +108,11 @@ async function migrateEach(names: string[]): Promise<void> {
     names.map(
       (name) =>
         new Promise<number | null>((resolve) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts'), 'migrate'], { cwd: root, stdio: 'inherit', env });
+          const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts'), 'migrate'],
+            { cwd: root, stdio: 'inherit', env },
+          );
           child.on('exit', (code) => resolve(code));
         }),
     ),
@@ -99,7 +122,9 @@ async function migrateEach(names: string[]): Promise<void> {
 }
 
 function portOf(name: ServiceId): number {
-  const configured = Number(process.env[`${name.toUpperCase()}_PORT`] ?? (name === 'gateway' ? process.env.PORT : undefined));
+  const configured = Number(
+    process.env[`${name.toUpperCase()}_PORT`] ?? (name === 'gateway' ? process.env.PORT : undefined),
+  );
   return Number.isInteger(configured) && configured > 0 ? configured : SERVICE_PORTS[name];
 }
 
@@ -112,7 +137,14 @@ async function waitReady(names: string[], timeoutMs: number): Promise<string[]> 
   const deadline = Date.now() + timeoutMs;
   let pending = names.filter(isServiceId);
   while (pending.length && Date.now() < deadline && !stopping) {
-    const answers = await Promise.all(pending.map((name) => fetch(`http://127.0.0.1:${portOf(name)}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false)));
+    const answers = await Promise.all(
+      pending.map((name) =>
+        fetch(`http://127.0.0.1:${portOf(name)}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
     pending = pending.filter((_, i) => !answers[i]);
     if (pending.length) await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -58,17 +58,29 @@ async function listening(port: number, child: ChildProcess, timeoutMs = 15_000):
  * Writes the configuration into `dir` (JetStream under `dir/jetstream`) and starts the server.
  * `namespace` goes before every subject of the permissions (`*.` for the tests' per-stack namespaces).
  */
-export async function startBroker(opts: { dir: string; port?: number; namespace?: string; keepPasswords?: boolean; log?: boolean }): Promise<Broker> {
+export async function startBroker(opts: {
+  dir: string;
+  port?: number;
+  namespace?: string;
+  keepPasswords?: boolean;
+  log?: boolean;
+}): Promise<Broker> {
   mkdirSync(opts.dir, { recursive: true });
   chmodSync(opts.dir, 0o700);
   const port = opts.port ?? (await freePort());
   const passwords = passwordsIn(opts.dir, opts.keepPasswords ?? false);
   const conf = path.join(opts.dir, 'nats.conf');
-  writeFileSync(conf, natsServerConfig({ port, storeDir: path.join(opts.dir, 'jetstream'), passwords, namespace: opts.namespace }), { mode: 0o600 });
+  writeFileSync(
+    conf,
+    natsServerConfig({ port, storeDir: path.join(opts.dir, 'jetstream'), passwords, namespace: opts.namespace }),
+    { mode: 0o600 },
+  );
   const bin = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find(existsSync) ?? 'nats-server';
   const child = spawn(bin, ['-c', conf], { stdio: opts.log ? 'inherit' : 'ignore' });
   await listening(port, child);
-  const env = Object.fromEntries(Object.entries(passwords).map(([user, pass]) => [`NATS_PASSWORD_${user.toUpperCase()}`, pass]));
+  const env = Object.fromEntries(
+    Object.entries(passwords).map(([user, pass]) => [`NATS_PASSWORD_${user.toUpperCase()}`, pass]),
+  );
   return {
     url: `nats://127.0.0.1:${port}`,
     env,

@@ -41,7 +41,10 @@ export function natsServers(streams: StreamSettings): number {
 export function jetStreamStorage(streams: StreamSettings): { maxFileStore: number; volumeGi: number } {
   const names = Object.keys(BUS_STREAMS) as BusStream[];
   const uncapped = names.filter((s) => !(streams.maxBytes[s] > 0));
-  if (uncapped.length) throw new Error(`cap every stream to size the NATS volumes: set ${uncapped.map((s) => `STREAM_MAX_BYTES_${s}`).join(', ')} (or STREAM_MAX_BYTES)`);
+  if (uncapped.length)
+    throw new Error(
+      `cap every stream to size the NATS volumes: set ${uncapped.map((s) => `STREAM_MAX_BYTES_${s}`).join(', ')} (or STREAM_MAX_BYTES)`,
+    );
   const total = names.reduce((sum, s) => sum + streams.maxBytes[s], 0);
   const gi = Math.ceil((total * 1.1) / GIB);
   return { maxFileStore: gi * GIB, volumeGi: gi + 2 };
@@ -50,10 +53,15 @@ export function jetStreamStorage(streams: StreamSettings): { maxFileStore: numbe
 /** The server users: the bus table's permissions, each proven by an nkey (or a password) from the environment. */
 function usersText(auth: 'nkey' | 'password'): string {
   const users = natsUsers(natsPasswordReferences()).map(({ user, password, permissions }) =>
-    auth === 'nkey' ? { nkey: `$NATS_NKEY_${user.toUpperCase()}`, ...(permissions ? { permissions } : {}) } : { user, password, ...(permissions ? { permissions } : {}) },
+    auth === 'nkey'
+      ? { nkey: `$NATS_NKEY_${user.toUpperCase()}`, ...(permissions ? { permissions } : {}) }
+      : { user, password, ...(permissions ? { permissions } : {}) },
   );
   // An environment reference stays unquoted: nats-server reads it from its environment.
-  return JSON.stringify(users, null, 2).replace(/"(nkey|password)": "(\$[A-Z][A-Z0-9_]*)"/g, (_m, key: string, ref: string) => `"${key}": ${ref}`);
+  return JSON.stringify(users, null, 2).replace(
+    /"(nkey|password)": "(\$[A-Z][A-Z0-9_]*)"/g,
+    (_m, key: string, ref: string) => `"${key}": ${ref}`,
+  );
 }
 
 /** nats.conf of the StatefulSet's servers (each pod's name is its server name: $POD_NAME). */
@@ -61,9 +69,10 @@ export function natsClusterConfig(opts: NatsClusterOptions): string {
   const servers = natsServers(opts.streams);
   const { maxFileStore } = jetStreamStorage(opts.streams);
   const tls = opts.tls ?? true;
-  const tlsBlock = (verify: boolean) => `tls { cert_file: "${TLS_DIR}/tls.crt", key_file: "${TLS_DIR}/tls.key", ca_file: "${TLS_DIR}/ca.crt"${verify ? ', verify: true' : ''}, timeout: 3 }`;
+  const tlsBlock = (verify: boolean) =>
+    `tls { cert_file: "${TLS_DIR}/tls.crt", key_file: "${TLS_DIR}/tls.key", ca_file: "${TLS_DIR}/ca.crt"${verify ? ', verify: true' : ''}, timeout: 3 }`;
   const lines = [
-    '# Generated from the bus table and the prod overlay\'s STREAM_* settings by deploy/nats-cluster.ts (pnpm nats:config). Do not edit.',
+    "# Generated from the bus table and the prod overlay's STREAM_* settings by deploy/nats-cluster.ts (pnpm nats:config). Do not edit.",
     'server_name: $POD_NAME',
     `listen: "0.0.0.0:${PORTS.client}"`,
     `http_port: ${PORTS.monitor}`,
@@ -76,7 +85,9 @@ export function natsClusterConfig(opts: NatsClusterOptions): string {
   if (servers > 1) {
     const routes = Array.from({ length: servers }, (_, i) => `"nats-route://nats-${i}.nats-headless:${PORTS.cluster}"`);
     // Servers prove themselves to each other with the certificate (mutual TLS); without TLS, nothing guards the routes but the NetworkPolicy.
-    lines.push(`cluster { name: "meeting-memory", listen: "0.0.0.0:${PORTS.cluster}", routes: [${routes.join(', ')}]${tls ? `, ${tlsBlock(true)}` : ''} }`);
+    lines.push(
+      `cluster { name: "meeting-memory", listen: "0.0.0.0:${PORTS.cluster}", routes: [${routes.join(', ')}]${tls ? `, ${tlsBlock(true)}` : ''} }`,
+    );
   }
   lines.push(`authorization { users: ${usersText(opts.auth ?? 'nkey')} }`);
   return `${lines.join('\n')}\n`;
@@ -107,7 +118,12 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'nats-headless', labels: LABELS },
-      spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { 'app.kubernetes.io/name': 'nats' }, ports: [port('client', PORTS.client), port('cluster', PORTS.cluster), port('monitor', PORTS.monitor)] },
+      spec: {
+        clusterIP: 'None',
+        publishNotReadyAddresses: true,
+        selector: { 'app.kubernetes.io/name': 'nats' },
+        ports: [port('client', PORTS.client), port('cluster', PORTS.cluster), port('monitor', PORTS.monitor)],
+      },
     },
     {
       apiVersion: 'apps/v1',
@@ -123,10 +139,26 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
           spec: {
             automountServiceAccountToken: false,
             terminationGracePeriodSeconds: 60,
-            securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 1000,
+              runAsGroup: 1000,
+              fsGroup: 1000,
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
             topologySpreadConstraints: [
-              { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } },
-              { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } },
+              {
+                maxSkew: 1,
+                topologyKey: 'kubernetes.io/hostname',
+                whenUnsatisfiable: 'DoNotSchedule',
+                labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } },
+              },
+              {
+                maxSkew: 1,
+                topologyKey: 'topology.kubernetes.io/zone',
+                whenUnsatisfiable: 'ScheduleAnyway',
+                labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } },
+              },
             ],
             containers: [
               {
@@ -144,12 +176,31 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
                   { name: 'cluster', containerPort: PORTS.cluster },
                   { name: 'monitor', containerPort: PORTS.monitor },
                 ],
-                startupProbe: { httpGet: { path: '/healthz?js-enabled-only=true', port: PORTS.monitor }, periodSeconds: 5, failureThreshold: 60 },
-                readinessProbe: { httpGet: { path: '/healthz?js-server-only=true', port: PORTS.monitor }, periodSeconds: 10 },
-                livenessProbe: { httpGet: { path: '/healthz?js-enabled-only=true', port: PORTS.monitor }, periodSeconds: 30, failureThreshold: 3 },
+                startupProbe: {
+                  httpGet: { path: '/healthz?js-enabled-only=true', port: PORTS.monitor },
+                  periodSeconds: 5,
+                  failureThreshold: 60,
+                },
+                readinessProbe: {
+                  httpGet: { path: '/healthz?js-server-only=true', port: PORTS.monitor },
+                  periodSeconds: 10,
+                },
+                livenessProbe: {
+                  httpGet: { path: '/healthz?js-enabled-only=true', port: PORTS.monitor },
+                  periodSeconds: 30,
+                  failureThreshold: 3,
+                },
                 lifecycle: { preStop: { exec: { command: ['nats-server', '--signal', 'ldm=1'] } } },
-                resources: { requests: { cpu: '250m', memory: '512Mi', 'ephemeral-storage': '64Mi' }, limits: { memory: '1Gi', 'ephemeral-storage': '256Mi' } },
-                securityContext: { runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+                resources: {
+                  requests: { cpu: '250m', memory: '512Mi', 'ephemeral-storage': '64Mi' },
+                  limits: { memory: '1Gi', 'ephemeral-storage': '256Mi' },
+                },
+                securityContext: {
+                  runAsNonRoot: true,
+                  readOnlyRootFilesystem: true,
+                  allowPrivilegeEscalation: false,
+                  capabilities: { drop: ['ALL'] },
+                },
                 volumeMounts: [
                   { name: 'config', mountPath: '/etc/nats/nats.conf', subPath: 'nats.conf', readOnly: true },
                   { name: 'data', mountPath: '/data' },
@@ -157,13 +208,26 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
                 ],
               },
             ],
-            volumes: [{ name: 'config', configMap: { name: 'nats-config' } }, ...(tls ? [{ name: 'tls', secret: { secretName: 'nats-tls' } }] : [])],
+            volumes: [
+              { name: 'config', configMap: { name: 'nats-config' } },
+              ...(tls ? [{ name: 'tls', secret: { secretName: 'nats-tls' } }] : []),
+            ],
           },
         },
-        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: `${volumeGi}Gi` } } } }],
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: `${volumeGi}Gi` } } },
+          },
+        ],
       },
     },
-    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'nats', labels: LABELS }, spec: { maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } } },
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'nats', labels: LABELS },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } },
+    },
     {
       apiVersion: 'networking.k8s.io/v1',
       kind: 'NetworkPolicy',
@@ -174,13 +238,31 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
         ingress: [
           // The services and the bus setup Job of this namespace (each authenticates as its own user).
           { from: [{ podSelector: {} }], ports: [{ port: PORTS.client, protocol: 'TCP' }] },
-          { from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } }], ports: [{ port: PORTS.cluster, protocol: 'TCP' }] },
+          {
+            from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } }],
+            ports: [{ port: PORTS.cluster, protocol: 'TCP' }],
+          },
           // Prometheus' NATS exporter and KEDA read the monitoring port.
-          { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'keda' } } }], ports: [{ port: PORTS.monitor, protocol: 'TCP' }] },
+          {
+            from: [
+              { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+              { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'keda' } } },
+            ],
+            ports: [{ port: PORTS.monitor, protocol: 'TCP' }],
+          },
         ],
         egress: [
-          { to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }], ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }] },
-          { to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } }], ports: [{ port: PORTS.cluster, protocol: 'TCP' }] },
+          {
+            to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+            ports: [
+              { port: 53, protocol: 'UDP' },
+              { port: 53, protocol: 'TCP' },
+            ],
+          },
+          {
+            to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'nats' } } }],
+            ports: [{ port: PORTS.cluster, protocol: 'TCP' }],
+          },
         ],
       },
     },
@@ -198,7 +280,14 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
         renewBefore: '360h',
         privateKey: { algorithm: 'ECDSA', size: 256, rotationPolicy: 'Always' },
         usages: ['server auth', 'client auth'],
-        dnsNames: ['nats', `nats.${ns}`, `nats.${ns}.svc`, '*.nats-headless', `*.nats-headless.${ns}`, `*.nats-headless.${ns}.svc`],
+        dnsNames: [
+          'nats',
+          `nats.${ns}`,
+          `nats.${ns}.svc`,
+          '*.nats-headless',
+          `*.nats-headless.${ns}`,
+          `*.nats-headless.${ns}.svc`,
+        ],
       },
     });
   }

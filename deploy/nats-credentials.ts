@@ -19,7 +19,8 @@ export function credentialFiles(keys: Record<string, NatsNkey>): Record<string, 
       .map(([user, k]) => `NATS_NKEY_${user.toUpperCase()}=${k.publicKey}\n`)
       .join(''),
   };
-  for (const [user, k] of Object.entries(keys)) files[`${user}.env`] = user === 'operator' ? `NATS_SETUP_NKEY_SEED=${k.seed}\n` : `NATS_NKEY_SEED=${k.seed}\n`;
+  for (const [user, k] of Object.entries(keys))
+    files[`${user}.env`] = user === 'operator' ? `NATS_SETUP_NKEY_SEED=${k.seed}\n` : `NATS_NKEY_SEED=${k.seed}\n`;
   return files;
 }
 

@@ -3,8 +3,8 @@
 # against the real Postgres, Redis and NATS and the real engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The lint rules; the format check joins (this line becomes `pnpm lint`) in the commit that formats the tree once.
-pnpm exec biome lint --error-on-warnings .
+# The lint rules and the format check (biome check).
+pnpm lint
 pnpm exec tsc -p tsconfig.json
 pnpm exec tsc -p services/web/tsconfig.json
 pnpm exec jest --runInBand "$@"

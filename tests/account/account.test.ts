@@ -16,7 +16,11 @@ async function owner(account: Record<string, unknown> = {}) {
   return {
     account: acc,
     get: () => stack.api.get('/api/v1/account').set(auth),
-    patch: (body: unknown) => stack.api.patch('/api/v1/account/settings').set(auth).send(body as object),
+    patch: (body: unknown) =>
+      stack.api
+        .patch('/api/v1/account/settings')
+        .set(auth)
+        .send(body as object),
   };
 }
 
@@ -44,17 +48,31 @@ describe('GET /account (getAccount)', () => {
 describe('PATCH /account/settings (updateAccountSettings)', () => {
   it('changes the settings sent, keeps the others, and answers the Account', async () => {
     const me = await owner({ balanceMinutes: 10 });
-    const body = expectContract('updateAccountSettings', await me.patch({ speakerNamingMode: 'FORCE_ON', summaryEmailEnabled: true }));
+    const body = expectContract(
+      'updateAccountSettings',
+      await me.patch({ speakerNamingMode: 'FORCE_ON', summaryEmailEnabled: true }),
+    );
     expect(body.settings).toEqual({ ...DEFAULTS, speakerNamingMode: 'FORCE_ON', summaryEmailEnabled: true });
     expect(body.wallet).toEqual({ balanceMinutes: 10 });
     const again = expectContract('updateAccountSettings', await me.patch({ memoryLearningEnabled: false }));
-    expect(again.settings).toEqual({ ...DEFAULTS, speakerNamingMode: 'FORCE_ON', summaryEmailEnabled: true, memoryLearningEnabled: false });
+    expect(again.settings).toEqual({
+      ...DEFAULTS,
+      speakerNamingMode: 'FORCE_ON',
+      summaryEmailEnabled: true,
+      memoryLearningEnabled: false,
+    });
     expect(expectContract('getAccount', await me.get()).settings).toEqual(again.settings);
   });
 
   it('answers 400 VALIDATION for an empty body, uiLocale, an unknown field or a bad value, and writes nothing', async () => {
     const me = await owner();
-    for (const body of [{}, { uiLocale: 'fa' }, { speakerNamingMode: 'FORCE_OFF', theme: 'dark' }, { speakerNamingMode: 'SOMETIMES' }, { summaryEmailEnabled: 'yes' }]) {
+    for (const body of [
+      {},
+      { uiLocale: 'fa' },
+      { speakerNamingMode: 'FORCE_OFF', theme: 'dark' },
+      { speakerNamingMode: 'SOMETIMES' },
+      { summaryEmailEnabled: 'yes' },
+    ]) {
       expectError(await me.patch(body), 400, 'VALIDATION');
     }
     expect(expectContract('getAccount', await me.get()).settings).toEqual(DEFAULTS);

@@ -16,7 +16,11 @@ const english: DigestForEmail = {
   recordedAt: '2026-03-05T09:30:00.000Z',
   speakers: [{ name: 'Sara' }],
   sections: [
-    { kind: 'summary', title: 'Summary', text: 'We decided to ship the release on Friday. The customer survey asks for a faster search page, so the team will look at it next week.' },
+    {
+      kind: 'summary',
+      title: 'Summary',
+      text: 'We decided to ship the release on Friday. The customer survey asks for a faster search page, so the team will look at it next week.',
+    },
     { kind: 'action_item_list', title: 'Action items', items: [{ text: 'send the release notes', owner: 'Sara' }] },
   ],
 };
@@ -28,7 +32,11 @@ const persian: DigestForEmail = {
   recordedAt: '2026-03-05T09:30:00.000Z',
   speakers: [{ name: 'سارا' }, { name: 'علی' }],
   sections: [
-    { kind: 'summary', title: 'خلاصه', text: 'تصمیم گرفتیم نسخهٔ جدید NATS را جمعه ساعت ۹:۳۰ منتشر کنیم. سارا یادداشت‌ها را فردا می‌فرستد.' },
+    {
+      kind: 'summary',
+      title: 'خلاصه',
+      text: 'تصمیم گرفتیم نسخهٔ جدید NATS را جمعه ساعت ۹:۳۰ منتشر کنیم. سارا یادداشت‌ها را فردا می‌فرستد.',
+    },
     { kind: 'decision_list', title: 'تصمیم‌ها', items: ['انتشار نسخه در روز جمعه'] },
     { kind: 'action_item_list', title: 'کارهای پیگیری', items: [{ text: 'فرستادن یادداشت‌ها', owner: 'سارا' }] },
   ],
@@ -47,7 +55,13 @@ describe('the digest PDF', () => {
     expect(baseFonts(pdf).some((f) => f.includes('DejaVuSans'))).toBe(true);
     expect(pdf.toString('latin1')).toContain('/FontFile2');
     const text = plain(await pdfText(pdf));
-    const words = [persian.displayTitle, persian.sections[0].text as string, 'انتشار نسخه در روز جمعه', 'سارا', 'علی'].flatMap((t) => plain(t).split(' '));
+    const words = [
+      persian.displayTitle,
+      persian.sections[0].text as string,
+      'انتشار نسخه در روز جمعه',
+      'سارا',
+      'علی',
+    ].flatMap((t) => plain(t).split(' '));
     for (const word of words) expect(text).toContain(word.replace(/[.،]$/, ''));
     expect(text).toContain('۹:۳۰');
     expect(text).toContain('NATS');
@@ -58,7 +72,13 @@ describe('the digest PDF', () => {
     const y = items.find((i) => i.str.includes('گرفتیم'))!.y;
     const line = items.filter((i) => i.y === y);
     const at = (word: string) => line.find((i) => i.str.includes(word))!.x;
-    for (const [before, after] of [['تصمیم', 'گرفتیم'], ['جدید', 'NATS'], ['NATS', 'جمعه'], ['منتشر', 'سارا'], ['سارا', 'یادداشت']]) {
+    for (const [before, after] of [
+      ['تصمیم', 'گرفتیم'],
+      ['جدید', 'NATS'],
+      ['NATS', 'جمعه'],
+      ['منتشر', 'سارا'],
+      ['سارا', 'یادداشت'],
+    ]) {
       expect(at(before)).toBeGreaterThan(at(after));
     }
   });

@@ -17,7 +17,11 @@ async function owner() {
   return {
     account,
     get: () => stack.api.get('/api/v1/account/keyterms').set(auth),
-    put: (body: unknown) => stack.api.put('/api/v1/account/keyterms').set(auth).send(body as object),
+    put: (body: unknown) =>
+      stack.api
+        .put('/api/v1/account/keyterms')
+        .set(auth)
+        .send(body as object),
   };
 }
 
@@ -33,17 +37,22 @@ describe('GET and PUT /account/keyterms', () => {
     expect(put).toEqual({ schemaVersion: 1, keyterms: EDGE_KEYTERMS.saved });
     expect(expectContract('getAccountKeyterms', await me.get())).toEqual(put);
     expect(expectContract('replaceAccountKeyterms', await me.put({ keyterms: ['Only'] })).keyterms).toEqual(['Only']);
-    expect(expectContract('replaceAccountKeyterms', await me.put({ keyterms: HUNDRED_TERMS })).keyterms).toEqual(HUNDRED_TERMS);
+    expect(expectContract('replaceAccountKeyterms', await me.put({ keyterms: HUNDRED_TERMS })).keyterms).toEqual(
+      HUNDRED_TERMS,
+    );
     expect(expectContract('replaceAccountKeyterms', await me.put({ keyterms: [] })).keyterms).toEqual([]);
   });
 
-  it.each(BROKEN_KEYTERM_RULES)('answers 400 VALIDATION naming the problem for $rule, and keeps the old vocabulary', async ({ keyterms, names }) => {
-    const me = await owner();
-    await me.put({ keyterms: ['Before'] });
-    const message = expectError(await me.put({ keyterms }), 400, 'VALIDATION');
-    expect(message).toMatch(names);
-    expect((await me.get()).body.keyterms).toEqual(['Before']);
-  });
+  it.each(BROKEN_KEYTERM_RULES)(
+    'answers 400 VALIDATION naming the problem for $rule, and keeps the old vocabulary',
+    async ({ keyterms, names }) => {
+      const me = await owner();
+      await me.put({ keyterms: ['Before'] });
+      const message = expectError(await me.put({ keyterms }), 400, 'VALIDATION');
+      expect(message).toMatch(names);
+      expect((await me.get()).body.keyterms).toEqual(['Before']);
+    },
+  );
 
   it('names the first problem when several terms break rules', async () => {
     const me = await owner();
@@ -53,6 +62,7 @@ describe('GET and PUT /account/keyterms', () => {
 
   it('answers 400 VALIDATION for a missing list, a list that is not an array, or an unlisted field', async () => {
     const me = await owner();
-    for (const body of [{}, { keyterms: 'one, two' }, { keyterms: [], inheritAccountKeyterms: true }]) expectError(await me.put(body), 400, 'VALIDATION');
+    for (const body of [{}, { keyterms: 'one, two' }, { keyterms: [], inheritAccountKeyterms: true }])
+      expectError(await me.put(body), 400, 'VALIDATION');
   });
 });

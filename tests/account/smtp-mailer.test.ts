@@ -10,7 +10,13 @@ afterAll(async () => {
   await inbox.close();
 });
 
-const mail = (to: string) => ({ to, subject: 'Meeting notes: Standup', text: 'We ship on Friday.\n', html: '<p>We ship on Friday.</p>', attachments: [{ filename: 'a.pdf', content: Buffer.from('%PDF-1.3\n'), contentType: 'application/pdf' }] });
+const mail = (to: string) => ({
+  to,
+  subject: 'Meeting notes: Standup',
+  text: 'We ship on Friday.\n',
+  html: '<p>We ship on Friday.</p>',
+  attachments: [{ filename: 'a.pdf', content: Buffer.from('%PDF-1.3\n'), contentType: 'application/pdf' }],
+});
 
 describe('the SMTP mailer', () => {
   it('is off without SMTP_URL', () => {
@@ -27,7 +33,9 @@ describe('the SMTP mailer', () => {
       expect(got.subject).toBe('Meeting notes: Standup');
       expect(got.text).toBe('We ship on Friday.\n');
       expect(got.html).toContain('<p>We ship on Friday.</p>');
-      expect(got.attachments.map((a) => [a.filename, a.contentType, a.content.toString('latin1')])).toEqual([['a.pdf', 'application/pdf', '%PDF-1.3\n']]);
+      expect(got.attachments.map((a) => [a.filename, a.contentType, a.content.toString('latin1')])).toEqual([
+        ['a.pdf', 'application/pdf', '%PDF-1.3\n'],
+      ]);
     } finally {
       mailer.close();
     }

@@ -28,7 +28,10 @@ let emailOff: Owner;
 async function ownerWithMeeting(email: string, summaryEmailEnabled: boolean): Promise<Owner> {
   const account = await stack.admin.account({ email, developerMode: true, balanceMinutes: 100 });
   const token = await stack.admin.token(account.id, SCOPES);
-  const settings = await stack.api.patch('/api/v1/account/settings').set(bearer(token.value)).send({ summaryEmailEnabled });
+  const settings = await stack.api
+    .patch('/api/v1/account/settings')
+    .set(bearer(token.value))
+    .send({ summaryEmailEnabled });
   expect(expectContract('updateAccountSettings', settings).settings.summaryEmailEnabled).toBe(summaryEmailEnabled);
   const spoken = await speakMeeting(STANDUP_SCRIPT);
   const res = await stack.api
@@ -44,7 +47,10 @@ beforeAll(async () => {
   inbox = await startSmtpInbox();
   stack = await startStack({ SMTP_URL: inbox.url, NAMING_AUTO_WAIT_SECONDS: '1' }, { pipeline: true });
   const stamp = Date.now();
-  [emailOn, emailOff] = await Promise.all([ownerWithMeeting(`on-${stamp}@example.test`, true), ownerWithMeeting(`off-${stamp}@example.test`, false)]);
+  [emailOn, emailOff] = await Promise.all([
+    ownerWithMeeting(`on-${stamp}@example.test`, true),
+    ownerWithMeeting(`off-${stamp}@example.test`, false),
+  ]);
   for (const o of [emailOn, emailOff]) {
     const status = await waitForStatus(stack, o.token, o.recordingId, (s) => s === 'READY' || s === 'FAILED', 180_000);
     expect(status.status).toBe('READY');
@@ -56,7 +62,11 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-const bundleOf = async (o: Owner) => expectContract('getRecordingBundle', await stack.api.get(`/api/v1/recordings/${o.recordingId}/bundle`).set(bearer(o.token)));
+const bundleOf = async (o: Owner) =>
+  expectContract(
+    'getRecordingBundle',
+    await stack.api.get(`/api/v1/recordings/${o.recordingId}/bundle`).set(bearer(o.token)),
+  );
 const pdfOf = (mail: ParsedMail) => mail.attachments.filter((a) => a.contentType === 'application/pdf');
 
 describe('the summary email of a new digest', () => {
@@ -87,7 +97,9 @@ describe('the summary email of a new digest', () => {
 
   it('does not email a regenerated digest again', async () => {
     await inbox.waitFor(emailOn.email);
-    const regen = await stack.api.post(`/admin/v1/recordings/${emailOn.recordingId}/regenerate`).set({ Authorization: `Bearer ${ADMIN_KEY}` });
+    const regen = await stack.api
+      .post(`/admin/v1/recordings/${emailOn.recordingId}/regenerate`)
+      .set({ Authorization: `Bearer ${ADMIN_KEY}` });
     expect(regen.body).toMatchObject({ status: 'GENERATING' });
     await waitForStatus(stack, emailOn.token, emailOn.recordingId, (s) => s === 'READY');
     // The first email came within seconds of READY; a second one would have too.

@@ -14,17 +14,28 @@ const ask = (token: string, key?: string) => {
   const r = stack.api.post(`/api/v1/recordings/${recordingId}/ask`).set(bearer(token));
   return (key ? r.set('Idempotency-Key', key) : r).send({ question: 'When do we ship the release?' });
 };
-const balance = async (token: string) => (await stack.api.get('/api/v1/whoami').set(bearer(token))).body.wallet.balanceMinutes as number;
+const balance = async (token: string) =>
+  (await stack.api.get('/api/v1/whoami').set(bearer(token))).body.wallet.balanceMinutes as number;
 
 beforeAll(async () => {
   stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1', DAILY_ASK_LIMIT: '2' }, { pipeline: true });
   const owner = await stack.admin.account({ balanceMinutes: 100 });
   ownerId = owner.id;
-  ownerToken = await stack.admin.token(owner.id, ['recordings:write', 'recordings:read', 'recordings:query', 'account:read']);
+  ownerToken = await stack.admin.token(owner.id, [
+    'recordings:write',
+    'recordings:read',
+    'recordings:query',
+    'account:read',
+  ]);
   const spoken = await speakMeeting(STANDUP_SCRIPT);
-  const sent = await stack.api.post('/api/v1/recordings').set(bearer(ownerToken.value)).attach('audio', readFileSync(spoken.path), { filename: 'm.wav', contentType: 'audio/wav' });
+  const sent = await stack.api
+    .post('/api/v1/recordings')
+    .set(bearer(ownerToken.value))
+    .attach('audio', readFileSync(spoken.path), { filename: 'm.wav', contentType: 'audio/wav' });
   recordingId = sent.body.recording.id;
-  expect((await waitForStatus(stack, ownerToken.value, recordingId, (s) => s === 'READY' || s === 'FAILED', 180_000)).status).toBe('READY');
+  expect(
+    (await waitForStatus(stack, ownerToken.value, recordingId, (s) => s === 'READY' || s === 'FAILED', 180_000)).status,
+  ).toBe('READY');
 }, 240_000);
 afterAll(async () => {
   await stack.stop();
@@ -37,7 +48,11 @@ describe('limits on Asks', () => {
     expect(first.status).toBe(200);
     const over = await ask(capped.value);
     expect([over.status, over.body.error.code]).toEqual([429, 'TOKEN_DAILY_CAP']);
-    expect(over.body.error.details).toEqual({ capMinutes: 1, usedMinutes: first.body.minutes, requiredMinutes: first.body.minutes });
+    expect(over.body.error.details).toEqual({
+      capMinutes: 1,
+      usedMinutes: first.body.minutes,
+      requiredMinutes: first.body.minutes,
+    });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
   });
 

@@ -16,7 +16,8 @@ let token: TestToken;
 let recordingId: string;
 
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
-const balance = async () => (await stack.api.get('/api/v1/whoami').set(bearer(token.value))).body.wallet.balanceMinutes as number;
+const balance = async () =>
+  (await stack.api.get('/api/v1/whoami').set(bearer(token.value))).body.wallet.balanceMinutes as number;
 const ask = (key?: string) => {
   const r = stack.api.post(`/api/v1/recordings/${recordingId}/ask`).set(bearer(token.value));
   return (key ? r.set('Idempotency-Key', key) : r).send({ question: 'When do we ship the release?' });
@@ -32,13 +33,26 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1' }, { pipeline: true, askEnv: { LLM_ENGINE: 'openai', OPENAI_BASE_URL: baseUrl } });
+  stack = await startStack(
+    { NAMING_AUTO_WAIT_SECONDS: '1' },
+    { pipeline: true, askEnv: { LLM_ENGINE: 'openai', OPENAI_BASE_URL: baseUrl } },
+  );
   const account = await stack.admin.account({ balanceMinutes: 100 });
-  token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read', 'recordings:query', 'account:read']);
+  token = await stack.admin.token(account.id, [
+    'recordings:write',
+    'recordings:read',
+    'recordings:query',
+    'account:read',
+  ]);
   const spoken = await speakMeeting(STANDUP_SCRIPT);
-  const sent = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', readFileSync(spoken.path), { filename: 'm.wav', contentType: 'audio/wav' });
+  const sent = await stack.api
+    .post('/api/v1/recordings')
+    .set(bearer(token.value))
+    .attach('audio', readFileSync(spoken.path), { filename: 'm.wav', contentType: 'audio/wav' });
   recordingId = sent.body.recording.id;
-  expect((await waitForStatus(stack, token.value, recordingId, (s) => s === 'READY' || s === 'FAILED', 180_000)).status).toBe('READY');
+  expect(
+    (await waitForStatus(stack, token.value, recordingId, (s) => s === 'READY' || s === 'FAILED', 180_000)).status,
+  ).toBe('READY');
 }, 240_000);
 afterAll(async () => {
   await stack.stop();

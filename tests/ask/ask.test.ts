@@ -25,9 +25,18 @@ let standupId: string;
 let retroId: string;
 
 const ajv = createAjv();
-const schemaOf = (operationId: string, status = 200) => ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
+const schemaOf = (operationId: string, status = 200) =>
+  ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
-const ALL = ['recordings:write', 'recordings:read', 'recordings:query', 'series:write', 'series:read', 'series:query', 'account:read'];
+const ALL = [
+  'recordings:write',
+  'recordings:read',
+  'recordings:query',
+  'series:write',
+  'series:read',
+  'series:query',
+  'account:read',
+];
 
 async function submit(token: string, script: ScriptTurn[], title: string, series?: string): Promise<string> {
   const spoken = await speakMeeting(script);
@@ -38,7 +47,8 @@ async function submit(token: string, script: ScriptTurn[], title: string, series
   return res.body.recording.id as string;
 }
 
-const balanceOf = async (token: string) => (await stack.api.get('/api/v1/whoami').set(bearer(token))).body.wallet.balanceMinutes as number;
+const balanceOf = async (token: string) =>
+  (await stack.api.get('/api/v1/whoami').set(bearer(token))).body.wallet.balanceMinutes as number;
 
 beforeAll(async () => {
   stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1', ASK_CHARS_PER_MINUTE: '200' }, { pipeline: true });
@@ -68,9 +78,13 @@ describe('Ask on one meeting', () => {
   });
 
   it('answers from what was said, citing real turns with [n] markers, and charges the quoted price', async () => {
-    const quote = (await stack.api.get(`/api/v1/recordings/${standupId}/ask/quote`).set(bearer(ownerToken.value))).body.minutes as number;
+    const quote = (await stack.api.get(`/api/v1/recordings/${standupId}/ask/quote`).set(bearer(ownerToken.value))).body
+      .minutes as number;
     const before = await balanceOf(ownerToken.value);
-    const res = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).send({ question: 'When will we ship the release?' });
+    const res = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(ownerToken.value))
+      .send({ question: 'When will we ship the release?' });
     expect(res.status).toBe(200);
     const validate = schemaOf('askRecording');
     expect(validate(res.body) || validate.errors).toBe(true);
@@ -94,7 +108,10 @@ describe('Ask on one meeting', () => {
 
   it('declines a question the meeting says nothing about, and charges it', async () => {
     const before = await balanceOf(ownerToken.value);
-    const res = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).send({ question: 'Which zebra painted the volcano?' });
+    const res = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(ownerToken.value))
+      .send({ question: 'Which zebra painted the volcano?' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ refused: true, citations: [] });
     expect(res.body.answer).not.toMatch(/\[\d+\]/);
@@ -103,7 +120,11 @@ describe('Ask on one meeting', () => {
 
   it('replays an Idempotency-Key: the first answer, no second charge; another token or the app gets 409', async () => {
     const key = `ask-key-${Date.now()}`;
-    const first = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).set('Idempotency-Key', key).send({ question: 'Who will fix the login problem?' });
+    const first = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(ownerToken.value))
+      .set('Idempotency-Key', key)
+      .send({ question: 'Who will fix the login problem?' });
     expect(first.status).toBe(200);
     const after = await balanceOf(ownerToken.value);
     // Matching is on the key alone; the body key loses to the header.
@@ -114,17 +135,28 @@ describe('Ask on one meeting', () => {
       .send({ question: 'Something else entirely?', idempotencyKey: 'another-key-123' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    const inBody = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).send({ question: 'x?', idempotencyKey: key });
+    const inBody = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(ownerToken.value))
+      .send({ question: 'x?', idempotencyKey: key });
     expect(inBody.body).toEqual(first.body);
     expect(await balanceOf(ownerToken.value)).toBe(after);
 
     const other = await stack.admin.token(ownerId, ['recordings:query']);
-    const taken = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(other.value)).set('Idempotency-Key', key).send({ question: 'Who will fix the login problem?' });
+    const taken = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(other.value))
+      .set('Idempotency-Key', key)
+      .send({ question: 'Who will fix the login problem?' });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
 
     // An Ask's key belongs to one meeting: another meeting runs it for real.
-    const elsewhere = await stack.api.post(`/api/v1/recordings/${retroId}/ask`).set(bearer(ownerToken.value)).set('Idempotency-Key', key).send({ question: 'What crashed?' });
+    const elsewhere = await stack.api
+      .post(`/api/v1/recordings/${retroId}/ask`)
+      .set(bearer(ownerToken.value))
+      .set('Idempotency-Key', key)
+      .send({ question: 'What crashed?' });
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.body.answer).not.toEqual(first.body.answer);
     expect(await balanceOf(ownerToken.value)).toBe(after - elsewhere.body.minutes);
@@ -133,18 +165,29 @@ describe('Ask on one meeting', () => {
     const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
     expect((await stack.api.delete(`/admin/v1/recordings/${standupId}`).set(admin)).status).toBe(200);
     try {
-      const gone = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).set('Idempotency-Key', key).send({ question: 'Who will fix the login problem?' });
+      const gone = await stack.api
+        .post(`/api/v1/recordings/${standupId}/ask`)
+        .set(bearer(ownerToken.value))
+        .set('Idempotency-Key', key)
+        .send({ question: 'Who will fix the login problem?' });
       expect([gone.status, gone.body.error?.code]).toEqual([404, 'NOT_FOUND']);
     } finally {
       expect((await stack.api.post(`/admin/v1/recordings/${standupId}/restore`).set(admin)).status).toBe(200);
     }
-    const back = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).set('Idempotency-Key', key).send({ question: 'Who will fix the login problem?' });
+    const back = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(ownerToken.value))
+      .set('Idempotency-Key', key)
+      .send({ question: 'Who will fix the login problem?' });
     expect(back.body).toEqual(first.body);
   });
 
   it('refuses a price above maxMinutes with details, charging nothing', async () => {
     const before = await balanceOf(ownerToken.value);
-    const res = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value)).send({ question: 'What did we decide?', maxMinutes: 1 });
+    const res = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(ownerToken.value))
+      .send({ question: 'What did we decide?', maxMinutes: 1 });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('PRICE_ABOVE_MAX');
     expect(res.body.error.details).toEqual({ minutes: expect.any(Number), maxMinutes: 1 });
@@ -157,7 +200,13 @@ describe('Ask on one meeting', () => {
       const r = stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(ownerToken.value));
       return (key === undefined ? r : r.set('Idempotency-Key', key)).send(body);
     };
-    for (const res of [await ask({ question: '   ' }), await ask({ question: 'q'.repeat(501) }), await ask({ question: 'ok?', extra: 1 }), await ask({ question: 'ok?' }, 'short'), await ask({ question: 'ok?', maxMinutes: 0 })]) {
+    for (const res of [
+      await ask({ question: '   ' }),
+      await ask({ question: 'q'.repeat(501) }),
+      await ask({ question: 'ok?', extra: 1 }),
+      await ask({ question: 'ok?' }, 'short'),
+      await ask({ question: 'ok?', maxMinutes: 0 }),
+    ]) {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION');
     }
@@ -171,12 +220,21 @@ describe('Ask on one meeting', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    const asked = await stack.api.post(`/api/v1/recordings/${standupId}/ask`).set(bearer(strangerToken.value)).send({ question: 'What did we decide?' });
+    const asked = await stack.api
+      .post(`/api/v1/recordings/${standupId}/ask`)
+      .set(bearer(strangerToken.value))
+      .send({ question: 'What did we decide?' });
     expect(asked.status).toBe(404);
 
-    const tone = await stack.api.post('/api/v1/recordings').set(bearer(strangerToken.value)).attach('audio', readFileSync(toneWav(3)), { filename: 't.wav', contentType: 'audio/wav' });
+    const tone = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(strangerToken.value))
+      .attach('audio', readFileSync(toneWav(3)), { filename: 't.wav', contentType: 'audio/wav' });
     expect(tone.status).toBe(202);
-    const notReady = await stack.api.post(`/api/v1/recordings/${tone.body.recording.id}/ask`).set(bearer(strangerToken.value)).send({ question: 'What did we decide?' });
+    const notReady = await stack.api
+      .post(`/api/v1/recordings/${tone.body.recording.id}/ask`)
+      .set(bearer(strangerToken.value))
+      .send({ question: 'What did we decide?' });
     expect(notReady.status).toBe(409);
     expect(notReady.body.error.code).toBe('ASK_NOT_READY');
   });
@@ -188,7 +246,10 @@ describe('Ask on a series', () => {
     expect(quote.status).toBe(200);
     expect(schemaOf('quoteSeriesAsk')(quote.body)).toBe(true);
     expect(quote.body.meetingCount).toBe(2);
-    const res = await stack.api.post(`/api/v1/series/${seriesId}/ask`).set(bearer(ownerToken.value)).send({ question: 'What happened to the mobile application and the release?' });
+    const res = await stack.api
+      .post(`/api/v1/series/${seriesId}/ask`)
+      .set(bearer(ownerToken.value))
+      .send({ question: 'What happened to the mobile application and the release?' });
     expect(res.status).toBe(200);
     const validate = schemaOf('askSeries');
     expect(validate(res.body) || validate.errors).toBe(true);
@@ -202,7 +263,10 @@ describe('Ask on a series', () => {
     const empty = await stack.api.post('/api/v1/series').set(bearer(ownerToken.value)).send({ name: 'Empty series' });
     for (const res of [
       await stack.api.get(`/api/v1/series/${empty.body.series.id}/ask/quote`).set(bearer(ownerToken.value)),
-      await stack.api.post(`/api/v1/series/${empty.body.series.id}/ask`).set(bearer(ownerToken.value)).send({ question: 'Anything?' }),
+      await stack.api
+        .post(`/api/v1/series/${empty.body.series.id}/ask`)
+        .set(bearer(ownerToken.value))
+        .send({ question: 'Anything?' }),
     ]) {
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('SERIES_ASK_TOO_FEW');
@@ -214,9 +278,15 @@ describe('Ask on a series', () => {
     const memberToken = await stack.admin.token(member.id, ALL);
     await stack.admin.addSeriesMember(seriesId, member.id);
     const ownerBefore = await balanceOf(ownerToken.value);
-    const res = await stack.api.post(`/api/v1/series/${seriesId}/ask`).set(bearer(memberToken.value)).send({ question: 'Who will the team hire?' });
+    const res = await stack.api
+      .post(`/api/v1/series/${seriesId}/ask`)
+      .set(bearer(memberToken.value))
+      .send({ question: 'Who will the team hire?' });
     expect(res.status).toBe(200);
-    const meeting = await stack.api.post(`/api/v1/recordings/${retroId}/ask`).set(bearer(memberToken.value)).send({ question: 'Who will the team hire?' });
+    const meeting = await stack.api
+      .post(`/api/v1/recordings/${retroId}/ask`)
+      .set(bearer(memberToken.value))
+      .send({ question: 'Who will the team hire?' });
     expect(meeting.status).toBe(200);
     expect(await balanceOf(memberToken.value)).toBe(40 - res.body.minutes - meeting.body.minutes);
     expect(await balanceOf(ownerToken.value)).toBe(ownerBefore);
@@ -226,7 +296,10 @@ describe('Ask on a series', () => {
     const poor = await stack.admin.account({ balanceMinutes: 0 });
     const poorToken = await stack.admin.token(poor.id, ALL);
     await stack.admin.addSeriesMember(seriesId, poor.id);
-    const res = await stack.api.post(`/api/v1/series/${seriesId}/ask`).set(bearer(poorToken.value)).send({ question: 'Who will the team hire?' });
+    const res = await stack.api
+      .post(`/api/v1/series/${seriesId}/ask`)
+      .set(bearer(poorToken.value))
+      .send({ question: 'Who will the team hire?' });
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('INSUFFICIENT_MINUTES');
     expect(res.body.error.details).toMatchObject({ requiredMinutes: expect.any(Number), balanceMinutes: 0 });
@@ -240,18 +313,27 @@ describe('while Ask is switched off', () => {
     const token = await stack.admin.token(other.id, ALL);
     await stack.admin.addSeriesMember(seriesId, other.id);
     await stack.admin.patchAccount(other.id, { features: { ask: false } });
-    const meeting = await stack.api.post(`/api/v1/recordings/${retroId}/ask`).set(bearer(token.value)).send({ question: 'What crashed?' });
+    const meeting = await stack.api
+      .post(`/api/v1/recordings/${retroId}/ask`)
+      .set(bearer(token.value))
+      .send({ question: 'What crashed?' });
     expect([meeting.status, meeting.body.error.code]).toEqual([409, 'ASK_DISABLED']);
     const quote = await stack.api.get(`/api/v1/recordings/${retroId}/ask/quote`).set(bearer(token.value));
     expect([quote.status, quote.body.error.code]).toEqual([409, 'ASK_DISABLED']);
-    const series = await stack.api.post(`/api/v1/series/${seriesId}/ask`).set(bearer(token.value)).send({ question: 'What crashed?' });
+    const series = await stack.api
+      .post(`/api/v1/series/${seriesId}/ask`)
+      .set(bearer(token.value))
+      .send({ question: 'What crashed?' });
     expect([series.status, series.body.error.code]).toEqual([409, 'ASK_DISABLED']);
     const seriesQuote = await stack.api.get(`/api/v1/series/${seriesId}/ask/quote`).set(bearer(token.value));
     expect([seriesQuote.status, seriesQuote.body.error.code]).toEqual([404, 'NOT_FOUND']);
 
     // With series switched off as well, every series is 404, the Ask on one too.
     await stack.admin.patchAccount(other.id, { features: { series: false } });
-    const seriesOff = await stack.api.post(`/api/v1/series/${seriesId}/ask`).set(bearer(token.value)).send({ question: 'What crashed?' });
+    const seriesOff = await stack.api
+      .post(`/api/v1/series/${seriesId}/ask`)
+      .set(bearer(token.value))
+      .send({ question: 'What crashed?' });
     expect([seriesOff.status, seriesOff.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 });

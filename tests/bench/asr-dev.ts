@@ -28,7 +28,10 @@ const CACHE = path.join(os.tmpdir(), 'mm-asr-dev');
 
 async function prepare(m: DevMeeting): Promise<Prepared> {
   const meta = path.join(CACHE, `${m.name}.json`);
-  const hit = await fs.readFile(meta, 'utf8').then((t) => JSON.parse(t) as Prepared, () => null);
+  const hit = await fs.readFile(meta, 'utf8').then(
+    (t) => JSON.parse(t) as Prepared,
+    () => null,
+  );
   if (hit) return hit;
   await fs.mkdir(CACHE, { recursive: true });
   const made = await m.make(CACHE);

@@ -58,7 +58,9 @@ function describeEnvironment(root: string): string {
   };
   const commit = tryRun('git', ['-C', root, 'rev-parse', '--short', 'HEAD']);
   const dirty = tryRun('git', ['-C', root, 'status', '--porcelain']) ? ' (uncommitted changes)' : '';
-  const wrk = tryRun(WRK_BIN, ['--version']).split('\n')[0].replace(/\s+Copyright.*/, '');
+  const wrk = tryRun(WRK_BIN, ['--version'])
+    .split('\n')[0]
+    .replace(/\s+Copyright.*/, '');
   return `root ${root} at ${commit}${dirty}; node ${process.version}; ${wrk}; ${cpuCount()} cores; load average ${loadAverage().toFixed(2)}`;
 }
 
@@ -104,7 +106,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (list) {
-    for (const c of CASES) process.stdout.write(`${c.name.padEnd(16)} ${c.implemented ? '' : '[not written yet] '}${c.description}\n`);
+    for (const c of CASES)
+      process.stdout.write(`${c.name.padEnd(16)} ${c.implemented ? '' : '[not written yet] '}${c.description}\n`);
     return 0;
   }
   const unknown = (only ?? []).filter((n) => !CASES.some((c) => c.name === n));
@@ -113,7 +116,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const selected = CASES.filter((c) => (only ? only.includes(c.name) : true));
-  for (const c of selected.filter((x) => !x.implemented)) log(`case ${c.name}: not written yet, skipped (${c.description})`);
+  for (const c of selected.filter((x) => !x.implemented))
+    log(`case ${c.name}: not written yet, skipped (${c.description})`);
   const runnable = selected.filter((c) => c.implemented);
   if (!runnable.length) {
     log('nothing to run');
@@ -133,7 +137,14 @@ async function main(): Promise<number> {
     `stack: gateway :${portOf(opts, 'gateway')}, account :${portOf(opts, 'account')}, database ${opts.databaseUrl}, ` +
       `nats ${natsUrlOf(opts)}${opts.natsUrl ? '' : ' (private)'}, redis ${redisUrlOf(opts)}${opts.redisUrl ? '' : ' (private)'}; logs ${opts.logDir}`,
   );
-  const results: Array<{ name: string; report?: CaseReport; error?: string; seconds: number; loadBefore: number; loadAfter: number }> = [];
+  const results: Array<{
+    name: string;
+    report?: CaseReport;
+    error?: string;
+    seconds: number;
+    loadBefore: number;
+    loadAfter: number;
+  }> = [];
   for (const c of runnable) {
     const started = performance.now();
     const loadBefore = loadAverage();
@@ -144,7 +155,8 @@ async function main(): Promise<number> {
       results.push({ name: c.name, report, ...done() });
     } catch (err) {
       if (interrupted || err instanceof Interrupted) return 130;
-      const message = err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+      const message =
+        err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
       log(`case ${c.name} FAILED: ${message}`);
       results.push({ name: c.name, error: message, ...done() });
     }
@@ -161,16 +173,26 @@ async function main(): Promise<number> {
     out.push(...r.report!.targets.map(formatTarget), '');
   }
   // The summary: one row per case, whatever happened to it, its headline numbers, every target again.
-  const verdict = (r: (typeof results)[number]) => (r.error ? 'BENCH FAILED' : r.report!.targets.every((t) => t.pass) ? 'PASS' : 'FAIL');
+  const verdict = (r: (typeof results)[number]) =>
+    r.error ? 'BENCH FAILED' : r.report!.targets.every((t) => t.pass) ? 'PASS' : 'FAIL';
   out.push(
     '## Summary',
     '',
     formatTable({
       headers: ['case', 'result', 'seconds', 'load average before', 'after'],
-      rows: results.map((r) => [r.name, verdict(r), r.seconds.toFixed(0), r.loadBefore.toFixed(2), r.loadAfter.toFixed(2)]),
+      rows: results.map((r) => [
+        r.name,
+        verdict(r),
+        r.seconds.toFixed(0),
+        r.loadBefore.toFixed(2),
+        r.loadAfter.toFixed(2),
+      ]),
     }),
     '',
-    ...results.map((r) => `${r.name}: ${r.error ? `BENCH FAILED — ${r.error.split('\n')[0]}` : (r.report!.summary ?? r.report!.targets.map((t) => t.measured).join('; '))}`),
+    ...results.map(
+      (r) =>
+        `${r.name}: ${r.error ? `BENCH FAILED — ${r.error.split('\n')[0]}` : (r.report!.summary ?? r.report!.targets.map((t) => t.measured).join('; '))}`,
+    ),
     '',
     ...results.flatMap((r) => (r.report ? r.report.targets.map((t) => `${r.name}: ${formatTarget(t)}`) : [])),
     '',
@@ -178,7 +200,16 @@ async function main(): Promise<number> {
   process.stdout.write(`${out.join('\n')}\n`);
   writeFileSync(
     path.join(opts.logDir, 'results.json'),
-    JSON.stringify({ at: new Date().toISOString(), environment, opts: { ...opts }, results: results.map((r) => ({ ...r, report: r.report && { ...r.report } })) }, null, 2),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        environment,
+        opts: { ...opts },
+        results: results.map((r) => ({ ...r, report: r.report && { ...r.report } })),
+      },
+      null,
+      2,
+    ),
   );
   log(`raw wrk output, service logs and results.json in ${opts.logDir}`);
 

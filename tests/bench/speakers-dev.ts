@@ -38,14 +38,20 @@ interface Cached {
 const MEETINGS: DevMeeting[] = [
   ...DEV_MEETINGS,
   // One voice for a minute must stay one speaker (transcribe.int.test.ts asks the same).
-  fliteMeeting('flite-monologue', longMeeting(1).map(([, text]) => ['rms', text] as ['rms', string])),
+  fliteMeeting(
+    'flite-monologue',
+    longMeeting(1).map(([, text]) => ['rms', text] as ['rms', string]),
+  ),
 ];
 
 const CACHE = path.join(os.tmpdir(), 'mm-speakers-dev');
 
 async function load(m: DevMeeting): Promise<Cached> {
   const file = path.join(CACHE, `${m.name}.json`);
-  const hit = await fs.readFile(file, 'utf8').then((t) => JSON.parse(t) as Cached, () => null);
+  const hit = await fs.readFile(file, 'utf8').then(
+    (t) => JSON.parse(t) as Cached,
+    () => null,
+  );
   if (hit) return hit;
   await fs.mkdir(CACHE, { recursive: true });
   const made = await m.make(CACHE);
@@ -76,7 +82,9 @@ function jittered(words: readonly TimedWord[], ms: number): TimedWord[] {
   });
   moved.sort((a, b) => a.startMs - b.startMs);
   // --monotone: as Whisper gives them, each word ends before the next starts.
-  if (process.argv.includes('--monotone')) for (let i = 1; i < moved.length; i++) moved[i - 1].endMs = Math.max(moved[i - 1].startMs + 10, Math.min(moved[i - 1].endMs, moved[i].startMs));
+  if (process.argv.includes('--monotone'))
+    for (let i = 1; i < moved.length; i++)
+      moved[i - 1].endMs = Math.max(moved[i - 1].startMs + 10, Math.min(moved[i - 1].endMs, moved[i].startMs));
   return moved;
 }
 

@@ -4,7 +4,16 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { connectBus, natsCredentials, request, RemoteError, serve, servicePermissions, setupBus, type Bus } from '@mm/bus';
+import {
+  connectBus,
+  natsCredentials,
+  request,
+  RemoteError,
+  serve,
+  servicePermissions,
+  setupBus,
+  type Bus,
+} from '@mm/bus';
 import { BUS, BUS_ENTRIES, BUS_SERVICES } from '@mm/contract';
 import { EnvReader, readCommonConfig, signPrincipal, principalKey, type Principal } from '@mm/http';
 import { startBroker, type Broker } from '../../deploy/nats-broker';
@@ -29,7 +38,8 @@ afterAll(async () => {
   await broker.stop();
 });
 
-const as = (user: string, pass = broker.env[`NATS_PASSWORD_${user.toUpperCase()}`]) => connect({ servers: broker.url, user, pass, inboxPrefix: `_INBOX_${user}` });
+const as = (user: string, pass = broker.env[`NATS_PASSWORD_${user.toUpperCase()}`]) =>
+  connect({ servers: broker.url, user, pass, inboxPrefix: `_INBOX_${user}` });
 
 /** What the server answers a publish (as a request): its refusal, or the error of a permitted subject nobody serves. */
 async function publishAnswer(nc: NatsConnection, subject: string): Promise<string> {
@@ -43,10 +53,14 @@ async function publishAnswer(nc: NatsConnection, subject: string): Promise<strin
 async function subscribeAnswer(nc: NatsConnection, subject: string): Promise<string | null> {
   let violation = false;
   const watch = (async () => {
-    for await (const s of nc.status()) if (s.type === 'error' && String(s.data) === 'PERMISSIONS_VIOLATION') violation = true;
+    for await (const s of nc.status())
+      if (s.type === 'error' && String(s.data) === 'PERMISSIONS_VIOLATION') violation = true;
   })();
   const sub = nc.subscribe(subject);
-  const closed = await Promise.race([sub.closed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1000))]);
+  const closed = await Promise.race([
+    sub.closed.then(() => true),
+    new Promise<false>((r) => setTimeout(() => r(false), 1000)),
+  ]);
   sub.unsubscribe();
   await new Promise((r) => setTimeout(r, 100));
   void watch;
@@ -65,8 +79,13 @@ describe('NATS permissions generated from the bus table', () => {
     expect(account.allow_responses).toBe(true);
     // Nobody but the table's publishers may write a fact or a job.
     for (const e of BUS_ENTRIES.filter((x) => x.kind !== 'request')) {
-      const publishers = BUS_SERVICES.filter((s) => s !== 'gateway' && servicePermissions(s).publish.allow.includes(e.subject));
-      expect([e.name, publishers.sort()]).toEqual([e.name, (e.kind === 'fact' ? [e.owner] : [...e.users]).filter((s) => s !== 'gateway').sort()]);
+      const publishers = BUS_SERVICES.filter(
+        (s) => s !== 'gateway' && servicePermissions(s).publish.allow.includes(e.subject),
+      );
+      expect([e.name, publishers.sort()]).toEqual([
+        e.name,
+        (e.kind === 'fact' ? [e.owner] : [...e.users]).filter((s) => s !== 'gateway').sort(),
+      ]);
     }
   });
 
@@ -92,24 +111,41 @@ describe('NATS permissions generated from the bus table', () => {
 
   it('ships deploy/nats/nats.conf as the table generates it, and nats-server takes it with the passwords from its environment', () => {
     expect(readFileSync(NATS_CONF, 'utf8')).toBe(deployedNatsConfig());
-    const env = { ...process.env, ...Object.fromEntries([...BUS_SERVICES, 'operator'].map((u) => [`NATS_PASSWORD_${u.toUpperCase()}`, `pw-${u}`])) };
+    const env = {
+      ...process.env,
+      ...Object.fromEntries([...BUS_SERVICES, 'operator'].map((u) => [`NATS_PASSWORD_${u.toUpperCase()}`, `pw-${u}`])),
+    };
     const ok = spawnSync(NATS_BIN, ['-c', NATS_CONF, '-t'], { env, encoding: 'utf8' });
     expect(`${ok.stdout}${ok.stderr}`).toMatch(/is valid/);
     const missing = spawnSync(NATS_BIN, ['-c', NATS_CONF, '-t'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
     expect(`${missing.stdout}${missing.stderr}`).toMatch(/NATS_PASSWORD_GATEWAY/);
   });
 
-  it("gives each service JetStream rights on its own streams and durables only, and no stream changes", () => {
+  it('gives each service JetStream rights on its own streams and durables only, and no stream changes', () => {
     for (const service of BUS_SERVICES) {
       const allow = servicePermissions(service).publish.allow;
-      expect([service, allow.filter((a) => a.startsWith('$JS.') && /[>*]/.test(a.replace(/\.>$/, '')))]).toEqual([service, []]);
+      expect([service, allow.filter((a) => a.startsWith('$JS.') && /[>*]/.test(a.replace(/\.>$/, '')))]).toEqual([
+        service,
+        [],
+      ]);
       expect(allow.filter((a) => /^\$JS\.API\.STREAM\.(CREATE|UPDATE|DELETE|PURGE)/.test(a))).toEqual([]);
-      expect(servicePermissions(service).publish.deny).toEqual(expect.arrayContaining(['$JS.API.STREAM.UPDATE.*', '$JS.API.STREAM.CREATE.*']));
+      expect(servicePermissions(service).publish.deny).toEqual(
+        expect.arrayContaining(['$JS.API.STREAM.UPDATE.*', '$JS.API.STREAM.CREATE.*']),
+      );
     }
     const events = servicePermissions('events').publish.allow.filter((a) => a.startsWith('$JS.'));
     expect(events).toEqual(
-      ['$JS.API.INFO', '$JS.API.STREAM.INFO.DEADLETTER', '$JS.API.STREAM.INFO.RECORDINGS', '$JS.API.CONSUMER.CREATE.RECORDINGS.events', '$JS.API.CONSUMER.CREATE.RECORDINGS.events.>',
-        '$JS.API.CONSUMER.DURABLE.CREATE.RECORDINGS.events', '$JS.API.CONSUMER.INFO.RECORDINGS.events', '$JS.API.CONSUMER.MSG.NEXT.RECORDINGS.events', '$JS.ACK.RECORDINGS.events.>'].sort(),
+      [
+        '$JS.API.INFO',
+        '$JS.API.STREAM.INFO.DEADLETTER',
+        '$JS.API.STREAM.INFO.RECORDINGS',
+        '$JS.API.CONSUMER.CREATE.RECORDINGS.events',
+        '$JS.API.CONSUMER.CREATE.RECORDINGS.events.>',
+        '$JS.API.CONSUMER.DURABLE.CREATE.RECORDINGS.events',
+        '$JS.API.CONSUMER.INFO.RECORDINGS.events',
+        '$JS.API.CONSUMER.MSG.NEXT.RECORDINGS.events',
+        '$JS.ACK.RECORDINGS.events.>',
+      ].sort(),
     );
   });
 
@@ -132,12 +168,20 @@ describe('NATS permissions generated from the bus table', () => {
       await events.close();
     }
     // A service's connection does not make streams: it waits for the setup step, then says which to run.
-    const fresh = connectBus(broker.url, 'recordings', 'fresh.', { ...natsCredentials('recordings', broker.env), streamWaitMs: 500 });
+    const fresh = connectBus(broker.url, 'recordings', 'fresh.', {
+      ...natsCredentials('recordings', broker.env),
+      streamWaitMs: 500,
+    });
     await expect(fresh).rejects.toThrow(/run the bus setup step/);
   });
 
   it('makes NATS authentication mandatory under NODE_ENV=production', () => {
-    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x@127.0.0.1/x', NATS_URL: 'nats://127.0.0.1:4222', INTERNAL_JWT_SECRET: randomBytes(32).toString('hex') };
+    const base = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://x@127.0.0.1/x',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      INTERNAL_JWT_SECRET: randomBytes(32).toString('hex'),
+    };
     const configure = (env: Record<string, string>, service: 'events' | 'web' = 'events') => {
       const r = new EnvReader(env);
       readCommonConfig(r, service);
@@ -158,7 +202,17 @@ describe('NATS permissions generated from the bus table', () => {
 
 describe('requests made for a caller carry the caller, signed', () => {
   const SECRET = randomBytes(32).toString('hex');
-  const caller: Principal = { accountId: 'acc_caller', displayName: null, source: 'token', tokenId: 'tok_1', tokenName: 't', tokenExpiresAt: null, scopes: ['recordings:query'], dailyMinuteCap: null, features: { series: true, ask: true, videoUpload: true, memory: true } };
+  const caller: Principal = {
+    accountId: 'acc_caller',
+    displayName: null,
+    source: 'token',
+    tokenId: 'tok_1',
+    tokenName: 't',
+    tokenExpiresAt: null,
+    scopes: ['recordings:query'],
+    dailyMinuteCap: null,
+    features: { series: true, ask: true, videoUpload: true, memory: true },
+  };
   let recordings: Bus;
   let ask: Bus;
   const seen: string[] = [];
@@ -166,10 +220,15 @@ describe('requests made for a caller carry the caller, signed', () => {
     const creds = (u: string) => natsCredentials(u as 'ask', broker.env);
     recordings = await connectBus(broker.url, 'recordings', '', { ...creds('recordings'), internalSecret: SECRET });
     ask = await connectBus(broker.url, 'ask', '', { ...creds('ask'), internalSecret: SECRET });
-    serve(recordings.nc, BUS.askMeeting, async (q, { principal }) => {
-      seen.push(principal!.accountId);
-      return { status: 'QUEUED', meeting: null };
-    }, () => undefined);
+    serve(
+      recordings.nc,
+      BUS.askMeeting,
+      async (q, { principal }) => {
+        seen.push(principal!.accountId);
+        return { status: 'QUEUED', meeting: null };
+      },
+      () => undefined,
+    );
   });
   afterAll(async () => {
     await ask.close();
@@ -179,18 +238,27 @@ describe('requests made for a caller carry the caller, signed', () => {
   const refusal = async (headers: Record<string, string>) => {
     const h = (await import('nats')).headers();
     for (const [k, v] of Object.entries(headers)) h.set(k, v);
-    const msg = await ask.nc.request(BUS.askMeeting.subject, JSONCodec().encode({ recordingId: 'rec_1' }), { timeout: 2000, headers: h });
+    const msg = await ask.nc.request(BUS.askMeeting.subject, JSONCodec().encode({ recordingId: 'rec_1' }), {
+      timeout: 2000,
+      headers: h,
+    });
     return (JSONCodec().decode(msg.data) as { ok: boolean; error?: { code: string } }).error?.code;
   };
 
   it('answers the caller the ask service signed', async () => {
-    expect(await request(ask.nc, BUS.askMeeting, { recordingId: 'rec_1' }, { principal: caller })).toEqual({ status: 'QUEUED', meeting: null });
+    expect(await request(ask.nc, BUS.askMeeting, { recordingId: 'rec_1' }, { principal: caller })).toEqual({
+      status: 'QUEUED',
+      meeting: null,
+    });
     expect(seen).toEqual(['acc_caller']);
   });
 
   it('refuses a request without a caller, and one whose caller is signed with another key', async () => {
     expect(await refusal({})).toBe('UNAUTHORIZED');
-    const forged = await signPrincipal(principalKey(randomBytes(32).toString('hex')), { ...caller, accountId: 'acc_victim' });
+    const forged = await signPrincipal(principalKey(randomBytes(32).toString('hex')), {
+      ...caller,
+      accountId: 'acc_victim',
+    });
     expect(await refusal({ 'Mm-Principal': forged })).toBe('UNAUTHORIZED');
     expect(await refusal({ 'Mm-Principal': 'not-a-jwt' })).toBe('UNAUTHORIZED');
     expect(seen).toEqual(['acc_caller']);
@@ -199,7 +267,12 @@ describe('requests made for a caller carry the caller, signed', () => {
   });
 
   it('refuses a payload that breaks the table', async () => {
-    const err = await request(ask.nc, BUS.askMeeting, { recordingId: '' }, { principal: caller, unchecked: true }).catch((e: unknown) => e);
+    const err = await request(
+      ask.nc,
+      BUS.askMeeting,
+      { recordingId: '' },
+      { principal: caller, unchecked: true },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteError);
     expect((err as RemoteError).code).toBe('VALIDATION');
   });

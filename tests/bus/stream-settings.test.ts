@@ -31,12 +31,29 @@ afterAll(async () => {
 
 describe('JetStream streams from the configuration', () => {
   it('makes the streams with the configured limits, updates them when the settings change, and leaves them alone otherwise', async () => {
-    const first = await connect({ STREAM_MAX_BYTES_PIPELINE: '1048576', STREAM_MAX_AGE_DAYS_PIPELINE: '2', STREAM_DISCARD: 'new' });
-    expect(await info(first, 'PIPELINE')).toMatchObject({ max_bytes: 1048576, max_age: 2 * 86_400 * 1e9, discard: 'new', num_replicas: 1 });
-    expect(await info(first, 'RECORDINGS')).toMatchObject({ max_bytes: -1, max_age: 31 * 86_400 * 1e9, discard: 'new' });
+    const first = await connect({
+      STREAM_MAX_BYTES_PIPELINE: '1048576',
+      STREAM_MAX_AGE_DAYS_PIPELINE: '2',
+      STREAM_DISCARD: 'new',
+    });
+    expect(await info(first, 'PIPELINE')).toMatchObject({
+      max_bytes: 1048576,
+      max_age: 2 * 86_400 * 1e9,
+      discard: 'new',
+      num_replicas: 1,
+    });
+    expect(await info(first, 'RECORDINGS')).toMatchObject({
+      max_bytes: -1,
+      max_age: 31 * 86_400 * 1e9,
+      discard: 'new',
+    });
 
     const second = await connect({ STREAM_MAX_BYTES: '2097152', STREAM_DISCARD: 'old' });
-    expect(await info(second, 'PIPELINE')).toMatchObject({ max_bytes: 2097152, max_age: 7 * 86_400 * 1e9, discard: 'old' });
+    expect(await info(second, 'PIPELINE')).toMatchObject({
+      max_bytes: 2097152,
+      max_age: 7 * 86_400 * 1e9,
+      discard: 'old',
+    });
     expect(await info(second, 'RECORDINGS')).toMatchObject({ max_bytes: 2097152, discard: 'old' });
 
     // The same settings again: no update is sent (counted on the manager's update).
@@ -46,7 +63,8 @@ describe('JetStream streams from the configuration', () => {
       updates.push(name);
       return update(name, config);
     };
-    for (const name of ['PIPELINE', 'RECORDINGS'] as const) await ensureStream(second.jsm, namespace, name, settings({ STREAM_MAX_BYTES: '2097152' }));
+    for (const name of ['PIPELINE', 'RECORDINGS'] as const)
+      await ensureStream(second.jsm, namespace, name, settings({ STREAM_MAX_BYTES: '2097152' }));
     expect(updates).toEqual([]);
     await ensureStream(second.jsm, namespace, 'PIPELINE', settings({ STREAM_MAX_BYTES: '4194304' }));
     expect(updates).toEqual([streamName(namespace, 'PIPELINE')]);

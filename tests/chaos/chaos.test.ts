@@ -8,7 +8,16 @@ import { runChaos } from './chaos';
 describe('faults during work', () => {
   it('lose no meeting and no money, and double nothing', async () => {
     const seed = Number(process.env.CHAOS_SEED ?? 11);
-    const report = await runChaos({ seed, meetings: 50, asks: 2, restartPostgres: true, basePort: 19300, logDir: `/tmp/mm-chaos-test-${seed}-${process.pid}`, settleSeconds: 150, log: () => undefined });
+    const report = await runChaos({
+      seed,
+      meetings: 50,
+      asks: 2,
+      restartPostgres: true,
+      basePort: 19300,
+      logDir: `/tmp/mm-chaos-test-${seed}-${process.pid}`,
+      settleSeconds: 150,
+      log: () => undefined,
+    });
     // Any broken promise fails the run: a stuck or lost meeting, doubled money, a meeting charged
     // other than its price or an Ask other than its quote, a balance its ledger does not explain,
     // an event twice, or a meeting's events out of the order they happened.

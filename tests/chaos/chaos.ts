@@ -37,7 +37,6 @@ const SERVICES: ServiceName[] = ['account', 'series', 'events', 'recordings', 'a
 const AFTER_FAULTS_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 interface ChaosClient {
   accountId: string;
   token: string;
@@ -51,7 +50,8 @@ async function send(url: string, init: () => RequestInit, deadline: number): Pro
       const res = await fetch(url, { ...init(), signal: AbortSignal.timeout(30_000) });
       const body = (await res.json().catch(() => null)) as any;
       if (res.status < 500 && res.status !== 429) return { status: res.status, body };
-      if (res.status === 503 && body?.error?.code !== 'UPLOAD_IN_PROGRESS' && Date.now() > deadline) return { status: res.status, body };
+      if (res.status === 503 && body?.error?.code !== 'UPLOAD_IN_PROGRESS' && Date.now() > deadline)
+        return { status: res.status, body };
     } catch {
       // the gateway is down right now
     }
@@ -106,17 +106,34 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     // mix of outcomes (the first few of an account's silent meetings fail for free, the rest are
     // charged and end READY).
     const silence = path.join(o.logDir, 'silence-1s.wav');
-    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '1', silence]);
-    const speech = (await speakMeeting([
-      ['slt', 'Good morning. We decided to ship the release on Friday.'],
-      ['rms', 'Great. I will write the release notes tomorrow.'],
-    ])).path;
+    execFileSync('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=16000:cl=mono',
+      '-t',
+      '1',
+      silence,
+    ]);
+    const speech = (
+      await speakMeeting([
+        ['slt', 'Good morning. We decided to ship the release on Friday.'],
+        ['rms', 'Great. I will write the release notes tomorrow.'],
+      ])
+    ).path;
     const audio = { silence: readFileSync(silence), speech: readFileSync(speech) };
 
     const clients: ChaosClient[] = [];
     for (let i = 0; i < Math.ceil(o.meetings / 10); i++) {
       const account = await createAccount(gw, { developerMode: true, balanceMinutes: 100_000 });
-      const token = await createToken(gw, account.id, { name: 'chaos', scopes: ['recordings:write', 'recordings:read', 'recordings:query', 'account:read'] });
+      const token = await createToken(gw, account.id, {
+        name: 'chaos',
+        scopes: ['recordings:write', 'recordings:read', 'recordings:query', 'account:read'],
+      });
       clients.push({ accountId: account.id, token: token.value });
     }
     const deadline = Date.now() + (o.settleSeconds + 120) * 1000;
@@ -132,12 +149,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
         () => {
           const form = new FormData();
           form.set('audio', new Blob([isSpeech ? audio.speech : audio.silence], { type: 'audio/wav' }), 'm.wav');
-          return { method: 'POST', headers: { ...auth(client), 'Idempotency-Key': `chaos-${o.seed}-${i}` }, body: form };
+          return {
+            method: 'POST',
+            headers: { ...auth(client), 'Idempotency-Key': `chaos-${o.seed}-${i}` },
+            body: form,
+          };
         },
         deadline,
       );
       counts.submits++;
-      if (res.status === 202) accepted.push({ id: res.body.recording.id, client, speech: isSpeech, price: res.body.recording.minutes });
+      if (res.status === 202)
+        accepted.push({ id: res.body.recording.id, client, speech: isSpeech, price: res.body.recording.minutes });
       else counts.refused++;
     };
 
@@ -187,28 +209,55 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     const settling = () => Date.now() < settleBy || !faultsDoneAt || Date.now() < faultsDoneAt + AFTER_FAULTS_MS;
     while (pending.size && settling()) {
       for (const m of accepted.filter((a) => pending.has(a.id))) {
-        const s = await send(`${gw}/api/v1/recordings/${m.id}/status`, () => ({ headers: auth(m.client) }), deadline).catch(() => null);
+        const s = await send(
+          `${gw}/api/v1/recordings/${m.id}/status`,
+          () => ({ headers: auth(m.client) }),
+          deadline,
+        ).catch(() => null);
         const status = s?.body?.status;
         if (status === 'NAMING' && rng() < 0.5) {
-          await send(`${gw}/api/v1/recordings/${m.id}/naming`, () => ({ method: 'POST', headers: { ...auth(m.client), 'Content-Type': 'application/json' }, body: '{"action":"skip"}' }), deadline).catch(() => null);
+          await send(
+            `${gw}/api/v1/recordings/${m.id}/naming`,
+            () => ({
+              method: 'POST',
+              headers: { ...auth(m.client), 'Content-Type': 'application/json' },
+              body: '{"action":"skip"}',
+            }),
+            deadline,
+          ).catch(() => null);
           counts.namingSkips++;
         } else if (status === 'FAILED' && s?.body?.error?.retryable && !s.body.autoRetry) {
-          await send(`${gw}/api/v1/recordings/${m.id}/retry`, () => ({ method: 'POST', headers: auth(m.client) }), deadline).catch(() => null);
+          await send(
+            `${gw}/api/v1/recordings/${m.id}/retry`,
+            () => ({ method: 'POST', headers: auth(m.client) }),
+            deadline,
+          ).catch(() => null);
           counts.retries++;
         } else if (status === 'READY' || (status === 'FAILED' && !s?.body?.error?.retryable)) {
           pending.delete(m.id);
-          if (status === 'READY' && m.speech && asked.size < o.asks) asked.set(m.id, `chaos-ask-${o.seed}-${asked.size}`);
+          if (status === 'READY' && m.speech && asked.size < o.asks)
+            asked.set(m.id, `chaos-ask-${o.seed}-${asked.size}`);
         }
       }
       for (const [id, key] of [...asked].filter(([, k]) => !askedDone.has(k))) {
         askedDone.add(key);
         const m = accepted.find((a) => a.id === id)!;
-        const quote = await send(`${gw}/api/v1/recordings/${id}/ask/quote`, () => ({ headers: auth(m.client) }), deadline).catch(() => null);
+        const quote = await send(
+          `${gw}/api/v1/recordings/${id}/ask/quote`,
+          () => ({ headers: auth(m.client) }),
+          deadline,
+        ).catch(() => null);
         if (quote?.status !== 200) continue;
         quotes.push({ key, quote: quote.body.minutes });
-        const ask = () => ({ method: 'POST', headers: { ...auth(m.client), 'Content-Type': 'application/json', 'Idempotency-Key': key }, body: '{"question":"When do we ship the release?"}' });
+        const ask = () => ({
+          method: 'POST',
+          headers: { ...auth(m.client), 'Content-Type': 'application/json', 'Idempotency-Key': key },
+          body: '{"question":"When do we ship the release?"}',
+        });
         // Each Ask is sent twice with its key (the second may land across a restart): charged once.
-        for (let k = 0; k < 2; k++) if ((await send(`${gw}/api/v1/recordings/${id}/ask`, ask, deadline).catch(() => null))?.status === 200) k ? counts.askRepeats++ : counts.asks++;
+        for (let k = 0; k < 2; k++)
+          if ((await send(`${gw}/api/v1/recordings/${id}/ask`, ask, deadline).catch(() => null))?.status === 200)
+            k ? counts.askRepeats++ : counts.asks++;
       }
       await sleep(500);
     }
@@ -217,7 +266,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     // Let the reconciler pass over holds older than its bound (5 s here, every 2 s).
     await sleep(8_000);
     const checks = new FaultChecks(opts.databaseUrl, gw);
-    return await checks.run(accepted, quotes, { ...counts, faults, seconds: Math.round((Date.now() - started) / 1000) });
+    return await checks.run(accepted, quotes, {
+      ...counts,
+      faults,
+      seconds: Math.round((Date.now() - started) / 1000),
+    });
   } finally {
     await stack.stop();
     stack.killNow();

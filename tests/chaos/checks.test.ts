@@ -53,7 +53,9 @@ let n = 0;
  * One READY meeting of 2 minutes, as a clean run leaves it: credit 10, hold then capture of its
  * price, events created then ready stamped 1 and 2. `spoil` breaks one thing.
  */
-async function readyMeeting(spoil: { capture?: number; seqs?: [number, number]; feed?: string[]; balance?: number } = {}) {
+async function readyMeeting(
+  spoil: { capture?: number; seqs?: [number, number]; feed?: string[]; balance?: number } = {},
+) {
   await db.query('truncate account.ledger_entry, recordings.recording, events.event');
   const id = `rec_${++n}`;
   const accountId = `acc_${n}`;
@@ -74,10 +76,18 @@ async function readyMeeting(spoil: { capture?: number; seqs?: [number, number]; 
      ($1, $3, $4, 'recording.created', now(), '{}', $5), ($2, $3, $4, 'recording.ready', now(), '{}', $6)`,
     [`evt_${n}_1`, `evt_${n}_2`, accountId, id, a, b],
   );
-  feed = (spoil.feed ?? ['recording.created', 'recording.ready']).map((type, i) => ({ id: `evt_${n}_${i + 1}`, type, recordingId: id }));
+  feed = (spoil.feed ?? ['recording.created', 'recording.ready']).map((type, i) => ({
+    id: `evt_${n}_${i + 1}`,
+    type,
+    recordingId: id,
+  }));
   balance = spoil.balance ?? 10 - (spoil.capture ?? 2);
   const counts = { seconds: 1, faults: [], submits: 1, refused: 0, namingSkips: 0, retries: 0, asks: 0, askRepeats: 0 };
-  const report = await new FaultChecks(databaseUrl, gatewayUrl).run([{ id, client: { accountId, token: 't' }, price: 2 }], [], counts);
+  const report = await new FaultChecks(databaseUrl, gatewayUrl).run(
+    [{ id, client: { accountId, token: 't' }, price: 2 }],
+    [],
+    counts,
+  );
   return report.violations;
 }
 
@@ -102,5 +112,7 @@ it('names a meeting charged other than its price', async () => {
 
 it('names a balance its ledger does not explain', async () => {
   const violations = await readyMeeting({ balance: 9 });
-  expect(violations).toEqual([expect.stringMatching(/^money: account acc_\d+ reads a balance of 9, its ledger says 8/)]);
+  expect(violations).toEqual([
+    expect.stringMatching(/^money: account acc_\d+ reads a balance of 9, its ledger says 8/),
+  ]);
 });

@@ -20,7 +20,11 @@ async function main() {
   const { violations, faults, ...counts } = report;
   process.stdout.write(`chaos seed ${seed}\nfaults: ${faults.join(', ')}\n`);
   for (const [k, v] of Object.entries(counts)) process.stdout.write(`  ${k.padEnd(12)} ${v}\n`);
-  process.stdout.write(violations.length ? `VIOLATIONS (${violations.length}):\n${violations.map((v) => `  ${v}`).join('\n')}\n` : 'no violations: no stuck meeting, no lost, doubled or wrong amount, every event once and in order\n');
+  process.stdout.write(
+    violations.length
+      ? `VIOLATIONS (${violations.length}):\n${violations.map((v) => `  ${v}`).join('\n')}\n`
+      : 'no violations: no stuck meeting, no lost, doubled or wrong amount, every event once and in order\n',
+  );
   process.exit(violations.length ? 1 : 0);
 }
 

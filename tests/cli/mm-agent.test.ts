@@ -134,7 +134,13 @@ describe('mm errors', () => {
       [['submit', 'meeting.wav', '--naming', 'never', '--json'], 'USAGE', /'never' is invalid.*default, skip/],
       [['list', '--limit', 'ten', '--json'], 'USAGE', /not a whole number/],
     ];
-    const runs = await inPairs(cases.map(([args]) => () => runMm(args, { ...env, MM_URL: closedUrl }, dir)));
+    const runs = await inPairs(
+      cases.map(
+        ([args]) =>
+          () =>
+            runMm(args, { ...env, MM_URL: closedUrl }, dir),
+      ),
+    );
     for (const [i, [args, code, message]] of cases.entries()) {
       expect({ args, code: runs[i].code }).toEqual({ args, code: 2 });
       const body = JSON.parse(runs[i].stdout);

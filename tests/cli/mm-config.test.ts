@@ -64,7 +64,9 @@ describe('a base URL', () => {
     const runs = await Promise.all([
       runMm(['whoami', '--json'], { MM_URL: withPassword, MM_TOKEN: token.value }),
       runMm(['whoami'], { MM_URL: withPassword, MM_TOKEN: token.value }),
-      runMm(['login', '--url', withPassword, '--token', token.value, '--json'], { MM_CONFIG: path.join(dir, 'x.json') }),
+      runMm(['login', '--url', withPassword, '--token', token.value, '--json'], {
+        MM_CONFIG: path.join(dir, 'x.json'),
+      }),
       runMm(['whoami', '--json'], { MM_CONFIG: file, MM_URL: '', MM_TOKEN: '' }),
       runMm(['whoami', '--json'], { MM_URL: `${spyUrl}/?token=x`, MM_TOKEN: token.value }),
       runMm(['whoami', '--json'], { MM_URL: `${spyUrl}/#top`, MM_TOKEN: token.value }),

@@ -52,7 +52,10 @@ async function until(check: () => boolean, what: string, ms = 60_000): Promise<v
 
 describe('mm stopped by a signal', () => {
   it('submit --wait lists the accepted meeting (JSON per file) and exits 143 on SIGTERM, 130 on SIGINT', async () => {
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       const run = mm(['submit', 'meeting.wav', '--wait', '--naming', 'skip', '--json']);
       await until(() => /^meeting\.wav: QUEUED \S+$/m.test(run.out.stderr), 'the meeting to be accepted');
       const id = run.out.stderr.match(/^meeting\.wav: QUEUED (\S+)$/m)![1];

@@ -96,7 +96,9 @@ describe('mm in a terminal', () => {
     expect(readyId).toBeDefined();
     const t = await stack.admin.token(accountId, ['series:read', 'series:write', 'recordings:query']);
     const e = { ...env, MM_TOKEN: t.value };
-    const screen = await inTmux(`${mmIn(e)} series create 'Weekly sync' --title-style TOPIC && ${mmIn(e)} series list && ${mmIn(e)} quote ${readyId}`);
+    const screen = await inTmux(
+      `${mmIn(e)} series create 'Weekly sync' --title-style TOPIC && ${mmIn(e)} series list && ${mmIn(e)} quote ${readyId}`,
+    );
     expect(screen).toMatch(/EXIT=0/);
     const id = /^created (\S+) Weekly sync \(owner\)$/m.exec(screen)![1];
     expect(screen).toMatch(new RegExp(`^${id} Weekly sync \\(owner, 0 meetings\\)$`, 'm'));
@@ -117,7 +119,9 @@ describe('mm in a terminal', () => {
     const screen = await inTmux(`${mmIn({ ...env, MM_TOKEN: namer.value })} submit meeting.wav --wait`);
     expect(screen).toMatch(/EXIT=12/);
     const id = /^NAMING (\S+) meeting\.wav/m.exec(screen)![1];
-    expect(screen).toMatch(/waits for speaker names until \S+ \(then it goes on without names\): open \S+\/naming to name them, or go on without/);
+    expect(screen).toMatch(
+      /waits for speaker names until \S+ \(then it goes on without names\): open \S+\/naming to name them, or go on without/,
+    );
     expect(screen).toContain(`mm skip-naming ${id} && mm wait ${id}`);
     expect(screen).toMatch(/--skip-naming never stops here/);
     const on = await runMm(['wait', id, '--skip-naming'], { ...env, MM_TOKEN: namer.value });
@@ -162,7 +166,10 @@ describe('mm in a terminal', () => {
     expect(md.stdout.startsWith('# ')).toBe(true);
     expect(events.stdout).toMatch(new RegExp(`recording\\.ready ${readyId}`));
     expect(events.stderr).toMatch(/^next: --after \S+/m);
-    const lines = eventsJson.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = eventsJson.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toEqual({ nextCursor: expect.any(String) });
     expect(lines.slice(0, -1).map((l) => l.event.type)).toContain('recording.ready');
   }, 120_000);

@@ -28,7 +28,9 @@ function code(file: string): string {
 
 /** The string and template literals of a piece of code. */
 function literals(text: string): string[] {
-  return [...text.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  return [...text.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3],
+  );
 }
 
 const ALL_FILES = ['services', 'libs', 'tests', 'deploy'].flatMap(sources);
@@ -38,23 +40,36 @@ const OUTSIDE_CONTRACT = ALL_FILES.filter((f) => !f.startsWith('libs/contract/sr
  * What a subject written by hand looks like: a whole subject of the table, or the start of one
  * with at least two tokens (`account.wallet.` + a verb, `pipeline.job.${step}`).
  */
-const SUBJECT_PREFIXES = [...new Set([...BUS_ENTRIES.map((e) => e.subject), ...Object.values(BUS_STREAMS).flatMap((s) => s.subjects)].flatMap((subject) => {
-  const tokens = subject.replace(/\.>$/, '').split('.');
-  return tokens.slice(1).map((_, i) => `${tokens.slice(0, i + 2).join('.')}${i + 2 < tokens.length ? '.' : ''}`);
-}))];
+const SUBJECT_PREFIXES = [
+  ...new Set(
+    [...BUS_ENTRIES.map((e) => e.subject), ...Object.values(BUS_STREAMS).flatMap((s) => s.subjects)].flatMap(
+      (subject) => {
+        const tokens = subject.replace(/\.>$/, '').split('.');
+        return tokens.slice(1).map((_, i) => `${tokens.slice(0, i + 2).join('.')}${i + 2 < tokens.length ? '.' : ''}`);
+      },
+    ),
+  ),
+];
 
 describe('the bus table is the only place subjects and payloads are written', () => {
   it('finds no NATS subject written outside libs/contract (services, libs, tests, deploy)', () => {
     const found = OUTSIDE_CONTRACT.flatMap((f) =>
       literals(code(f))
-        .filter((l) => SUBJECT_PREFIXES.some((p) => l === p || l.startsWith(p.endsWith('.') ? p : `${p}.`) || (p.endsWith('.') && l.startsWith(p))))
+        .filter((l) =>
+          SUBJECT_PREFIXES.some(
+            (p) => l === p || l.startsWith(p.endsWith('.') ? p : `${p}.`) || (p.endsWith('.') && l.startsWith(p)),
+          ),
+        )
         .map((l) => `${f}: '${l}'`),
     );
     expect(found).toEqual([]);
   });
 
   it('catches a subject written by hand (the check itself can fail)', () => {
-    const hits = (text: string) => literals(text).filter((l) => SUBJECT_PREFIXES.some((p) => l === p || l.startsWith(p.endsWith('.') ? p : `${p}.`)));
+    const hits = (text: string) =>
+      literals(text).filter((l) =>
+        SUBJECT_PREFIXES.some((p) => l === p || l.startsWith(p.endsWith('.') ? p : `${p}.`)),
+      );
     expect(hits("request(nc, 'account.wallet.release', {})")).toEqual(['account.wallet.release']);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is source code, the template is its subject
     expect(hits('enqueue(trx, id, `pipeline.job.${step}`, job)')).toEqual(['pipeline.job.${step}']);
@@ -71,7 +86,9 @@ describe('the bus table is the only place subjects and payloads are written', ()
   it('declares no message type in a service bus folder (payload types come from the table)', () => {
     const declared = ALL_FILES.filter((f) => /^services\/[^/]+\/src\/bus\//.test(f)).flatMap((f) =>
       // A declaration (`type X =`, `type X<`, `interface X`), not a `type X,` inside an import list.
-      [...code(f).matchAll(/^\s*(?:export\s+)?(?:interface\s+(\w+)|type\s+(\w+)\s*[=<])/gm)].map((m) => `${f}: ${m[1] ?? m[2]}`),
+      [...code(f).matchAll(/^\s*(?:export\s+)?(?:interface\s+(\w+)|type\s+(\w+)\s*[=<])/gm)].map(
+        (m) => `${f}: ${m[1] ?? m[2]}`,
+      ),
     );
     expect(declared).toEqual([]);
   });
@@ -94,7 +111,9 @@ describe('the bus table', () => {
       } else {
         expect([e.name, v.reply, e.principal]).toEqual([e.name, undefined, undefined]);
         const stream = BUS_STREAMS[e.stream!];
-        const covered = stream.subjects.some((s) => (s.endsWith('.>') ? e.subject.startsWith(s.slice(0, -1)) : s === e.subject));
+        const covered = stream.subjects.some((s) =>
+          s.endsWith('.>') ? e.subject.startsWith(s.slice(0, -1)) : s === e.subject,
+        );
         expect([e.name, covered]).toEqual([e.name, true]);
         if (e.subject.endsWith('.>')) expect([e.name, typeof e.subjectOf]).toEqual([e.name, 'function']);
       }
@@ -114,9 +133,11 @@ describe('the bus table', () => {
     const missing: string[] = [];
     const walk = (s: JsonSchema, where: string, described: boolean) => {
       if (described && typeof s.description !== 'string') missing.push(where);
-      for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) walk(p, `${where}.${k}`, true);
+      for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>))
+        walk(p, `${where}.${k}`, true);
       if (s.items && typeof s.items === 'object') walk(s.items as JsonSchema, `${where}[]`, true);
-      if (s.additionalProperties && typeof s.additionalProperties === 'object') walk(s.additionalProperties as JsonSchema, `${where}{}`, true);
+      if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        walk(s.additionalProperties as JsonSchema, `${where}{}`, true);
       for (const alt of (s.anyOf ?? []) as JsonSchema[]) if (alt.type !== 'null') walk(alt, `${where}|`, false);
     };
     for (const e of BUS_ENTRIES) {
@@ -134,12 +155,15 @@ describe('the bus table', () => {
    */
   it('matches the code: each entry is touched by its owner and its users, and by nobody else', () => {
     const serviceFiles = (svc: string) => ALL_FILES.filter((f) => f.startsWith(`services/${svc}/src/`));
-    const uses = (svc: string, name: string) => serviceFiles(svc).some((f) => new RegExp(`\\bBUS\\.${name}\\b`).test(code(f)));
+    const uses = (svc: string, name: string) =>
+      serviceFiles(svc).some((f) => new RegExp(`\\bBUS\\.${name}\\b`).test(code(f)));
     const wrong: string[] = [];
     for (const e of BUS_ENTRIES) {
       if (!uses(e.owner, e.name)) wrong.push(`${e.name}: its owner ${e.owner} does not use it`);
       for (const u of e.users) if (!uses(u, e.name)) wrong.push(`${e.name}: its user ${u} does not use it`);
-      for (const svc of BUS_SERVICES) if (svc !== e.owner && !e.users.includes(svc) && uses(svc, e.name)) wrong.push(`${e.name}: ${svc} uses it but the table does not say so`);
+      for (const svc of BUS_SERVICES)
+        if (svc !== e.owner && !e.users.includes(svc) && uses(svc, e.name))
+          wrong.push(`${e.name}: ${svc} uses it but the table does not say so`);
     }
     expect(wrong).toEqual([]);
   });

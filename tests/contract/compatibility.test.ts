@@ -59,7 +59,12 @@ describe('openapiBreaks on mutated copies of the real openapi.json', () => {
   it('fails on a new required request field and a new required parameter', () => {
     const doc = openapi();
     createSeriesBody(doc).required.push('defaultKind');
-    doc.paths['/recordings/ready'].get.parameters.push({ name: 'since', in: 'query', required: true, schema: { type: 'string' } });
+    doc.paths['/recordings/ready'].get.parameters.push({
+      name: 'since',
+      in: 'query',
+      required: true,
+      schema: { type: 'string' },
+    });
     expect(openapiBreaks(current.openapi, doc)).toEqual([
       'GET /recordings/ready (listReadyRecordings) query parameter since: new required parameter',
       'POST /series (createSeries) request body application/json.defaultKind: new required property',
@@ -72,12 +77,18 @@ describe('openapiBreaks on mutated copies of the real openapi.json', () => {
     createSeriesBody(doc).properties.name.maxLength = 30;
     const breaks = openapiBreaks(current.openapi, doc);
     expect(breaks).toContain('POST /series (createSeries) response 409: removed');
-    expect(breaks).toContain('POST /series (createSeries) request body application/json.name: maxLength tightened from 120 to 30');
+    expect(breaks).toContain(
+      'POST /series (createSeries) request body application/json.name: maxLength tightened from 120 to 30',
+    );
   });
 
   it('passes on an added optional field, an added enum value and an added operation', () => {
     const doc = openapi();
-    statusSchema(doc).properties.progress = { type: 'number', description: 'Share done.', 'x-svc-description-fa': 'بخش انجام‌شده.' };
+    statusSchema(doc).properties.progress = {
+      type: 'number',
+      description: 'Share done.',
+      'x-svc-description-fa': 'بخش انجام‌شده.',
+    };
     createSeriesBody(doc).properties.color = { type: 'string' };
     statusSchema(doc).properties.status.enum.push('ARCHIVED');
     doc.paths['/recordings/{id}/archive'] = { post: { operationId: 'archiveRecording', responses: {} } };
@@ -103,7 +114,8 @@ describe('busBreaks on mutated copies of the real bus table', () => {
   it('fails on a removed payload field and a narrowed reply enum', () => {
     const after = busTable();
     delete (hold(after).versions['1'].payload.properties as Doc).tokenId;
-    const accessEnum = (after.subjects[BUS.seriesResolve.subject].versions['1'].reply!.properties as Doc).access.enum as string[];
+    const accessEnum = (after.subjects[BUS.seriesResolve.subject].versions['1'].reply!.properties as Doc).access
+      .enum as string[];
     accessEnum.pop();
     expect(busBreaks(busTable(), after)).toEqual([
       `${HOLD} version 1 payload.tokenId: property removed`,
@@ -131,7 +143,10 @@ describe('busBreaks on mutated copies of the real bus table', () => {
     const v2 = structuredClone(hold(after).versions['1']);
     (v2.payload.required as string[]).push('force');
     hold(after).versions['2'] = v2;
-    (after.subjects[CREATED].versions['1'].payload.properties as Doc).seriesId = { type: ['string', 'null'], description: 'The series, or null.' };
+    (after.subjects[CREATED].versions['1'].payload.properties as Doc).seriesId = {
+      type: ['string', 'null'],
+      description: 'The series, or null.',
+    };
     expect(busBreaks(busTable(), after)).toEqual([]);
   });
 });

@@ -16,9 +16,11 @@ describe('handlers are typed from the contract: no casts that silence the types'
   it('has no `as never` or `as unknown as` in services and libs', () => {
     const found: string[] = [];
     for (const file of [...sources('services'), ...sources('libs')]) {
-      readFileSync(path.join(ROOT, file), 'utf8').split('\n').forEach((line, i) => {
-        if (/\bas never\b|\bas unknown as\b/.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(path.join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/\bas never\b|\bas unknown as\b/.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(found).toEqual([]);
   });

@@ -28,7 +28,9 @@ describe('texts of openapi.json', () => {
   });
 
   it('gives every field, parameter, header, body, response and operation an English description', () => {
-    const missing = sites.filter((s) => typeof s.node.description !== 'string' || (s.node.description as string).trim().length < 3).map((s) => s.where);
+    const missing = sites
+      .filter((s) => typeof s.node.description !== 'string' || (s.node.description as string).trim().length < 3)
+      .map((s) => s.where);
     expect(missing).toEqual([]);
   });
 
@@ -44,7 +46,11 @@ describe('texts of openapi.json', () => {
       const at = `${method} ${path}`;
       expect([at, typeof op.summary, typeof op.description]).toEqual([at, 'string', 'string']);
       expect([at, 'summary', persianProblems(op['x-svc-summary-fa'], op.summary)]).toEqual([at, 'summary', []]);
-      expect([at, 'description', persianProblems(op['x-svc-description-fa'], op.description)]).toEqual([at, 'description', []]);
+      expect([at, 'description', persianProblems(op['x-svc-description-fa'], op.description)]).toEqual([
+        at,
+        'description',
+        [],
+      ]);
     }
   });
 
@@ -58,22 +64,30 @@ describe('texts of openapi.json', () => {
     const schemas: [string, unknown][] = Object.entries((doc.components as Json).schemas as Json);
     for (const { method, path, op } of operationsOf(doc)) {
       const body = op.requestBody as Json | undefined;
-      for (const media of Object.values((body?.content ?? {}) as Json)) schemas.push([`${method} ${path} body`, (media as Json).schema]);
+      for (const media of Object.values((body?.content ?? {}) as Json))
+        schemas.push([`${method} ${path} body`, (media as Json).schema]);
       for (const [status, r] of Object.entries(op.responses as Json)) {
-        for (const media of Object.values(((r as Json).content ?? {}) as Json)) schemas.push([`${method} ${path} ${status}`, (media as Json).schema]);
+        for (const media of Object.values(((r as Json).content ?? {}) as Json))
+          schemas.push([`${method} ${path} ${status}`, (media as Json).schema]);
       }
     }
     expect(schemas.flatMap(([where, s]) => undocumentedConditionalFields(s, where))).toEqual([]);
   });
 
   it('catches a field that only a conditional fragment names (the check can fail)', () => {
-    const schema = { type: 'object', properties: { a: { type: 'string' } }, allOf: [{ if: { required: ['a'] }, then: { required: ['hidden'] } }] };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      allOf: [{ if: { required: ['a'] }, then: { required: ['hidden'] } }],
+    };
     expect(undocumentedConditionalFields(schema, 'x')).toEqual(['x/allOf0/then: hidden']);
   });
 
   it('catches a missing Persian text (the check can fail)', () => {
     expect(persianProblems(undefined, 'x')).toEqual(['missing']);
-    expect(persianProblems('Meeting id.', 'Meeting id.')).toEqual(expect.arrayContaining(['no Persian letters', 'ASCII only']));
+    expect(persianProblems('Meeting id.', 'Meeting id.')).toEqual(
+      expect.arrayContaining(['no Persian letters', 'ASCII only']),
+    );
     expect(persianProblems('شناسه‌ي جلسه', 'Meeting id.')).toEqual(['Arabic ي or ك instead of Persian ی or ک']);
     expect(persianProblems('شناسهٔ جلسه.', 'Meeting id.')).toEqual([]);
   });

@@ -14,7 +14,12 @@ const PRODUCTION_ROOT = 'https://meetings.example.com/api/v1';
 /** spectral:oas (recommended) and the OWASP API Security ruleset, no rule turned off. */
 function linter(): Spectral {
   const spectral = new Spectral();
-  spectral.setRuleset({ extends: [[oas, 'recommended'], [owasp, 'recommended']] } as Parameters<Spectral['setRuleset']>[0]);
+  spectral.setRuleset({
+    extends: [
+      [oas, 'recommended'],
+      [owasp, 'recommended'],
+    ],
+  } as Parameters<Spectral['setRuleset']>[0]);
   return spectral;
 }
 
@@ -39,6 +44,10 @@ describe('openapi.json under Spectral (spectral:oas and the OWASP API Security r
     delete op.responses['201'].headers.RateLimit;
     // Schemas and headers are shared between places of the document: count each rule once.
     const codes = [...new Set((await errorsOf(broken)).map((e) => e.split(' at ')[0]))];
-    expect(codes.sort()).toEqual(['owasp:api4:2023-integer-limit', 'owasp:api4:2023-rate-limit', 'owasp:api4:2023-string-limit']);
+    expect(codes.sort()).toEqual([
+      'owasp:api4:2023-integer-limit',
+      'owasp:api4:2023-rate-limit',
+      'owasp:api4:2023-string-limit',
+    ]);
   });
 });

@@ -29,7 +29,9 @@ describe('the generated openapi.json', () => {
       const res = await v.validate(${JSON.stringify(file)});
       console.log(JSON.stringify({ valid: res.valid, version: v.version, errors: res.errors ?? null }));
     `;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const result = JSON.parse(stdout) as { valid: boolean; version: string; errors: unknown };
     expect(result.errors).toBeNull();
     expect(result).toMatchObject({ valid: true, version: '3.1' });
@@ -37,21 +39,31 @@ describe('the generated openapi.json', () => {
 
   it('has no errors and no warnings under redocly lint (recommended-strict, license rule off)', async () => {
     // No license is published for this API, so the one rule that asks for it cannot apply.
-    writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended-strict\nrules:\n  info-license: off\n  info-license-url: off\n');
+    writeFileSync(
+      join(dir, 'redocly.yaml'),
+      'extends:\n  - recommended-strict\nrules:\n  info-license: off\n  info-license-url: off\n',
+    );
     const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
     let stdout: string;
     try {
-      ({ stdout } = await run(process.execPath, [cli, 'lint', file, '--config', join(dir, 'redocly.yaml'), '--format=json'], {
-        cwd: dir,
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-        maxBuffer: 16 * 1024 * 1024,
-      }));
+      ({ stdout } = await run(
+        process.execPath,
+        [cli, 'lint', file, '--config', join(dir, 'redocly.yaml'), '--format=json'],
+        {
+          cwd: dir,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      ));
     } catch (err) {
       // A non-zero exit still prints the JSON report; show it.
       stdout = (err as { stdout?: string }).stdout ?? '';
       if (!stdout) throw err;
     }
-    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: unknown[];
+    };
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120000);

@@ -37,7 +37,13 @@ export function resolveRef(doc: Json, node: Json): Json {
  * additionalProperties schema, recursively; composition members are entered but, like a
  * `{ type: 'null' }` branch, are not fields of their own.
  */
-export function schemaFields(doc: Json, schema: unknown, where: string, isField = true, out: TextSite[] = []): TextSite[] {
+export function schemaFields(
+  doc: Json,
+  schema: unknown,
+  where: string,
+  isField = true,
+  out: TextSite[] = [],
+): TextSite[] {
   if (!isObject(schema)) return out;
   if (typeof schema.$ref === 'string') return out; // components are walked on their own
   if (isField) out.push({ where, node: schema });
@@ -49,7 +55,8 @@ export function schemaFields(doc: Json, schema: unknown, where: string, isField 
     }
   }
   if (isObject(schema.items)) schemaFields(doc, schema.items, `${where}[]`, true, out);
-  if (Array.isArray(schema.prefixItems)) schema.prefixItems.forEach((s, i) => schemaFields(doc, s, `${where}[${i}]`, true, out));
+  if (Array.isArray(schema.prefixItems))
+    schema.prefixItems.forEach((s, i) => schemaFields(doc, s, `${where}[${i}]`, true, out));
   if (isObject(schema.additionalProperties)) schemaFields(doc, schema.additionalProperties, `${where}{*}`, true, out);
   for (const key of COMPOSITIONS) {
     const members = schema[key];
@@ -57,7 +64,8 @@ export function schemaFields(doc: Json, schema: unknown, where: string, isField 
   }
   // What a conditional fragment names is a field too: a reader walking every `properties` meets
   // the condition's (`if`) as well as what it requires (`then`, `else`).
-  for (const key of CONDITIONALS) if (isObject(schema[key])) schemaFields(doc, schema[key], `${where}<${key}>`, false, out);
+  for (const key of CONDITIONALS)
+    if (isObject(schema[key])) schemaFields(doc, schema[key], `${where}<${key}>`, false, out);
   return out;
 }
 
@@ -65,7 +73,12 @@ export function schemaFields(doc: Json, schema: unknown, where: string, isField 
  * Property names that a conditional fragment (if/then/else, at any depth) mentions at its
  * first level but the schema beside it does not define: a field hidden from the docs.
  */
-export function undocumentedConditionalFields(schema: unknown, where: string, out: string[] = [], inherited: ReadonlySet<string> = new Set()): string[] {
+export function undocumentedConditionalFields(
+  schema: unknown,
+  where: string,
+  out: string[] = [],
+  inherited: ReadonlySet<string> = new Set(),
+): string[] {
   if (!isObject(schema)) return out;
   // A composition member applies to the same object, so the fields beside it count as defined.
   const defined = new Set([...inherited, ...Object.keys(isObject(schema.properties) ? schema.properties : {})]);
@@ -78,9 +91,11 @@ export function undocumentedConditionalFields(schema: unknown, where: string, ou
   }
   for (const key of COMPOSITIONS) {
     const members = schema[key];
-    if (Array.isArray(members)) members.forEach((m, i) => undocumentedConditionalFields(m, `${where}/${key}${i}`, out, defined));
+    if (Array.isArray(members))
+      members.forEach((m, i) => undocumentedConditionalFields(m, `${where}/${key}${i}`, out, defined));
   }
-  if (isObject(schema.properties)) for (const [n, s] of Object.entries(schema.properties)) undocumentedConditionalFields(s, `${where}.${n}`, out);
+  if (isObject(schema.properties))
+    for (const [n, s] of Object.entries(schema.properties)) undocumentedConditionalFields(s, `${where}.${n}`, out);
   if (isObject(schema.items)) undocumentedConditionalFields(schema.items, `${where}[]`, out);
   return out;
 }
@@ -97,7 +112,8 @@ export function operationsOf(doc: Json): OperationSite[] {
   const ops: OperationSite[] = [];
   for (const [path, item] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(item as Json)) {
-      if (['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(method)) ops.push({ method, path, op: op as Json });
+      if (['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(method))
+        ops.push({ method, path, op: op as Json });
     }
   }
   return ops;
@@ -127,7 +143,8 @@ export function textSites(doc: Json): TextSite[] {
     const body = op.requestBody as Json | undefined;
     if (body) {
       sites.push({ where: `${at} requestBody`, node: body });
-      for (const [ct, media] of Object.entries(body.content as Json)) schemaFields(doc, (media as Json).schema, `${at} body(${ct})`, true, sites);
+      for (const [ct, media] of Object.entries(body.content as Json))
+        schemaFields(doc, (media as Json).schema, `${at} body(${ct})`, true, sites);
     }
     for (const [status, r] of Object.entries(op.responses as Json)) {
       const response = resolveRef(doc, r as Json);

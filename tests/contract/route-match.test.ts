@@ -7,7 +7,10 @@ const publicAndAppOnly = new RouteMatcher<Target>([
   ...APP_ONLY_ROUTES.map((r) => ({ method: r.method, path: r.path, route: { id: `app:${r.method} ${r.path}` } })),
 ]);
 
-function routeOf(method: string, path: string): { id: string; params: Record<string, string> } | 'method mismatch' | null {
+function routeOf(
+  method: string,
+  path: string,
+): { id: string; params: Record<string, string> } | 'method mismatch' | null {
   const m = publicAndAppOnly.match(method, path);
   if (m === null) return null;
   if ('methodMismatch' in m) return 'method mismatch';
@@ -28,7 +31,10 @@ describe('RouteMatcher', () => {
   it('falls through to the parameter route when the literal route has another method', () => {
     // PATCH /series/readable is an update of a series whose id is "readable" (it will be 404).
     expect(routeOf('PATCH', '/series/readable')).toEqual({ id: 'updateSeries', params: { id: 'readable' } });
-    expect(routeOf('DELETE', '/recordings/ready')).toEqual({ id: 'app:delete /recordings/{id}', params: { id: 'ready' } });
+    expect(routeOf('DELETE', '/recordings/ready')).toEqual({
+      id: 'app:delete /recordings/{id}',
+      params: { id: 'ready' },
+    });
   });
 
   it('prefers the leftmost literal segment whatever the count of literals', () => {
@@ -61,14 +67,18 @@ describe('RouteMatcher', () => {
   });
 
   it('accepts the method in any case', () => {
-    for (const method of ['get', 'GET', 'Get']) expect(routeOf(method, '/whoami')).toEqual({ id: 'whoami', params: {} });
+    for (const method of ['get', 'GET', 'Get'])
+      expect(routeOf(method, '/whoami')).toEqual({ id: 'whoami', params: {} });
   });
 
   it('percent-decodes parameters, keeps encoded slashes inside one segment, and leaves malformed escapes as sent', () => {
     expect(routeOf('GET', '/recordings/a%20b/status')).toEqual({ id: 'getRecordingStatus', params: { id: 'a b' } });
     expect(routeOf('GET', '/series/%D8%B3%D9%84%D8%A7%D9%85')).toEqual({ id: 'getSeries', params: { id: 'سلام' } });
     expect(routeOf('GET', '/recordings/a%2Fb/status')).toEqual({ id: 'getRecordingStatus', params: { id: 'a/b' } });
-    expect(routeOf('GET', '/recordings/%E0%A4%A/status')).toEqual({ id: 'getRecordingStatus', params: { id: '%E0%A4%A' } });
+    expect(routeOf('GET', '/recordings/%E0%A4%A/status')).toEqual({
+      id: 'getRecordingStatus',
+      params: { id: '%E0%A4%A' },
+    });
   });
 
   it('matches every public route at its own path with its own method', () => {

@@ -14,12 +14,18 @@ import {
 
 describe('the route table', () => {
   it('names only error codes of the catalog', () => {
-    const unknown = ROUTES.flatMap((r) => r.errors.filter((c) => !(c in ERROR_CODES)).map((c) => `${r.operationId}: ${c}`));
+    const unknown = ROUTES.flatMap((r) =>
+      r.errors.filter((c) => !(c in ERROR_CODES)).map((c) => `${r.operationId}: ${c}`),
+    );
     expect(unknown).toEqual([]);
   });
 
-  it('does not list the gateway\'s own checks among a route\'s errors (they are added for every route)', () => {
-    const doubled = ROUTES.flatMap((r) => r.errors.filter((c) => (GATEWAY_CHECK_CODES as readonly string[]).includes(c)).map((c) => `${r.operationId}: ${c}`));
+  it("does not list the gateway's own checks among a route's errors (they are added for every route)", () => {
+    const doubled = ROUTES.flatMap((r) =>
+      r.errors
+        .filter((c) => (GATEWAY_CHECK_CODES as readonly string[]).includes(c))
+        .map((c) => `${r.operationId}: ${c}`),
+    );
     expect(doubled).toEqual([]);
   });
 
@@ -33,7 +39,11 @@ describe('the route table', () => {
   });
 
   it('marks exactly the routes of spending scopes that spend (submit and the two Asks)', () => {
-    expect(ROUTES.filter((r) => r.spends).map((r) => r.operationId).sort()).toEqual(['askRecording', 'askSeries', 'submitRecording']);
+    expect(
+      ROUTES.filter((r) => r.spends)
+        .map((r) => r.operationId)
+        .sort(),
+    ).toEqual(['askRecording', 'askSeries', 'submitRecording']);
   });
 
   it('gives every route one success status and every 2xx a schema with schemaVersion 1 (or Markdown text)', () => {
@@ -50,13 +60,23 @@ describe('the route table', () => {
   it('closes every request body and opens every JSON success response', () => {
     for (const r of ROUTES) {
       if (r.body) expect([r.operationId, r.body.schema.additionalProperties]).toEqual([r.operationId, false]);
-      for (const res of r.responses) expect([r.operationId, res.schema.additionalProperties]).toEqual([r.operationId, undefined]);
+      for (const res of r.responses)
+        expect([r.operationId, res.schema.additionalProperties]).toEqual([r.operationId, undefined]);
     }
   });
 
-  it('adds the gateway checks and INTERNAL_ERROR to a route\'s own errors, grouped by status', () => {
+  it("adds the gateway checks and INTERNAL_ERROR to a route's own errors, grouped by status", () => {
     const whoami = ROUTES.find((r) => r.operationId === 'whoami')!;
-    expect(routeErrorCodes(whoami)).toEqual(['UNAUTHORIZED', 'TOKENS_DISABLED', 'TOKEN_INVALID', 'DEVELOPER_MODE_OFF', 'RATE_LIMITED', 'PENDING_APPROVAL', 'TOKEN_REQUIRED', 'INTERNAL_ERROR']);
+    expect(routeErrorCodes(whoami)).toEqual([
+      'UNAUTHORIZED',
+      'TOKENS_DISABLED',
+      'TOKEN_INVALID',
+      'DEVELOPER_MODE_OFF',
+      'RATE_LIMITED',
+      'PENDING_APPROVAL',
+      'TOKEN_REQUIRED',
+      'INTERNAL_ERROR',
+    ]);
     const getAccount = ROUTES.find((r) => r.operationId === 'getAccount')!;
     expect(routeErrorCodes(getAccount)).toContain('TOKEN_SCOPE');
     expect(routeErrorCodes(getAccount)).not.toContain('SCOPE_DISABLED');
@@ -73,7 +93,9 @@ describe('schema helpers', () => {
   it('nullable adds null to the type and to an enum or const', () => {
     expect(nullable({ type: 'string', enum: ['A'] })).toEqual({ type: ['string', 'null'], enum: ['A', null] });
     expect(nullable({ type: 'integer', const: 1 })).toEqual({ type: ['integer', 'null'], enum: [1, null] });
-    expect(nullable({ oneOf: [{ type: 'string' }] })).toEqual({ anyOf: [{ oneOf: [{ type: 'string' }] }, { type: 'null' }] });
+    expect(nullable({ oneOf: [{ type: 'string' }] })).toEqual({
+      anyOf: [{ oneOf: [{ type: 'string' }] }, { type: 'null' }],
+    });
   });
 
   it('trimmedLengthPattern measures the trimmed string', () => {
@@ -92,7 +114,15 @@ describe('schema helpers', () => {
     const submit = ROUTES.find((r) => r.operationId === 'submitRecording')!.body!.schema;
     expect(binaryPartsOf(submit).sort()).toEqual(['attachment', 'audio']);
     const textParts = withoutBinaryParts(submit);
-    expect(Object.keys(textParts.properties as object).sort()).toEqual(['kind', 'naming', 'outputLanguage', 'recordedAt', 'seriesId', 'title', 'useKeyterms']);
+    expect(Object.keys(textParts.properties as object).sort()).toEqual([
+      'kind',
+      'naming',
+      'outputLanguage',
+      'recordedAt',
+      'seriesId',
+      'title',
+      'useKeyterms',
+    ]);
     expect(textParts.required).toEqual([]);
   });
 });

@@ -1,6 +1,13 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { ROUTES, errorEnvelopeSchema, notReadyErrorSchema, withoutBinaryParts, type JsonSchema, type RouteDef } from '@mm/contract';
+import {
+  ROUTES,
+  errorEnvelopeSchema,
+  notReadyErrorSchema,
+  withoutBinaryParts,
+  type JsonSchema,
+  type RouteDef,
+} from '@mm/contract';
 import * as sample from './schema-samples';
 
 /** As strict as ajv gets, with the contract's vendor keywords known. */
@@ -26,15 +33,23 @@ function errorsOf(schema: JsonSchema, data: unknown): string {
 const body = (operationId: string): JsonSchema => route(operationId).body!.schema;
 
 describe('every schema of the route table', () => {
-  it.each(ROUTES.map((r) => [r.operationId, r]))('%s: parameters, body and responses compile under ajv strict mode', (_id, r) => {
-    const byIn = (where: string) => r.params.filter((p) => p.in === where);
-    for (const where of ['path', 'query', 'header']) {
-      const ps = byIn(where);
-      ajv.compile({ type: 'object', properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])), required: ps.filter((p) => p.required).map((p) => p.name) });
-    }
-    if (r.body) ajv.compile(r.body.contentType === 'multipart/form-data' ? withoutBinaryParts(r.body.schema) : r.body.schema);
-    for (const res of r.responses) ajv.compile(res.schema);
-  });
+  it.each(ROUTES.map((r) => [r.operationId, r]))(
+    '%s: parameters, body and responses compile under ajv strict mode',
+    (_id, r) => {
+      const byIn = (where: string) => r.params.filter((p) => p.in === where);
+      for (const where of ['path', 'query', 'header']) {
+        const ps = byIn(where);
+        ajv.compile({
+          type: 'object',
+          properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
+          required: ps.filter((p) => p.required).map((p) => p.name),
+        });
+      }
+      if (r.body)
+        ajv.compile(r.body.contentType === 'multipart/form-data' ? withoutBinaryParts(r.body.schema) : r.body.schema);
+      for (const res of r.responses) ajv.compile(res.schema);
+    },
+  );
 
   it('compiles both error schemas', () => {
     ajv.compile(errorEnvelopeSchema);
@@ -45,7 +60,14 @@ describe('every schema of the route table', () => {
 describe('success responses', () => {
   const cases: [string, unknown][] = [
     ['whoami', sample.tokenInfo],
-    ['whoami', { ...sample.tokenInfo, wallet: null, token: { ...sample.tokenInfo.token, dailyMinuteCap: 50, expiresAt: '2025-01-01T00:00:00Z' } }],
+    [
+      'whoami',
+      {
+        ...sample.tokenInfo,
+        wallet: null,
+        token: { ...sample.tokenInfo.token, dailyMinuteCap: 50, expiresAt: '2025-01-01T00:00:00Z' },
+      },
+    ],
     ['listReadyRecordings', sample.listPage],
     ['searchRecordings', sample.searchPage],
     ['submitRecording', sample.submitResult],
@@ -90,28 +112,70 @@ describe('success responses', () => {
 
   it('checks the fields of each known digest section kind and lets unknown kinds through', () => {
     const schema = successOf('getRecordingBundle');
-    const withSection = (s: unknown) => ({ ...sample.bundle, digest: { ...sample.bundle.digest, content: [s], sections: [s] } });
+    const withSection = (s: unknown) => ({
+      ...sample.bundle,
+      digest: { ...sample.bundle.digest, content: [s], sections: [s] },
+    });
     expect(valid(schema, withSection({ kind: 'summary', title: 'Summary' }))).toBe(false);
-    expect(valid(schema, withSection({ kind: 'action_item_list', title: 'Actions', items: ['not an object'] }))).toBe(false);
-    expect(valid(schema, withSection({ kind: 'decision_list', title: 'Decisions', items: [{ text: 'x' }] }))).toBe(false);
+    expect(valid(schema, withSection({ kind: 'action_item_list', title: 'Actions', items: ['not an object'] }))).toBe(
+      false,
+    );
+    expect(valid(schema, withSection({ kind: 'decision_list', title: 'Decisions', items: [{ text: 'x' }] }))).toBe(
+      false,
+    );
     expect(valid(schema, withSection({ kind: 'brand_new', title: 'Later', anything: true }))).toBe(true);
   });
 
   it('refuses statuses, kinds and citations outside the contract', () => {
     expect(valid(successOf('getRecordingStatus'), { ...sample.statusNaming, status: 'DONE' })).toBe(false);
-    expect(valid(successOf('getRecordingStatus'), { ...sample.statusFailed, error: { code: 'OOPS', retryable: true } })).toBe(false);
-    expect(valid(successOf('listReadyRecordings'), { ...sample.listPage, items: [{ ...sample.listItem, kind: 'PODCAST' }] })).toBe(false);
+    expect(
+      valid(successOf('getRecordingStatus'), { ...sample.statusFailed, error: { code: 'OOPS', retryable: true } }),
+    ).toBe(false);
+    expect(
+      valid(successOf('listReadyRecordings'), { ...sample.listPage, items: [{ ...sample.listItem, kind: 'PODCAST' }] }),
+    ).toBe(false);
     const four = Array.from({ length: 4 }, (_, i) => ({ startMs: i, speaker: null }));
     expect(valid(successOf('askRecording'), { ...sample.recordingAnswer, citations: four })).toBe(false);
-    expect(valid(successOf('askSeries'), { ...sample.seriesAnswer, citations: [{ startMs: 1, speaker: null }] })).toBe(false);
-    expect(valid(successOf('searchRecordings'), { ...sample.searchPage, items: [{ ...sample.listItem, snippet: 'x'.repeat(201) }] })).toBe(false);
+    expect(valid(successOf('askSeries'), { ...sample.seriesAnswer, citations: [{ startMs: 1, speaker: null }] })).toBe(
+      false,
+    );
+    expect(
+      valid(successOf('searchRecordings'), {
+        ...sample.searchPage,
+        items: [{ ...sample.listItem, snippet: 'x'.repeat(201) }],
+      }),
+    ).toBe(false);
   });
 
   it('requires data.error on recording.failed and data.change on recording.updated', () => {
     const schema = successOf('listEvents');
     const page = (e: unknown) => ({ schemaVersion: 1, events: [e], nextCursor: 'c' });
-    expect(valid(schema, page({ id: 'e', type: 'recording.failed', recordingId: 'r', seriesId: null, occurredAt: '2024-05-01T10:00:00Z', data: { status: 'FAILED' } }))).toBe(false);
-    expect(valid(schema, page({ id: 'e', type: 'recording.updated', recordingId: 'r', seriesId: null, occurredAt: '2024-05-01T10:00:00Z', data: { status: 'READY' } }))).toBe(false);
+    expect(
+      valid(
+        schema,
+        page({
+          id: 'e',
+          type: 'recording.failed',
+          recordingId: 'r',
+          seriesId: null,
+          occurredAt: '2024-05-01T10:00:00Z',
+          data: { status: 'FAILED' },
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      valid(
+        schema,
+        page({
+          id: 'e',
+          type: 'recording.updated',
+          recordingId: 'r',
+          seriesId: null,
+          occurredAt: '2024-05-01T10:00:00Z',
+          data: { status: 'READY' },
+        }),
+      ),
+    ).toBe(false);
     expect(valid(schema, { schemaVersion: 1, events: [], nextCursor: null })).toBe(false);
   });
 
@@ -123,11 +187,29 @@ describe('success responses', () => {
 describe('error bodies', () => {
   it('accepts the envelope with code and message, and details only where the contract puts them', () => {
     expect(valid(errorEnvelopeSchema, { error: { code: 'NOT_FOUND', message: 'Not found' } })).toBe(true);
-    expect(valid(errorEnvelopeSchema, { error: { code: 'INSUFFICIENT_MINUTES', message: 'Short', details: { requiredMinutes: 5 } } })).toBe(true);
+    expect(
+      valid(errorEnvelopeSchema, {
+        error: { code: 'INSUFFICIENT_MINUTES', message: 'Short', details: { requiredMinutes: 5 } },
+      }),
+    ).toBe(true);
     expect(valid(errorEnvelopeSchema, { error: { code: 'INSUFFICIENT_MINUTES', message: 'Short' } })).toBe(false);
-    expect(valid(errorEnvelopeSchema, { error: { code: 'TOKEN_DAILY_CAP', message: 'Cap', details: { capMinutes: 10, usedMinutes: 9, requiredMinutes: 2 } } })).toBe(true);
-    expect(valid(errorEnvelopeSchema, { error: { code: 'TOKEN_DAILY_CAP', message: 'Cap', details: { capMinutes: 10 } } })).toBe(false);
-    expect(valid(errorEnvelopeSchema, { error: { code: 'PRICE_ABOVE_MAX', message: 'Too dear', details: { minutes: 4, maxMinutes: 2 } } })).toBe(true);
+    expect(
+      valid(errorEnvelopeSchema, {
+        error: {
+          code: 'TOKEN_DAILY_CAP',
+          message: 'Cap',
+          details: { capMinutes: 10, usedMinutes: 9, requiredMinutes: 2 },
+        },
+      }),
+    ).toBe(true);
+    expect(
+      valid(errorEnvelopeSchema, { error: { code: 'TOKEN_DAILY_CAP', message: 'Cap', details: { capMinutes: 10 } } }),
+    ).toBe(false);
+    expect(
+      valid(errorEnvelopeSchema, {
+        error: { code: 'PRICE_ABOVE_MAX', message: 'Too dear', details: { minutes: 4, maxMinutes: 2 } },
+      }),
+    ).toBe(true);
   });
 
   it('carries the code alone on INTERNAL_ERROR and a message on every other code', () => {
@@ -141,10 +223,21 @@ describe('error bodies', () => {
     expect(valid(errorEnvelopeSchema, { schemaVersion: 1, error: { code: 'NOT_FOUND', message: 'x' } })).toBe(false);
   });
 
-  it('keeps the bundle\'s NOT_READY in its older shape, details beside error', () => {
-    expect(valid(notReadyErrorSchema, { error: { code: 'NOT_READY', message: 'Not ready' }, details: { status: 'TRANSCRIBING' } })).toBe(true);
-    expect(valid(notReadyErrorSchema, { error: { code: 'NOT_READY', message: 'Not ready', details: { status: 'TRANSCRIBING' } } })).toBe(false);
-    expect(valid(notReadyErrorSchema, { error: { code: 'NOT_READY', message: 'x' }, details: { status: 'READY' } })).toBe(false);
+  it("keeps the bundle's NOT_READY in its older shape, details beside error", () => {
+    expect(
+      valid(notReadyErrorSchema, {
+        error: { code: 'NOT_READY', message: 'Not ready' },
+        details: { status: 'TRANSCRIBING' },
+      }),
+    ).toBe(true);
+    expect(
+      valid(notReadyErrorSchema, {
+        error: { code: 'NOT_READY', message: 'Not ready', details: { status: 'TRANSCRIBING' } },
+      }),
+    ).toBe(false);
+    expect(
+      valid(notReadyErrorSchema, { error: { code: 'NOT_READY', message: 'x' }, details: { status: 'READY' } }),
+    ).toBe(false);
   });
 });
 
@@ -152,7 +245,13 @@ describe('request bodies', () => {
   it('createSeries: name required, unlisted fields refused, defaults filled in', () => {
     const data: Record<string, unknown> = { name: 'Weekly sync' };
     expect(valid(body('createSeries'), data)).toBe(true);
-    expect(data).toEqual({ name: 'Weekly sync', defaultKind: 'MEETING', defaultOutputLanguage: 'MATCH', titleStyle: 'SESSION', dateCalendar: 'AUTO' });
+    expect(data).toEqual({
+      name: 'Weekly sync',
+      defaultKind: 'MEETING',
+      defaultOutputLanguage: 'MATCH',
+      titleStyle: 'SESSION',
+      dateCalendar: 'AUTO',
+    });
     expect(valid(body('createSeries'), {})).toBe(false);
     expect(valid(body('createSeries'), { name: 'x', color: 'red' })).toBe(false);
     expect(valid(body('createSeries'), { name: 'x', dateCalendar: 'HIJRI' })).toBe(false);
@@ -181,7 +280,9 @@ describe('request bodies', () => {
     expect(valid(body('replaceAccountKeyterms'), { keyterms: [] })).toBe(true);
     expect(valid(body('replaceAccountKeyterms'), { keyterms: ['a<b'] })).toBe(false);
     expect(valid(body('replaceAccountKeyterms'), { keyterms: ['x', 'x'] })).toBe(false);
-    expect(valid(body('replaceAccountKeyterms'), { keyterms: Array.from({ length: 101 }, (_, i) => `t${i}`) })).toBe(false);
+    expect(valid(body('replaceAccountKeyterms'), { keyterms: Array.from({ length: 101 }, (_, i) => `t${i}`) })).toBe(
+      false,
+    );
     expect(valid(body('replaceAccountKeyterms'), {})).toBe(false);
     expect(valid(body('replaceSeriesKeyterms'), { keyterms: ['x'] })).toBe(false);
     expect(valid(body('replaceSeriesKeyterms'), { keyterms: ['x'], inheritAccountKeyterms: false })).toBe(true);
@@ -189,7 +290,9 @@ describe('request bodies', () => {
 
   it('ask: question of 1 to 500 characters after trimming, optional ceiling and key', () => {
     expect(valid(body('askRecording'), { question: 'What was decided?' })).toBe(true);
-    expect(valid(body('askSeries'), { question: `  ${'q'.repeat(500)}  `, maxMinutes: 3, idempotencyKey: 'key-12345' })).toBe(true);
+    expect(
+      valid(body('askSeries'), { question: `  ${'q'.repeat(500)}  `, maxMinutes: 3, idempotencyKey: 'key-12345' }),
+    ).toBe(true);
     expect(valid(body('askRecording'), { question: 'q'.repeat(501) })).toBe(false);
     expect(valid(body('askRecording'), { question: '   ' })).toBe(false);
     expect(valid(body('askRecording'), { question: 'ok', maxMinutes: 0 })).toBe(false);
@@ -203,7 +306,7 @@ describe('request bodies', () => {
     expect(valid(body('updateMemoryItem'), { text: 'x'.repeat(1001) })).toBe(false);
   });
 
-  it('bounds the raw length of trimmed fields at twice the contract\'s limit, and the integers JSON carries exactly', () => {
+  it("bounds the raw length of trimmed fields at twice the contract's limit, and the integers JSON carries exactly", () => {
     // Room for as much whitespace as text: what the contract allows always fits.
     const padded = (limit: number, extra: number) => `${' '.repeat(extra)}${'x'.repeat(limit)}`;
     expect(valid(body('askRecording'), { question: padded(500, 500) })).toBe(true);
@@ -232,7 +335,15 @@ describe('request bodies', () => {
   it('submitRecording text parts: enums, dates and title length', () => {
     const textParts = withoutBinaryParts(body('submitRecording'));
     expect(valid(textParts, {})).toBe(true);
-    const all = { recordedAt: '2024-05-01T12:30:00+03:30', naming: 'skip', useKeyterms: 'true', title: 'Kickoff', seriesId: 's1', kind: 'LECTURE', outputLanguage: 'FA' };
+    const all = {
+      recordedAt: '2024-05-01T12:30:00+03:30',
+      naming: 'skip',
+      useKeyterms: 'true',
+      title: 'Kickoff',
+      seriesId: 's1',
+      kind: 'LECTURE',
+      outputLanguage: 'FA',
+    };
     expect(errorsOf(textParts, all)).toBe('No errors');
     expect(valid(textParts, { useKeyterms: 'yes' })).toBe(false);
     expect(valid(textParts, { naming: 'ask' })).toBe(false);

@@ -44,7 +44,8 @@ async function feedUntil(done: (events: Fed[]) => boolean, timeoutMs = 20_000): 
   }
 }
 
-const typesOf = (events: Fed[], recordingId: string) => events.filter((e) => e.recordingId === recordingId).map((e) => e.type);
+const typesOf = (events: Fed[], recordingId: string) =>
+  events.filter((e) => e.recordingId === recordingId).map((e) => e.type);
 
 /** Publishes one meeting event as the recordings service's outbox would. */
 async function emit(recordingId: string, type: EventType, meetingSeq: number, status: string): Promise<void> {
@@ -84,7 +85,10 @@ describe("a meeting's feed follows the order its changes happened", () => {
     expect(typesOf(late, lost)).toEqual(['recording.ready']);
     // A late predecessor is still stored (once), after it: nothing is lost.
     await emit(lost, 'recording.created', 1, 'QUEUED');
-    expect(typesOf(await feedUntil((e) => typesOf(e, lost).length === 2), lost)).toEqual(['recording.ready', 'recording.created']);
+    expect(typesOf(await feedUntil((e) => typesOf(e, lost).length === 2), lost)).toEqual([
+      'recording.ready',
+      'recording.created',
+    ]);
   }, 30_000);
 
   it("stamps each of a meeting's events with its place, from 1 and without gaps", async () => {
@@ -95,12 +99,19 @@ describe("a meeting's feed follows the order its changes happened", () => {
       .attach('audio', readFileSync(toneWav(2)), { filename: 'm.wav', contentType: 'audio/wav' });
     expect(sent.status).toBe(202);
     const id = sent.body.recording.id as string;
-    expect((await stack.api.delete(`/admin/v1/recordings/${id}`).set('Authorization', `Bearer ${ADMIN_KEY}`)).status).toBe(200);
-    expect(typesOf(await feedUntil((e) => typesOf(e, id).length === 2), id)).toEqual(['recording.created', 'recording.deleted']);
+    expect(
+      (await stack.api.delete(`/admin/v1/recordings/${id}`).set('Authorization', `Bearer ${ADMIN_KEY}`)).status,
+    ).toBe(200);
+    expect(typesOf(await feedUntil((e) => typesOf(e, id).length === 2), id)).toEqual([
+      'recording.created',
+      'recording.deleted',
+    ]);
     const db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
     try {
-      const stored = await db.query('select type, meeting_seq from events.event where recording_id = $1 order by seq', [id]);
+      const stored = await db.query('select type, meeting_seq from events.event where recording_id = $1 order by seq', [
+        id,
+      ]);
       expect(stored.rows).toEqual([
         { type: 'recording.created', meeting_seq: 1 },
         { type: 'recording.deleted', meeting_seq: 2 },

@@ -32,7 +32,11 @@ interface FeedEvent {
 }
 
 async function submit(token: string, file: string) {
-  const res = await stack.api.post('/api/v1/recordings').set(bearer(token)).field('naming', 'skip').attach('audio', readFileSync(file), { filename: 'm.wav', contentType: 'audio/wav' });
+  const res = await stack.api
+    .post('/api/v1/recordings')
+    .set(bearer(token))
+    .field('naming', 'skip')
+    .attach('audio', readFileSync(file), { filename: 'm.wav', contentType: 'audio/wav' });
   expect(res.status).toBe(202);
   return res.body.recording.id as string;
 }
@@ -114,18 +118,26 @@ describe('the events feed through the gateway', () => {
     const latest = await read(token.value, { after: 'latest' });
     expect(latest.events).toEqual([]);
     expect(latest.nextCursor).toEqual(expect.any(String));
-    const renamed = await stack.api.patch(`/admin/v1/recordings/${meeting}`).set(admin).send({ title: 'Release planning' });
+    const renamed = await stack.api
+      .patch(`/admin/v1/recordings/${meeting}`)
+      .set(admin)
+      .send({ title: 'Release planning' });
     expect(renamed.status).toBe(200);
     const { events } = await readUntil(token.value, (ev) => ev.length > 0, latest.nextCursor);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'recording.updated', recordingId: meeting, data: { status: 'READY', change: 'renamed' } });
+    expect(events[0]).toMatchObject({
+      type: 'recording.updated',
+      recordingId: meeting,
+      data: { status: 'READY', change: 'renamed' },
+    });
   });
 
   it('names speakers through the naming sheet: one event when a name changes, none when nothing does or the label is not in the meeting', async () => {
     const latest = await read(token.value, { after: 'latest' });
     const bundle = await stack.api.get(`/api/v1/recordings/${meeting}/bundle`).set(bearer(token.value));
     const label = bundle.body.transcript.speakers[0].label as string;
-    const name = (names: Record<string, string>) => stack.api.put(`/admin/v1/recordings/${meeting}/speakers`).set(admin).send({ names });
+    const name = (names: Record<string, string>) =>
+      stack.api.put(`/admin/v1/recordings/${meeting}/speakers`).set(admin).send({ names });
     expect((await name({ [label]: 'Sara' })).status).toBe(200);
     expect((await name({ [label]: ' Sara ' })).status).toBe(200);
     expect((await name({ speaker_99: 'Ghost' })).status).toBe(200);

@@ -28,7 +28,8 @@ afterAll(async () => {
   await close();
 });
 
-const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
+const settled = (p: Promise<unknown>) =>
+  Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
 
 it('waits for an insert holding the lock, and readers holding it do not block each other', async () => {
   await holder.query('begin');
@@ -58,7 +59,12 @@ it('reads the sequence after the lock is granted: an insert in flight that numbe
 
 it('pageWithCeiling answers the page and the highest seq numbered in one statement', async () => {
   const { rows } = await holder.query<{ seq: string }>('select nextval($1::regclass) as seq', ['events.event_seq_seq']);
-  const empty = await repo.pageWithCeiling({ accountId: 'acc_nobody_latest_lock', afterSeq: 0n, limit: 5, notBefore: new Date(0) });
+  const empty = await repo.pageWithCeiling({
+    accountId: 'acc_nobody_latest_lock',
+    afterSeq: 0n,
+    limit: 5,
+    notBefore: new Date(0),
+  });
   expect(empty.rows).toEqual([]);
   expect(empty.ceiling).toBeGreaterThanOrEqual(BigInt(rows[0].seq));
 });

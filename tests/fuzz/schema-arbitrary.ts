@@ -22,7 +22,24 @@ export interface Schema {
 
 /** Values meant to be wrong for any field: wrong types, edges, huge and hostile strings. */
 export const hostile: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, true, -1, 0, 1e308, -0.5, '', ' ', '\u0000', '%zz', '../../etc/passwd', '<script>', '\u202e', 'x'.repeat(70_000), [], {}),
+  fc.constantFrom(
+    null,
+    true,
+    -1,
+    0,
+    1e308,
+    -0.5,
+    '',
+    ' ',
+    '\u0000',
+    '%zz',
+    '../../etc/passwd',
+    '<script>',
+    '\u202e',
+    'x'.repeat(70_000),
+    [],
+    {},
+  ),
   fc.string({ unit: 'binary', maxLength: 80 }),
   fc.integer(),
   fc.double(),
@@ -31,10 +48,15 @@ export const hostile: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 function stringOf(s: Schema): fc.Arbitrary<string> {
-  if (s.format === 'date-time') return fc.date({ min: new Date('1990-01-01'), max: new Date('2040-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (s.format === 'date-time')
+    return fc
+      .date({ min: new Date('1990-01-01'), max: new Date('2040-01-01'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   if (s.pattern) {
     try {
-      return fc.stringMatching(new RegExp(s.pattern, 'u'), { size: 'xsmall' }).filter((v) => v.length <= (s.maxLength ?? 1_000));
+      return fc
+        .stringMatching(new RegExp(s.pattern, 'u'), { size: 'xsmall' })
+        .filter((v) => v.length <= (s.maxLength ?? 1_000));
     } catch {
       // A pattern fast-check cannot invert: plain strings of the allowed length.
     }
@@ -49,7 +71,12 @@ function stringOf(s: Schema): fc.Arbitrary<string> {
 export function fromSchema(schema: Schema, resolve: (ref: string) => Schema, mutate = 0.08): fc.Arbitrary<unknown> {
   const s = schema.$ref ? resolve(schema.$ref) : schema;
   const valid = validOf(s, resolve, mutate);
-  return mutate > 0 ? fc.oneof({ arbitrary: valid, weight: Math.round((1 - mutate) * 100) }, { arbitrary: hostile, weight: Math.round(mutate * 100) }) : valid;
+  return mutate > 0
+    ? fc.oneof(
+        { arbitrary: valid, weight: Math.round((1 - mutate) * 100) },
+        { arbitrary: hostile, weight: Math.round(mutate * 100) },
+      )
+    : valid;
 }
 
 function validOf(s: Schema, resolve: (ref: string) => Schema, mutate: number): fc.Arbitrary<unknown> {
@@ -78,10 +105,15 @@ function typed(t: string, s: Schema, resolve: (ref: string) => Schema, mutate: n
       const required = new Set(s.required ?? []);
       const record = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fromSchema(v, resolve, mutate)]));
       const optional = Object.keys(props).filter((k) => !required.has(k));
-      return fc.record(record, { requiredKeys: [...required].filter((k) => k in props) as never[] }).map((o) => o as unknown).chain((o) =>
-        // Sometimes an unknown field too.
-        fc.option(fc.string({ minLength: 1, maxLength: 8 }), { freq: 8 }).map((extra) => (extra && !optional.includes(extra) ? { ...(o as object), [extra]: 1 } : o)),
-      );
+      return fc
+        .record(record, { requiredKeys: [...required].filter((k) => k in props) as never[] })
+        .map((o) => o as unknown)
+        .chain((o) =>
+          // Sometimes an unknown field too.
+          fc
+            .option(fc.string({ minLength: 1, maxLength: 8 }), { freq: 8 })
+            .map((extra) => (extra && !optional.includes(extra) ? { ...(o as object), [extra]: 1 } : o)),
+        );
     }
     default:
       return stringOf(s);

@@ -19,7 +19,7 @@ function left(value: string | undefined): { cls: string; r: number; t: number } 
   return { cls: m[1], r: Number(m[2]), t: Number(m[3]) };
 }
 
-describe('headers of every answer: the token\'s rate budget (IETF RateLimit fields) and the CORS origin', () => {
+describe("headers of every answer: the token's rate budget (IETF RateLimit fields) and the CORS origin", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ PUBLIC_BASE_URL: PUBLIC });
@@ -45,7 +45,7 @@ describe('headers of every answer: the token\'s rate budget (IETF RateLimit fiel
     expect(first.headers['access-control-allow-origin']).toBe(PUBLIC);
   });
 
-  it('adds them to an owning service\'s answer and error, each with its route\'s class', async () => {
+  it("adds them to an owning service's answer and error, each with its route's class", async () => {
     const account = await stack.admin.account();
     const token = await stack.admin.token(account.id, ['recordings:read', 'account:write']);
     const missing = await stack.api.get('/api/v1/recordings/rec_none/status').set(bearer(token.value));
@@ -53,7 +53,9 @@ describe('headers of every answer: the token\'s rate budget (IETF RateLimit fiel
     expect(left(missing.headers.ratelimit)).toMatchObject({ cls: 'read', r: RATE_CLASSES.read.requests - 1 });
     const refused = await stack.api.patch('/api/v1/account/settings').set(bearer(token.value)).send({});
     expect(refused.status).toBe(400);
-    expect(refused.headers['ratelimit-policy']).toBe(`"settings";q=${RATE_CLASSES.settings.requests};w=${RATE_CLASSES.settings.windowSeconds}`);
+    expect(refused.headers['ratelimit-policy']).toBe(
+      `"settings";q=${RATE_CLASSES.settings.requests};w=${RATE_CLASSES.settings.windowSeconds}`,
+    );
     expect(left(refused.headers.ratelimit)).toMatchObject({ cls: 'settings', r: RATE_CLASSES.settings.requests - 1 });
     expect(refused.headers['access-control-allow-origin']).toBe(PUBLIC);
   });
@@ -77,9 +79,11 @@ describe('headers of every answer: the token\'s rate budget (IETF RateLimit fiel
     expect(none.status).toBe(401);
     expect(none.headers['access-control-allow-origin']).toBe(PUBLIC);
     expect(none.headers.ratelimit).toBeUndefined();
-    const preflight = await stack.api
-      .options('/api/v1/whoami')
-      .set({ Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' });
+    const preflight = await stack.api.options('/api/v1/whoami').set({
+      Origin: 'https://elsewhere.example',
+      'Access-Control-Request-Method': 'GET',
+      'Access-Control-Request-Headers': 'authorization',
+    });
     expect(preflight.status).toBe(404);
     expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
     expect(preflight.headers['access-control-allow-headers']).toBeUndefined();

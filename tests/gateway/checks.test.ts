@@ -20,7 +20,12 @@ async function liveToken(scopes = ['recordings:read'], account: Record<string, u
 
 describe('the checks every token request passes, in order', () => {
   it('answers 401 UNAUTHORIZED without an Authorization header, or with a non-Bearer one', async () => {
-    for (const headers of [{} as Record<string, string>, { Authorization: 'Basic dXNlcjpwYXNz' }, { Authorization: 'Bearer' }, { Authorization: 'Token svc_abc' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Basic dXNlcjpwYXNz' },
+      { Authorization: 'Bearer' },
+      { Authorization: 'Token svc_abc' },
+    ]) {
       const res = await whoami(headers);
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
@@ -42,8 +47,12 @@ describe('the checks every token request passes, in order', () => {
 
   it('answers 401 TOKEN_NOT_ACCEPTED on an app-only route for any bearer, and UNAUTHORIZED first without one', async () => {
     const { token } = await liveToken();
-    expect((await stack.api.delete('/api/v1/recordings/rec_x').set(bearer(token.value))).body.error.code).toBe('TOKEN_NOT_ACCEPTED');
-    expect((await stack.api.delete('/api/v1/recordings/rec_x').set(bearer('svc_garbage'))).body.error.code).toBe('TOKEN_NOT_ACCEPTED');
+    expect((await stack.api.delete('/api/v1/recordings/rec_x').set(bearer(token.value))).body.error.code).toBe(
+      'TOKEN_NOT_ACCEPTED',
+    );
+    expect((await stack.api.delete('/api/v1/recordings/rec_x').set(bearer('svc_garbage'))).body.error.code).toBe(
+      'TOKEN_NOT_ACCEPTED',
+    );
     expect((await stack.api.delete('/api/v1/recordings/rec_x')).body.error.code).toBe('UNAUTHORIZED');
   });
 
@@ -105,7 +114,10 @@ describe('the checks every token request passes, in order', () => {
     const { account, token } = await liveToken(['recordings:read']);
     expect((await stack.api.get('/api/v1/account').set(bearer(token.value))).body.error.code).toBe('TOKEN_SCOPE');
     await stack.admin.patchAccount(account.id, { switches: { API_WRITE_ENABLED: false } });
-    const res = await stack.api.patch('/api/v1/account/settings').set(bearer(token.value)).send({ memoryLearningEnabled: false });
+    const res = await stack.api
+      .patch('/api/v1/account/settings')
+      .set(bearer(token.value))
+      .send({ memoryLearningEnabled: false });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('TOKEN_SCOPE');
   });
@@ -116,7 +128,9 @@ describe('the checks every token request passes, in order', () => {
     const submit = await stack.api.post('/api/v1/recordings').set(bearer(token.value));
     expect(submit.status).toBe(403);
     expect(submit.body.error.code).toBe('SCOPE_DISABLED');
-    expect((await stack.api.get('/api/v1/recordings/search?q=x').set(bearer(token.value))).body.error?.code).toBe('SCOPE_DISABLED');
+    expect((await stack.api.get('/api/v1/recordings/search?q=x').set(bearer(token.value))).body.error?.code).toBe(
+      'SCOPE_DISABLED',
+    );
     // recordings:read also admits status, so the switched-off write scope does not matter there.
     const status = await stack.api.get('/api/v1/recordings/rec_nope/status').set(bearer(token.value));
     expect(status.body.error?.code).not.toBe('SCOPE_DISABLED');
@@ -157,7 +171,10 @@ describe('tokens made through the admin API', () => {
     for (const v of values) expect(v).toMatch(/^svc_[A-Za-z0-9_-]{43}[a-z2-7]{6}$/);
     expect(new Set(values).size).toBe(10);
     const { api, auth } = stack.admin.raw();
-    const eleventh = await api.post(`/admin/v1/accounts/${account.id}/tokens`).set(auth).send({ name: 'x', scopes: ['recordings:read'] });
+    const eleventh = await api
+      .post(`/admin/v1/accounts/${account.id}/tokens`)
+      .set(auth)
+      .send({ name: 'x', scopes: ['recordings:read'] });
     expect(eleventh.status).toBe(400);
     const first = await stack.admin.token(account.id, ['recordings:read']).catch((e: Error) => e);
     expect(first).toBeInstanceOf(Error);
@@ -166,7 +183,10 @@ describe('tokens made through the admin API', () => {
   it('refuses a switched-off scope with 400 SCOPE_UNAVAILABLE', async () => {
     const account = await stack.admin.account({ switches: { API_QUERY_ENABLED: false } });
     const { api, auth } = stack.admin.raw();
-    const res = await api.post(`/admin/v1/accounts/${account.id}/tokens`).set(auth).send({ name: 'x', scopes: ['recordings:read', 'series:query'] });
+    const res = await api
+      .post(`/admin/v1/accounts/${account.id}/tokens`)
+      .set(auth)
+      .send({ name: 'x', scopes: ['recordings:read', 'series:query'] });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('SCOPE_UNAVAILABLE');
   });

@@ -44,7 +44,8 @@ function workersOf(primary: number): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === primary && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('gateway/src/main.ts')) pids.push(Number(entry));
+      if (ppid === primary && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('gateway/src/main.ts'))
+        pids.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
@@ -80,26 +81,43 @@ describe('the gateway with two workers', () => {
   it('serves from both workers, replaces a dead one, and drains all of them on SIGTERM', async () => {
     // The gateway's start only checks its schema: the migration step first, as in production.
     const { schema, migrations } = SERVICE_SCHEMAS.gateway;
-    await migrateSchema(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test', schema, migrations);
+    await migrateSchema(
+      process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test',
+      schema,
+      migrations,
+    );
     const port = await freePort();
     const opsPort = await freePort();
     const exited = new Promise<number | null>((resolve) => {
       child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services', 'gateway', 'src', 'main.ts')], {
         cwd: ROOT,
-        env: { ...process.env, LOG_LEVEL: 'silent', GATEWAY_WORKERS: '2', BUS_NAMESPACE: `c${randomBytes(4).toString('hex')}.`, PORT: String(port), OPS_PORT: String(opsPort), SHUTDOWN_DELAY_SECONDS: '1' },
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'silent',
+          GATEWAY_WORKERS: '2',
+          BUS_NAMESPACE: `c${randomBytes(4).toString('hex')}.`,
+          PORT: String(port),
+          OPS_PORT: String(opsPort),
+          SHUTDOWN_DELAY_SECONDS: '1',
+        },
         stdio: 'ignore',
       });
       child.on('exit', (code) => resolve(code));
     });
     const primary = child!.pid!;
-    await until('the cluster to be ready', async () => ((await status(opsPort, '/readyz')) === 200 ? true : null), 60_000);
+    await until(
+      'the cluster to be ready',
+      async () => ((await status(opsPort, '/readyz')) === 200 ? true : null),
+      60_000,
+    );
     const workers = workersOf(primary);
     expect(workers).toHaveLength(2);
 
     // Both workers do the work: each one's CPU time grows while fresh connections come in.
     const before = workers.map(cpuTicks);
     const answers = [];
-    for (let i = 0; i < 60; i++) answers.push(...(await Promise.all(Array.from({ length: 10 }, () => status(port, '/healthz')))));
+    for (let i = 0; i < 60; i++)
+      answers.push(...(await Promise.all(Array.from({ length: 10 }, () => status(port, '/healthz')))));
     expect(answers.every((s) => s === 200)).toBe(true);
     const used = workers.map((w, i) => cpuTicks(w) - before[i]);
     expect(used.every((ticks) => ticks > 0)).toBe(true);
@@ -122,7 +140,11 @@ describe('the gateway with two workers', () => {
 
     // SIGTERM: not ready at once, still serving during the delay, then every worker and the primary exit.
     child!.kill('SIGTERM');
-    await until('readiness to answer 503', async () => ((await status(opsPort, '/readyz')) === 503 ? true : null), 2000);
+    await until(
+      'readiness to answer 503',
+      async () => ((await status(opsPort, '/readyz')) === 503 ? true : null),
+      2000,
+    );
     expect(await status(port, '/healthz')).toBe(200);
     expect(await exited).toBe(0);
     expect(workersOf(primary)).toEqual([]);

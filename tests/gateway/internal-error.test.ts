@@ -21,7 +21,9 @@ describe('an owning service that does not answer', () => {
   it('answers 500 INTERNAL_ERROR with the code alone', async () => {
     const account = await stack.admin.account();
     const token = await stack.admin.token(account.id, ['recordings:read']);
-    const res = await request(`http://127.0.0.1:${broken.port}`).get('/api/v1/events').set('Authorization', `Bearer ${token.value}`);
+    const res = await request(`http://127.0.0.1:${broken.port}`)
+      .get('/api/v1/events')
+      .set('Authorization', `Bearer ${token.value}`);
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR' } });
     expect(res.headers['x-request-id']).toMatch(/^[\w-]+$/);

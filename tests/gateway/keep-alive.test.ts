@@ -13,7 +13,13 @@ afterAll(async () => {
   await stack.stop();
 });
 
-function send(agent: http.Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: string; connection?: string }> {
+function send(
+  agent: http.Agent,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<{ status: number; body: string; connection?: string }> {
   const url = new URL(stack.url);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, method, path, headers, agent }, (res) => {
@@ -36,11 +42,24 @@ describe('keep-alive connections through the gateway', () => {
     const boundary = 'mmtestboundary';
     const audio = Buffer.alloc(2 * 1024 * 1024, 7);
     const multipart = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+      ),
       audio,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const refused = await send(agent, 'POST', '/api/v1/recordings', { ...auth, 'Idempotency-Key': 'short', 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(multipart.length) }, multipart);
+    const refused = await send(
+      agent,
+      'POST',
+      '/api/v1/recordings',
+      {
+        ...auth,
+        'Idempotency-Key': 'short',
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(multipart.length),
+      },
+      multipart,
+    );
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.body).error.code).toBe('VALIDATION');
     for (let i = 0; i < 3; i++) {

@@ -26,31 +26,48 @@ describe('rate limits per token per class', () => {
     const r = CLASS_ROUTES[cls];
     const statuses: number[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await stack.api[r.method](r.path).set(bearer(token)).send(r.method === 'get' ? undefined : {});
+      const res = await stack.api[r.method](r.path)
+        .set(bearer(token))
+        .send(r.method === 'get' ? undefined : {});
       statuses.push(res.status);
     }
     return statuses;
   }
 
-  it.each(Object.keys(CLASS_ROUTES) as (keyof typeof CLASS_ROUTES)[])('allows exactly the %s budget, then answers 429 RATE_LIMITED with a numeric Retry-After', async (cls) => {
-    const account = await stack.admin.account();
-    const token = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:write']);
-    const statuses = await spend(token.value, cls, EXPECTED_BUDGETS[cls]);
-    expect(statuses.filter((s) => s === 429)).toEqual([]);
-    const r = CLASS_ROUTES[cls];
-    const over = await stack.api[r.method](r.path).set(bearer(token.value)).send(r.method === 'get' ? undefined : {});
-    expect(over.status).toBe(429);
-    expect(over.body.error.code).toBe('RATE_LIMITED');
-    expect(over.headers['retry-after']).toMatch(/^\d+$/);
-    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(600);
-    // Other classes of the same token keep their own budgets.
-    const other = cls === 'read' ? 'settings' : 'read';
-    expect((await spend(token.value, other, 1))[0]).not.toBe(429);
-    // Another token of the same account keeps its own budget.
-    const second = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:write']);
-    expect((await spend(second.value, cls, 1))[0]).not.toBe(429);
-  });
+  it.each(Object.keys(CLASS_ROUTES) as (keyof typeof CLASS_ROUTES)[])(
+    'allows exactly the %s budget, then answers 429 RATE_LIMITED with a numeric Retry-After',
+    async (cls) => {
+      const account = await stack.admin.account();
+      const token = await stack.admin.token(account.id, [
+        'recordings:read',
+        'recordings:write',
+        'recordings:query',
+        'account:write',
+      ]);
+      const statuses = await spend(token.value, cls, EXPECTED_BUDGETS[cls]);
+      expect(statuses.filter((s) => s === 429)).toEqual([]);
+      const r = CLASS_ROUTES[cls];
+      const over = await stack.api[r.method](r.path)
+        .set(bearer(token.value))
+        .send(r.method === 'get' ? undefined : {});
+      expect(over.status).toBe(429);
+      expect(over.body.error.code).toBe('RATE_LIMITED');
+      expect(over.headers['retry-after']).toMatch(/^\d+$/);
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(600);
+      // Other classes of the same token keep their own budgets.
+      const other = cls === 'read' ? 'settings' : 'read';
+      expect((await spend(token.value, other, 1))[0]).not.toBe(429);
+      // Another token of the same account keeps its own budget.
+      const second = await stack.admin.token(account.id, [
+        'recordings:read',
+        'recordings:write',
+        'recordings:query',
+        'account:write',
+      ]);
+      expect((await spend(second.value, cls, 1))[0]).not.toBe(429);
+    },
+  );
   it('answers a token that keeps sending past its budget slowly, and only that token', async () => {
     const scopes = ['recordings:write'];
     const account = await stack.admin.account();
@@ -92,7 +109,8 @@ describe('rate limit per IP address', () => {
     const b = await stack.admin.token(account.id, ['recordings:read']);
     const statuses: number[] = [];
     // Other test files may have counted this address already; the budget is small, so spend past it.
-    for (let i = 0; i < 45; i++) statuses.push((await stack.api.get('/api/v1/whoami').set(bearer(i % 2 ? a.value : b.value))).status);
+    for (let i = 0; i < 45; i++)
+      statuses.push((await stack.api.get('/api/v1/whoami').set(bearer(i % 2 ? a.value : b.value))).status);
     expect(statuses).toContain(429);
     const res = await stack.api.get('/api/v1/whoami').set(bearer(a.value));
     expect(res.status).toBe(429);

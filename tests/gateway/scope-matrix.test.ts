@@ -18,10 +18,13 @@ describe('scope matrix: every operation with a token holding each one scope', ()
     for (const op of EXPECTED_OPERATIONS) {
       const path = `/api/v1${op.path.replace('{id}', 'id_matrix')}${op.operationId === 'searchRecordings' ? '?q=hello' : ''}`;
       for (const scope of ALL_SCOPES) {
-        const res = await stack.api[op.method](path).set('Authorization', `Bearer ${tokens.get(scope)}`).send(op.method === 'get' || op.method === 'delete' ? undefined : {});
+        const res = await stack.api[op.method](path)
+          .set('Authorization', `Bearer ${tokens.get(scope)}`)
+          .send(op.method === 'get' || op.method === 'delete' ? undefined : {});
         const expectScope = op.scopes !== 'any' && !op.scopes.includes(scope);
         const got = res.body?.error?.code;
-        if (expectScope !== (got === 'TOKEN_SCOPE') || res.status === 500) mismatches.push(`${op.operationId} with ${scope}: ${res.status} ${got}`);
+        if (expectScope !== (got === 'TOKEN_SCOPE') || res.status === 500)
+          mismatches.push(`${op.operationId} with ${scope}: ${res.status} ${got}`);
       }
     }
     expect(mismatches).toEqual([]);

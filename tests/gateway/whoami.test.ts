@@ -14,13 +14,22 @@ afterAll(async () => {
 describe('GET /whoami', () => {
   it('answers the Token info resource with the wallet for a token holding account:read', async () => {
     const account = await stack.admin.account({ displayName: 'Sara', balanceMinutes: 120 });
-    const token = await stack.admin.token(account.id, ['account:read', 'recordings:read'], { dailyMinuteCap: 50, expiresInDays: 30 });
+    const token = await stack.admin.token(account.id, ['account:read', 'recordings:read'], {
+      dailyMinuteCap: 50,
+      expiresInDays: 30,
+    });
     const res = await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       schemaVersion: 1,
       owner: { type: 'user', id: account.id, displayName: 'Sara' },
-      token: { id: token.id, name: 'test', scopes: ['recordings:read', 'account:read'], dailyMinuteCap: 50, usedMinutes24h: 0 },
+      token: {
+        id: token.id,
+        name: 'test',
+        scopes: ['recordings:read', 'account:read'],
+        dailyMinuteCap: 50,
+        usedMinutes24h: 0,
+      },
       wallet: { balanceMinutes: 120 },
       limits: { maxUploadMb: 500, maxRecordingMinutes: 300 },
     });
@@ -40,7 +49,8 @@ describe('GET /whoami', () => {
   it('shows every money move on the very next call, though its figures are cached between moves', async () => {
     const account = await stack.admin.account({ balanceMinutes: 30 });
     const token = await stack.admin.token(account.id, ['account:read', 'recordings:write']);
-    const whoami = async () => (await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`)).body;
+    const whoami = async () =>
+      (await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`)).body;
     const figures = async () => {
       const w = await whoami();
       return { balance: w.wallet.balanceMinutes, used: w.token.usedMinutes24h };
@@ -62,7 +72,10 @@ describe('GET /whoami', () => {
     // A write the account service did not make (another replica, an operator in psql) reaches it through the ledger's trigger.
     const db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
-    await db.query("insert into account.ledger_entry (account_id, kind, credit_kind, minutes, reference) values ($1, 'credit', 'grant', 8, $2)", [account.id, `manual:${account.id}`]);
+    await db.query(
+      "insert into account.ledger_entry (account_id, kind, credit_kind, minutes, reference) values ($1, 'credit', 'grant', 8, $2)",
+      [account.id, `manual:${account.id}`],
+    );
     await db.end();
     const until = Date.now() + 5000;
     let seen = await figures();
@@ -114,7 +127,7 @@ describe('GET /whoami, forwarded to the account every time', () => {
     expect(res.body.error.code).toBe('TOKEN_INVALID');
   });
 
-  it('is the account service\'s answer every time: none comes once it is stopped', async () => {
+  it("is the account service's answer every time: none comes once it is stopped", async () => {
     const account = await stack.admin.account();
     const token = await stack.admin.token(account.id, ['account:read']);
     expect((await whoami(token.value)).status).toBe(200);

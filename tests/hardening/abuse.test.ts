@@ -20,7 +20,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack.stop());
 
-const from = (ip: string, token: string) => stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', ip);
+const from = (ip: string, token: string) =>
+  stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token}`).set('X-Forwarded-For', ip);
 
 async function liveToken(scopes = ['account:read']) {
   const account = await stack.admin.account();
@@ -101,7 +102,12 @@ describe('an over-budget spending request with an Idempotency-Key', () => {
     const token = await liveToken(['recordings:write']);
     const api = request(`http://127.0.0.1:${gateway.port}`);
     const submit = () =>
-      api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).set('X-Forwarded-For', freshAddress()).set('Idempotency-Key', 'replay-only-key-1').attach('audio', Buffer.alloc(256 * 1024, 1), 'a.wav');
+      api
+        .post('/api/v1/recordings')
+        .set('Authorization', `Bearer ${token.value}`)
+        .set('X-Forwarded-For', freshAddress())
+        .set('Idempotency-Key', 'replay-only-key-1')
+        .attach('audio', Buffer.alloc(256 * 1024, 1), 'a.wav');
     for (let i = 0; i < EXPECTED_BUDGETS.submit; i++) await submit();
     expect(seen.filter((s) => s.replayOnly)).toEqual([]);
     const over = await submit();

@@ -39,7 +39,9 @@ function head(token: string, key: string, contentLength: number, extra: string[]
 function body(small = false): Buffer {
   const audio = small ? Buffer.from('RIFF0123456789') : Buffer.concat([wavHeader(64_000), Buffer.alloc(64_000)]);
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+    ),
     audio,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
@@ -55,7 +57,9 @@ async function fundedToken(): Promise<{ accountId: string; tokenId: string; toke
 async function meetingsOf(accountId: string): Promise<number> {
   const pool = new Pool({ connectionString: stack.env.DATABASE_URL, max: 1 });
   try {
-    return Number((await pool.query('select count(*) as n from recordings.recording where account_id = $1', [accountId])).rows[0].n);
+    return Number(
+      (await pool.query('select count(*) as n from recordings.recording where account_id = $1', [accountId])).rows[0].n,
+    );
   } finally {
     await pool.end();
   }
@@ -88,7 +92,7 @@ async function expectOneMeeting({ accountId, token }: { accountId: string; token
 }
 
 describe('an upload cut off before its body was read lets its Idempotency-Key go', () => {
-  it('a body shorter than its Content-Length, then half-closed (the fuzzer\'s case): the same key makes the meeting', async () => {
+  it("a body shorter than its Content-Length, then half-closed (the fuzzer's case): the same key makes the meeting", async () => {
     const caller = await fundedToken();
     const key = '<script>';
     const whole = body(true);
@@ -143,7 +147,15 @@ describe('an upload cut off before its body was read lets its Idempotency-Key go
       features: { series: true, ask: true, videoUpload: false, memory: true },
     });
     const direct = (contentLength: number, extra: string[]) =>
-      ['POST /recordings HTTP/1.1', 'Host: 127.0.0.1', `${PRINCIPAL_HEADER}: ${principal}`, `Idempotency-Key: ${key}`, `Content-Type: multipart/form-data; boundary=${BOUNDARY}`, `Content-Length: ${contentLength}`, ...extra].join('\r\n');
+      [
+        'POST /recordings HTTP/1.1',
+        'Host: 127.0.0.1',
+        `${PRINCIPAL_HEADER}: ${principal}`,
+        `Idempotency-Key: ${key}`,
+        `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+        `Content-Length: ${contentLength}`,
+        ...extra,
+      ].join('\r\n');
     const whole = body();
     for (let i = 0; i < 3; i++) {
       const conn = await openRaw(stack.serviceUrls.recordings);

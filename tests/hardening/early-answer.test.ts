@@ -35,7 +35,9 @@ function uploadHead(token: string, key: string, bodyBytes: number, extra: string
 
 function multipart(audio: Buffer): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+    ),
     audio,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
@@ -49,7 +51,10 @@ const BYTES_PER_SECOND = 32_000;
 async function spendDailyLimit(token: string): Promise<void> {
   const audio = Buffer.concat([wavHeader(3 * BYTES_PER_SECOND), Buffer.alloc(3 * BYTES_PER_SECOND)]);
   for (let i = 0; i < 2; i++) {
-    const res = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token}`).attach('audio', audio, { filename: 'a.wav', contentType: 'audio/wav' });
+    const res = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${token}`)
+      .attach('audio', audio, { filename: 'a.wav', contentType: 'audio/wav' });
     expect(res.status).toBe(202);
   }
 }
@@ -86,7 +91,9 @@ describe('Expect: 100-continue on uploads', () => {
     const token = await stack.admin.token(account.id, SCOPES);
     const body = multipart(Buffer.concat([wavHeader(90 * BYTES_PER_SECOND), Buffer.alloc(90 * BYTES_PER_SECOND)]));
     const conn = await open();
-    conn.socket.write(uploadHead(token.value, `expect-402-${Date.now()}`, body.length, ['Expect: 100-continue', 'Connection: close']));
+    conn.socket.write(
+      uploadHead(token.value, `expect-402-${Date.now()}`, body.length, ['Expect: 100-continue', 'Connection: close']),
+    );
     expect(await until(() => conn.received().includes('100 Continue'), 10_000)).toBe(true);
     conn.socket.write(body);
     await conn.closed;
@@ -100,7 +107,9 @@ describe('Expect: 100-continue on uploads', () => {
     const token = await stack.admin.token(account.id, SCOPES);
     const body = multipart(Buffer.concat([wavHeader(64_000), Buffer.alloc(64_000)]));
     const conn = await open();
-    conn.socket.write(uploadHead(token.value, `expect-ok-${Date.now()}`, body.length, ['Expect: 100-continue', 'Connection: close']));
+    conn.socket.write(
+      uploadHead(token.value, `expect-ok-${Date.now()}`, body.length, ['Expect: 100-continue', 'Connection: close']),
+    );
     expect(await until(() => conn.received().includes('100 Continue'), 10_000)).toBe(true);
     expect(finalStatus(conn.received())).toBeUndefined();
     conn.socket.write(body);
@@ -124,7 +133,8 @@ describe('an upload refused while its body is still coming', () => {
     const chunk = Buffer.alloc(256 * 1024, 1);
     while (written < total && !gone) {
       written += chunk.length;
-      if (!conn.socket.write(chunk)) await Promise.race([new Promise((r) => conn.socket.once('drain', r)), conn.closed]);
+      if (!conn.socket.write(chunk))
+        await Promise.race([new Promise((r) => conn.socket.once('drain', r)), conn.closed]);
     }
     expect(await until(() => gone, 10_000)).toBe(true);
     const text = conn.received();
@@ -148,16 +158,25 @@ describe('a refusal for money states the price, not the one-minute admission fig
     const token = await stack.admin.token(account.id, [...SCOPES, 'account:read']);
     const res = await submit(token.value, ninetySeconds());
     expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_MINUTES', details: { requiredMinutes: 2, balanceMinutes: 0 } });
+    expect(res.body.error).toMatchObject({
+      code: 'INSUFFICIENT_MINUTES',
+      details: { requiredMinutes: 2, balanceMinutes: 0 },
+    });
   });
 
-  it('answers 429 TOKEN_DAILY_CAP with the meeting\'s price as requiredMinutes', async () => {
+  it("answers 429 TOKEN_DAILY_CAP with the meeting's price as requiredMinutes", async () => {
     const account = await stack.admin.account({ balanceMinutes: 10 });
     const token = await stack.admin.token(account.id, SCOPES, { dailyMinuteCap: 1 });
-    const first = await submit(token.value, Buffer.concat([wavHeader(3 * BYTES_PER_SECOND), Buffer.alloc(3 * BYTES_PER_SECOND)]));
+    const first = await submit(
+      token.value,
+      Buffer.concat([wavHeader(3 * BYTES_PER_SECOND), Buffer.alloc(3 * BYTES_PER_SECOND)]),
+    );
     expect(first.status).toBe(202);
     const over = await submit(token.value, ninetySeconds());
     expect(over.status).toBe(429);
-    expect(over.body.error).toMatchObject({ code: 'TOKEN_DAILY_CAP', details: { capMinutes: 1, usedMinutes: 1, requiredMinutes: 2 } });
+    expect(over.body.error).toMatchObject({
+      code: 'TOKEN_DAILY_CAP',
+      details: { capMinutes: 1, usedMinutes: 1, requiredMinutes: 2 },
+    });
   });
 });

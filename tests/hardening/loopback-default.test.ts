@@ -19,7 +19,12 @@ const common = (env: NodeJS.ProcessEnv) => {
 describe('where a service listens', () => {
   it('listens on 127.0.0.1 unless HOST says otherwise', async () => {
     expect(common({}).host).toBe('127.0.0.1');
-    const running = await serve((_req, res) => res.end('ok'), { port: 0, host: common({}).host }, logger, async () => undefined);
+    const running = await serve(
+      (_req, res) => res.end('ok'),
+      { port: 0, host: common({}).host },
+      logger,
+      async () => undefined,
+    );
     try {
       expect(running.host).toBe('127.0.0.1');
     } finally {

@@ -11,10 +11,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack.stop());
 
-const head = (line: string, headers: string[] = []) => [line, 'Host: x', `Authorization: Bearer ${token.value}`, ...headers].join('\n');
+const head = (line: string, headers: string[] = []) =>
+  [line, 'Host: x', `Authorization: Bearer ${token.value}`, ...headers].join('\n');
 
 function expectEnvelope(res: RawResponse, status = 400, code = 'VALIDATION'): void {
-  expect({ status: res.status, body: res.json }).toEqual({ status, body: { error: expect.objectContaining({ code }) } });
+  expect({ status: res.status, body: res.json }).toEqual({
+    status,
+    body: { error: expect.objectContaining({ code }) },
+  });
   expect(res.headers['content-type']).toMatch(/^application\/json/);
 }
 
@@ -41,7 +45,9 @@ describe('the NUL character', () => {
   ])('is refused naming where it was: the %s', async (where, line) => {
     const res = await rawRequest(stack.url, head(line));
     expectEnvelope(res);
-    expect((res.json as { error: { message: string } }).error.message).toBe(`the ${where} must not contain the NUL character (U+0000)`);
+    expect((res.json as { error: { message: string } }).error.message).toBe(
+      `the ${where} must not contain the NUL character (U+0000)`,
+    );
   });
 });
 
@@ -59,7 +65,12 @@ describe('repeated parameters', () => {
 function json(method: string, path: string, body: string | Buffer, extra: string[] = [], declared?: number) {
   const b = typeof body === 'string' ? Buffer.from(body) : body;
   const length = declared ?? b.length;
-  return rawRequest(stack.url, head(`${method} ${path} HTTP/1.1`, [`Content-Length: ${length}`, ...extra]), b, length > b.length);
+  return rawRequest(
+    stack.url,
+    head(`${method} ${path} HTTP/1.1`, [`Content-Length: ${length}`, ...extra]),
+    b,
+    length > b.length,
+  );
 }
 
 describe('JSON bodies', () => {
@@ -96,27 +107,53 @@ describe('JSON bodies', () => {
       expect((res.json as { error: { message: string } }).error.message).toMatch(/UTF-8/);
     }
     const named = latin1('{"displayName":"\xe9\xe9"}');
-    const admin = await rawRequest(stack.url, ['POST /admin/v1/accounts HTTP/1.1', 'Host: x', `Authorization: Bearer ${ADMIN_KEY}`, 'Content-Type: application/json', `Content-Length: ${named.length}`].join('\n'), named);
+    const admin = await rawRequest(
+      stack.url,
+      [
+        'POST /admin/v1/accounts HTTP/1.1',
+        'Host: x',
+        `Authorization: Bearer ${ADMIN_KEY}`,
+        'Content-Type: application/json',
+        `Content-Length: ${named.length}`,
+      ].join('\n'),
+      named,
+    );
     expectEnvelope(admin);
     const keyterms = await stack.api.get('/api/v1/account/keyterms').set('Authorization', `Bearer ${token.value}`);
     expect(keyterms.body.keyterms).toEqual([]);
     const series = await stack.api.get('/api/v1/series/readable').set('Authorization', `Bearer ${token.value}`);
-    expect(series.body.items.map((i: { name: string }) => i.name).filter((n: string) => n.includes('crit'))).toEqual([]);
+    expect(series.body.items.map((i: { name: string }) => i.name).filter((n: string) => n.includes('crit'))).toEqual(
+      [],
+    );
   });
 
   it('says in plain words that a gzip body does not decompress', async () => {
-    const res = await json('PATCH', '/api/v1/account/settings', '{"summaryEmailEnabled":true}', ['Content-Type: application/json', 'Content-Encoding: gzip']);
+    const res = await json('PATCH', '/api/v1/account/settings', '{"summaryEmailEnabled":true}', [
+      'Content-Type: application/json',
+      'Content-Encoding: gzip',
+    ]);
     expectEnvelope(res);
-    expect((res.json as { error: { message: string } }).error.message).toBe('The body does not decompress as its Content-Encoding says.');
+    expect((res.json as { error: { message: string } }).error.message).toBe(
+      'The body does not decompress as its Content-Encoding says.',
+    );
   });
 
   it('names a field refused inside an object by its path (admin API too)', async () => {
     const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
     const account = await stack.admin.account();
-    const switches = await stack.api.patch(`/admin/v1/accounts/${account.id}`).set(admin).send({ switches: { FOO: true } });
-    expect([switches.status, switches.body.error]).toEqual([400, { code: 'VALIDATION', message: 'switches.FOO is not allowed' }]);
+    const switches = await stack.api
+      .patch(`/admin/v1/accounts/${account.id}`)
+      .set(admin)
+      .send({ switches: { FOO: true } });
+    expect([switches.status, switches.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION', message: 'switches.FOO is not allowed' },
+    ]);
     const flags = await stack.api.put('/admin/v1/flags').set(admin).send({});
-    expect([flags.status, flags.body.error]).toEqual([400, { code: 'VALIDATION', message: 'tokensDisabled is required' }]);
+    expect([flags.status, flags.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION', message: 'tokensDisabled is required' },
+    ]);
   });
 
   it('says a body that is JSON but not an object must be an object', async () => {
@@ -135,7 +172,13 @@ describe('JSON bodies', () => {
 describe('multipart uploads', () => {
   const boundary = 'XyZ';
   const upload = (body: string, declared?: number) =>
-    json('POST', '/api/v1/recordings', body, [`Content-Type: multipart/form-data; boundary=${boundary}`, 'Idempotency-Key: malformed-multipart-1'], declared);
+    json(
+      'POST',
+      '/api/v1/recordings',
+      body,
+      [`Content-Type: multipart/form-data; boundary=${boundary}`, 'Idempotency-Key: malformed-multipart-1'],
+      declared,
+    );
 
   it('answers 400 VALIDATION to a malformed part header', async () => {
     const body = `--${boundary}\r\nContent-Disposition form-data name="audio"\r\n\r\nabc\r\n--${boundary}--\r\n`;
@@ -158,7 +201,12 @@ describe('multipart uploads', () => {
   });
 
   it('answers 400 VALIDATION to a missing boundary', async () => {
-    expectEnvelope(await json('POST', '/api/v1/recordings', 'abc', ['Content-Type: multipart/form-data', 'Idempotency-Key: malformed-multipart-2']));
+    expectEnvelope(
+      await json('POST', '/api/v1/recordings', 'abc', [
+        'Content-Type: multipart/form-data',
+        'Idempotency-Key: malformed-multipart-2',
+      ]),
+    );
   });
 
   it('writes no meeting for any refused upload', async () => {

@@ -11,7 +11,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack.stop());
 
-const flags = (ip: string, key: string) => stack.api.get('/admin/v1/accounts/acc_none').set('Authorization', `Bearer ${key}`).set('X-Forwarded-For', ip);
+const flags = (ip: string, key: string) =>
+  stack.api.get('/admin/v1/accounts/acc_none').set('Authorization', `Bearer ${key}`).set('X-Forwarded-For', ip);
 
 describe('the admin API', () => {
   it('has its own request budget per address', async () => {
@@ -36,7 +37,10 @@ describe('the admin API', () => {
   });
 
   it('takes the key whatever the case of "Bearer"', async () => {
-    const res = await stack.api.get('/admin/v1/accounts/acc_none').set('Authorization', `bEaReR ${ADMIN_KEY}`).set('X-Forwarded-For', freshAddress());
+    const res = await stack.api
+      .get('/admin/v1/accounts/acc_none')
+      .set('Authorization', `bEaReR ${ADMIN_KEY}`)
+      .set('X-Forwarded-For', freshAddress());
     expect([res.status, res.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 });
@@ -44,13 +48,21 @@ describe('the admin API', () => {
 describe('the public port', () => {
   it.each(['/readyz', '/metrics'])('answers a plain 404 to %s', async (path) => {
     const res = await stack.api.get(path);
-    expect([res.status, res.headers['content-type'], res.text]).toEqual([404, 'text/plain; charset=utf-8', 'Not Found']);
+    expect([res.status, res.headers['content-type'], res.text]).toEqual([
+      404,
+      'text/plain; charset=utf-8',
+      'Not Found',
+    ]);
   });
 });
 
 describe('the ops port', () => {
   it('counts in /metrics the requests carrying X-Forwarded-For while TRUSTED_PROXIES is unset', async () => {
-    const gateway = await startGateway({ ...gatewayConfig({ ...stack.env, TRUSTED_PROXIES: '' }), port: 0, serviceUrls: stack.serviceUrls });
+    const gateway = await startGateway({
+      ...gatewayConfig({ ...stack.env, TRUSTED_PROXIES: '' }),
+      port: 0,
+      serviceUrls: stack.serviceUrls,
+    });
     try {
       await request(`http://127.0.0.1:${gateway.port}`).get('/api/v1/whoami').set('X-Forwarded-For', '198.51.100.7');
       const text = (await request(`http://127.0.0.1:${gateway.opsPort}`).get('/metrics')).text;
@@ -59,7 +71,6 @@ describe('the ops port', () => {
       await gateway.close();
     }
   });
-
 
   it('answers /readyz and /metrics', async () => {
     const gateway = await startGateway({ ...gatewayConfig(stack.env), port: 0, serviceUrls: stack.serviceUrls });

@@ -27,9 +27,18 @@ describe('secrets in production mode', () => {
   });
 
   it('refuses to start the gateway with weak secrets, one line naming each', () => {
-    const weak = { ADMIN_API_KEY: 'change-me', INTERNAL_JWT_SECRET: 'change-me-to-a-long-random-secret-of-32-chars', TOKEN_HASH_KEY: 'x'.repeat(40) };
+    const weak = {
+      ADMIN_API_KEY: 'change-me',
+      INTERNAL_JWT_SECRET: 'change-me-to-a-long-random-secret-of-32-chars',
+      TOKEN_HASH_KEY: 'x'.repeat(40),
+    };
     const env = { ...process.env, NODE_ENV: 'production', PORT: '0', ...weak };
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'services/gateway/src/main.ts')], { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'services/gateway/src/main.ts')], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(run.status).toBe(1);
     for (const name of Object.keys(weak)) {
       const lines = run.stderr.split('\n').filter((l) => l.includes(name));

@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 const at = (g: Running) => request(`http://127.0.0.1:${g.port}`);
-const whoami = (g: Running | null, token: string) => (g ? at(g) : stack.api).get('/api/v1/whoami').set('Authorization', `Bearer ${token}`);
+const whoami = (g: Running | null, token: string) =>
+  (g ? at(g) : stack.api).get('/api/v1/whoami').set('Authorization', `Bearer ${token}`);
 
 /** The replica's answer once it stops answering 200, or after the cache bound (plus slack) has passed. */
 async function statusOnceCacheBoundPassed(value: string): Promise<number> {

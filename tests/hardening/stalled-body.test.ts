@@ -20,7 +20,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const open = () => openRaw(stack.url);
 
 function head(method: string, path: string, token: string, headers: Record<string, string | number>): string {
-  return [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bearer ${token}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+  return [
+    `${method} ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Authorization: Bearer ${token}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
 }
 
 describe('a request body that stops arriving', () => {
@@ -29,7 +36,12 @@ describe('a request body that stops arriving', () => {
     const token = await stack.admin.token(account.id, ['account:write', 'account:read']);
     const conn = await open();
     const started = Date.now();
-    conn.socket.write(head('PATCH', '/api/v1/account/settings', token.value, { 'Content-Type': 'application/json', 'Content-Length': 100 }) + '{"speakerNamingMode"');
+    conn.socket.write(
+      head('PATCH', '/api/v1/account/settings', token.value, {
+        'Content-Type': 'application/json',
+        'Content-Length': 100,
+      }) + '{"speakerNamingMode"',
+    );
     const closedAt = await Promise.race([conn.closed, sleep(10_000).then(() => null)]);
     expect(closedAt).not.toBeNull();
     expect(closedAt! - started).toBeLessThan(5_000);
@@ -44,7 +56,13 @@ describe('a request body that stops arriving', () => {
     const token = await stack.admin.token(account.id, ['account:write', 'account:read']);
     const body = '{"speakerNamingMode":"FORCE_ON"}';
     const conn = await open();
-    conn.socket.write(head('PATCH', '/api/v1/account/settings', token.value, { 'Content-Type': 'application/json', 'Content-Length': body.length, Connection: 'close' }));
+    conn.socket.write(
+      head('PATCH', '/api/v1/account/settings', token.value, {
+        'Content-Type': 'application/json',
+        'Content-Length': body.length,
+        Connection: 'close',
+      }),
+    );
     // One byte every 120 ms: ~4 s in all, never 1 s without a byte.
     for (const ch of body) {
       conn.socket.write(ch);
@@ -61,13 +79,21 @@ describe('a request body that stops arriving', () => {
     const boundary = 'mm-stalled';
     const audio = readFileSync(toneWav(3));
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+      ),
       audio,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const key = `stalled-${Date.now()}`;
     const conn = await open();
-    conn.socket.write(head('POST', '/api/v1/recordings', token.value, { 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length }));
+    conn.socket.write(
+      head('POST', '/api/v1/recordings', token.value, {
+        'Idempotency-Key': key,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': body.length,
+      }),
+    );
     conn.socket.write(body.subarray(0, Math.floor(body.length / 2)));
     const closedAt = await Promise.race([conn.closed, sleep(10_000).then(() => null)]);
     expect(closedAt).not.toBeNull();
@@ -75,11 +101,12 @@ describe('a request body that stops arriving', () => {
     expect(conn.received()).toContain('"code":"VALIDATION"');
     // Nothing was kept: the same key makes the meeting, once the first request's claim is let go
     // (503 UPLOAD_IN_PROGRESS with Retry-After until then, as the contract says).
-    const send = () => stack.api
-      .post('/api/v1/recordings')
-      .set('Authorization', `Bearer ${token.value}`)
-      .set('Idempotency-Key', key)
-      .attach('audio', audio, { filename: 'a.wav', contentType: 'audio/wav' });
+    const send = () =>
+      stack.api
+        .post('/api/v1/recordings')
+        .set('Authorization', `Bearer ${token.value}`)
+        .set('Idempotency-Key', key)
+        .attach('audio', audio, { filename: 'a.wav', contentType: 'audio/wav' });
     let res = await send();
     for (let tries = 0; res.status === 503 && tries < 10; tries++) {
       expect(res.body.error.code).toBe('UPLOAD_IN_PROGRESS');
@@ -87,7 +114,9 @@ describe('a request body that stops arriving', () => {
       res = await send();
     }
     expect(res.status).toBe(202);
-    const list = await stack.api.get(`/api/v1/recordings/${res.body.recording.id}/status`).set('Authorization', `Bearer ${token.value}`);
+    const list = await stack.api
+      .get(`/api/v1/recordings/${res.body.recording.id}/status`)
+      .set('Authorization', `Bearer ${token.value}`);
     expect(list.status).toBe(200);
   });
 });

@@ -125,7 +125,10 @@ describe('MCP server: tool errors carry what the caller needs', () => {
     const { client } = await mcp(writer.value);
     const before = await usedMinutes(writer.value);
     const notAudio = faultOf(await call(client, 'submitRecording', { path: script, naming: 'skip' }));
-    expect(notAudio).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(`^path ${script}: not an audio`) });
+    expect(notAudio).toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringMatching(`^path ${script}: not an audio`),
+    });
     const unreadable = faultOf(await call(client, 'submitRecording', { path: garbage, naming: 'skip' }));
     expect(unreadable.code).toMatch(/^(INVALID_AUDIO|AUDIO_INCOMPLETE)$/);
     expect(unreadable.message).toMatch(new RegExp(`^path ${garbage}: \\S`));
@@ -156,7 +159,7 @@ describe('MCP server: tool errors carry what the caller needs', () => {
     });
   }, 60_000);
 
-  it("answers a missing bundle resource with the code said once; the template says it is Markdown", async () => {
+  it('answers a missing bundle resource with the code said once; the template says it is Markdown', async () => {
     const { client } = await mcp(writer.value);
     const missing = await client
       .readResource({ uri: 'mm://recordings/no-such-meeting/bundle.md' })
@@ -253,7 +256,9 @@ describe('MCP server: starting while the service does not answer', () => {
     expect(withQuery.stderr).toMatch(/MM_URL must not hold a query string/);
     expect(withQuery.stderr).not.toContain('s3cret');
     // The HTTP server reads the same configuration.
-    expect(() => loadConfig({ MM_URL: `http://user:s3cret@${target.host}` })).toThrow(/^(?!.*s3cret).*user name or password/);
+    expect(() => loadConfig({ MM_URL: `http://user:s3cret@${target.host}` })).toThrow(
+      /^(?!.*s3cret).*user name or password/,
+    );
   }, 60_000);
 });
 
@@ -265,7 +270,13 @@ describe('MCP server: a wait that stops where waiting alone cannot go on says wh
       while (!stopped) {
         const row = await meetingRow(stack, id);
         if (row.status !== 'FAILED')
-          await voice.publish(BUS.jobFailed, { recordingId: id, jobId: row.jobId, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
+          await voice.publish(BUS.jobFailed, {
+            recordingId: id,
+            jobId: row.jobId,
+            step: 'transcribe',
+            code: 'TRANSCRIBE_FAILED',
+            final: true,
+          });
         await new Promise((r) => setTimeout(r, 150));
       }
     })();

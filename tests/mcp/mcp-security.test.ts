@@ -60,7 +60,9 @@ describe('MCP over stdio uploads only audio from the folders the person allowed'
         code: 'VALIDATION',
         message: expect.stringMatching(/not inside a folder uploads are allowed from/),
       });
-    expect(faultOf(await call(client, 'submitRecording', { path: text })).message).toMatch(/not an audio or video file/);
+    expect(faultOf(await call(client, 'submitRecording', { path: text })).message).toMatch(
+      /not an audio or video file/,
+    );
     expect(await usedMinutes()).toBe(before);
 
     const sent = await call(client, 'submitRecording', { path: wav, naming: 'skip' });
@@ -112,11 +114,20 @@ describe('MCP over HTTP', () => {
 
   it('refuses a foreign Host or Origin with 403; an allowed Origin passes', async () => {
     const app = createHttpApp(cfg({ MCP_ALLOWED_ORIGINS: 'https://app.example' }));
-    const host = await request(app).post('/mcp').set({ ...accept, Host: 'evil.example' }).send(rpc);
+    const host = await request(app)
+      .post('/mcp')
+      .set({ ...accept, Host: 'evil.example' })
+      .send(rpc);
     expect([host.status, host.body.error.message]).toEqual([403, expect.stringMatching(/Host evil\.example/)]);
-    const origin = await request(app).post('/mcp').set({ ...accept, Origin: 'https://evil.example' }).send(rpc);
+    const origin = await request(app)
+      .post('/mcp')
+      .set({ ...accept, Origin: 'https://evil.example' })
+      .send(rpc);
     expect([origin.status, origin.body.error.message]).toEqual([403, expect.stringMatching(/Origin https:\/\/evil/)]);
-    const allowed = await request(app).post('/mcp').set({ ...accept, Origin: 'https://app.example' }).send(rpc);
+    const allowed = await request(app)
+      .post('/mcp')
+      .set({ ...accept, Origin: 'https://app.example' })
+      .send(rpc);
     expect(allowed.status).toBe(401);
   });
 
@@ -135,8 +146,14 @@ describe('MCP over HTTP', () => {
       resource_documentation: 'https://mm.example/help/tokens',
       token_instructions: expect.stringMatching(/API token.*Authorization: Bearer/),
     });
-    const bad = await request(app).post('/mcp').set({ ...accept, Authorization: 'Bearer svc_not_a_token' }).send(rpc);
-    expect([bad.status, bad.headers['www-authenticate']]).toEqual([401, expect.stringMatching(/error="invalid_token"/)]);
+    const bad = await request(app)
+      .post('/mcp')
+      .set({ ...accept, Authorization: 'Bearer svc_not_a_token' })
+      .send(rpc);
+    expect([bad.status, bad.headers['www-authenticate']]).toEqual([
+      401,
+      expect.stringMatching(/error="invalid_token"/),
+    ]);
   });
 });
 
@@ -155,12 +172,19 @@ describe('MCP over HTTP fetches audio URLs to disk, capped', () => {
     base = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
   });
   afterAll(() => host.close());
-  const leftovers = () => readdirSync(tmpdir()).filter((d) => d.startsWith('mcp-audio-')).sort();
+  const leftovers = () =>
+    readdirSync(tmpdir())
+      .filter((d) => d.startsWith('mcp-audio-'))
+      .sort();
 
   it('streams to a private file and names its size; past the cap it stops and leaves nothing behind', async () => {
     const before = leftovers();
     const fetched = await fetchAudio(`${base}/meeting.wav`, ['127.0.0.1'], 20_000);
-    expect([fetched.filename, fetched.size, readFileSync(fetched.path).length]).toEqual(['meeting.wav', 10_000, 10_000]);
+    expect([fetched.filename, fetched.size, readFileSync(fetched.path).length]).toEqual([
+      'meeting.wav',
+      10_000,
+      10_000,
+    ]);
     await fetched.remove();
     await expect(fetchAudio(`${base}/big.wav`, ['127.0.0.1'], 4000)).rejects.toThrow(/larger than 4000 bytes/);
     await expect(fetchAudio(`${base}/declared`, ['127.0.0.1'], 4000)).rejects.toThrow(/larger than 4000 bytes/);

@@ -61,7 +61,11 @@ afterAll(async () => {
 });
 
 async function stdioClient(token: string): Promise<Client> {
-  const { client } = await stdioMcpClient({ MM_URL: stack.url, MM_TOKEN: token, MM_UPLOAD_DIRS: path.dirname(spoken.path) });
+  const { client } = await stdioMcpClient({
+    MM_URL: stack.url,
+    MM_TOKEN: token,
+    MM_UPLOAD_DIRS: path.dirname(spoken.path),
+  });
   clients.push(client);
   return client;
 }
@@ -199,7 +203,10 @@ describe('MCP server', () => {
     expect(listing).not.toMatch(/\b(409|Idempotency-Key|Retry-After|idempotencyKey)\b/);
     for (const t of tools) {
       expect([t.name, t.outputSchema?.type]).toEqual([t.name, 'object']);
-      expect([t.name, Object.keys(t.inputSchema.properties ?? {})]).not.toContainEqual([t.name, expect.arrayContaining(['idempotencyKey'])]);
+      expect([t.name, Object.keys(t.inputSchema.properties ?? {})]).not.toContainEqual([
+        t.name,
+        expect.arrayContaining(['idempotencyKey']),
+      ]);
     }
     expect(byNameOf(tools, 'skipRecordingNaming').inputSchema.properties).not.toHaveProperty('action');
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
@@ -224,11 +231,9 @@ describe('MCP server', () => {
     // A spending call whose reply was lost (the client gave up at once), repeated as it was: charged once.
     const before = await balance();
     await expect(
-      client.callTool(
-        { name: 'askRecording', arguments: { id, question: 'Who is shipping?' } },
-        CallToolResultSchema,
-        { timeout: 1 },
-      ),
+      client.callTool({ name: 'askRecording', arguments: { id, question: 'Who is shipping?' } }, CallToolResultSchema, {
+        timeout: 1,
+      }),
     ).rejects.toThrow();
     const deadline = Date.now() + 60_000;
     while ((await balance()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));

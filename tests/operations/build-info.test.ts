@@ -18,6 +18,8 @@ describe('the build a service runs', () => {
     const health = await request(app).get('/healthz');
     expect(health.body).toEqual({ status: 'ok', version: '1.6.0', commit: 'abc1234' });
     const metrics = await request(app).get('/metrics');
-    expect(metrics.text).toContain(`build_info{version="1.6.0",commit="abc1234",node="${process.version}",service="build-info-test"} 1`);
+    expect(metrics.text).toContain(
+      `build_info{version="1.6.0",commit="abc1234",node="${process.version}",service="build-info-test"} 1`,
+    );
   });
 });

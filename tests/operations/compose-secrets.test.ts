@@ -14,13 +14,15 @@ const SECRET = /SECRET|PASSWORD|TOKEN|_KEY$|KEY_ID$|DATABASE_URL|REDIS_URL|SMTP_
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const compose: any = parse(readFileSync(path.join(ROOT, 'deploy', 'compose.yaml'), 'utf8'), { merge: true });
 
-const namesIn = (file: string) => new Set([...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]));
+const namesIn = (file: string) =>
+  new Set([...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]));
 
 /** Every variable a service's configuration reads. */
 function readBy(service: string): Set<string> {
   const own = path.join('services', service, 'src', 'config.ts');
   const files = [own, 'libs/http/src/config.ts'];
-  if (readFileSync(path.join(ROOT, own), 'utf8').includes('readStoreConfig')) files.push('libs/store/src/store-config.ts');
+  if (readFileSync(path.join(ROOT, own), 'utf8').includes('readStoreConfig'))
+    files.push('libs/store/src/store-config.ts');
   // The shared config reads NATS_PASSWORD and `${s.toUpperCase()}_PORT` style names: NATS_PASSWORD is named literally.
   return new Set(files.flatMap((f) => [...namesIn(f)]));
 }
@@ -42,7 +44,10 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('keeps the superuser password and the root keys to the containers that need them', () => {
-    const holders = (name: string) => Object.keys(compose.services).filter((c) => Object.keys(compose.services[c].environment ?? {}).includes(name)).sort();
+    const holders = (name: string) =>
+      Object.keys(compose.services)
+        .filter((c) => Object.keys(compose.services[c].environment ?? {}).includes(name))
+        .sort();
     expect(holders('POSTGRES_PASSWORD')).toEqual(['postgres']);
     expect(holders('PGPASSWORD')).toEqual(['db-bootstrap']);
     expect(holders('MINIO_ROOT_PASSWORD')).toEqual(['minio', 'minio-bucket']);
@@ -52,17 +57,26 @@ describe('deploy/compose.yaml', () => {
     for (const c of Object.values(compose.services) as { env_file?: unknown }[]) expect(c.env_file).toBeUndefined();
   });
 
-  it('makes the NATS streams first in a one-shot bus-setup, the only container with the operator\'s password', () => {
-    const holders = (name: string) => Object.keys(compose.services).filter((c) => Object.keys(compose.services[c].environment ?? {}).includes(name)).sort();
+  it("makes the NATS streams first in a one-shot bus-setup, the only container with the operator's password", () => {
+    const holders = (name: string) =>
+      Object.keys(compose.services)
+        .filter((c) => Object.keys(compose.services[c].environment ?? {}).includes(name))
+        .sort();
     const setup = compose.services['bus-setup'];
     // The gateway's image runs the step (services/gateway/src/main.ts: `bus-setup`, libs/bus/src/setup-step.ts).
     expect(setup.build.target).toBe('gateway');
     expect(setup.command).toEqual(['node', 'src/main.js', 'bus-setup']);
-    expect(readFileSync(path.join(ROOT, 'services', 'gateway', 'src', 'main.ts'), 'utf8')).toMatch(/isBusSetupCommand\(\)\) runBusSetup\(\)/);
+    expect(readFileSync(path.join(ROOT, 'services', 'gateway', 'src', 'main.ts'), 'utf8')).toMatch(
+      /isBusSetupCommand\(\)\) runBusSetup\(\)/,
+    );
     expect(setup.environment.NATS_SETUP_PASSWORD).toMatch(/^\$\{NATS_PASSWORD_OPERATOR:\?/);
     expect(Object.keys(setup.environment).filter((k) => SECRET.test(k))).toEqual(['NATS_SETUP_PASSWORD']);
     expect(holders('NATS_SETUP_PASSWORD')).toEqual(['bus-setup']);
-    for (const service of SERVICES) expect({ service, after: compose.services[service].depends_on['bus-setup'] }).toEqual({ service, after: { condition: 'service_completed_successfully' } });
+    for (const service of SERVICES)
+      expect({ service, after: compose.services[service].depends_on['bus-setup'] }).toEqual({
+        service,
+        after: { condition: 'service_completed_successfully' },
+      });
   });
 
   it('runs the same bootstrap script as the Kubernetes Job', () => {

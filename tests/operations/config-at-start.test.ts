@@ -5,7 +5,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const SERVICES = ['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events'] as const;
 
 /** Starts a service as production does (its own process), with only `env`; resolves with how it ended. */
-function startWith(service: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function startWith(
+  service: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services', service, 'src', 'main.ts')], {
       cwd: ROOT,
@@ -37,7 +40,11 @@ describe.each(SERVICES)('the %s service checks its configuration before anything
     const r = await startWith(service, { DATABASE_URL: 'mysql://db/x' });
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${service} failed to start: .*DATABASE_URL must be a postgres or postgresql URL`))]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${service} failed to start: .*DATABASE_URL must be a postgres or postgresql URL`),
+      ),
+    ]);
   });
 
   it('exits non-zero with one line naming a missing production variable (INTERNAL_JWT_SECRET)', async () => {

@@ -28,12 +28,15 @@ const prefix = `mmb${id}_`;
 const work = mkdtempSync(path.join(tmpdir(), 'mm-boot-'));
 const passwords: Record<string, string> = {};
 
-const objects: Obj[] = parseAllDocuments(execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', 'prod')], { encoding: 'utf8' }))
+const objects: Obj[] = parseAllDocuments(
+  execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', 'prod')], { encoding: 'utf8' }),
+)
   .map((d) => d.toJS())
   .filter(Boolean);
 const deployments = objects.filter((o) => o.kind === 'Deployment');
 /** A service opens Postgres when its main.ts does (the app, services/web, too: its share links). */
-const usesPostgres = (service: string) => /openDatabase[<(]/.test(readFileSync(path.join(ROOT, 'services', service, 'src', 'main.ts'), 'utf8'));
+const usesPostgres = (service: string) =>
+  /openDatabase[<(]/.test(readFileSync(path.join(ROOT, 'services', service, 'src', 'main.ts'), 'utf8'));
 const withDatabase = deployments.filter((d) => usesPostgres(d.metadata.name));
 
 /** A connection as the server's superuser, to make the administrator and drop everything after. */
@@ -73,7 +76,9 @@ function runBootstrap(): Promise<{ code: number | null; out: string }> {
   const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'postgres-bootstrap');
   const container = job.spec.template.spec.containers[0];
   const volume = job.spec.template.spec.volumes.find((v: Obj) => v.configMap);
-  const script = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name).data['bootstrap.sh'];
+  const script = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name).data[
+    'bootstrap.sh'
+  ];
   const mount = container.volumeMounts.find((m: Obj) => m.name === volume.name).mountPath;
   expect(container.command).toEqual(['sh', `${mount}/bootstrap.sh`]);
   writeFileSync(path.join(work, 'bootstrap.sh'), script);
@@ -83,7 +88,13 @@ function runBootstrap(): Promise<{ code: number | null; out: string }> {
     ...jobEnv,
     // Roles are the whole server's: this run's own names.
     ROLE_PREFIX: prefix,
-    ...{ PGHOST: server.hostname, PGPORT: server.port || '5432', PGDATABASE: database, PGUSER: admin, PGPASSWORD: 'unused-with-trust' },
+    ...{
+      PGHOST: server.hostname,
+      PGPORT: server.port || '5432',
+      PGDATABASE: database,
+      PGUSER: admin,
+      PGPASSWORD: 'unused-with-trust',
+    },
     ...Object.fromEntries(Object.entries(passwords).map(([s, pw]) => [`${s.toUpperCase()}_DB_PASSWORD`, pw])),
   };
   return run('sh', [path.join(work, 'bootstrap.sh')], env);
@@ -99,7 +110,11 @@ function runMigrate(deployment: Obj): Promise<{ code: number | null; out: string
   const ref = init.env.find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef;
   expect(ref).toEqual({ name: `${service}-secrets`, key: 'DATABASE_URL' });
   const env = { PATH: process.env.PATH, DATABASE_URL: urlOf(`${prefix}${service}`, passwords[service]) };
-  return run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services', service, 'src', 'main.ts'), ...args], env);
+  return run(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'services', service, 'src', 'main.ts'), ...args],
+    env,
+  );
 }
 
 let stack: Stack | null = null;
@@ -137,7 +152,9 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
       // One role per service that opens Postgres, no superuser, no CREATE on the database, owning one
       // schema: the gateway's is `access`. No other role of this run's prefix.
       expect(rights.rows).toHaveLength(roles.length);
-      const made = await client.query(`select rolname from pg_roles where starts_with(rolname, $1) order by rolname`, [prefix]);
+      const made = await client.query(`select rolname from pg_roles where starts_with(rolname, $1) order by rolname`, [
+        prefix,
+      ]);
       expect(made.rows.map((r) => r.rolname)).toEqual([...roles].sort());
       expect(rights.rows.filter((r) => r.rolsuper || r.create_db)).toEqual([]);
       expect(rights.rows.find((r) => r.rolname === `${prefix}gateway`).nspname).toBe('access');
@@ -147,23 +164,36 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
 
     // A start before the migration step is refused, naming the step.
     const base = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: urlOf(`${prefix}series`, passwords.series) };
-    await expect(startSeries({ ...seriesConfig(base), port: 0 })).rejects.toThrow(/schema series has no migrations applied: run the migration step first/);
+    await expect(startSeries({ ...seriesConfig(base), port: 0 })).rejects.toThrow(
+      /schema series has no migrations applied: run the migration step first/,
+    );
 
     // A Deployment has a migrate step and a DATABASE_URL exactly when its code opens Postgres.
     for (const d of deployments) {
       const pod = d.spec.template.spec;
       const named = JSON.stringify([...(pod.initContainers ?? []), ...pod.containers]).includes('DATABASE_URL');
       const migrates = (pod.initContainers ?? []).some((c: Obj) => c.name === 'migrate');
-      expect({ name: d.metadata.name, named, migrates }).toEqual({ name: d.metadata.name, named: usesPostgres(d.metadata.name), migrates: usesPostgres(d.metadata.name) });
+      expect({ name: d.metadata.name, named, migrates }).toEqual({
+        name: d.metadata.name,
+        named: usesPostgres(d.metadata.name),
+        migrates: usesPostgres(d.metadata.name),
+      });
     }
     expect(withDatabase.length).toBeGreaterThan(0);
     // Every service's step at once, as the pods of one apply; then again, twice at once (several
     // pods of a rollout): nothing left to apply, no error.
     const steps = await Promise.all(withDatabase.map(runMigrate));
-    expect(steps.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(steps.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current \(applied /) })));
+    expect(steps.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(
+      steps.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current \(applied /) })),
+    );
     const { schema, migrations } = SERVICE_SCHEMAS.recordings;
     const recordingsUrl = urlOf(`${prefix}recordings`, passwords.recordings);
-    expect(await Promise.all([migrateSchema(recordingsUrl, schema, migrations), migrateSchema(recordingsUrl, schema, migrations)])).toEqual([[], []]);
+    expect(
+      await Promise.all([
+        migrateSchema(recordingsUrl, schema, migrations),
+        migrateSchema(recordingsUrl, schema, migrations),
+      ]),
+    ).toEqual([[], []]);
 
     const urls = Object.fromEntries(Object.entries(passwords).map(([s, pw]) => [s, urlOf(`${prefix}${s}`, pw)]));
     stack = await startStack({}, { pipeline: true, databaseUrls: urls });

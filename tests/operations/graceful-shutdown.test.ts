@@ -32,7 +32,9 @@ function get(port: number, pathname: string): Promise<Outcome> {
       res.on('end', () => resolve({ kind: 'answer', status: res.statusCode ?? 0 }));
       res.on('error', (e) => resolve({ kind: 'failed', error: String(e) }));
     });
-    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'failed', error: `${e.code} ${e.message}` }));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve(e.code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'failed', error: `${e.code} ${e.message}` }),
+    );
     req.end();
   });
 }

@@ -13,15 +13,27 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 describe('the images', () => {
   it('has a target for every service, the app and the MCP server', () => {
-    expect(dockerfileTargets()).toEqual(['gateway', 'account', 'recordings', 'pipeline', 'series', 'ask', 'events', 'web', 'mcp']);
+    expect(dockerfileTargets()).toEqual([
+      'gateway',
+      'account',
+      'recordings',
+      'pipeline',
+      'series',
+      'ask',
+      'events',
+      'web',
+      'mcp',
+    ]);
   });
 
-  it('builds on Node 24, the same release in the Dockerfile default and the local base\'s lock, pinned by integrity', () => {
+  it("builds on Node 24, the same release in the Dockerfile default and the local base's lock, pinned by integrity", () => {
     const lock = readFileSync(path.join(ROOT, 'deploy', 'base-image.lock'), 'utf8');
     const [, version, integrity] = /^node (\S+) (\S+)$/m.exec(lock)!;
     expect(version).toMatch(/^24\./);
     expect(integrity).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
-    expect(readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8')).toContain(`ARG NODE_IMAGE=node:${version}-bookworm-slim`);
+    expect(readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8')).toContain(
+      `ARG NODE_IMAGE=node:${version}-bookworm-slim`,
+    );
     // Every Debian package of the base by version.
     expect(lock.match(/^deb \S+ \S+$/gm)!.length).toBeGreaterThan(50);
   });

@@ -17,9 +17,19 @@ function render(components: string[]): Obj[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'mm-kc-'));
   try {
     const k8s = path.relative(dir, path.join(ROOT, 'k8s'));
-    writeFileSync(path.join(dir, 'kustomization.yaml'), JSON.stringify({ resources: [`${k8s}/overlays/prod`], components: components.map((c) => `${k8s}/components/${c}`) }));
-    const yaml = execFileSync('kubectl', ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', dir], { encoding: 'utf8' });
-    return parseAllDocuments(yaml).map((d) => d.toJS()).filter(Boolean);
+    writeFileSync(
+      path.join(dir, 'kustomization.yaml'),
+      JSON.stringify({
+        resources: [`${k8s}/overlays/prod`],
+        components: components.map((c) => `${k8s}/components/${c}`),
+      }),
+    );
+    const yaml = execFileSync('kubectl', ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', dir], {
+      encoding: 'utf8',
+    });
+    return parseAllDocuments(yaml)
+      .map((d) => d.toJS())
+      .filter(Boolean);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -27,7 +37,11 @@ function render(components: string[]): Obj[] {
 
 /** Every TypeScript source of the services and libraries, read together. */
 const code = ['libs', 'services']
-  .flatMap((top) => readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' }).filter((f) => /\/src\/.*\.ts$/.test(f) && !f.includes('node_modules')).map((f) => path.join(top, f)))
+  .flatMap((top) =>
+    readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\/src\/.*\.ts$/.test(f) && !f.includes('node_modules'))
+      .map((f) => path.join(top, f)),
+  )
   .map((f) => readFileSync(path.join(ROOT, f), 'utf8'))
   .join('\n');
 
@@ -41,30 +55,54 @@ describe('the kustomize components', () => {
   });
 
   it('scrape each service on the port its pods say /metrics is on', () => {
-    const scraped = of('Deployment').filter((d) => d.spec.template.metadata.annotations?.['prometheus.io/scrape'] === 'true');
+    const scraped = of('Deployment').filter(
+      (d) => d.spec.template.metadata.annotations?.['prometheus.io/scrape'] === 'true',
+    );
     // One ServiceMonitor per scraped Deployment, none more (every service, the app included).
-    expect(of('ServiceMonitor').map((m) => m.metadata.name).sort()).toEqual(scraped.map((d) => d.metadata.name).sort());
+    expect(
+      of('ServiceMonitor')
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(scraped.map((d) => d.metadata.name).sort());
     expect(scraped.length).toBeGreaterThanOrEqual(8);
     for (const d of scraped) {
       const name = d.metadata.name;
       const podPort = Number(d.spec.template.metadata.annotations['prometheus.io/port']);
       const monitor = of('ServiceMonitor').find((m) => m.metadata.name === name);
       const portName = monitor.spec.endpoints[0].port;
-      const service = of('Service').find((s) => s.spec.selector['app.kubernetes.io/name'] === name && s.spec.ports.some((q: Obj) => q.name === portName));
+      const service = of('Service').find(
+        (s) => s.spec.selector['app.kubernetes.io/name'] === name && s.spec.ports.some((q: Obj) => q.name === portName),
+      );
       const target = service.spec.ports.find((q: Obj) => q.name === portName).targetPort;
-      const container = d.spec.template.spec.containers[0].ports.find((q: Obj) => q.name === target || q.containerPort === target);
-      expect({ name, port: container.containerPort, path: monitor.spec.endpoints[0].path }).toEqual({ name, port: podPort, path: '/metrics' });
+      const container = d.spec.template.spec.containers[0].ports.find(
+        (q: Obj) => q.name === target || q.containerPort === target,
+      );
+      expect({ name, port: container.containerPort, path: monitor.spec.endpoints[0].path }).toEqual({
+        name,
+        port: podPort,
+        path: '/metrics',
+      });
     }
   });
 
   it('alert on outbox lag, dead letters, queue depth, 5xx rate and pipeline failures, with metrics the code exports', () => {
     const rules = of('PrometheusRule').flatMap((r) => r.spec.groups.flatMap((g: Obj) => g.rules));
     expect(rules.map((r: Obj) => r.alert).sort()).toEqual(
-      ['MeetingMemoryDeadLetters', 'MeetingMemoryHigh5xxRate', 'MeetingMemoryOutboxLag', 'MeetingMemoryPipelineFailures', 'MeetingMemoryPipelineQueueDepth'].sort(),
+      [
+        'MeetingMemoryDeadLetters',
+        'MeetingMemoryHigh5xxRate',
+        'MeetingMemoryOutboxLag',
+        'MeetingMemoryPipelineFailures',
+        'MeetingMemoryPipelineQueueDepth',
+      ].sort(),
     );
-    const metrics = new Set(rules.flatMap((r: Obj) => [...String(r.expr).matchAll(/\b([a-z_]+)(?:\{|\[|\))/g)].map((m) => m[1])));
+    const metrics = new Set(
+      rules.flatMap((r: Obj) => [...String(r.expr).matchAll(/\b([a-z_]+)(?:\{|\[|\))/g)].map((m) => m[1])),
+    );
     // The NATS exporter's metric aside, each is registered by the services' code.
-    const ours = [...metrics].filter((m) => !m.startsWith('jetstream_') && !['sum', 'max', 'rate', 'increase', 'by'].includes(m));
+    const ours = [...metrics].filter(
+      (m) => !m.startsWith('jetstream_') && !['sum', 'max', 'rate', 'increase', 'by'].includes(m),
+    );
     expect(ours.filter((m) => !code.includes(`'${m.replace(/_count$/, '')}'`))).toEqual([]);
     expect(ours.length).toBeGreaterThanOrEqual(4);
   });
@@ -81,10 +119,18 @@ describe('the kustomize components', () => {
   it('run the MCP HTTP server from its own image target, reached through the ingress, reaching the gateway alone', () => {
     const mcp = of('Deployment').find((d) => d.metadata.name === 'mcp');
     expect(mcp.spec.template.spec.containers[0].image).toBe('meeting-memory/mcp');
-    expect(readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8')).toMatch(/FROM runtime AS mcp\n[\s\S]*CMD \["node", "src\/main\.js", "--http"\]/);
+    expect(readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8')).toMatch(
+      /FROM runtime AS mcp\n[\s\S]*CMD \["node", "src\/main\.js", "--http"\]/,
+    );
     const pod = (name: string): Node => {
       const d = of('Deployment').find((x) => x.metadata.name === name);
-      return { name, namespace: 'meeting-memory', labels: d.spec.template.metadata.labels, ports: d.spec.template.spec.containers[0].ports.map((q: Obj) => q.containerPort), inNamespace: true };
+      return {
+        name,
+        namespace: 'meeting-memory',
+        labels: d.spec.template.metadata.labels,
+        ports: d.spec.template.spec.containers[0].ports.map((q: Obj) => q.containerPort),
+        inNamespace: true,
+      };
     };
     const nodes: Node[] = [
       pod('mcp'),
@@ -92,7 +138,9 @@ describe('the kustomize components', () => {
       { name: 'ingress-nginx', namespace: 'ingress-nginx', labels: {}, ports: [], inNamespace: false },
       { name: 'outside', namespace: '', labels: {}, ports: 'any', inNamespace: false },
     ];
-    const paths = [...allowedPaths(of('NetworkPolicy'), nodes, 'meeting-memory')].filter((x) => x.includes('mcp')).sort();
+    const paths = [...allowedPaths(of('NetworkPolicy'), nodes, 'meeting-memory')]
+      .filter((x) => x.includes('mcp'))
+      .sort();
     expect(paths).toEqual(['ingress-nginx -> mcp:8090', 'mcp -> gateway:8080']);
   });
 });

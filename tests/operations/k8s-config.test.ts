@@ -9,8 +9,12 @@ type Obj = any;
 const ROOT = path.resolve(__dirname, '..', '..');
 
 function render(overlay: string): Obj[] {
-  const yaml = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', overlay)], { encoding: 'utf8' });
-  return parseAllDocuments(yaml).map((d) => d.toJS()).filter(Boolean);
+  const yaml = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', overlay)], {
+    encoding: 'utf8',
+  });
+  return parseAllDocuments(yaml)
+    .map((d) => d.toJS())
+    .filter(Boolean);
 }
 
 /** Kubernetes quantities in bytes (Ki, Mi, Gi). */
@@ -45,18 +49,30 @@ describe.each(['dev', 'prod'])('the %s overlay configuration', (overlay) => {
   it('spreads each Deployment over zones and nodes without blocking scheduling', () => {
     for (const d of of('Deployment')) {
       const spread = d.spec.template.spec.topologySpreadConstraints ?? [];
-      const own = spread.filter((c: Obj) => c.labelSelector.matchLabels['app.kubernetes.io/name'] === d.metadata.name && c.whenUnsatisfiable === 'ScheduleAnyway');
-      expect({ name: d.metadata.name, keys: own.map((c: Obj) => c.topologyKey).sort() }).toEqual({ name: d.metadata.name, keys: ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'] });
+      const own = spread.filter(
+        (c: Obj) =>
+          c.labelSelector.matchLabels['app.kubernetes.io/name'] === d.metadata.name &&
+          c.whenUnsatisfiable === 'ScheduleAnyway',
+      );
+      expect({ name: d.metadata.name, keys: own.map((c: Obj) => c.topologyKey).sort() }).toEqual({
+        name: d.metadata.name,
+        keys: ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'],
+      });
     }
   });
 
   it('requests ephemeral storage, with a limit above the emptyDir volumes it mounts', () => {
     for (const d of [...of('Deployment'), ...of('Job')]) {
       const pod = d.spec.template.spec;
-      const volumes = pod.volumes.filter((v: Obj) => v.emptyDir).reduce((sum: number, v: Obj) => sum + bytes(v.emptyDir.sizeLimit), 0);
+      const volumes = pod.volumes
+        .filter((v: Obj) => v.emptyDir)
+        .reduce((sum: number, v: Obj) => sum + bytes(v.emptyDir.sizeLimit), 0);
       const c = pod.containers[0];
       expect(bytes(c.resources.requests['ephemeral-storage'])).toBeGreaterThan(0);
-      expect({ name: d.metadata.name, covered: bytes(c.resources.limits['ephemeral-storage']) > volumes }).toEqual({ name: d.metadata.name, covered: true });
+      expect({ name: d.metadata.name, covered: bytes(c.resources.limits['ephemeral-storage']) > volumes }).toEqual({
+        name: d.metadata.name,
+        covered: true,
+      });
     }
   });
 });

@@ -13,11 +13,19 @@ type Obj = any;
 
 /** `kubectl kustomize` (kustomize v5 built into kubectl) renders an overlay. */
 function render(overlay: string): { yaml: string; objects: Obj[] } {
-  const yaml = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', overlay)], { encoding: 'utf8' });
-  return { yaml, objects: parseAllDocuments(yaml).map((d) => d.toJS()).filter(Boolean) };
+  const yaml = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', overlay)], {
+    encoding: 'utf8',
+  });
+  return {
+    yaml,
+    objects: parseAllDocuments(yaml)
+      .map((d) => d.toJS())
+      .filter(Boolean),
+  };
 }
 
-const matches = (selector: Obj, labels: Record<string, string>) => Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+const matches = (selector: Obj, labels: Record<string, string>) =>
+  Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
 
 describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
   const { yaml, objects } = render(overlay);
@@ -26,7 +34,11 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
   const deployments = of('Deployment');
 
   it('validates every object against the Kubernetes schemas (kubernetes-models)', () => {
-    const out = execFileSync('node', [path.join(__dirname, 'k8s-validate.mjs')], { input: yaml, encoding: 'utf8', cwd: path.join(ROOT, 'tests') });
+    const out = execFileSync('node', [path.join(__dirname, 'k8s-validate.mjs')], {
+      input: yaml,
+      encoding: 'utf8',
+      cwd: path.join(ROOT, 'tests'),
+    });
     expect(JSON.parse(out)).toEqual([]);
     expect(objects.length).toBeGreaterThan(40);
   });
@@ -46,18 +58,32 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
   it('gives every container requests, limits, three probes and a locked-down securityContext', () => {
     for (const d of [...deployments, ...of('Job')]) {
       const pod = d.spec.template.spec;
-      expect({ name: d.metadata.name, runAsNonRoot: pod.securityContext?.runAsNonRoot }).toEqual({ name: d.metadata.name, runAsNonRoot: true });
+      expect({ name: d.metadata.name, runAsNonRoot: pod.securityContext?.runAsNonRoot }).toEqual({
+        name: d.metadata.name,
+        runAsNonRoot: true,
+      });
       for (const c of pod.containers) {
-        for (const k of ['requests', 'limits']) expect(Object.keys(c.resources?.[k] ?? {}).sort()).toEqual(['cpu', 'ephemeral-storage', 'memory']);
-        expect(c.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
-        if (d.kind === 'Deployment') for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(c[p]?.httpGet?.path).toMatch(/^\/(healthz|readyz)$/);
+        for (const k of ['requests', 'limits'])
+          expect(Object.keys(c.resources?.[k] ?? {}).sort()).toEqual(['cpu', 'ephemeral-storage', 'memory']);
+        expect(c.securityContext).toMatchObject({
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
+        if (d.kind === 'Deployment')
+          for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe'])
+            expect(c[p]?.httpGet?.path).toMatch(/^\/(healthz|readyz)$/);
       }
     }
   });
 
   it('covers every pod with a NetworkPolicy behind a default deny; only the gateway takes traffic from outside', () => {
     const policies = of('NetworkPolicy');
-    const deny = policies.find((p) => Object.keys(p.spec.podSelector).length === 0 || Object.keys(p.spec.podSelector.matchLabels ?? {}).length === 0);
+    const deny = policies.find(
+      (p) =>
+        Object.keys(p.spec.podSelector).length === 0 || Object.keys(p.spec.podSelector.matchLabels ?? {}).length === 0,
+    );
     expect(deny?.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
     expect(deny?.spec.ingress ?? []).toEqual([]);
     expect(deny?.spec.egress ?? []).toEqual([]);
@@ -67,19 +93,36 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
       expect({ pod: d.metadata.name, policies: own.length }).toEqual({ pod: d.metadata.name, policies: 1 });
       const sources = (own[0].spec.ingress ?? []).flatMap((r: Obj) => r.from ?? [{ anywhere: true }]);
       expect(sources.some((f: Obj) => f.anywhere || f.ipBlock)).toBe(false);
-      const fromOutside = sources.filter((f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx');
-      expect({ pod: d.metadata.name, outside: fromOutside.length > 0 }).toEqual({ pod: d.metadata.name, outside: d.metadata.name === 'gateway' });
+      const fromOutside = sources.filter(
+        (f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx',
+      );
+      expect({ pod: d.metadata.name, outside: fromOutside.length > 0 }).toEqual({
+        pod: d.metadata.name,
+        outside: d.metadata.name === 'gateway',
+      });
       // Inside the namespace, only the gateway reaches a service; and the app (services/web), with
       // the principal the gateway gave it, reaches the services whose data its pages show.
-      const peers = sources.filter((f: Obj) => f.podSelector && !f.namespaceSelector).map((f: Obj) => f.podSelector.matchLabels['app.kubernetes.io/name']);
-      const allowed = d.metadata.name === 'web' ? ['gateway'] : ['account', 'recordings', 'series', 'ask', 'events', 'gateway'].includes(d.metadata.name) ? ['gateway', 'web'] : ['gateway'];
-      expect({ pod: d.metadata.name, peers: peers.filter((p: string) => !allowed.includes(p)) }).toEqual({ pod: d.metadata.name, peers: [] });
+      const peers = sources
+        .filter((f: Obj) => f.podSelector && !f.namespaceSelector)
+        .map((f: Obj) => f.podSelector.matchLabels['app.kubernetes.io/name']);
+      const allowed =
+        d.metadata.name === 'web'
+          ? ['gateway']
+          : ['account', 'recordings', 'series', 'ask', 'events', 'gateway'].includes(d.metadata.name)
+            ? ['gateway', 'web']
+            : ['gateway'];
+      expect({ pod: d.metadata.name, peers: peers.filter((p: string) => !allowed.includes(p)) }).toEqual({
+        pod: d.metadata.name,
+        peers: [],
+      });
     }
   });
 
   it('writes no secret value: no Secret object, secrets only through secretRef', () => {
     expect(of('Secret')).toEqual([]);
-    for (const cm of of('ConfigMap')) for (const k of Object.keys(cm.data ?? {})) expect({ cm: cm.metadata.name, k, secret: SECRET_NAME.test(k) }).toMatchObject({ secret: false });
+    for (const cm of of('ConfigMap'))
+      for (const k of Object.keys(cm.data ?? {}))
+        expect({ cm: cm.metadata.name, k, secret: SECRET_NAME.test(k) }).toMatchObject({ secret: false });
     for (const d of [...deployments, ...of('Job')]) {
       for (const c of d.spec.template.spec.containers) {
         for (const e of c.env ?? []) if (SECRET_NAME.test(e.name)) expect(e.value).toBeUndefined();
@@ -88,19 +131,34 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
     }
   });
 
-  it('runs the bus setup step as the NATS operator in a Job of the gateway\'s image; no service holds that password', () => {
+  it("runs the bus setup step as the NATS operator in a Job of the gateway's image; no service holds that password", () => {
     const job = named('Job', 'bus-setup');
     const c = job.spec.template.spec.containers[0];
     expect(c.image).toBe(named('Deployment', 'gateway').spec.template.spec.containers[0].image);
     expect(c.command).toEqual(['node', 'src/main.js', 'bus-setup']);
     expect(c.env ?? []).toEqual([]);
-    expect((c.envFrom ?? []).filter((f: Obj) => f.secretRef).map((f: Obj) => f.secretRef.name)).toEqual(['bus-setup-secrets']);
-    for (const d of deployments) expect({ name: d.metadata.name, operator: JSON.stringify(d.spec.template.spec).match(/NATS_SETUP_PASSWORD|NATS_PASSWORD_OPERATOR|bus-setup-secrets/g) }).toEqual({ name: d.metadata.name, operator: null });
+    expect((c.envFrom ?? []).filter((f: Obj) => f.secretRef).map((f: Obj) => f.secretRef.name)).toEqual([
+      'bus-setup-secrets',
+    ]);
+    for (const d of deployments)
+      expect({
+        name: d.metadata.name,
+        operator: JSON.stringify(d.spec.template.spec).match(
+          /NATS_SETUP_PASSWORD|NATS_PASSWORD_OPERATOR|bus-setup-secrets/g,
+        ),
+      }).toEqual({ name: d.metadata.name, operator: null });
   });
 
   it('has a PodDisruptionBudget per service and an HPA per stateless service', () => {
-    for (const s of SERVICES) expect(of('PodDisruptionBudget').filter((p) => matches(p.spec.selector, { 'app.kubernetes.io/name': s }))).toHaveLength(1);
-    expect(of('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name).sort()).toEqual([...HPA_SERVICES].sort());
+    for (const s of SERVICES)
+      expect(
+        of('PodDisruptionBudget').filter((p) => matches(p.spec.selector, { 'app.kubernetes.io/name': s })),
+      ).toHaveLength(1);
+    expect(
+      of('HorizontalPodAutoscaler')
+        .map((h) => h.spec.scaleTargetRef.name)
+        .sort(),
+    ).toEqual([...HPA_SERVICES].sort());
     for (const h of of('HorizontalPodAutoscaler')) expect(h.spec.maxReplicas).toBeGreaterThan(h.spec.minReplicas);
   });
 

@@ -6,8 +6,10 @@ const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
 
 // No Docker engine runs here: the files are checked by real linters instead (README, "Images").
 describe('the deploy files pass their linters', () => {
-  it('deploy/Dockerfile passes dockerfile-utils lint (the Docker language server\'s validator)', () => {
-    const r = spawnSync(bin('dockerfile-utils'), ['lint', path.join(ROOT, 'deploy', 'Dockerfile')], { encoding: 'utf8' });
+  it("deploy/Dockerfile passes dockerfile-utils lint (the Docker language server's validator)", () => {
+    const r = spawnSync(bin('dockerfile-utils'), ['lint', path.join(ROOT, 'deploy', 'Dockerfile')], {
+      encoding: 'utf8',
+    });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
@@ -19,7 +21,10 @@ describe('the deploy files pass their linters', () => {
   });
 
   it('the linters catch a broken file (they are not empty runs)', () => {
-    const r = spawnSync(bin('dockerfile-utils'), ['lint', '/dev/stdin'], { input: 'FROM node\nEXPOSE abc\n', encoding: 'utf8' });
+    const r = spawnSync(bin('dockerfile-utils'), ['lint', '/dev/stdin'], {
+      input: 'FROM node\nEXPOSE abc\n',
+      encoding: 'utf8',
+    });
     expect(r.status).not.toBe(0);
   });
 });

@@ -49,20 +49,31 @@ function admits(peers: Obj[] | undefined, peer: Node, ns: string, byPortReaches:
   return peers.some((p: Obj) => {
     if (p.ipBlock) return peer.name === 'outside';
     if (peer.name === 'outside') return false;
-    const nsOk = p.namespaceSelector ? selects(p.namespaceSelector, { [NAMESPACE_LABEL]: peer.namespace }) : peer.namespace === ns;
+    const nsOk = p.namespaceSelector
+      ? selects(p.namespaceSelector, { [NAMESPACE_LABEL]: peer.namespace })
+      : peer.namespace === ns;
     return nsOk && selects(p.podSelector, peer.labels);
   });
 }
 
-const portsAdmit = (ports: Obj[] | undefined, port: number) => !ports || ports.length === 0 || ports.some((p: Obj) => p.port === port);
+const portsAdmit = (ports: Obj[] | undefined, port: number) =>
+  !ports || ports.length === 0 || ports.some((p: Obj) => p.port === port);
 
 /** Every path the policies allow between the nodes, on each port a destination listens on. */
 export function allowedPaths(policies: Obj[], nodes: Node[], namespace: string): Set<string> {
   const inNs = (kind: 'Ingress' | 'Egress', node: Node) =>
-    node.inNamespace ? policies.filter((p) => (p.spec.policyTypes ?? ['Ingress']).includes(kind) && selects(p.spec.podSelector, node.labels)) : null;
-  const inClusterPorts = new Set(nodes.filter((n) => n.dependency && n.ports !== 'any').flatMap((n) => n.ports as number[]));
+    node.inNamespace
+      ? policies.filter(
+          (p) => (p.spec.policyTypes ?? ['Ingress']).includes(kind) && selects(p.spec.podSelector, node.labels),
+        )
+      : null;
+  const inClusterPorts = new Set(
+    nodes.filter((n) => n.dependency && n.ports !== 'any').flatMap((n) => n.ports as number[]),
+  );
   const candidatePorts = new Set<number>();
-  for (const p of policies) for (const r of [...(p.spec.egress ?? []), ...(p.spec.ingress ?? [])]) for (const q of r.ports ?? []) candidatePorts.add(q.port);
+  for (const p of policies)
+    for (const r of [...(p.spec.egress ?? []), ...(p.spec.ingress ?? [])])
+      for (const q of r.ports ?? []) candidatePorts.add(q.port);
   const out = new Set<string>();
   for (const src of nodes) {
     for (const dst of nodes) {
@@ -73,9 +84,21 @@ export function allowedPaths(policies: Obj[], nodes: Node[], namespace: string):
         // A rule by port alone reaches an in-namespace dependency on that port when there is one, else outside.
         const byPort = (peer: Node) => (peer.name === 'outside' ? !inClusterPorts.has(port) : true);
         const egress = inNs('Egress', src);
-        const egressOk = !egress || !egress.length || egress.some((p) => (p.spec.egress ?? []).some((r: Obj) => portsAdmit(r.ports, port) && admits(r.to, dst, namespace, byPort)));
+        const egressOk =
+          !egress ||
+          !egress.length ||
+          egress.some((p) =>
+            (p.spec.egress ?? []).some((r: Obj) => portsAdmit(r.ports, port) && admits(r.to, dst, namespace, byPort)),
+          );
         const ingress = inNs('Ingress', dst);
-        const ingressOk = !ingress || !ingress.length || ingress.some((p) => (p.spec.ingress ?? []).some((r: Obj) => portsAdmit(r.ports, port) && admits(r.from, src, namespace, () => true)));
+        const ingressOk =
+          !ingress ||
+          !ingress.length ||
+          ingress.some((p) =>
+            (p.spec.ingress ?? []).some(
+              (r: Obj) => portsAdmit(r.ports, port) && admits(r.from, src, namespace, () => true),
+            ),
+          );
         if (egressOk && ingressOk) out.add(path(src.name, dst.name, port));
       }
     }

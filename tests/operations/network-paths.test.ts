@@ -18,13 +18,22 @@ const NAME = 'app.kubernetes.io/name';
 
 /** Dependencies that run in the namespace, per overlay (the charts' name labels; docs/operations.md). */
 const IN_CLUSTER: Record<string, Record<string, { label: string; port: number }>> = {
-  dev: { postgres: { label: 'postgresql', port: 5432 }, nats: { label: 'nats', port: 4222 }, redis: { label: 'redis', port: 6379 }, s3: { label: 'minio', port: 9000 } },
+  dev: {
+    postgres: { label: 'postgresql', port: 5432 },
+    nats: { label: 'nats', port: 4222 },
+    redis: { label: 'redis', port: 6379 },
+    s3: { label: 'minio', port: 9000 },
+  },
   prod: {},
 };
 
 function render(overlay: string): Obj[] {
-  const yaml = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', overlay)], { encoding: 'utf8' });
-  return parseAllDocuments(yaml).map((d) => d.toJS()).filter(Boolean);
+  const yaml = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', overlay)], {
+    encoding: 'utf8',
+  });
+  return parseAllDocuments(yaml)
+    .map((d) => d.toJS())
+    .filter(Boolean);
 }
 
 const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -55,7 +64,11 @@ function uses(service: string) {
 /** Services the gateway calls over HTTP: the route table's owners and the ones its code names. */
 function gatewayCallees(): Set<string> {
   const named = [...serviceCode('gateway').matchAll(/serviceUrls\.(\w+)/g)].map((m) => m[1]);
-  return new Set([...ROUTES.map((r) => r.service), ...APP_ONLY_ROUTES.map((r: Obj) => r.service).filter(Boolean), ...named]);
+  return new Set([
+    ...ROUTES.map((r) => r.service),
+    ...APP_ONLY_ROUTES.map((r: Obj) => r.service).filter(Boolean),
+    ...named,
+  ]);
 }
 
 /**
@@ -85,7 +98,14 @@ function nodesOf(objects: Obj[], overlay: string, namespace: string): Node[] {
       ports: o.spec.template.spec.containers.flatMap((c: Obj) => (c.ports ?? []).map((q: Obj) => q.containerPort)),
       inNamespace: true,
     }));
-  const deps = Object.values(IN_CLUSTER[overlay]).map((d) => ({ name: d.label, namespace, labels: { [NAME]: d.label }, ports: [d.port], inNamespace: true, dependency: true }));
+  const deps = Object.values(IN_CLUSTER[overlay]).map((d) => ({
+    name: d.label,
+    namespace,
+    labels: { [NAME]: d.label },
+    ports: [d.port],
+    inNamespace: true,
+    dependency: true,
+  }));
   return [
     ...pods,
     ...deps,
@@ -118,13 +138,18 @@ function neededPaths(objects: Obj[], overlay: string): Set<string> {
     if (u.smtp) for (const port of [587, 465]) need(name, `outside:${port}`);
     if (u.engine) need(name, 'outside:443');
     // Prometheus scrapes the port the pod's annotation names, which must be the code's metrics port.
-    expect({ name, scraped: Number(d.spec.template.metadata.annotations['prometheus.io/port']) }).toEqual({ name, scraped: u.metricsPort });
+    expect({ name, scraped: Number(d.spec.template.metadata.annotations['prometheus.io/port']) }).toEqual({
+      name,
+      scraped: u.metricsPort,
+    });
     need('prometheus', `${name}:${u.metricsPort}`);
     if (name === 'gateway') {
       need('ingress-nginx', `gateway:${u.port}`);
       for (const callee of callees) need('gateway', `${callee}:${SERVICE_PORTS[callee as keyof typeof SERVICE_PORTS]}`);
     }
-    if (name === 'web') for (const callee of webCallees()) need('web', `${callee}:${SERVICE_PORTS[callee as keyof typeof SERVICE_PORTS]}`);
+    if (name === 'web')
+      for (const callee of webCallees())
+        need('web', `${callee}:${SERVICE_PORTS[callee as keyof typeof SERVICE_PORTS]}`);
   }
   for (const j of objects.filter((o) => o.kind === 'Job')) {
     need(j.metadata.name, 'kube-dns:53');
@@ -140,7 +165,10 @@ function compare(objects: Obj[], overlay: string): { missing: string[]; extra: s
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const allowed = allowedPaths(policies, nodesOf(objects, overlay, namespace), namespace);
   const needed = neededPaths(objects, overlay);
-  return { missing: [...needed].filter((x) => !allowed.has(x)).sort(), extra: [...allowed].filter((x) => !needed.has(x)).sort() };
+  return {
+    missing: [...needed].filter((x) => !allowed.has(x)).sort(),
+    extra: [...allowed].filter((x) => !needed.has(x)).sort(),
+  };
 }
 
 describe.each(['dev', 'prod'])('the %s overlay network', (overlay) => {
@@ -154,15 +182,28 @@ describe.each(['dev', 'prod'])('the %s overlay network', (overlay) => {
     const policy = (o: Obj[], name: string) => o.find((x) => x.kind === 'NetworkPolicy' && x.metadata.name === name);
     const cut = structuredClone(objects);
     const gateway = policy(cut, 'gateway');
-    gateway.spec.ingress = gateway.spec.ingress.filter((r: Obj) => !r.from.some((f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring'));
+    gateway.spec.ingress = gateway.spec.ingress.filter(
+      (r: Obj) =>
+        !r.from.some((f: Obj) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring'),
+    );
     const gatewayOut = policy(cut, 'gateway');
-    gatewayOut.spec.egress = gatewayOut.spec.egress.filter((r: Obj) => !(r.ports ?? []).some((q: Obj) => q.port === 6379));
-    expect(compare(cut, overlay).missing).toEqual([p('gateway', IN_CLUSTER[overlay].redis?.label ?? 'outside', 6379), p('prometheus', 'gateway', 9080)]);
+    gatewayOut.spec.egress = gatewayOut.spec.egress.filter(
+      (r: Obj) => !(r.ports ?? []).some((q: Obj) => q.port === 6379),
+    );
+    expect(compare(cut, overlay).missing).toEqual([
+      p('gateway', IN_CLUSTER[overlay].redis?.label ?? 'outside', 6379),
+      p('prometheus', 'gateway', 9080),
+    ]);
 
     const widened = structuredClone(objects);
     policy(widened, 'gateway').spec.ingress.push({ ports: [{ port: 8080, protocol: 'TCP' }] });
     policy(widened, 'series').spec.egress.push({ ports: [{ port: 8081, protocol: 'TCP' }] });
-    const extra = [p('kube-dns', 'gateway', 8080), p('outside', 'gateway', 8080), p('prometheus', 'gateway', 8080), p('series', 'outside', 8081)];
+    const extra = [
+      p('kube-dns', 'gateway', 8080),
+      p('outside', 'gateway', 8080),
+      p('prometheus', 'gateway', 8080),
+      p('series', 'outside', 8081),
+    ];
     expect(compare(widened, overlay).extra).toEqual(extra);
   });
 });

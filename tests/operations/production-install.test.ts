@@ -17,7 +17,9 @@ const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** Every file name under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).map((e) =>
+    path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name),
+  );
 }
 
 beforeAll(() => {
@@ -26,7 +28,10 @@ beforeAll(() => {
     // --prefer-offline, not --offline: `pnpm deploy` resolves the services' version ranges again and
     // needs the registry's metadata, which a fresh machine's frozen install never cached (the
     // packages themselves come from the local store).
-    execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], { env: { ...process.env, PNPM_FLAGS: '--prefer-offline' }, stdio: 'pipe' });
+    execFileSync('bash', [path.join(ROOT, 'deploy', 'build.sh'), out], {
+      env: { ...process.env, PNPM_FLAGS: '--prefer-offline' },
+      stdio: 'pipe',
+    });
   } catch (err) {
     // execFileSync's message says only "Command failed": show what the build printed.
     const { stdout, stderr } = err as { stdout?: Buffer; stderr?: Buffer };
@@ -37,7 +42,12 @@ beforeAll(() => {
   const setup = execFileSync(process.execPath, [path.join(out, 'gateway', 'src', 'main.js'), 'bus-setup'], {
     cwd: path.join(out, 'gateway'),
     // A broker without authentication (a developer's) takes any password.
-    env: { PATH: process.env.PATH, NATS_URL: natsUrl, BUS_NAMESPACE: `${ns}.`, NATS_SETUP_PASSWORD: natsCredentials('operator').pass ?? 'no-authentication' },
+    env: {
+      PATH: process.env.PATH,
+      NATS_URL: natsUrl,
+      BUS_NAMESPACE: `${ns}.`,
+      NATS_SETUP_PASSWORD: natsCredentials('operator').pass ?? 'no-authentication',
+    },
     encoding: 'utf8',
   });
   expect(setup).toMatch(/bus setup: every stream is in place/);
@@ -53,10 +63,13 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
   it('holds compiled JavaScript and production dependencies only', () => {
     const files = filesUnder(dir);
     expect(existsSync(path.join(dir, 'src', 'main.js'))).toBe(true);
-    const ownCode = files.filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`) || f.includes(`${path.sep}@mm${path.sep}`));
+    const ownCode = files.filter(
+      (f) => !f.includes(`${path.sep}node_modules${path.sep}`) || f.includes(`${path.sep}@mm${path.sep}`),
+    );
     expect(ownCode.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
     const installed = readdirSync(path.join(dir, 'node_modules', '.pnpm'));
-    for (const dev of ['typescript@', 'tsx@', 'jest@', '@swc+core@', 'supertest@', '@types+']) expect(installed.filter((p) => p.startsWith(dev))).toEqual([]);
+    for (const dev of ['typescript@', 'tsx@', 'jest@', '@swc+core@', 'supertest@', '@types+'])
+      expect(installed.filter((p) => p.startsWith(dev))).toEqual([]);
   });
 
   it('starts with plain node (no tsx), answers /readyz, and stops on SIGTERM with exit 0', async () => {
@@ -71,7 +84,9 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
       DATABASE_URL: dbUrl.toString(),
       NATS_URL: natsUrl,
       // Its own NATS user, as a pod gets it from its Secret (the suite's broker has authentication on).
-      ...(process.env[`NATS_PASSWORD_${service.toUpperCase()}`] ? { NATS_PASSWORD: process.env[`NATS_PASSWORD_${service.toUpperCase()}`] } : {}),
+      ...(process.env[`NATS_PASSWORD_${service.toUpperCase()}`]
+        ? { NATS_PASSWORD: process.env[`NATS_PASSWORD_${service.toUpperCase()}`] }
+        : {}),
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       BUS_NAMESPACE: `${ns}.`,
       INTERNAL_JWT_SECRET: randomBytes(24).toString('hex'),
@@ -83,9 +98,21 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
     };
     // A start on a schema its migrations have not reached is refused, naming the migration step;
     // the step (`node src/main.js migrate`, the migrate initContainer) from the same install, then the start.
-    const refused = spawnSync(process.execPath, [path.join(dir, 'src', 'main.js')], { cwd: dir, env, encoding: 'utf8', timeout: 30_000 });
-    expect({ status: refused.status, stderr: refused.stderr }).toEqual({ status: 1, stderr: expect.stringMatching(/failed to start: schema \w+ (has no migrations applied|lacks).*main\.js migrate/) });
-    execFileSync(process.execPath, [path.join(dir, 'src', 'main.js'), 'migrate'], { cwd: dir, env: { PATH: env.PATH, DATABASE_URL: env.DATABASE_URL }, stdio: 'pipe' });
+    const refused = spawnSync(process.execPath, [path.join(dir, 'src', 'main.js')], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+      status: 1,
+      stderr: expect.stringMatching(/failed to start: schema \w+ (has no migrations applied|lacks).*main\.js migrate/),
+    });
+    execFileSync(process.execPath, [path.join(dir, 'src', 'main.js'), 'migrate'], {
+      cwd: dir,
+      env: { PATH: env.PATH, DATABASE_URL: env.DATABASE_URL },
+      stdio: 'pipe',
+    });
     const child = spawn(process.execPath, [path.join(dir, 'src', 'main.js')], {
       cwd: dir,
       env,
@@ -97,7 +124,10 @@ describe.each(SERVICES)('the %s service from a production-only install', (servic
     try {
       let ready = false;
       for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
-        ready = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then((r) => r.status === 200, () => false);
+        ready = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
         if (!ready) await new Promise((r) => setTimeout(r, 100));
       }
       expect({ ready, stderr }).toEqual({ ready: true, stderr: expect.any(String) });

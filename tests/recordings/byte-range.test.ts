@@ -18,10 +18,27 @@ describe('the app audio route: byte ranges and naming clips', () => {
     expect(byteRange('items=0-1', 1000)).toBeNull();
   });
 
-  it("gives each voice its three longest turns in spoken order, each at most 8 s", () => {
-    const seg = (index: number, speaker: string, startMs: number, endMs: number) => ({ index, speaker, startMs, endMs, text: 'x' });
-    const segments = [seg(0, 'A', 0, 1000), seg(1, 'B', 1000, 20000), seg(2, 'A', 20000, 23000), seg(3, 'A', 23000, 23500), seg(4, 'A', 24000, 26000), seg(5, 'A', 30000, 30200)];
-    expect(clipsOf(segments, 'A')).toEqual([{ startMs: 0, endMs: 1000 }, { startMs: 20000, endMs: 23000 }, { startMs: 24000, endMs: 26000 }]);
+  it('gives each voice its three longest turns in spoken order, each at most 8 s', () => {
+    const seg = (index: number, speaker: string, startMs: number, endMs: number) => ({
+      index,
+      speaker,
+      startMs,
+      endMs,
+      text: 'x',
+    });
+    const segments = [
+      seg(0, 'A', 0, 1000),
+      seg(1, 'B', 1000, 20000),
+      seg(2, 'A', 20000, 23000),
+      seg(3, 'A', 23000, 23500),
+      seg(4, 'A', 24000, 26000),
+      seg(5, 'A', 30000, 30200),
+    ];
+    expect(clipsOf(segments, 'A')).toEqual([
+      { startMs: 0, endMs: 1000 },
+      { startMs: 20000, endMs: 23000 },
+      { startMs: 24000, endMs: 26000 },
+    ]);
     expect(clipsOf(segments, 'B')).toEqual([{ startMs: 1000, endMs: 9000 }]);
     expect(clipsOf(segments, 'C')).toEqual([]);
   });

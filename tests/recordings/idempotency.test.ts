@@ -13,12 +13,19 @@ afterAll(async () => {
 
 const SCOPES = ['recordings:write', 'recordings:read', 'account:read'];
 const send = (token: string, key: string, body: Buffer = readFileSync(toneWav(3))) =>
-  stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', key).attach('audio', body, { filename: 'a.wav', contentType: 'audio/wav' });
+  stack.api
+    .post('/api/v1/recordings')
+    .set('Authorization', `Bearer ${token}`)
+    .set('Idempotency-Key', key)
+    .attach('audio', body, { filename: 'a.wav', contentType: 'audio/wav' });
 
 async function holdsOf(accountId: string): Promise<number> {
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
-  const { rows } = await db.query("select count(*)::int as n from account.ledger_entry where account_id = $1 and kind = 'hold'", [accountId]);
+  const { rows } = await db.query(
+    "select count(*)::int as n from account.ledger_entry where account_id = $1 and kind = 'hold'",
+    [accountId],
+  );
   await db.end();
   return rows[0].n;
 }
@@ -26,7 +33,9 @@ async function holdsOf(accountId: string): Promise<number> {
 async function meetingsOf(accountId: string): Promise<number> {
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
-  const { rows } = await db.query('select count(*)::int as n from recordings.recording where account_id = $1', [accountId]);
+  const { rows } = await db.query('select count(*)::int as n from recordings.recording where account_id = $1', [
+    accountId,
+  ]);
   await db.end();
   return rows[0].n;
 }
@@ -107,11 +116,17 @@ describe('a replay over the rate budget', () => {
     const first = await send(token.value, key);
     expect(first.status).toBe(202);
     // Use up the submit class (30 per 600 s) with requests that are refused cheaply.
-    for (let i = 1; i < 30; i++) expect((await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`)).status).toBe(400);
+    for (let i = 1; i < 30; i++)
+      expect((await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`)).status).toBe(
+        400,
+      );
     const replay = await send(token.value, key);
     expect(replay.status).toBe(202);
     expect(replay.body.recording.id).toBe(first.body.recording.id);
-    for (const res of [await send(token.value, `${key}-new`), await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`)]) {
+    for (const res of [
+      await send(token.value, `${key}-new`),
+      await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`),
+    ]) {
       expect([res.status, res.body.error.code]).toEqual([429, 'RATE_LIMITED']);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }

@@ -8,7 +8,8 @@ import { speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
 import { contentWords, waitForStatus } from '../support/wait';
 
 const ajv = createAjv();
-const schemaOf = (operationId: string, status = 200) => ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
+const schemaOf = (operationId: string, status = 200) =>
+  ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
 const storeConfigOf = (env: NodeJS.ProcessEnv) => {
   const r = new EnvReader(env);
@@ -28,15 +29,25 @@ describe.each(['file', 's3'] as const)('a meeting end to end with the offline en
     const spoken = await speakMeeting(STANDUP_SCRIPT);
     const account = await stack.admin.account({ balanceMinutes: 100 });
     const token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read', 'account:read']);
-    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('title', 'Weekly standup').attach('audio', readFileSync(spoken.path), { filename: 'standup.wav', contentType: 'audio/wav' });
+    const res = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(token.value))
+      .field('title', 'Weekly standup')
+      .attach('audio', readFileSync(spoken.path), { filename: 'standup.wav', contentType: 'audio/wav' });
     expect(res.status).toBe(202);
     expect(schemaOf('submitRecording', 202)(res.body)).toBe(true);
     const id = res.body.recording.id as string;
     const seen = new Set<string>();
-    const ready = await waitForStatus(stack, token.value, id, (s) => {
-      seen.add(s);
-      return s === 'READY' || s === 'FAILED';
-    }, 180_000);
+    const ready = await waitForStatus(
+      stack,
+      token.value,
+      id,
+      (s) => {
+        seen.add(s);
+        return s === 'READY' || s === 'FAILED';
+      },
+      180_000,
+    );
     expect(ready.status).toBe('READY');
     expect(schemaOf('getRecordingStatus')(ready)).toBe(true);
 
@@ -45,7 +56,13 @@ describe.each(['file', 's3'] as const)('a meeting end to end with the offline en
     const validate = schemaOf('getRecordingBundle');
     expect(validate(bundle.body) || validate.errors).toBe(true);
     const { transcript, digest, stats, recording } = bundle.body;
-    expect(recording).toMatchObject({ id, title: 'Weekly standup', displayTitle: 'Weekly standup', access: 'owner', source: 'api' });
+    expect(recording).toMatchObject({
+      id,
+      title: 'Weekly standup',
+      displayTitle: 'Weekly standup',
+      access: 'owner',
+      source: 'api',
+    });
     expect(transcript.speakers.length).toBeGreaterThanOrEqual(2);
 
     const said = contentWords(STANDUP_SCRIPT.map(([, t]) => t).join(' '));
@@ -55,7 +72,8 @@ describe.each(['file', 's3'] as const)('a meeting end to end with the offline en
 
     // Every spoken turn has a transcript turn starting within 1.5 s of it.
     const starts = transcript.segments.map((s: { startMs: number }) => s.startMs);
-    for (const turn of spoken.turns) expect(Math.min(...starts.map((s: number) => Math.abs(s - turn.startMs)))).toBeLessThanOrEqual(1500);
+    for (const turn of spoken.turns)
+      expect(Math.min(...starts.map((s: number) => Math.abs(s - turn.startMs)))).toBeLessThanOrEqual(1500);
 
     // `content` is the contract's name for the sections (`sections` is kept for earlier clients).
     expect(digest.content).toEqual(digest.sections);
@@ -95,9 +113,18 @@ describe.each(['file', 's3'] as const)('a meeting end to end with the offline en
     const account = await stack.admin.account({ balanceMinutes: 10 });
     const token = await stack.admin.token(account.id, ['recordings:write', 'account:read']);
     const silentWav = await (await import('../support/speak-meeting')).silence(4);
-    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('naming', 'skip').attach('audio', readFileSync(silentWav), { filename: 's.wav', contentType: 'audio/wav' });
+    const res = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(token.value))
+      .field('naming', 'skip')
+      .attach('audio', readFileSync(silentWav), { filename: 's.wav', contentType: 'audio/wav' });
     expect(res.status).toBe(202);
-    const failed = await waitForStatus(stack, token.value, res.body.recording.id, (s) => s === 'FAILED' || s === 'READY');
+    const failed = await waitForStatus(
+      stack,
+      token.value,
+      res.body.recording.id,
+      (s) => s === 'FAILED' || s === 'READY',
+    );
     expect(failed.error).toEqual({ code: 'NO_SPEECH', retryable: false });
     const who = await stack.api.get('/api/v1/whoami').set(bearer(token.value));
     expect(who.body.wallet.balanceMinutes).toBe(10);

@@ -40,14 +40,24 @@ const SCOPES = ['recordings:write', 'recordings:read', 'account:read'];
 async function newMeeting(balanceMinutes = 20) {
   const account = await stack.admin.account({ balanceMinutes });
   const token = await stack.admin.token(account.id, SCOPES);
-  const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('naming', 'skip').attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+  const res = await stack.api
+    .post('/api/v1/recordings')
+    .set(bearer(token.value))
+    .field('naming', 'skip')
+    .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
   expect(res.status).toBe(202);
   return { account, token, id: res.body.recording.id as string };
 }
 
 async function failForGood(id: string) {
   const { jobId } = await meetingRow(stack, id);
-  await voice.publish(BUS.jobFailed, { recordingId: id, jobId, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
+  await voice.publish(BUS.jobFailed, {
+    recordingId: id,
+    jobId,
+    step: 'transcribe',
+    code: 'TRANSCRIBE_FAILED',
+    final: true,
+  });
   await eventually(async () => (await meetingRow(stack, id)).status === 'FAILED', 'the final failure');
   return jobId;
 }
@@ -89,10 +99,20 @@ describe('refused for money before the expensive part (the hold, the decode)', (
     const account = await stack.admin.account({ balanceMinutes: 0 });
     const token = await stack.admin.token(account.id, SCOPES);
     // Not audio at all: no price to state (requiredMinutes is the price; issue 25), so the audio's refusal.
-    const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', Buffer.alloc(50_000, 1), { filename: 'a.wav', contentType: 'audio/wav' });
+    const res = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(token.value))
+      .attach('audio', Buffer.alloc(50_000, 1), { filename: 'a.wav', contentType: 'audio/wav' });
     expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
-    const wav = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
-    expect([wav.status, wav.body.error.code, wav.body.error.details.requiredMinutes]).toEqual([402, 'INSUFFICIENT_MINUTES', 1]);
+    const wav = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(token.value))
+      .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    expect([wav.status, wav.body.error.code, wav.body.error.details.requiredMinutes]).toEqual([
+      402,
+      'INSUFFICIENT_MINUTES',
+      1,
+    ]);
     expect(await ledger(stack, account.id)).toEqual([]);
   });
 
@@ -105,7 +125,11 @@ describe('refused for money before the expensive part (the hold, the decode)', (
     expect(early).toBeNull();
     upload.finish();
     const answer = await upload.answer;
-    expect([answer.status, answer.body.error.code, answer.body.error.details.requiredMinutes]).toEqual([402, 'INSUFFICIENT_MINUTES', 1]);
+    expect([answer.status, answer.body.error.code, answer.body.error.details.requiredMinutes]).toEqual([
+      402,
+      'INSUFFICIENT_MINUTES',
+      1,
+    ]);
     expect(await ledger(stack, account.id)).toEqual([]);
   });
 
@@ -116,7 +140,10 @@ describe('refused for money before the expensive part (the hold, the decode)', (
     const who = await stack.api.get('/api/v1/whoami').set(bearer(asker.value));
     expect(who.body.wallet.balanceMinutes).toBe(0);
     const calls = modelCalls;
-    const res = await stack.api.post(`/api/v1/recordings/${id}/ask`).set(bearer(asker.value)).send({ question: 'When do we ship?' });
+    const res = await stack.api
+      .post(`/api/v1/recordings/${id}/ask`)
+      .set(bearer(asker.value))
+      .send({ question: 'When do we ship?' });
     expect([res.status, res.body.error.code]).toEqual([402, 'INSUFFICIENT_MINUTES']);
     expect(modelCalls).toBe(calls);
   });
@@ -130,13 +157,21 @@ describe('Idempotency-Key claims', () => {
     const first = slowSubmit(stack, token.value, key);
     // The first request has claimed the key and is still sending its audio past the stale bound.
     await new Promise((r) => setTimeout(r, 3000));
-    const second = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    const second = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(token.value))
+      .set('Idempotency-Key', key)
+      .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
     expect(second.status).toBe(202);
     first.finish();
     const late = await first.answer;
     expect([late.status, late.body.error?.code]).toEqual([503, 'UPLOAD_IN_PROGRESS']);
 
-    const again = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    const again = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer(token.value))
+      .set('Idempotency-Key', key)
+      .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
     expect([again.status, again.body.recording.id]).toEqual([202, second.body.recording.id]);
     const holds = (await ledger(stack, account.id)).filter((e) => e.kind === 'hold');
     expect(holds.map((h) => h.reference)).toContain(`hold:${second.body.recording.id}`);
@@ -151,7 +186,11 @@ describe('a hold whose answer timed out', () => {
     const token = await stack.admin.token(account.id, SCOPES);
     const key = `timeout-${Date.now()}`;
     const send = () =>
-      stack.api.post('/api/v1/recordings').set(bearer(token.value)).set('Idempotency-Key', key).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+      stack.api
+        .post('/api/v1/recordings')
+        .set(bearer(token.value))
+        .set('Idempotency-Key', key)
+        .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
     // Holding the account's wallet lock makes the wallet answer after the hold request's 10 s.
     const db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
@@ -165,7 +204,10 @@ describe('a hold whose answer timed out', () => {
     await db.end();
     expect((await timedOut).status).toBe(500);
 
-    await eventually(async () => (await openHolds(stack, account.id)).length === 0 && (await ledger(stack, account.id)).length === 2, 'the late hold let go');
+    await eventually(
+      async () => (await openHolds(stack, account.id)).length === 0 && (await ledger(stack, account.id)).length === 2,
+      'the late hold let go',
+    );
     const retry = await send();
     expect(retry.status).toBe(202);
     expect(await openHolds(stack, account.id)).toEqual([`hold:${retry.body.recording.id}`]);

@@ -20,20 +20,37 @@ async function closed(accountId: string): Promise<string[]> {
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
   try {
-    return (await db.query("select hold_reference from account.ledger_entry where account_id = $1 and kind = 'release'", [accountId])).rows.map((r) => r.hold_reference as string).sort();
+    return (
+      await db.query("select hold_reference from account.ledger_entry where account_id = $1 and kind = 'release'", [
+        accountId,
+      ])
+    ).rows
+      .map((r) => r.hold_reference as string)
+      .sort();
   } finally {
     await db.end();
   }
 }
 
 const hold = (accountId: string, reference: string) =>
-  stack.request(BUS.walletHold, { accountId, reference, minutes: 2, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true });
+  stack.request(BUS.walletHold, {
+    accountId,
+    reference,
+    minutes: 2,
+    tokenId: null,
+    dailyMinuteCap: null,
+    showBalance: false,
+    force: true,
+  });
 
 describe('the hold reconciler', () => {
   it("releases holds no meeting names, and keeps a meeting's own hold", async () => {
     const account = await stack.admin.account({ balanceMinutes: 30 });
     const token = await stack.admin.token(account.id, ['recordings:write', 'account:read']);
-    const sent = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    const sent = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${token.value}`)
+      .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
     expect(sent.status).toBe(202);
     const id = sent.body.recording.id as string;
     await hold(account.id, 'rec_never_created');

@@ -18,13 +18,17 @@ let token: TestToken;
 let id: string;
 
 const ajv = createAjv();
-const schemaOf = (operationId: string, status = 200) => ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
+const schemaOf = (operationId: string, status = 200) =>
+  ajv.compile(ROUTES.find((r) => r.operationId === operationId)!.responses.find((r) => r.status === status)!.schema);
 const bearer = (v: string) => ({ Authorization: `Bearer ${v}` });
 const PERSIAN = /[\u0600-\u06ff]/;
 
 beforeAll(async () => {
   standin = await WhisperStandin.start({ persian: true });
-  stack = await startStack({ ASR_ENGINE: 'openai', OPENAI_BASE_URL: standin.url, OPENAI_API_KEY: 'sk-standin' }, { pipeline: true });
+  stack = await startStack(
+    { ASR_ENGINE: 'openai', OPENAI_BASE_URL: standin.url, OPENAI_API_KEY: 'sk-standin' },
+    { pipeline: true },
+  );
   const account = await stack.admin.account({ balanceMinutes: 100, developerMode: true });
   token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read', 'recordings:query']);
   const spoken = await speakMeeting(STANDUP_SCRIPT);
@@ -65,7 +69,8 @@ describe('a Persian meeting through an OpenAI-compatible recognizer', () => {
   });
 
   it('finds the meeting by a Persian word written with Arabic letter forms', async () => {
-    const heard = (await stack.api.get(`/api/v1/recordings/${id}/bundle`).set(bearer(token.value))).body.transcript.text as string;
+    const heard = (await stack.api.get(`/api/v1/recordings/${id}/bundle`).set(bearer(token.value))).body.transcript
+      .text as string;
     // A heard word with a Persian yeh or kaf, searched with the Arabic forms.
     const word = heard.split(/\s+/).find((w) => /[یک]/.test(w) && w.length >= 4)!;
     expect(word).toBeDefined();
@@ -77,7 +82,10 @@ describe('a Persian meeting through an OpenAI-compatible recognizer', () => {
   });
 
   it('answers a Persian question in Persian, citing real turns', async () => {
-    const res = await stack.api.post(`/api/v1/recordings/${id}/ask`).set(bearer(token.value)).send({ question: 'درباره انتشار و جمعه چه تصمیم گرفتیم؟' });
+    const res = await stack.api
+      .post(`/api/v1/recordings/${id}/ask`)
+      .set(bearer(token.value))
+      .send({ question: 'درباره انتشار و جمعه چه تصمیم گرفتیم؟' });
     expect(res.status).toBe(200);
     const validate = schemaOf('askRecording');
     expect(validate(res.body) || validate.errors).toBe(true);
@@ -85,7 +93,8 @@ describe('a Persian meeting through an OpenAI-compatible recognizer', () => {
     expect(res.body.answer).toMatch(PERSIAN);
     expect(res.body.citations.length).toBeGreaterThanOrEqual(1);
     expect(res.body.answer).toContain('[1]');
-    const segments = (await stack.api.get(`/api/v1/recordings/${id}/bundle`).set(bearer(token.value))).body.transcript.segments as Array<{ startMs: number }>;
+    const segments = (await stack.api.get(`/api/v1/recordings/${id}/bundle`).set(bearer(token.value))).body.transcript
+      .segments as Array<{ startMs: number }>;
     for (const c of res.body.citations) expect(segments.map((s) => s.startMs)).toContain(c.startMs);
   });
 });

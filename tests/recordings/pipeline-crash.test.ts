@@ -30,7 +30,24 @@ beforeAll(async () => {
       const n = (JSON.parse(body).messages as { content: string }[]).map((m) => m.content).join('\n');
       void n;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ title: 'Standup', summary: { text: 'The team met for the standup.', segments: [0] }, decisions: [{ text: 'Ship on Friday', segments: [0] }], action_items: [] }) } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: JSON.stringify({
+                  title: 'Standup',
+                  summary: { text: 'The team met for the standup.', segments: [0] },
+                  decisions: [{ text: 'Ship on Friday', segments: [0] }],
+                  action_items: [],
+                }),
+              },
+            },
+          ],
+        }),
+      );
     });
   });
   await new Promise<void>((r) => chat.listen(0, '127.0.0.1', () => r()));
@@ -49,7 +66,13 @@ function startPipeline(): ChildProcess {
   // node itself (not the tsx wrapper) so that SIGKILL reaches the pipeline and not a parent of it.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services/pipeline/src/main.ts')], {
     cwd: root,
-    env: { ...stack.env, PIPELINE_PORT: '0', LLM_ENGINE: 'openai', OPENAI_BASE_URL: `http://127.0.0.1:${(chat.address() as AddressInfo).port}`, LOG_LEVEL: 'warn' },
+    env: {
+      ...stack.env,
+      PIPELINE_PORT: '0',
+      LLM_ENGINE: 'openai',
+      OPENAI_BASE_URL: `http://127.0.0.1:${(chat.address() as AddressInfo).port}`,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
@@ -92,7 +115,10 @@ it('reaches READY after kills at TRANSCRIBING and GENERATING, charged once, each
   expect(who.body.wallet.balanceMinutes).toBe(100 - res.body.recording.minutes);
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
-  const { rows } = await db.query("select kind, count(*)::int as n from account.ledger_entry where account_id = $1 and kind <> 'credit' group by kind order by kind", [account.id]);
+  const { rows } = await db.query(
+    "select kind, count(*)::int as n from account.ledger_entry where account_id = $1 and kind <> 'credit' group by kind order by kind",
+    [account.id],
+  );
   await db.end();
   expect(rows).toEqual([
     { kind: 'capture', n: 1 },
@@ -106,7 +132,11 @@ it('reaches READY after kills at TRANSCRIBING and GENERATING, charged once, each
   type Event = { id: string; type: string; recordingId: string };
   const readAll = async (round: number): Promise<Event[]> => {
     const durable = `crash-test-${round}`;
-    await bus.jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    await bus.jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.All,
+    });
     const consumer = await bus.js.consumers.get(stream, durable);
     const info = await bus.jsm.streams.info(stream);
     const events: Event[] = [];

@@ -51,7 +51,12 @@ beforeAll(async () => {
   });
   useCases = createUseCases(
     { db, call, store, logger },
-    { naming: { autoWaitSeconds: 60, forceOnDeadlineHours: 0, singleVoiceWaitSeconds: 5 }, staleClaimSeconds: 900, maxRecordingMinutes: 240, tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' } },
+    {
+      naming: { autoWaitSeconds: 60, forceOnDeadlineHours: 0, singleVoiceWaitSeconds: 5 },
+      staleClaimSeconds: 900,
+      maxRecordingMinutes: 240,
+      tools: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' },
+    },
   );
   close = async () => {
     await db.destroy();
@@ -71,14 +76,33 @@ interface Message {
 }
 
 /** The messages one job's attempts publish: started and a non-final failure per failed attempt, then the outcome. */
-function jobMessages(id: string, jobId: string, step: 'transcribe' | 'generate', failures: number, outcome: Outcome, resultKey: string): Message[] {
+function jobMessages(
+  id: string,
+  jobId: string,
+  step: 'transcribe' | 'generate',
+  failures: number,
+  outcome: Outcome,
+  resultKey: string,
+): Message[] {
   const out: Message[] = [];
   for (let a = 1; a <= failures + 1; a++) {
     out.push({ subject: 'started', payload: { recordingId: id, jobId, step } });
-    if (a <= failures) out.push({ subject: 'failed', payload: { recordingId: id, jobId, step, code: step === 'transcribe' ? 'TRANSCRIBE_FAILED' : 'GENERATE_FAILED', final: false } });
+    if (a <= failures)
+      out.push({
+        subject: 'failed',
+        payload: {
+          recordingId: id,
+          jobId,
+          step,
+          code: step === 'transcribe' ? 'TRANSCRIBE_FAILED' : 'GENERATE_FAILED',
+          final: false,
+        },
+      });
   }
-  if (outcome !== 'ok') out.push({ subject: 'failed', payload: { recordingId: id, jobId, step, code: outcome, final: true } });
-  else if (step === 'transcribe') out.push({ subject: 'transcribed', payload: { recordingId: id, jobId, transcriptKey: resultKey } });
+  if (outcome !== 'ok')
+    out.push({ subject: 'failed', payload: { recordingId: id, jobId, step, code: outcome, final: true } });
+  else if (step === 'transcribe')
+    out.push({ subject: 'transcribed', payload: { recordingId: id, jobId, transcriptKey: resultKey } });
   else out.push({ subject: 'generated', payload: { recordingId: id, jobId, digestKey: resultKey } });
   return out;
 }
@@ -86,11 +110,15 @@ function jobMessages(id: string, jobId: string, step: 'transcribe' | 'generate',
 /** The messages with `dups` repeated, in the order of `keys` (one sort key per message). */
 function shuffle(messages: Message[], dups: number[], keys: number[]): Message[] {
   const all = [...messages, ...dups.map((d) => messages[d % messages.length])];
-  return all.map((m, i) => ({ m, k: keys[i % keys.length] * 1000 + i })).sort((a, b) => a.k - b.k).map((x) => x.m);
+  return all
+    .map((m, i) => ({ m, k: keys[i % keys.length] * 1000 + i }))
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.m);
 }
 
 async function deliver(messages: Message[]): Promise<void> {
-  for (const msg of messages) await applyPipelineResult(useCases, logger, RESULT_ENTRIES[msg.subject].subject, msg.payload);
+  for (const msg of messages)
+    await applyPipelineResult(useCases, logger, RESULT_ENTRIES[msg.subject].subject, msg.payload);
 }
 
 const scenario = fc.record({
@@ -110,7 +138,11 @@ describe('pipeline results in any order', () => {
       fc.asyncProperty(scenario, async (s) => {
         const account = await stack.admin.account({ balanceMinutes: 20 });
         const token = await stack.admin.token(account.id, ['recordings:write']);
-        const sent = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).field('naming', 'skip').attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+        const sent = await stack.api
+          .post('/api/v1/recordings')
+          .set('Authorization', `Bearer ${token.value}`)
+          .field('naming', 'skip')
+          .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
         expect(sent.status).toBe(202);
         const id = sent.body.recording.id as string;
 
@@ -121,7 +153,14 @@ describe('pipeline results in any order', () => {
           segments: [{ index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We ship on Friday.' }],
           stats: {},
         });
-        const transcribeJob = jobMessages(id, t.jobId, 'transcribe', s.transcribeFailures, s.transcribeOutcome, transcriptKey);
+        const transcribeJob = jobMessages(
+          id,
+          t.jobId,
+          'transcribe',
+          s.transcribeFailures,
+          s.transcribeOutcome,
+          transcriptKey,
+        );
         await deliver(shuffle(transcribeJob, s.dups1, s.keys1));
 
         // A transcript (or a silent meeting charged past the free ones) asks for a digest: its job's
@@ -129,7 +168,13 @@ describe('pipeline results in any order', () => {
         const g = await meetingRow(stack, id);
         const generating = g.status === 'GENERATING';
         if (generating) {
-          const digestKey = PipelineVoice.writeArtefact(stack, `work/${id}/digest-${g.jobId}.json`, { type: 'MEETING', language: 'en', title: 'Friday', sections: [], markdown: '# Friday\n' });
+          const digestKey = PipelineVoice.writeArtefact(stack, `work/${id}/digest-${g.jobId}.json`, {
+            type: 'MEETING',
+            language: 'en',
+            title: 'Friday',
+            sections: [],
+            markdown: '# Friday\n',
+          });
           const generateJob = jobMessages(id, g.jobId, 'generate', s.generateFailures, s.generateOutcome, digestKey);
           await deliver(shuffle([...generateJob, ...transcribeJob], s.dups2, s.keys2));
         }

@@ -23,7 +23,12 @@ async function ledger(accountId: string): Promise<{ kind: string; reference: str
   const db = new Client({ connectionString: stack.env.DATABASE_URL });
   await db.connect();
   try {
-    return (await db.query("select kind, reference from account.ledger_entry where account_id = $1 and kind <> 'credit' order by id", [accountId])).rows;
+    return (
+      await db.query(
+        "select kind, reference from account.ledger_entry where account_id = $1 and kind <> 'credit' order by id",
+        [accountId],
+      )
+    ).rows;
   } finally {
     await db.end();
   }
@@ -33,7 +38,11 @@ describe('delete and restore before the transcript', () => {
   it('releases the hold on delete, holds again on restore, and the new hold does not count as a meeting', async () => {
     const account = await stack.admin.account({ balanceMinutes: 20 });
     const token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read', 'account:read']);
-    const send = () => stack.api.post('/api/v1/recordings').set(bearer(token.value)).attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
+    const send = () =>
+      stack.api
+        .post('/api/v1/recordings')
+        .set(bearer(token.value))
+        .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' });
     const first = await send();
     expect(first.status).toBe(202);
     const id = first.body.recording.id as string;

@@ -12,7 +12,8 @@ const ids: string[] = [];
 
 const ajv = createAjv();
 const pageSchema = ajv.compile(ROUTES.find((r) => r.operationId === 'searchRecordings')!.responses[0].schema);
-const search = (token: string, query: Record<string, string>) => stack.api.get('/api/v1/recordings/search').query(query).set('Authorization', `Bearer ${token}`);
+const search = (token: string, query: Record<string, string>) =>
+  stack.api.get('/api/v1/recordings/search').query(query).set('Authorization', `Bearer ${token}`);
 
 beforeAll(async () => {
   stack = await startStack({}, { pipeline: true });
@@ -24,7 +25,10 @@ beforeAll(async () => {
     ['Budget review sync', '2024-05-01T10:00:00Z', 'The budget for the marketing team is approved.'],
   ];
   for (const [title, recordedAt, text] of meetings) {
-    const spoken = await speakMeeting([['slt', text], ['rms', 'Thank you everyone.']]);
+    const spoken = await speakMeeting([
+      ['slt', text],
+      ['rms', 'Thank you everyone.'],
+    ]);
     const res = await stack.api
       .post('/api/v1/recordings')
       .set('Authorization', `Bearer ${reader}`)
@@ -60,7 +64,11 @@ describe('GET /recordings/search', () => {
     expect((await search(querier, { q: 'budget nonexistentword' })).body.items).toEqual([]);
     const both = await search(querier, { q: 'SYNC' });
     expect(both.body.items.map((i: { id: string }) => i.id)).toEqual([ids[1], ids[0]]);
-    const windowed = await search(querier, { q: 'SYNC', from: '2024-03-01T00:00:00+00:00', to: '2024-03-31T00:00:00+00:00' });
+    const windowed = await search(querier, {
+      q: 'SYNC',
+      from: '2024-03-01T00:00:00+00:00',
+      to: '2024-03-31T00:00:00+00:00',
+    });
     expect(windowed.body.items.map((i: { id: string }) => i.id)).toEqual([ids[0]]);
     expect((await search(querier, { q: 'SYNC', kind: 'LECTURE' })).body.items).toEqual([]);
     const first = await search(querier, { q: 'SYNC', limit: '1' });
@@ -70,7 +78,13 @@ describe('GET /recordings/search', () => {
   });
 
   it('answers 400 VALIDATION for a q with no word, an unknown parameter and a bad cursor; 404 for an unreadable series', async () => {
-    for (const query of [{ q: '   ' }, { q: 'x', sort: 'asc' }, { q: 'x', cursor: 'nope' }, { q: 'x'.repeat(201) }, { q: 'x', limit: '51' }] as Record<string, string>[]) {
+    for (const query of [
+      { q: '   ' },
+      { q: 'x', sort: 'asc' },
+      { q: 'x', cursor: 'nope' },
+      { q: 'x'.repeat(201) },
+      { q: 'x', limit: '51' },
+    ] as Record<string, string>[]) {
       const res = await search(querier, query);
       expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION']);
     }

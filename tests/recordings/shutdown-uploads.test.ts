@@ -21,7 +21,11 @@ describe('shutdown with an upload in flight', () => {
     const key = `shutdown-${Date.now()}`;
     const upload = slowSubmit(stack, token.value, key);
     upload.answer.catch(() => undefined);
-    const claims = () => query(stack, 'select state from recordings.idempotency_key where account_id = $1 and key = $2', [account.id, key]);
+    const claims = () =>
+      query(stack, 'select state from recordings.idempotency_key where account_id = $1 and key = $2', [
+        account.id,
+        key,
+      ]);
     const until = Date.now() + 10_000;
     while ((await claims()).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(await claims()).toEqual([{ state: 'storing' }]);

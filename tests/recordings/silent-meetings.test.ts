@@ -23,11 +23,16 @@ describe('silent meetings', () => {
     const token = await stack.admin.token(account.id, ['recordings:write', 'recordings:read', 'account:read']);
     const wav = readFileSync(await silence(4));
     const send = async () => {
-      const res = await stack.api.post('/api/v1/recordings').set(bearer(token.value)).field('naming', 'skip').attach('audio', wav, { filename: 's.wav', contentType: 'audio/wav' });
+      const res = await stack.api
+        .post('/api/v1/recordings')
+        .set(bearer(token.value))
+        .field('naming', 'skip')
+        .attach('audio', wav, { filename: 's.wav', contentType: 'audio/wav' });
       expect(res.status).toBe(202);
       return res.body.recording as { id: string; minutes: number };
     };
-    const balance = async () => (await stack.api.get('/api/v1/whoami').set(bearer(token.value))).body.wallet.balanceMinutes as number;
+    const balance = async () =>
+      (await stack.api.get('/api/v1/whoami').set(bearer(token.value))).body.wallet.balanceMinutes as number;
 
     const free = await send();
     const failed = await waitForStatus(stack, token.value, free.id, (s) => s === 'FAILED' || s === 'READY');

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { startStack, type Stack } from '../support/stack';
-import { corruptWav, pdfBytes, toneM4a, toneWav, truncatedM4a, videoWithAudio, videoWithoutAudio } from '../support/media';
+import {
+  corruptWav,
+  pdfBytes,
+  toneM4a,
+  toneWav,
+  truncatedM4a,
+  videoWithAudio,
+  videoWithoutAudio,
+} from '../support/media';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -17,13 +25,30 @@ async function tokenFor(account: Record<string, unknown> = {}, scopes = SUBMIT, 
   return { account: acc, token: await stack.admin.token(acc.id, scopes, extra) };
 }
 
-function submit(token: string, file: string | Buffer, opts: { filename?: string; contentType?: string; fields?: Record<string, string>; key?: string; attachment?: { body: Buffer; filename: string } } = {}) {
+function submit(
+  token: string,
+  file: string | Buffer,
+  opts: {
+    filename?: string;
+    contentType?: string;
+    fields?: Record<string, string>;
+    key?: string;
+    attachment?: { body: Buffer; filename: string };
+  } = {},
+) {
   let req = stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token}`);
   if (opts.key) req = req.set('Idempotency-Key', opts.key);
   for (const [k, v] of Object.entries(opts.fields ?? {})) req = req.field(k, v);
   const body = typeof file === 'string' ? readFileSync(file) : file;
-  req = req.attach('audio', body, { filename: opts.filename ?? 'meeting.bin', contentType: opts.contentType ?? 'application/octet-stream' });
-  if (opts.attachment) req = req.attach('attachment', opts.attachment.body, { filename: opts.attachment.filename, contentType: 'application/octet-stream' });
+  req = req.attach('audio', body, {
+    filename: opts.filename ?? 'meeting.bin',
+    contentType: opts.contentType ?? 'application/octet-stream',
+  });
+  if (opts.attachment)
+    req = req.attach('attachment', opts.attachment.body, {
+      filename: opts.attachment.filename,
+      contentType: 'application/octet-stream',
+    });
   return req;
 }
 
@@ -34,9 +59,17 @@ describe('POST /recordings errors, through the gateway', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ schemaVersion: 1, recording: { status: 'QUEUED', minutes: 1, bundleUrl: null } });
     expect(res.body.recording.statusUrl).toMatch(new RegExp(`/api/v1/recordings/${res.body.recording.id}/status$`));
-    const status = await stack.api.get(res.body.recording.statusUrl.replace(/^.*\/api\/v1/, '/api/v1')).set('Authorization', `Bearer ${token.value}`);
+    const status = await stack.api
+      .get(res.body.recording.statusUrl.replace(/^.*\/api\/v1/, '/api/v1'))
+      .set('Authorization', `Bearer ${token.value}`);
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ schemaVersion: 1, id: res.body.recording.id, error: null, naming: null, bundleUrl: null });
+    expect(status.body).toMatchObject({
+      schemaVersion: 1,
+      id: res.body.recording.id,
+      error: null,
+      naming: null,
+      bundleUrl: null,
+    });
   });
 
   it('answers 400 VALIDATION "Unsupported audio type" when neither the part nor the bytes tell', async () => {
@@ -48,9 +81,19 @@ describe('POST /recordings errors, through the gateway', () => {
 
   it('answers 400 VALIDATION without an audio part, for an unknown part, and for bad recordedAt', async () => {
     const { token } = await tokenFor();
-    const none = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).field('title', 'x');
+    const none = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${token.value}`)
+      .field('title', 'x');
     expect(none.body.error.code).toBe('VALIDATION');
-    for (const fields of [{ colour: 'red' }, { recordedAt: 'yesterday' }, { recordedAt: '1999-12-31T23:00:00Z' }, { recordedAt: new Date(Date.now() + 3600_000).toISOString() }, { naming: 'sometimes' }, { kind: 'PARTY' }] as Record<string, string>[]) {
+    for (const fields of [
+      { colour: 'red' },
+      { recordedAt: 'yesterday' },
+      { recordedAt: '1999-12-31T23:00:00Z' },
+      { recordedAt: new Date(Date.now() + 3600_000).toISOString() },
+      { naming: 'sometimes' },
+      { kind: 'PARTY' },
+    ] as Record<string, string>[]) {
       const res = await submit(token.value, toneWav(3), { fields });
       expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION']);
     }
@@ -58,7 +101,14 @@ describe('POST /recordings errors, through the gateway', () => {
 
   it('answers 400 VALIDATION for a recordedAt that names no real day or time, and keeps an offset one', async () => {
     const { token } = await tokenFor();
-    for (const recordedAt of ['2026-02-30T00:00:00Z', '2026-04-31T10:00:00+03:30', '2025-02-29T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:60:00Z', '2026-13-01T00:00:00Z']) {
+    for (const recordedAt of [
+      '2026-02-30T00:00:00Z',
+      '2026-04-31T10:00:00+03:30',
+      '2025-02-29T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T10:60:00Z',
+      '2026-13-01T00:00:00Z',
+    ]) {
       const res = await submit(token.value, toneWav(3), { fields: { recordedAt } });
       expect([recordedAt, res.status, res.body.error?.code]).toEqual([recordedAt, 400, 'VALIDATION']);
       expect(res.body.error.message).toMatch(/recordedAt/);
@@ -70,15 +120,28 @@ describe('POST /recordings errors, through the gateway', () => {
 
   it('says which part is wrong when audio comes as text or twice', async () => {
     const { token } = await tokenFor();
-    const asText = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).field('audio', 'RIFF....WAVE');
-    expect([asText.status, asText.body.error]).toEqual([400, { code: 'VALIDATION', message: 'part audio must be a file (a part with a filename)' }]);
-    const twice = await submit(token.value, toneWav(3)).attach('audio', readFileSync(toneWav(3)), { filename: 'b.wav', contentType: 'audio/wav' });
-    expect([twice.status, twice.body.error]).toEqual([400, { code: 'VALIDATION', message: 'part audio sent more than once' }]);
+    const asText = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${token.value}`)
+      .field('audio', 'RIFF....WAVE');
+    expect([asText.status, asText.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION', message: 'part audio must be a file (a part with a filename)' },
+    ]);
+    const twice = await submit(token.value, toneWav(3)).attach('audio', readFileSync(toneWav(3)), {
+      filename: 'b.wav',
+      contentType: 'audio/wav',
+    });
+    expect([twice.status, twice.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION', message: 'part audio sent more than once' },
+    ]);
   });
 
   it('answers 400 VALIDATION for an Idempotency-Key outside 8 to 64 characters', async () => {
     const { token } = await tokenFor();
-    for (const key of ['short', 'x'.repeat(65)]) expect((await submit(token.value, toneWav(3), { key })).body.error.code).toBe('VALIDATION');
+    for (const key of ['short', 'x'.repeat(65)])
+      expect((await submit(token.value, toneWav(3), { key })).body.error.code).toBe('VALIDATION');
   });
 
   it('answers 400 INVALID_AUDIO for bytes the decoder refuses', async () => {
@@ -95,7 +158,9 @@ describe('POST /recordings errors, through the gateway', () => {
 
   it('answers 413 UPLOAD_TOO_LARGE and 413 RECORDING_TOO_LONG past the limits', async () => {
     const { token } = await tokenFor();
-    const big = await submit(token.value, Buffer.concat([readFileSync(toneWav(3)), Buffer.alloc(1_200_000)]), { contentType: 'audio/wav' });
+    const big = await submit(token.value, Buffer.concat([readFileSync(toneWav(3)), Buffer.alloc(1_200_000)]), {
+      contentType: 'audio/wav',
+    });
     expect([big.status, big.body.error.code]).toEqual([413, 'UPLOAD_TOO_LARGE']);
     const long = await submit(token.value, toneM4a(75), { contentType: 'audio/mp4' });
     expect([long.status, long.body.error.code]).toEqual([413, 'RECORDING_TOO_LONG']);
@@ -107,7 +172,11 @@ describe('POST /recordings errors, through the gateway', () => {
     expect(ok.status).toBe(202);
     const silent = await submit(token.value, videoWithoutAudio(3), { contentType: 'video/mp4' });
     expect([silent.status, silent.body.error.code]).toEqual([400, 'VIDEO_NO_AUDIO']);
-    const unreadable = await submit(token.value, Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(500, 3)]), { contentType: 'video/mp4' });
+    const unreadable = await submit(
+      token.value,
+      Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(500, 3)]),
+      { contentType: 'video/mp4' },
+    );
     expect([unreadable.status, unreadable.body.error.code]).toEqual([400, 'VIDEO_UNREADABLE']);
     await stack.admin.patchAccount(account.id, { features: { videoUpload: false } });
     const off = await submit(token.value, videoWithAudio(3), { contentType: 'video/mp4' });
@@ -116,13 +185,18 @@ describe('POST /recordings errors, through the gateway', () => {
 
   it('answers ATTACHMENT_TYPE and ATTACHMENT_TOO_LARGE, and prices a good attachment', async () => {
     const { token } = await tokenFor();
-    const wrong = await submit(token.value, toneWav(3), { attachment: { body: Buffer.from('plain text'), filename: 'notes.txt' } });
+    const wrong = await submit(token.value, toneWav(3), {
+      attachment: { body: Buffer.from('plain text'), filename: 'notes.txt' },
+    });
     expect([wrong.status, wrong.body.error.code]).toEqual([400, 'ATTACHMENT_TYPE']);
     const big = await stack.api
       .post('/api/v1/recordings')
       .set('Authorization', `Bearer ${token.value}`)
       .attach('audio', readFileSync(toneWav(3)), { filename: 'a.wav', contentType: 'audio/wav' })
-      .attach('attachment', Buffer.concat([pdfBytes(), Buffer.alloc(10 * 1024 * 1024)]), { filename: 'big.pdf', contentType: 'application/pdf' });
+      .attach('attachment', Buffer.concat([pdfBytes(), Buffer.alloc(10 * 1024 * 1024)]), {
+        filename: 'big.pdf',
+        contentType: 'application/pdf',
+      });
     expect(big.body.error?.code === 'ATTACHMENT_TOO_LARGE' || big.body.error?.code === 'UPLOAD_TOO_LARGE').toBe(true);
     expect(big.status).toBe(413);
     const good = await submit(token.value, toneWav(3), { attachment: { body: pdfBytes(), filename: 'agenda.pdf' } });
@@ -134,7 +208,10 @@ describe('POST /recordings errors, through the gateway', () => {
     const { token } = await tokenFor({ balanceMinutes: 0 });
     const res = await submit(token.value, toneWav(3));
     expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_MINUTES', details: { requiredMinutes: 1, balanceMinutes: 0 } });
+    expect(res.body.error).toMatchObject({
+      code: 'INSUFFICIENT_MINUTES',
+      details: { requiredMinutes: 1, balanceMinutes: 0 },
+    });
     const acc = await stack.admin.account({ balanceMinutes: 0 });
     const writeOnly = await stack.admin.token(acc.id, ['recordings:write']);
     const res2 = await submit(writeOnly.value, toneWav(3));
@@ -152,7 +229,10 @@ describe('POST /recordings errors, through the gateway', () => {
     expect((await submit(token.value, toneWav(3))).status).toBe(202);
     const over = await submit(token.value, toneWav(3));
     expect(over.status).toBe(429);
-    expect(over.body.error).toMatchObject({ code: 'TOKEN_DAILY_CAP', details: { capMinutes: 1, usedMinutes: 1, requiredMinutes: 1 } });
+    expect(over.body.error).toMatchObject({
+      code: 'TOKEN_DAILY_CAP',
+      details: { capMinutes: 1, usedMinutes: 1, requiredMinutes: 1 },
+    });
     expect(over.headers['retry-after']).toMatch(/^\d+$/);
     // 1 minute of audio plus an attachment: 2 minutes, more than the cap by itself.
     const second = await stack.admin.token((await stack.admin.account()).id, SUBMIT, { dailyMinuteCap: 1 });

@@ -27,8 +27,14 @@ describe('reads of a member of a series', () => {
 
   beforeAll(async () => {
     const owner = await stack.admin.account({ displayName: 'Owner A' });
-    ownerToken = (await stack.admin.token(owner.id, ['recordings:read', 'recordings:write', 'series:read', 'series:write'])).value;
-    seriesId = expectContract('createSeries', await stack.api.post('/api/v1/series').set(bearer(ownerToken)).send({ name: 'Design crit', titleStyle: 'TOPIC' }), 201).series.id;
+    ownerToken = (
+      await stack.admin.token(owner.id, ['recordings:read', 'recordings:write', 'series:read', 'series:write'])
+    ).value;
+    seriesId = expectContract(
+      'createSeries',
+      await stack.api.post('/api/v1/series').set(bearer(ownerToken)).send({ name: 'Design crit', titleStyle: 'TOPIC' }),
+      201,
+    ).series.id;
 
     const spoken = await speakMeeting([
       ['awb', 'Hello team. The new logo is ready for review.'],
@@ -53,7 +59,10 @@ describe('reads of a member of a series', () => {
   }, 240_000);
 
   it('lists the joined series in GET /series/readable with role member and meetingCount 1', async () => {
-    const body = expectContract('listReadableSeries', await stack.api.get('/api/v1/series/readable').set(bearer(memberToken)));
+    const body = expectContract(
+      'listReadableSeries',
+      await stack.api.get('/api/v1/series/readable').set(bearer(memberToken)),
+    );
     expect(body.items).toEqual([
       {
         id: seriesId,
@@ -64,38 +73,74 @@ describe('reads of a member of a series', () => {
         meetingsUrl: expect.stringMatching(new RegExp(`/api/v1/recordings/ready\\?seriesId=${seriesId}$`)),
       },
     ]);
-    const got = expectContract('getSeries', await stack.api.get(`/api/v1/series/${seriesId}`).set(bearer(memberToken))).series;
+    const got = expectContract(
+      'getSeries',
+      await stack.api.get(`/api/v1/series/${seriesId}`).set(bearer(memberToken)),
+    ).series;
     expect(got).toMatchObject({ id: seriesId, access: 'member', meetingCount: 1, lastRecordedAt: expect.any(String) });
   });
 
   it('reads the meeting through meetingsUrl, and meetingCount equals what it lists', async () => {
-    const [item] = expectContract('listReadableSeries', await stack.api.get('/api/v1/series/readable').set(bearer(memberToken))).items;
+    const [item] = expectContract(
+      'listReadableSeries',
+      await stack.api.get('/api/v1/series/readable').set(bearer(memberToken)),
+    ).items;
     const url = new URL(item.meetingsUrl);
-    const page = expectContract('listReadyRecordings', await stack.api.get(`${url.pathname}${url.search}`).set(bearer(memberToken)));
+    const page = expectContract(
+      'listReadyRecordings',
+      await stack.api.get(`${url.pathname}${url.search}`).set(bearer(memberToken)),
+    );
     expect(page.items.map((i: { id: string }) => i.id)).toEqual([meetingId]);
     expect(page.items).toHaveLength(item.meetingCount);
-    expect(page.items[0]).toMatchObject({ title: 'Logo review', displayTitle: 'Logo review', series: { id: seriesId, name: 'Design crit' } });
+    expect(page.items[0]).toMatchObject({
+      title: 'Logo review',
+      displayTitle: 'Logo review',
+      series: { id: seriesId, name: 'Design crit' },
+    });
   });
 
   it('reads the bundle with access member', async () => {
-    const bundle = expectContract('getRecordingBundle', await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer(memberToken)));
-    expect(bundle.recording).toMatchObject({ id: meetingId, title: 'Logo review', access: 'member', series: { id: seriesId, name: 'Design crit' } });
+    const bundle = expectContract(
+      'getRecordingBundle',
+      await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer(memberToken)),
+    );
+    expect(bundle.recording).toMatchObject({
+      id: meetingId,
+      title: 'Logo review',
+      access: 'member',
+      series: { id: seriesId, name: 'Design crit' },
+    });
     expect(bundle.transcript.segments.length).toBeGreaterThan(0);
-    const owner = expectContract('getRecordingBundle', await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer(ownerToken)));
+    const owner = expectContract(
+      'getRecordingBundle',
+      await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer(ownerToken)),
+    );
     expect(owner.recording.access).toBe('owner');
   });
 
   it("reads the meeting's status like its bundle; a write-only token of the member does not reach it", async () => {
-    const status = expectContract('getRecordingStatus', await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(memberToken)));
+    const status = expectContract(
+      'getRecordingStatus',
+      await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(memberToken)),
+    );
     expect(status).toMatchObject({ id: meetingId, status: 'READY' });
     const writer = (await stack.admin.token(memberId, ['recordings:write'])).value;
     expectError(await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(writer)), 404, 'NOT_FOUND');
     // Skip and retry never reach a joined series' meetings (contract).
-    expectError(await stack.api.post(`/api/v1/recordings/${meetingId}/retry`).set(bearer((await stack.admin.token(memberId, ['recordings:write', 'recordings:read'])).value)), 404, 'NOT_FOUND');
+    expectError(
+      await stack.api
+        .post(`/api/v1/recordings/${meetingId}/retry`)
+        .set(bearer((await stack.admin.token(memberId, ['recordings:write', 'recordings:read'])).value)),
+      404,
+      'NOT_FOUND',
+    );
   });
 
-  it('does not show the meeting in the member\'s own plain list', async () => {
-    const page = expectContract('listReadyRecordings', await stack.api.get('/api/v1/recordings/ready').set(bearer(memberToken)));
+  it("does not show the meeting in the member's own plain list", async () => {
+    const page = expectContract(
+      'listReadyRecordings',
+      await stack.api.get('/api/v1/recordings/ready').set(bearer(memberToken)),
+    );
     expect(page.items).toEqual([]);
     expect(page.nextCursor).toBeNull();
   });
@@ -109,15 +154,25 @@ describe('reads of a member of a series', () => {
 
   it('gives the member no owner rights: updateSeries and the series keyterms answer 404', async () => {
     const writer = (await stack.admin.token(memberId, ['series:write', 'series:read'])).value;
-    expectError(await stack.api.patch(`/api/v1/series/${seriesId}`).set(bearer(writer)).send({ name: 'Mine' }), 404, 'NOT_FOUND');
+    expectError(
+      await stack.api.patch(`/api/v1/series/${seriesId}`).set(bearer(writer)).send({ name: 'Mine' }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await stack.api.get(`/api/v1/series/${seriesId}/keyterms`).set(bearer(memberToken)), 404, 'NOT_FOUND');
   });
 
   it('hides the series and its meetings from an account that did not join', async () => {
     const stranger = await stack.admin.account();
     const token = (await stack.admin.token(stranger.id, ['series:read', 'recordings:read'])).value;
-    expect(expectContract('listReadableSeries', await stack.api.get('/api/v1/series/readable').set(bearer(token))).items).toEqual([]);
-    expectError(await stack.api.get('/api/v1/recordings/ready').query({ seriesId }).set(bearer(token)), 404, 'NOT_FOUND');
+    expect(
+      expectContract('listReadableSeries', await stack.api.get('/api/v1/series/readable').set(bearer(token))).items,
+    ).toEqual([]);
+    expectError(
+      await stack.api.get('/api/v1/recordings/ready').query({ seriesId }).set(bearer(token)),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer(token)), 404, 'NOT_FOUND');
     expectError(await stack.api.get(`/api/v1/recordings/${meetingId}/status`).set(bearer(token)), 404, 'NOT_FOUND');
   });

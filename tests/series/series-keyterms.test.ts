@@ -19,38 +19,60 @@ async function owner() {
     account,
     series,
     get: (id = series.id) => stack.api.get(`/api/v1/series/${id}/keyterms`).set(auth),
-    put: (body: unknown, id = series.id) => stack.api.put(`/api/v1/series/${id}/keyterms`).set(auth).send(body as object),
+    put: (body: unknown, id = series.id) =>
+      stack.api
+        .put(`/api/v1/series/${id}/keyterms`)
+        .set(auth)
+        .send(body as object),
   };
 }
 
 describe('GET and PUT /series/{id}/keyterms', () => {
   it('starts empty, inheriting the account terms', async () => {
     const me = await owner();
-    expect(expectContract('getSeriesKeyterms', await me.get())).toEqual({ schemaVersion: 1, keyterms: [], inheritAccountKeyterms: true });
+    expect(expectContract('getSeriesKeyterms', await me.get())).toEqual({
+      schemaVersion: 1,
+      keyterms: [],
+      inheritAccountKeyterms: true,
+    });
   });
 
   it('replaces the whole vocabulary, saving trimmed and collapsed terms in the order sent', async () => {
     const me = await owner();
-    const put = expectContract('replaceSeriesKeyterms', await me.put({ keyterms: EDGE_KEYTERMS.sent, inheritAccountKeyterms: false }));
+    const put = expectContract(
+      'replaceSeriesKeyterms',
+      await me.put({ keyterms: EDGE_KEYTERMS.sent, inheritAccountKeyterms: false }),
+    );
     expect(put).toEqual({ schemaVersion: 1, keyterms: EDGE_KEYTERMS.saved, inheritAccountKeyterms: false });
     expect(expectContract('getSeriesKeyterms', await me.get())).toEqual(put);
-    const replaced = expectContract('replaceSeriesKeyterms', await me.put({ keyterms: ['Only'], inheritAccountKeyterms: true }));
+    const replaced = expectContract(
+      'replaceSeriesKeyterms',
+      await me.put({ keyterms: ['Only'], inheritAccountKeyterms: true }),
+    );
     expect(replaced).toEqual({ schemaVersion: 1, keyterms: ['Only'], inheritAccountKeyterms: true });
   });
 
   it('accepts exactly 100 terms and an empty list', async () => {
     const me = await owner();
-    expect(expectContract('replaceSeriesKeyterms', await me.put({ keyterms: HUNDRED_TERMS, inheritAccountKeyterms: true })).keyterms).toHaveLength(100);
-    expect(expectContract('replaceSeriesKeyterms', await me.put({ keyterms: [], inheritAccountKeyterms: true })).keyterms).toEqual([]);
+    expect(
+      expectContract('replaceSeriesKeyterms', await me.put({ keyterms: HUNDRED_TERMS, inheritAccountKeyterms: true }))
+        .keyterms,
+    ).toHaveLength(100);
+    expect(
+      expectContract('replaceSeriesKeyterms', await me.put({ keyterms: [], inheritAccountKeyterms: true })).keyterms,
+    ).toEqual([]);
   });
 
-  it.each(BROKEN_KEYTERM_RULES)('answers 400 VALIDATION naming the problem for $rule, and keeps the old vocabulary', async ({ keyterms, names }) => {
-    const me = await owner();
-    await me.put({ keyterms: ['Before'], inheritAccountKeyterms: false });
-    const message = expectError(await me.put({ keyterms, inheritAccountKeyterms: true }), 400, 'VALIDATION');
-    expect(message).toMatch(names);
-    expect((await me.get()).body).toEqual({ schemaVersion: 1, keyterms: ['Before'], inheritAccountKeyterms: false });
-  });
+  it.each(BROKEN_KEYTERM_RULES)(
+    'answers 400 VALIDATION naming the problem for $rule, and keeps the old vocabulary',
+    async ({ keyterms, names }) => {
+      const me = await owner();
+      await me.put({ keyterms: ['Before'], inheritAccountKeyterms: false });
+      const message = expectError(await me.put({ keyterms, inheritAccountKeyterms: true }), 400, 'VALIDATION');
+      expect(message).toMatch(names);
+      expect((await me.get()).body).toEqual({ schemaVersion: 1, keyterms: ['Before'], inheritAccountKeyterms: false });
+    },
+  );
 
   it('answers 400 VALIDATION for a missing field or an unlisted one', async () => {
     const me = await owner();
@@ -66,10 +88,18 @@ describe('GET and PUT /series/{id}/keyterms', () => {
     const missing = await other.get('ser_missing');
     expectError(missing, 404, 'NOT_FOUND');
     expect((await other.get(me.series.id)).body).toEqual(missing.body);
-    expectError(await other.put({ keyterms: ['Theirs'], inheritAccountKeyterms: true }, me.series.id), 404, 'NOT_FOUND');
+    expectError(
+      await other.put({ keyterms: ['Theirs'], inheritAccountKeyterms: true }, me.series.id),
+      404,
+      'NOT_FOUND',
+    );
     await stack.admin.addSeriesMember(me.series.id, other.account.id);
     expectError(await other.get(me.series.id), 404, 'NOT_FOUND');
-    expectError(await other.put({ keyterms: ['Theirs'], inheritAccountKeyterms: true }, me.series.id), 404, 'NOT_FOUND');
+    expectError(
+      await other.put({ keyterms: ['Theirs'], inheritAccountKeyterms: true }, me.series.id),
+      404,
+      'NOT_FOUND',
+    );
     expect((await me.get()).body.keyterms).toEqual(['Mine']);
   });
 });

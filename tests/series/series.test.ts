@@ -4,7 +4,11 @@ import { expectContract, expectError } from '../support/contract-response';
 let stack: Stack;
 beforeAll(async () => {
   // Several tests create dozens of series with one token; the settings budget (60) is not under test here.
-  stack = await startStack({ RATE_LIMIT_SCALE: '10', APP_URL: 'https://app.example.test', PUBLIC_BASE_URL: 'https://api.example.test' });
+  stack = await startStack({
+    RATE_LIMIT_SCALE: '10',
+    APP_URL: 'https://app.example.test',
+    PUBLIC_BASE_URL: 'https://api.example.test',
+  });
 });
 afterAll(async () => {
   await stack.stop();
@@ -20,7 +24,11 @@ async function owner(scopes = ALL) {
     account,
     token,
     create: (body: Record<string, unknown>) => stack.api.post('/api/v1/series').set(auth).send(body),
-    patch: (id: string, body: unknown) => stack.api.patch(`/api/v1/series/${id}`).set(auth).send(body as object),
+    patch: (id: string, body: unknown) =>
+      stack.api
+        .patch(`/api/v1/series/${id}`)
+        .set(auth)
+        .send(body as object),
     get: (id: string) => stack.api.get(`/api/v1/series/${id}`).set(auth),
     list: () => stack.api.get('/api/v1/series/readable').set(auth),
   };
@@ -45,8 +53,19 @@ describe('POST /series (createSeries)', () => {
 
   it('keeps the settings it is given', async () => {
     const me = await owner();
-    const res = await me.create({ name: 'Lectures', defaultKind: 'LECTURE', defaultOutputLanguage: 'FA', titleStyle: 'TOPIC', dateCalendar: 'JALALI' });
-    expect(expectContract('createSeries', res, 201).series).toMatchObject({ defaultKind: 'LECTURE', defaultOutputLanguage: 'FA', titleStyle: 'TOPIC', dateCalendar: 'JALALI' });
+    const res = await me.create({
+      name: 'Lectures',
+      defaultKind: 'LECTURE',
+      defaultOutputLanguage: 'FA',
+      titleStyle: 'TOPIC',
+      dateCalendar: 'JALALI',
+    });
+    expect(expectContract('createSeries', res, 201).series).toMatchObject({
+      defaultKind: 'LECTURE',
+      defaultOutputLanguage: 'FA',
+      titleStyle: 'TOPIC',
+      dateCalendar: 'JALALI',
+    });
   });
 
   it('collapses whitespace runs, line breaks and tabs included, to one space and trims the ends', async () => {
@@ -91,7 +110,9 @@ describe('POST /series (createSeries)', () => {
 
   it('lets exactly one of concurrent creations with the same name win', async () => {
     const me = await owner();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => me.create({ name: i % 2 ? 'Race' : 'RACE' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => me.create({ name: i % 2 ? 'Race' : 'RACE' })),
+    );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of answers.filter((r) => r.status !== 201)) expectError(r, 409, 'SERIES_NAME_TAKEN');
   });
@@ -117,8 +138,17 @@ describe('PATCH /series/{id} (updateSeries)', () => {
   it('changes the fields sent and keeps the others', async () => {
     const me = await owner();
     const { series } = (await me.create({ name: 'Standup', defaultKind: 'CALL' })).body;
-    const body = expectContract('updateSeries', await me.patch(series.id, { titleStyle: 'TOPIC', name: ' Daily\nstandup ' }));
-    expect(body.series).toMatchObject({ id: series.id, name: 'Daily standup', titleStyle: 'TOPIC', defaultKind: 'CALL', access: 'owner' });
+    const body = expectContract(
+      'updateSeries',
+      await me.patch(series.id, { titleStyle: 'TOPIC', name: ' Daily\nstandup ' }),
+    );
+    expect(body.series).toMatchObject({
+      id: series.id,
+      name: 'Daily standup',
+      titleStyle: 'TOPIC',
+      defaultKind: 'CALL',
+      access: 'owner',
+    });
     expect(expectContract('getSeries', await me.get(series.id)).series).toEqual(body.series);
   });
 
@@ -128,7 +158,7 @@ describe('PATCH /series/{id} (updateSeries)', () => {
     expect(expectContract('updateSeries', await me.patch(series.id, { name: 'Retro' })).series.name).toBe('Retro');
   });
 
-  it('answers 409 SERIES_NAME_TAKEN when another of the owner\'s series has the name', async () => {
+  it("answers 409 SERIES_NAME_TAKEN when another of the owner's series has the name", async () => {
     const me = await owner();
     await me.create({ name: 'Alpha' });
     const { series } = (await me.create({ name: 'Beta' })).body;
@@ -146,7 +176,7 @@ describe('PATCH /series/{id} (updateSeries)', () => {
     expect((await me.get(series.id)).body.series).toMatchObject({ name: 'Keep me', titleStyle: 'SESSION' });
   });
 
-  it('answers 404 for another account\'s series exactly like a missing one, and for a member', async () => {
+  it("answers 404 for another account's series exactly like a missing one, and for a member", async () => {
     const me = await owner();
     const stranger = await owner();
     const { series } = (await me.create({ name: 'Private' })).body;
@@ -170,15 +200,39 @@ describe('GET /series/{id} (getSeries) and GET /series/readable (listReadableSer
     expect((await stack.admin.addSeriesMember(joined.id, me.account.id)).status).toBe(200);
     const body = expectContract('listReadableSeries', await me.list());
     expect(body.items).toEqual([
-      { id: a.id, name: 'Alpha', role: 'owner', meetingCount: 0, url: `https://app.example.test/series/${a.id}`, meetingsUrl: `https://api.example.test/api/v1/recordings/ready?seriesId=${a.id}` },
-      { id: b.id, name: 'bravo', role: 'owner', meetingCount: 0, url: `https://app.example.test/series/${b.id}`, meetingsUrl: `https://api.example.test/api/v1/recordings/ready?seriesId=${b.id}` },
-      { id: joined.id, name: 'Aardvark club', role: 'member', meetingCount: 0, url: `https://app.example.test/series/${joined.id}`, meetingsUrl: `https://api.example.test/api/v1/recordings/ready?seriesId=${joined.id}` },
+      {
+        id: a.id,
+        name: 'Alpha',
+        role: 'owner',
+        meetingCount: 0,
+        url: `https://app.example.test/series/${a.id}`,
+        meetingsUrl: `https://api.example.test/api/v1/recordings/ready?seriesId=${a.id}`,
+      },
+      {
+        id: b.id,
+        name: 'bravo',
+        role: 'owner',
+        meetingCount: 0,
+        url: `https://app.example.test/series/${b.id}`,
+        meetingsUrl: `https://api.example.test/api/v1/recordings/ready?seriesId=${b.id}`,
+      },
+      {
+        id: joined.id,
+        name: 'Aardvark club',
+        role: 'member',
+        meetingCount: 0,
+        url: `https://app.example.test/series/${joined.id}`,
+        meetingsUrl: `https://api.example.test/api/v1/recordings/ready?seriesId=${joined.id}`,
+      },
     ]);
-    expect(expectContract('getSeries', await me.get(joined.id)).series).toMatchObject({ id: joined.id, access: 'member' });
+    expect(expectContract('getSeries', await me.get(joined.id)).series).toMatchObject({
+      id: joined.id,
+      access: 'member',
+    });
     expect(expectContract('getSeries', await me.get(a.id)).series).toMatchObject({ id: a.id, access: 'owner' });
   });
 
-  it('answers 404 for another account\'s series exactly like a missing one', async () => {
+  it("answers 404 for another account's series exactly like a missing one", async () => {
     const me = await owner();
     const stranger = await owner();
     const { series } = (await me.create({ name: 'Secret' })).body;
@@ -190,7 +244,11 @@ describe('GET /series/{id} (getSeries) and GET /series/readable (listReadableSer
 
   it('answers 400 VALIDATION for an unknown query parameter on the list', async () => {
     const me = await owner();
-    expectError(await stack.api.get('/api/v1/series/readable?sort=name').set({ Authorization: `Bearer ${me.token.value}` }), 400, 'VALIDATION');
+    expectError(
+      await stack.api.get('/api/v1/series/readable?sort=name').set({ Authorization: `Bearer ${me.token.value}` }),
+      400,
+      'VALIDATION',
+    );
   });
 });
 
@@ -207,11 +265,15 @@ describe('admin POST /admin/v1/series/{id}/members', () => {
     expectError(await stack.admin.addSeriesMember(series.id, 'acc_missing'), 404, 'NOT_FOUND');
     expectError(await stack.admin.addSeriesMember(series.id, me.account.id), 400, 'VALIDATION');
     const { api, auth } = stack.admin.raw();
-    expectError(await api.post(`/admin/v1/series/${series.id}/members`).set(auth).send({ accountId: friend.id, role: 'owner' }), 400, 'VALIDATION');
+    expectError(
+      await api.post(`/admin/v1/series/${series.id}/members`).set(auth).send({ accountId: friend.id, role: 'owner' }),
+      400,
+      'VALIDATION',
+    );
   });
 });
 
-describe('while the account\'s series feature is off', () => {
+describe("while the account's series feature is off", () => {
   it('lists nothing and answers 404 on every other series route; back on, everything is there again', async () => {
     const me = await owner();
     const { series } = (await me.create({ name: 'Hidden' })).body;
@@ -223,9 +285,18 @@ describe('while the account\'s series feature is off', () => {
     expectError(await me.create({}), 404, 'NOT_FOUND');
     expectError(await me.patch(series.id, { name: 'Renamed' }), 404, 'NOT_FOUND');
     expectError(await stack.api.get(`/api/v1/series/${series.id}/keyterms`).set(auth), 404, 'NOT_FOUND');
-    expectError(await stack.api.put(`/api/v1/series/${series.id}/keyterms`).set(auth).send({ keyterms: [], inheritAccountKeyterms: false }), 404, 'NOT_FOUND');
+    expectError(
+      await stack.api
+        .put(`/api/v1/series/${series.id}/keyterms`)
+        .set(auth)
+        .send({ keyterms: [], inheritAccountKeyterms: false }),
+      404,
+      'NOT_FOUND',
+    );
     await stack.admin.patchAccount(me.account.id, { features: { series: true } });
-    expect(expectContract('listReadableSeries', await me.list()).items.map((i: { name: string }) => i.name)).toEqual(['Hidden']);
+    expect(expectContract('listReadableSeries', await me.list()).items.map((i: { name: string }) => i.name)).toEqual([
+      'Hidden',
+    ]);
     expect((await me.get(series.id)).body.series.name).toBe('Hidden');
   });
 

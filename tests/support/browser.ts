@@ -21,8 +21,15 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
     headless: true,
     // Quiet and offline apart from the page under test: no updates, sync, QUIC or first-run work.
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', ...extraArgs,
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...extraArgs,
     ],
   });
   return {
@@ -80,7 +87,12 @@ export async function signedInContext(
 ): Promise<BrowserContext> {
   const context = await browser.newContext();
   const invite = await stack.admin.invite(accountId, email);
-  const res = await context.request.post(onStack(stack.url, invite.url), { form: { password, confirm: password }, headers: { origin: stack.url }, maxRedirects: 0 });
-  if (res.status() !== 303 || !res.headers().location?.endsWith('/app/')) throw new Error(`set password: ${res.status()} ${res.headers().location}`);
+  const res = await context.request.post(onStack(stack.url, invite.url), {
+    form: { password, confirm: password },
+    headers: { origin: stack.url },
+    maxRedirects: 0,
+  });
+  if (res.status() !== 303 || !res.headers().location?.endsWith('/app/'))
+    throw new Error(`set password: ${res.status()} ${res.headers().location}`);
   return context;
 }

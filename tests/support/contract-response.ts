@@ -15,14 +15,18 @@ export function expectContract(operationId: string, res: Response, status = 200)
   if (!route) throw new Error(`unknown operationId ${operationId}`);
   const response = route.responses.find((r) => r.status === status);
   if (!response) throw new Error(`${operationId} has no ${status} response in the contract`);
-  if (res.status !== status) throw new Error(`${operationId}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status)
+    throw new Error(`${operationId}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
   const key = `${operationId}:${status}`;
   let validate = compiled.get(key);
   if (!validate) {
     validate = ajv.compile(response.schema);
     compiled.set(key, validate);
   }
-  if (!validate(res.body)) throw new Error(`${operationId} answer breaks its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body)}`);
+  if (!validate(res.body))
+    throw new Error(
+      `${operationId} answer breaks its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body)}`,
+    );
   return res.body;
 }
 

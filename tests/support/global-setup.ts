@@ -20,7 +20,10 @@ export default async function globalSetup(): Promise<void> {
   process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
   process.env.REDIS_URL ??= 'redis://127.0.0.1:6379/1';
   await ensureDatabase(process.env.DATABASE_URL);
-  const broker = await startBroker({ dir: path.join(mkdtempSync(path.join(tmpdir(), 'mm-nats-')), 'broker'), namespace: '*.' });
+  const broker = await startBroker({
+    dir: path.join(mkdtempSync(path.join(tmpdir(), 'mm-nats-')), 'broker'),
+    namespace: '*.',
+  });
   globalThis.mmTestBroker = broker;
   process.env.NATS_URL = broker.url;
   Object.assign(process.env, broker.env);

@@ -25,7 +25,11 @@ export const BROKEN_KEYTERM_RULES: KeytermCase[] = [
   { rule: 'a term with ]', keyterms: ['a]b'], names: /keyterms\[0\].*"\]"/ },
   { rule: 'a term with a backslash', keyterms: ['a\\b'], names: /keyterms\[0\].*"\\"/ },
   { rule: 'the same term twice', keyterms: ['Kubernetes', 'Kubernetes'], names: /keyterms\[1\]/ },
-  { rule: 'the same term twice after collapsing spaces', keyterms: ['New  York', 'New York'], names: /keyterms\[1\].*keyterms\[0\]/ },
+  {
+    rule: 'the same term twice after collapsing spaces',
+    keyterms: ['New  York', 'New York'],
+    names: /keyterms\[1\].*keyterms\[0\]/,
+  },
   { rule: 'the same term twice in another case', keyterms: ['nats', 'NATS'], names: /keyterms\[1\].*keyterms\[0\]/ },
   { rule: 'a term that is not a string', keyterms: ['ok', 42], names: /keyterms\[1\]/ },
   { rule: 'a control character', keyterms: ['bad\u0000term'], names: /keyterms\[0\].*U\+0000/ },
@@ -33,7 +37,14 @@ export const BROKEN_KEYTERM_RULES: KeytermCase[] = [
 
 /** Terms at every edge the rules allow, and how they are saved. */
 export const EDGE_KEYTERMS = {
-  sent: ['  Kubernetes  ', 'New    York', 'x'.repeat(49), 'one two three four five', 'زمان\u200cبندی', 'tab\tseparated'],
+  sent: [
+    '  Kubernetes  ',
+    'New    York',
+    'x'.repeat(49),
+    'one two three four five',
+    'زمان\u200cبندی',
+    'tab\tseparated',
+  ],
   saved: ['Kubernetes', 'New York', 'x'.repeat(49), 'one two three four five', 'زمان\u200cبندی', 'tab separated'],
 };
 

@@ -19,13 +19,34 @@ function make(name: string, args: string[]): string {
 export { wavHeader } from '../../services/pipeline/src/engines/pcm-file';
 
 /** A sine tone of `seconds`, as WAV (16 kHz mono). */
-export const toneWav = (seconds: number) => make(`tone-${seconds}.wav`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-ac', '1', '-ar', '16000']);
+export const toneWav = (seconds: number) =>
+  make(`tone-${seconds}.wav`, [
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+  ]);
 
 /** The same tone as an MPEG-TS stream (what an HLS playlist names). */
-export const toneTs = (seconds: number) => make(`tone-${seconds}.ts`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-f', 'mpegts']);
+export const toneTs = (seconds: number) =>
+  make(`tone-${seconds}.ts`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-f', 'mpegts']);
 
 /** The same tone as AAC in an MP4 container (.m4a). */
-export const toneM4a = (seconds: number) => make(`tone-${seconds}.m4a`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k']);
+export const toneM4a = (seconds: number) =>
+  make(`tone-${seconds}.m4a`, [
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+  ]);
 
 /** An MP4-family file with its end cut off. */
 export function truncatedM4a(seconds = 10): string {
@@ -37,10 +58,40 @@ export function truncatedM4a(seconds = 10): string {
 
 /** A short video with a test picture and a tone. */
 export const videoWithAudio = (seconds = 3) =>
-  make(`video-${seconds}.mp4`, ['-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest']);
+  make(`video-${seconds}.mp4`, [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=160x120:rate=10:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=330:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+  ]);
 
 /** A short video with no audio track. */
-export const videoWithoutAudio = (seconds = 3) => make(`silent-video-${seconds}.mp4`, ['-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']);
+export const videoWithoutAudio = (seconds = 3) =>
+  make(`silent-video-${seconds}.mp4`, [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=160x120:rate=10:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+  ]);
 
 /** Bytes with a WAV header and garbage after it: sniffed as audio, refused by the decoder. */
 export function corruptWav(): Buffer {
@@ -54,5 +105,7 @@ export function corruptWav(): Buffer {
 
 /** A tiny, valid PDF. */
 export function pdfBytes(): Buffer {
-  return Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+  return Buffer.from(
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  );
 }

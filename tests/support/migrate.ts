@@ -22,5 +22,6 @@ export const SERVICE_SCHEMAS: Record<string, { schema: string; migrations: Migra
 
 /** Every service's migration step against one database, as `pnpm start` runs them before the services. */
 export async function migrateAll(databaseUrl: string): Promise<void> {
-  for (const { schema, migrations } of Object.values(SERVICE_SCHEMAS)) await migrateSchema(databaseUrl, schema, migrations);
+  for (const { schema, migrations } of Object.values(SERVICE_SCHEMAS))
+    await migrateSchema(databaseUrl, schema, migrations);
 }

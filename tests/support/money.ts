@@ -28,8 +28,17 @@ export interface LedgerEntry {
 
 /** An account's ledger, oldest first, without its credits. */
 export async function ledger(stack: Stack, accountId: string): Promise<LedgerEntry[]> {
-  const rows = await query(stack, "select kind, reference, hold_reference, minutes from account.ledger_entry where account_id = $1 and kind <> 'credit' order by id", [accountId]);
-  return rows.map((r) => ({ kind: r.kind, reference: r.reference, holdReference: r.hold_reference, minutes: Number(r.minutes) }));
+  const rows = await query(
+    stack,
+    "select kind, reference, hold_reference, minutes from account.ledger_entry where account_id = $1 and kind <> 'credit' order by id",
+    [accountId],
+  );
+  return rows.map((r) => ({
+    kind: r.kind,
+    reference: r.reference,
+    holdReference: r.hold_reference,
+    minutes: Number(r.minutes),
+  }));
 }
 
 /** Holds of an account that no capture or release has closed. */
@@ -40,13 +49,31 @@ export async function openHolds(stack: Stack, accountId: string): Promise<string
 }
 
 /** A meeting's row in the recordings schema (job, hold, charge), as the service sees it. */
-export async function meetingRow(stack: Stack, id: string): Promise<{ status: string; jobId: string; holdRef: string; charged: boolean; autoRetryPending: boolean }> {
-  const [r] = await query(stack, 'select status, job_id, hold_ref, charged, auto_retry_pending from recordings.recording where id = $1', [id]);
-  return { status: r.status, jobId: r.job_id, holdRef: r.hold_ref, charged: r.charged, autoRetryPending: r.auto_retry_pending };
+export async function meetingRow(
+  stack: Stack,
+  id: string,
+): Promise<{ status: string; jobId: string; holdRef: string; charged: boolean; autoRetryPending: boolean }> {
+  const [r] = await query(
+    stack,
+    'select status, job_id, hold_ref, charged, auto_retry_pending from recordings.recording where id = $1',
+    [id],
+  );
+  return {
+    status: r.status,
+    jobId: r.job_id,
+    holdRef: r.hold_ref,
+    charged: r.charged,
+    autoRetryPending: r.auto_retry_pending,
+  };
 }
 
 /** The pipeline's result entries, by the short names tests use. */
-export const RESULT_ENTRIES = { started: BUS.jobStarted, transcribed: BUS.jobTranscribed, generated: BUS.jobGenerated, failed: BUS.jobFailed } as const;
+export const RESULT_ENTRIES = {
+  started: BUS.jobStarted,
+  transcribed: BUS.jobTranscribed,
+  generated: BUS.jobGenerated,
+  failed: BUS.jobFailed,
+} as const;
 
 /**
  * Speaks as the pipeline on a stack's bus: publishes its result messages (as the
@@ -60,7 +87,10 @@ export class PipelineVoice {
   ) {}
 
   static async open(stack: Stack): Promise<PipelineVoice> {
-    const [bus, operator] = await Promise.all([connectBus(stack.natsUrl, 'pipeline', stack.busNamespace), connectBus(stack.natsUrl, 'operator', stack.busNamespace)]);
+    const [bus, operator] = await Promise.all([
+      connectBus(stack.natsUrl, 'pipeline', stack.busNamespace),
+      connectBus(stack.natsUrl, 'operator', stack.busNamespace),
+    ]);
     return new PipelineVoice(bus, operator);
   }
 
@@ -80,16 +110,32 @@ export class PipelineVoice {
   /** Reports a transcript for the meeting's current job (one speaker, one decision). */
   async transcribe(stack: Stack, id: string): Promise<void> {
     const { jobId } = await meetingRow(stack, id);
-    const segments = [{ index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We decided to ship the release on Friday.' }];
+    const segments = [
+      { index: 0, speaker: 'A', startMs: 0, endMs: 2000, text: 'We decided to ship the release on Friday.' },
+    ];
     const doc = { language: 'en', speakers: [{ label: 'A', name: null }], segments, stats: {} };
-    await this.publish(BUS.jobTranscribed, { recordingId: id, jobId, transcriptKey: PipelineVoice.writeArtefact(stack, `work/${id}/transcript-${jobId}.json`, doc) });
+    await this.publish(BUS.jobTranscribed, {
+      recordingId: id,
+      jobId,
+      transcriptKey: PipelineVoice.writeArtefact(stack, `work/${id}/transcript-${jobId}.json`, doc),
+    });
   }
 
   /** Reports a digest for the meeting's current (generate) job. */
   async generate(stack: Stack, id: string): Promise<void> {
     const { jobId } = await meetingRow(stack, id);
-    const doc = { type: 'MEETING', language: 'en', title: 'Release', sections: [{ kind: 'summary', title: 'Summary', text: 'Ship on Friday.' }], markdown: '# Release\n\nShip on Friday.\n' };
-    await this.publish(BUS.jobGenerated, { recordingId: id, jobId, digestKey: PipelineVoice.writeArtefact(stack, `work/${id}/digest-${jobId}.json`, doc) });
+    const doc = {
+      type: 'MEETING',
+      language: 'en',
+      title: 'Release',
+      sections: [{ kind: 'summary', title: 'Summary', text: 'Ship on Friday.' }],
+      markdown: '# Release\n\nShip on Friday.\n',
+    };
+    await this.publish(BUS.jobGenerated, {
+      recordingId: id,
+      jobId,
+      digestKey: PipelineVoice.writeArtefact(stack, `work/${id}/digest-${jobId}.json`, doc),
+    });
   }
 
   /** Takes a meeting submitted with naming=skip to READY: transcript, then digest. */
@@ -103,10 +149,14 @@ export class PipelineVoice {
   /** Waits until the recordings service has handled every result published so far. */
   async settled(timeoutMs = 15_000): Promise<void> {
     const stream = streamName(this.bus.namespace, 'PIPELINE');
-    await eventually(async () => {
-      const info = await this.operator.jsm.consumers.info(stream, 'recordings-results');
-      return info.num_pending === 0 && info.num_ack_pending === 0;
-    }, 'the pipeline results to be handled', timeoutMs);
+    await eventually(
+      async () => {
+        const info = await this.operator.jsm.consumers.info(stream, 'recordings-results');
+        return info.num_pending === 0 && info.num_ack_pending === 0;
+      },
+      'the pipeline results to be handled',
+      timeoutMs,
+    );
   }
 
   async close(): Promise<void> {
@@ -149,7 +199,12 @@ export function multipartHead(boundary: string, more = ''): Buffer {
 export function slowSubmit(stack: Stack, token: string, key: string) {
   const boundary = 'mmboundary';
   const body = multipartHead(boundary, `\r\n--${boundary}--\r\n`);
-  const { req, answer } = rawSubmit(stack, { Authorization: `Bearer ${token}`, 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length });
+  const { req, answer } = rawSubmit(stack, {
+    Authorization: `Bearer ${token}`,
+    'Idempotency-Key': key,
+    'Content-Type': `multipart/form-data; boundary=${boundary}`,
+    'Content-Length': body.length,
+  });
   const cut = body.length - 100;
   req.write(body.subarray(0, cut));
   return { answer, finish: () => req.end(body.subarray(cut)) };

@@ -20,7 +20,8 @@ export interface PrivatePostgres {
 function binDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  if (!versions.length) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (run deploy/install.sh)');
+  if (!versions.length)
+    throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (run deploy/install.sh)');
   return path.join(root, versions[0], 'bin');
 }
 
@@ -29,14 +30,33 @@ export function startPrivatePostgres(port: number): PrivatePostgres {
   const dir = mkdtempSync(path.join(tmpdir(), 'mm-pg-'));
   const data = path.join(dir, 'data');
   const asRoot = userInfo().uid === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    );
   const run = (tool: string, args: string[]): void => {
     const cmd = path.join(bin, tool);
-    execFileSync(asRoot ? 'runuser' : cmd, asRoot ? ['-u', 'postgres', '--', cmd, ...args] : args, { stdio: 'pipe', timeout: 120_000 });
+    execFileSync(asRoot ? 'runuser' : cmd, asRoot ? ['-u', 'postgres', '--', cmd, ...args] : args, {
+      stdio: 'pipe',
+      timeout: 120_000,
+    });
   };
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
   const ctl = (action: string): void =>
-    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-m', 'fast', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, action]);
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-m',
+      'fast',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      action,
+    ]);
   ctl('start');
   let stopped = false;
   return {

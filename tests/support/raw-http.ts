@@ -14,7 +14,12 @@ export interface RawResponse {
  * reads one response; the connection is closed after it. `end` false leaves the request open
  * `body` (a body that ends before its declared length).
  */
-export function rawRequest(baseUrl: string, head: string, body: Buffer | string = '', halfClose = false): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  head: string,
+  body: Buffer | string = '',
+  halfClose = false,
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(url.port), url.hostname);

@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 // s3rver ships no types; the part used here is typed below.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (
+  opts: Record<string, unknown>,
+) => { run(): Promise<AddressInfo>; close(): Promise<void> };
 
 export interface S3Server {
   /** The endpoint (`http://127.0.0.1:<port>`). */
@@ -22,7 +24,13 @@ export interface S3Server {
 export async function startS3Server(bucket = 'meeting-audio'): Promise<S3Server> {
   const directory = mkdtempSync(path.join(tmpdir(), 'mm-s3-'));
   const cacheDir = mkdtempSync(path.join(tmpdir(), 'mm-s3cache-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const addr = await server.run();
   const endpoint = `http://127.0.0.1:${addr.port}`;
   return {

@@ -38,7 +38,8 @@ export async function startSmtpInbox(opts: { refuse?: (address: string) => boole
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
-  const to = (address: string) => messages.filter((m) => [m.to].flat().some((t) => t?.value.some((v) => v.address === address)));
+  const to = (address: string) =>
+    messages.filter((m) => [m.to].flat().some((t) => t?.value.some((v) => v.address === address)));
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
@@ -46,7 +47,8 @@ export async function startSmtpInbox(opts: { refuse?: (address: string) => boole
     async waitFor(address, count = 1, timeoutMs = 30_000) {
       const until = Date.now() + timeoutMs;
       while (to(address).length < count) {
-        if (Date.now() > until) throw new Error(`${count} message(s) to ${address} expected; ${to(address).length} arrived`);
+        if (Date.now() > until)
+          throw new Error(`${count} message(s) to ${address} expected; ${to(address).length} arrived`);
         await new Promise((r) => setTimeout(r, 200));
       }
       return to(address);

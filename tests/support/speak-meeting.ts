@@ -75,7 +75,12 @@ export async function speakMeeting(turns: ScriptTurn[], opts: SpeakOptions = {})
     let offset = 0;
     pieces.forEach((p, i) => {
       if (i > 0) offset += gapMs;
-      spoken.push({ voice: turns[i][0], text: turns[i][1], startMs: Math.round(offset + p.leadMs), endMs: Math.round(offset + p.tailMs) });
+      spoken.push({
+        voice: turns[i][0],
+        text: turns[i][1],
+        startMs: Math.round(offset + p.leadMs),
+        endMs: Math.round(offset + p.tailMs),
+      });
       offset += p.durationMs;
     });
     const durationMs = Math.round(offset);
@@ -120,8 +125,16 @@ export const STANDUP_SCRIPT: ScriptTurn[] = [
 ];
 
 const LONG_TOPICS = [
-  'the mobile application', 'the search page', 'the billing system', 'the customer survey', 'the database migration',
-  'the marketing plan', 'the security review', 'the new office', 'the hiring process', 'the support team',
+  'the mobile application',
+  'the search page',
+  'the billing system',
+  'the customer survey',
+  'the database migration',
+  'the marketing plan',
+  'the security review',
+  'the new office',
+  'the hiring process',
+  'the support team',
 ];
 const LONG_LINES: Array<(topic: string) => string> = [
   (t) => `I looked at ${t} this week and most of the work is finished.`,
@@ -199,8 +212,26 @@ function trimmed(samples: Int16Array): Int16Array {
 }
 
 async function encode(wav: string, out: string, format: 'wav' | 'mp3' | 'm4a', sampleRate: number): Promise<void> {
-  const codec = format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '64k'] : format === 'm4a' ? ['-c:a', 'aac', '-b:a', '64k'] : ['-c:a', 'pcm_s16le'];
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', wav, '-ar', String(sampleRate), '-ac', '1', ...codec, out]);
+  const codec =
+    format === 'mp3'
+      ? ['-c:a', 'libmp3lame', '-b:a', '64k']
+      : format === 'm4a'
+        ? ['-c:a', 'aac', '-b:a', '64k']
+        : ['-c:a', 'pcm_s16le'];
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    wav,
+    '-ar',
+    String(sampleRate),
+    '-ac',
+    '1',
+    ...codec,
+    out,
+  ]);
 }
 
 async function readWav(file: string): Promise<{ samples: Int16Array; rate: number }> {
@@ -223,7 +254,13 @@ async function readWav(file: string): Promise<{ samples: Int16Array; rate: numbe
 }
 
 async function writeWav(file: string, samples: Int16Array, rate: number): Promise<void> {
-  await fs.writeFile(file, Buffer.concat([wavHeader(samples.length * 2, rate), Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)]));
+  await fs.writeFile(
+    file,
+    Buffer.concat([
+      wavHeader(samples.length * 2, rate),
+      Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength),
+    ]),
+  );
 }
 
 async function readCached(outPath: string, metaPath: string): Promise<SpokenMeeting | null> {
@@ -232,7 +269,10 @@ async function readCached(outPath: string, metaPath: string): Promise<SpokenMeet
 }
 
 async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(() => true, () => false);
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 function hashOf(value: unknown): string {

@@ -68,7 +68,9 @@ export async function startStack(
   const busNamespace = `t${randomBytes(5).toString('hex')}.`;
   // `s3`: a real S3-protocol server of the stack's own, stopped with it.
   const s3: S3Server | null = opts.store === 's3' ? await startS3Server() : null;
-  const storeEnv: Record<string, string> = s3 ? s3.env(busNamespace.slice(0, -1)) : { AUDIO_STORE: `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}` };
+  const storeEnv: Record<string, string> = s3
+    ? s3.env(busNamespace.slice(0, -1))
+    : { AUDIO_STORE: `file:${mkdtempSync(path.join(tmpdir(), 'mm-store-'))}` };
   const audioStore = storeEnv.AUDIO_STORE_URL ?? storeEnv.AUDIO_STORE;
   // ... and its own database: an outbox relay publishes every unpublished row of its schema, so
   // stacks sharing a database would publish each other's work into their own namespace.
@@ -78,8 +80,17 @@ export async function startStack(
     // The services' start only checks its schema: the migration step runs first, as in production.
     await migrateAll(databaseUrl);
   }
-  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ADMIN_API_KEY: ADMIN_KEY, ...storeEnv, BUS_NAMESPACE: busNamespace, DATABASE_URL: databaseUrl, ...env };
-  const envOf = (service: string): NodeJS.ProcessEnv => (opts.databaseUrls ? { ...base, DATABASE_URL: opts.databaseUrls[service] } : base);
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ADMIN_API_KEY: ADMIN_KEY,
+    ...storeEnv,
+    BUS_NAMESPACE: busNamespace,
+    DATABASE_URL: databaseUrl,
+    ...env,
+  };
+  const envOf = (service: string): NodeJS.ProcessEnv =>
+    opts.databaseUrls ? { ...base, DATABASE_URL: opts.databaseUrls[service] } : base;
   const running: Running[] = [];
   const account = await startAccount({ ...accountConfig(envOf('account')), port: 0 });
   running.push(account);
@@ -100,7 +111,14 @@ export async function startStack(
     running.push(pipeline);
   }
   const cfg = gatewayConfig(envOf('gateway'));
-  const serviceUrls = { ...cfg.serviceUrls, account: `http://127.0.0.1:${account.port}`, series: `http://127.0.0.1:${series.port}`, recordings: `http://127.0.0.1:${recordings.port}`, ask: `http://127.0.0.1:${ask.port}`, events: `http://127.0.0.1:${events.port}` };
+  const serviceUrls = {
+    ...cfg.serviceUrls,
+    account: `http://127.0.0.1:${account.port}`,
+    series: `http://127.0.0.1:${series.port}`,
+    recordings: `http://127.0.0.1:${recordings.port}`,
+    ask: `http://127.0.0.1:${ask.port}`,
+    events: `http://127.0.0.1:${events.port}`,
+  };
   const gateway = await startGateway({ ...cfg, port: 0, serviceUrls });
   running.push(gateway);
   const url = `http://127.0.0.1:${gateway.port}`;
@@ -109,7 +127,16 @@ export async function startStack(
   const web = await startWeb({ ...webConfig(envOf('web')), port: 0, serviceUrls: { ...serviceUrls, gateway: url } });
   running.splice(running.length - 1, 0, web);
   serviceUrls.web = `http://127.0.0.1:${web.port}`;
-  const services: Record<string, Running> = { account, series, events, recordings, ask, gateway, web, ...(pipeline ? { pipeline } : {}) };
+  const services: Record<string, Running> = {
+    account,
+    series,
+    events,
+    recordings,
+    ask,
+    gateway,
+    web,
+    ...(pipeline ? { pipeline } : {}),
+  };
   let testBus: Promise<Bus> | undefined;
   const api = request(url);
   return {
@@ -175,7 +202,10 @@ export class AdminClient {
   private auth = { Authorization: `Bearer ${ADMIN_KEY}` };
 
   async account(body: Record<string, unknown> = {}): Promise<TestAccount> {
-    const res = await this.api.post('/admin/v1/accounts').set(this.auth).send({ developerMode: true, balanceMinutes: 1000, ...body });
+    const res = await this.api
+      .post('/admin/v1/accounts')
+      .set(this.auth)
+      .send({ developerMode: true, balanceMinutes: 1000, ...body });
     if (res.status !== 201) throw new Error(`account: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.account;
   }
@@ -187,14 +217,20 @@ export class AdminClient {
   }
 
   async token(accountId: string, scopes: string[], extra: Record<string, unknown> = {}): Promise<TestToken> {
-    const res = await this.api.post(`/admin/v1/accounts/${accountId}/tokens`).set(this.auth).send({ name: 'test', scopes, ...extra });
+    const res = await this.api
+      .post(`/admin/v1/accounts/${accountId}/tokens`)
+      .set(this.auth)
+      .send({ name: 'test', scopes, ...extra });
     if (res.status !== 201) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
     return { id: res.body.token.id, value: res.body.value };
   }
 
   /** An invite link to the app (ARCHITECTURE.md section 7): the person sets a password with it. */
   async invite(accountId: string, email?: string): Promise<{ url: string; expiresAt: string }> {
-    const res = await this.api.post(`/admin/v1/accounts/${accountId}/invites`).set(this.auth).send(email === undefined ? {} : { email });
+    const res = await this.api
+      .post(`/admin/v1/accounts/${accountId}/invites`)
+      .set(this.auth)
+      .send(email === undefined ? {} : { email });
     if (res.status !== 201) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.invite;
   }

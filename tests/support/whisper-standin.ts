@@ -104,15 +104,26 @@ export class WhisperStandin {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     if (req.method !== 'POST' || !/^\/v1\/audio\/transcriptions\/?$/.test(req.url ?? '')) {
-      return reply(res, 404, { error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+      return reply(res, 404, {
+        error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: 'invalid_request_error' },
+      });
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > OPENAI_MAX_FILE_BYTES + 64 * 1024) return tooLarge(res, declared, req);
     const body = await readBody(req, OPENAI_MAX_FILE_BYTES + 64 * 1024);
     if (!body) return tooLarge(res, declared, req);
-    const form = await new Request('http://standin/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type'] ?? '') }, body: new Uint8Array(body) }).formData().catch(() => null);
+    const form = await new Request('http://standin/', {
+      method: 'POST',
+      headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+      body: new Uint8Array(body),
+    })
+      .formData()
+      .catch(() => null);
     const file = form?.get('file');
-    if (!form || !(file instanceof File)) return reply(res, 400, { error: { message: "Missing required parameter: 'file'.", type: 'invalid_request_error' } });
+    if (!form || !(file instanceof File))
+      return reply(res, 400, {
+        error: { message: "Missing required parameter: 'file'.", type: 'invalid_request_error' },
+      });
     const entry: StandinRequest = {
       fileName: file.name,
       bytes: file.size,
@@ -142,15 +153,32 @@ export class WhisperStandin {
       return 0;
     }
     if (fault?.status === 429) {
-      const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
-      return reply(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, headers);
+      const headers: Record<string, string> =
+        fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      return reply(
+        res,
+        429,
+        { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+        headers,
+      );
     }
-    if (fault?.status === 500 || this.options.refuse?.test(file.name)) return reply(res, 500, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
-    if (!entry.model) return reply(res, 400, { error: { message: "Missing required parameter: 'model'.", type: 'invalid_request_error' } });
+    if (fault?.status === 500 || this.options.refuse?.test(file.name))
+      return reply(res, 500, {
+        error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+      });
+    if (!entry.model)
+      return reply(res, 400, {
+        error: { message: "Missing required parameter: 'model'.", type: 'invalid_request_error' },
+      });
     if (file.size > OPENAI_MAX_FILE_BYTES) return tooLarge(res, file.size);
     const ext = path.extname(file.name).slice(1).toLowerCase();
     if (!(OPENAI_FORMATS as readonly string[]).includes(ext)) {
-      return reply(res, 400, { error: { message: `Invalid file format. Supported formats: ${JSON.stringify(OPENAI_FORMATS)}`, type: 'invalid_request_error' } });
+      return reply(res, 400, {
+        error: {
+          message: `Invalid file format. Supported formats: ${JSON.stringify(OPENAI_FORMATS)}`,
+          type: 'invalid_request_error',
+        },
+      });
     }
     const bytes = Buffer.from(await file.arrayBuffer());
     const hash = createHash('sha256').update(bytes).digest('hex');
@@ -165,7 +193,10 @@ export class WhisperStandin {
         words = (await this.asr.transcribe({ wavPath: saved, keyterms: [] })).words;
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (code === 'AUDIO_CORRUPT') return reply(res, 400, { error: { message: 'Audio file might be corrupted or unsupported', type: 'invalid_request_error' } });
+        if (code === 'AUDIO_CORRUPT')
+          return reply(res, 400, {
+            error: { message: 'Audio file might be corrupted or unsupported', type: 'invalid_request_error' },
+          });
         if (code !== 'NO_SPEECH') throw err;
         words = [];
       } finally {
@@ -188,20 +219,30 @@ export class WhisperStandin {
       duration: last ? last.endMs / 1000 : 0,
       text: whole,
       segments: segmentsOf(words),
-      ...(wantWords ? { words: words.map((w) => ({ word: w.word, start: w.startMs / 1000, end: w.endMs / 1000 })) } : {}),
+      ...(wantWords
+        ? { words: words.map((w) => ({ word: w.word, start: w.startMs / 1000, end: w.endMs / 1000 })) }
+        : {}),
     });
   }
 }
 
 /** Whisper-like segments: words grouped at pauses over 0.7 s, at most 30 s each. */
-function segmentsOf(words: AsrWord[]): Array<{ id: number; start: number; end: number; text: string; no_speech_prob: number }> {
+function segmentsOf(
+  words: AsrWord[],
+): Array<{ id: number; start: number; end: number; text: string; no_speech_prob: number }> {
   const groups: AsrWord[][] = [];
   for (const w of words) {
     const g = groups[groups.length - 1];
     if (g && w.startMs - g[g.length - 1].endMs <= 700 && w.endMs - g[0].startMs <= 30_000) g.push(w);
     else groups.push([w]);
   }
-  return groups.map((g, id) => ({ id, start: g[0].startMs / 1000, end: g[g.length - 1].endMs / 1000, text: ` ${g.map((w) => w.word).join(' ')}`, no_speech_prob: 0.01 }));
+  return groups.map((g, id) => ({
+    id,
+    start: g[0].startMs / 1000,
+    end: g[g.length - 1].endMs / 1000,
+    text: ` ${g.map((w) => w.word).join(' ')}`,
+    no_speech_prob: 0.01,
+  }));
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -217,7 +258,17 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | n
 
 function tooLarge(res: ServerResponse, bytes: number, req?: IncomingMessage): number {
   req?.resume();
-  return reply(res, 413, { error: { message: `Maximum content size limit (${OPENAI_MAX_FILE_BYTES}) exceeded (${bytes} bytes read)`, type: 'server_error' } }, { connection: 'close' });
+  return reply(
+    res,
+    413,
+    {
+      error: {
+        message: `Maximum content size limit (${OPENAI_MAX_FILE_BYTES}) exceeded (${bytes} bytes read)`,
+        type: 'server_error',
+      },
+    },
+    { connection: 'close' },
+  );
 }
 
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {

@@ -27,12 +27,19 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await stack?.stop();
   });
 
-  const api = async (p: string) => (await fetch(`${stack.url}/api/v1${p}`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const api = async (p: string) =>
+    (await fetch(`${stack.url}/api/v1${p}`, { headers: { authorization: `Bearer ${token}` } })).json();
 
   it('shows the wallet: balance, minutes held and the credit that made it', async () => {
     await page.goto(`${stack.url}/app/wallet`);
     await expect(page.locator('dd').first().textContent()).resolves.toBe('240 minutes');
-    await expect(page.getByRole('row', { name: /Credit/ }).getByRole('cell').nth(1).textContent()).resolves.toBe('240');
+    await expect(
+      page
+        .getByRole('row', { name: /Credit/ })
+        .getByRole('cell')
+        .nth(1)
+        .textContent(),
+    ).resolves.toBe('240');
   });
 
   it('saves settings the API then reads (naming mode, summary email)', async () => {
@@ -42,7 +49,12 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toBe('Saved.');
     const { settings } = await api('/account');
-    expect(settings).toMatchObject({ speakerNamingMode: 'FORCE_ON', summaryEmailEnabled: true, memoryLearningEnabled: true, uiLocale: 'en' });
+    expect(settings).toMatchObject({
+      speakerNamingMode: 'FORCE_ON',
+      summaryEmailEnabled: true,
+      memoryLearningEnabled: true,
+      uiLocale: 'en',
+    });
   });
 
   it('saves the vocabulary one term a line, and refuses a broken term with a form error', async () => {
@@ -67,7 +79,12 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await page.getByLabel('New password again').fill('the second kettle sings');
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('Your password was changed');
-    const old = await fetch(`${stack.url}/app/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email, password: 'a long river of tea' }) });
+    const old = await fetch(`${stack.url}/app/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email, password: 'a long river of tea' }),
+    });
     expect(old.headers.get('location')).toContain('error=SIGN_IN_FAILED');
   });
 

@@ -21,17 +21,29 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
   });
 
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${stack.url}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
+    fetch(`${stack.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form),
+    });
   const origin = () => ({ origin: stack.url });
   const cookieOf = (res: Response) => /mm_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? null;
 
   async function setPassword(accountId: string, to: string): Promise<string> {
     const invite = await stack.admin.invite(accountId, to);
-    const res = await post(new URL(onStack(stack.url, invite.url)).pathname, { password: PASSWORD, confirm: PASSWORD }, origin());
+    const res = await post(
+      new URL(onStack(stack.url, invite.url)).pathname,
+      { password: PASSWORD, confirm: PASSWORD },
+      origin(),
+    );
     expect(res.status).toBe(303);
     return cookieOf(res)!;
   }
-  async function signIn(who: string, password = PASSWORD): Promise<{ status: number; location: string; cookie: string | null }> {
+  async function signIn(
+    who: string,
+    password = PASSWORD,
+  ): Promise<{ status: number; location: string; cookie: string | null }> {
     const res = await post('/app/sign-in', { email: who, password }, origin());
     return { status: res.status, location: res.headers.get('location') ?? '', cookie: cookieOf(res) };
   }
@@ -39,7 +51,9 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
     const html = await (await fetch(`${stack.url}/app/tokens`, { headers: { cookie: `mm_session=${cookie}` } })).text();
     return /name="_csrf" value="([^"]+)"/.exec(html)![1];
   }
-  const developerMode = async () => (await stack.admin.raw().api.get(`/admin/v1/accounts/${account.id}`).set(stack.admin.raw().auth)).body.account.developerMode;
+  const developerMode = async () =>
+    (await stack.admin.raw().api.get(`/admin/v1/accounts/${account.id}`).set(stack.admin.raw().auth)).body.account
+      .developerMode;
 
   it('refuses a state-changing request without the app Origin or without the session CSRF token (403), changing nothing', async () => {
     const { cookie } = await signIn(email);
@@ -56,7 +70,11 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
     ];
     expect((await Promise.all(tries)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
     expect(await developerMode()).toBe(false);
-    const ok = await post('/app/developer-mode', { on: 'true', _csrf: csrf }, { ...session, referer: `${stack.url}/app/tokens` });
+    const ok = await post(
+      '/app/developer-mode',
+      { on: 'true', _csrf: csrf },
+      { ...session, referer: `${stack.url}/app/tokens` },
+    );
     expect(ok.status).toBe(303);
     expect(await developerMode()).toBe(true);
   });
@@ -69,14 +87,23 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
       const tampered = `${cookie!.slice(0, -2)}${cookie!.endsWith('A') ? 'BB' : 'AA'}`;
       const forged = 'x'.repeat(43);
       const { cookie: idle } = await signIn(email);
-      await db.query(`update access.session set last_seen_at = now() - interval '8 days' where account_id = $1 and created_at = (select max(created_at) from access.session)`, [account.id]);
+      await db.query(
+        `update access.session set last_seen_at = now() - interval '8 days' where account_id = $1 and created_at = (select max(created_at) from access.session)`,
+        [account.id],
+      );
       for (const value of [tampered, forged, idle!, 'not-a-cookie;%%']) {
-        const res = await fetch(`${stack.url}/app/tokens`, { redirect: 'manual', headers: { cookie: `mm_session=${value}` } });
+        const res = await fetch(`${stack.url}/app/tokens`, {
+          redirect: 'manual',
+          headers: { cookie: `mm_session=${value}` },
+        });
         expect(res.status).toBe(303);
         expect(res.headers.get('location')).toBe('/app/sign-in?next=%2Fapp%2Ftokens');
         expect(res.headers.get('set-cookie')).toMatch(/^mm_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax/);
       }
-      const live = await fetch(`${stack.url}/app/tokens`, { redirect: 'manual', headers: { cookie: `mm_session=${cookie}` } });
+      const live = await fetch(`${stack.url}/app/tokens`, {
+        redirect: 'manual',
+        headers: { cookie: `mm_session=${cookie}` },
+      });
       expect(live.status).toBe(200);
     } finally {
       await db.end();
@@ -101,11 +128,23 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
     }
     const huge = await post('/app/tokens', { name: 'x'.repeat(100_000), _csrf: csrf }, session);
     expect(huge.status).toBe(403);
-    const longSignIn = await post('/app/sign-in', { email: `${'e'.repeat(5000)}@example.test`, password: 'p'.repeat(5000), next: 'https://evil.example/' }, origin());
-    expect([longSignIn.status, longSignIn.headers.get('location')]).toEqual([303, '/app/sign-in?error=SIGN_IN_FAILED&next=%2Fapp%2F']);
+    const longSignIn = await post(
+      '/app/sign-in',
+      { email: `${'e'.repeat(5000)}@example.test`, password: 'p'.repeat(5000), next: 'https://evil.example/' },
+      origin(),
+    );
+    expect([longSignIn.status, longSignIn.headers.get('location')]).toEqual([
+      303,
+      '/app/sign-in?error=SIGN_IN_FAILED&next=%2Fapp%2F',
+    ]);
     const badLink = await post('/app/invite/not-a-link', { password: PASSWORD, confirm: PASSWORD }, origin());
     expect(badLink.headers.get('location')).toBe('/app/invite/not-a-link?error=LINK_INVALID');
-    const badJson = await fetch(`${stack.url}/app/language`, { method: 'POST', redirect: 'manual', headers: { ...session, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: '{"locale":' });
+    const badJson = await fetch(`${stack.url}/app/language`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...session, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+      body: '{"locale":',
+    });
     expect(badJson.status).toBe(303);
     // The session is unharmed by all of it.
     expect((await fetch(`${stack.url}/app/`, { headers: { cookie: `mm_session=${cookie}` } })).status).toBe(200);
@@ -116,7 +155,8 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
     await setPassword(other.id, 'leila@example.test');
     const answers = async (who: string) => {
       const seen: string[] = [];
-      for (let i = 0; i < 20; i++) seen.push(new URL((await signIn(who, `wrong password ${i}`)).location, stack.url).searchParams.get('error')!);
+      for (let i = 0; i < 20; i++)
+        seen.push(new URL((await signIn(who, `wrong password ${i}`)).location, stack.url).searchParams.get('error')!);
       return seen;
     };
     const known = await answers(email);

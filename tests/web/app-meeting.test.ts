@@ -51,11 +51,25 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     stack = await startStack({ PIPELINE_AUTO_RETRIES: '0' }, { pipeline: true });
     tb = await launchBrowser();
     const account = await stack.admin.account({ displayName: 'Nasrin', balanceMinutes: 60 });
-    token = await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'recordings:query', 'account:write', 'series:read', 'series:write']);
-    const mode = await stack.api.patch('/api/v1/account/settings').set(bearer()).send({ speakerNamingMode: 'FORCE_ON' });
+    token = await stack.admin.token(account.id, [
+      'recordings:read',
+      'recordings:write',
+      'recordings:query',
+      'account:write',
+      'series:read',
+      'series:write',
+    ]);
+    const mode = await stack.api
+      .patch('/api/v1/account/settings')
+      .set(bearer())
+      .send({ speakerNamingMode: 'FORCE_ON' });
     expect(mode.status).toBe(200);
     const spoken = await speakMeeting(STANDUP_SCRIPT);
-    const sent = await stack.api.post('/api/v1/recordings').set(bearer()).field('title', 'Retro').attach('audio', readFileSync(spoken.path), { filename: 'm.wav', contentType: 'audio/wav' });
+    const sent = await stack.api
+      .post('/api/v1/recordings')
+      .set(bearer())
+      .field('title', 'Retro')
+      .attach('audio', readFileSync(spoken.path), { filename: 'm.wav', contentType: 'audio/wav' });
     expect(sent.status).toBe(202);
     id = sent.body.recording.id;
     owner = await signedInContext(tb.browser, stack, account.id, 'nasrin@example.test', PASSWORD);
@@ -67,7 +81,13 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
   });
 
   it('opens naming.url after sign-in for a signed-out browser, never 404', async () => {
-    const naming = await waitForStatus(stack, token.value, id, (s) => s === 'NAMING' || s === 'READY' || s === 'FAILED', 180_000);
+    const naming = await waitForStatus(
+      stack,
+      token.value,
+      id,
+      (s) => s === 'NAMING' || s === 'READY' || s === 'FAILED',
+      180_000,
+    );
     expect(naming.status).toBe('NAMING');
     namingUrl = onStack(stack.url, naming.naming.url);
     const context = await tb.browser.newContext();
@@ -100,7 +120,11 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
       expect([path, res.status()]).toEqual([path, 404]);
       expect(await res.text()).not.toContain('Retro');
     }
-    const refused = await stranger.request.post(`${stack.url}/app/recordings/${id}/delete`, { form: { confirm: 'yes' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    const refused = await stranger.request.post(`${stack.url}/app/recordings/${id}/delete`, {
+      form: { confirm: 'yes' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
     expect(refused.status()).toBe(403); // no CSRF token of this session: refused before the app
     await stranger.close();
   });
@@ -114,12 +138,16 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     // Each voice has clips of the meeting's own audio, cut by media fragments; one plays.
     const src = await voices.first().locator('audio').first().getAttribute('src');
     expect(src).toMatch(new RegExp(`/app/recordings/${id}/audio#t=\\d+\\.\\d+,\\d+\\.\\d+$`));
-    const played = await voices.first().locator('audio').first().evaluate(async (a: HTMLAudioElement) => {
-      a.muted = true;
-      await a.play();
-      await new Promise((r) => setTimeout(r, 300));
-      return a.currentTime;
-    });
+    const played = await voices
+      .first()
+      .locator('audio')
+      .first()
+      .evaluate(async (a: HTMLAudioElement) => {
+        a.muted = true;
+        await a.play();
+        await new Promise((r) => setTimeout(r, 300));
+        return a.currentTime;
+      });
     expect(played).toBeGreaterThan(0);
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'naming-sheet-en-1280.png'), fullPage: true });
@@ -149,7 +177,9 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     await page.goto(`${stack.url}/app/recordings/${id}`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Retro');
     await expect(page.locator('[data-status]').textContent()).resolves.toBe('Ready');
-    await expect(page.locator('.facts dt').allTextContents()).resolves.toEqual(expect.arrayContaining(['Date', 'Length', 'Speakers']));
+    await expect(page.locator('.facts dt').allTextContents()).resolves.toEqual(
+      expect.arrayContaining(['Date', 'Length', 'Speakers']),
+    );
     const download = await owner.request.get(`${stack.url}/app/recordings/${id}/bundle.md`);
     expect(download.headers()['content-disposition']).toMatch(/^attachment/);
     expect(await download.text()).toContain('# Retro');
@@ -160,9 +190,24 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     expect(to).toBeGreaterThan(1);
     await page.locator('#player').evaluate((a: HTMLAudioElement) => (a.muted = true));
     await seek.click();
-    expect(await pollFor(() => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime), (t) => t >= to - 0.05)).toBeGreaterThanOrEqual(to - 0.05);
+    expect(
+      await pollFor(
+        () => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime),
+        (t) => t >= to - 0.05,
+      ),
+    ).toBeGreaterThanOrEqual(to - 0.05);
     const turnId = await seek.locator('xpath=ancestor::li').getAttribute('id');
-    expect(await pollFor(() => page.locator('li.current').first().getAttribute('id', { timeout: 500 }).catch(() => null), (x) => x === turnId)).toBe(turnId);
+    expect(
+      await pollFor(
+        () =>
+          page
+            .locator('li.current')
+            .first()
+            .getAttribute('id', { timeout: 500 })
+            .catch(() => null),
+        (x) => x === turnId,
+      ),
+    ).toBe(turnId);
     await page.screenshot({ path: path.join(SHOTS, 'meeting-page-en-1280.png'), fullPage: true });
     await axeBothLanguages();
   }, 60_000);
@@ -183,7 +228,11 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.waitForURL(/\?tab=ask#ask$/);
-    const again = await owner.request.post(`${stack.url}/app/recordings/${id}/ask`, { form: { _csrf: csrf, key, maxMinutes: String(minutes), question: 'When will the release ship?' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    const again = await owner.request.post(`${stack.url}/app/recordings/${id}/ask`, {
+      form: { _csrf: csrf, key, maxMinutes: String(minutes), question: 'When will the release ship?' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
     expect(again.status()).toBe(303);
     await page.reload();
     const items = page.locator('.ask-item');
@@ -197,12 +246,20 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     const to = Number(await cite.getAttribute('data-seek')) / 1000;
     await page.locator('#player').evaluate((a: HTMLAudioElement) => (a.muted = true));
     await cite.click();
-    expect(await pollFor(() => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime), (t) => Math.abs(t - to) < 1.5)).toBeGreaterThanOrEqual(to - 0.05);
+    expect(
+      await pollFor(
+        () => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime),
+        (t) => Math.abs(t - to) < 1.5,
+      ),
+    ).toBeGreaterThanOrEqual(to - 0.05);
     // Earlier questions stay: a second question lists both, newest first.
     await page.getByLabel('Your question').fill('Who will fix the login problem?');
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.waitForURL(/\?tab=ask#ask$/);
-    await expect(page.locator('.ask-item .question').allTextContents()).resolves.toEqual(['Who will fix the login problem?', 'When will the release ship?']);
+    await expect(page.locator('.ask-item .question').allTextContents()).resolves.toEqual([
+      'Who will fix the login problem?',
+      'When will the release ship?',
+    ]);
     await page.screenshot({ path: path.join(SHOTS, 'meeting-ask-en-1280.png'), fullPage: true });
     await axeBothLanguages();
     // Another account sees neither the tab's questions nor can ask them.
@@ -234,7 +291,8 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     await expect(v.locator('.turns li').count()).resolves.toBeGreaterThan(2);
     const html = await v.content();
     // Nothing else of the account: no owner's name, no series, no navigation, no actions, no Ask.
-    for (const word of ['Nasrin', 'Retros', 'Sign out', 'Delete meeting', 'Ask']) expect([word, html.includes(word)]).toEqual([word, false]);
+    for (const word of ['Nasrin', 'Retros', 'Sign out', 'Delete meeting', 'Ask'])
+      expect([word, html.includes(word)]).toEqual([word, false]);
     const part = await visitor.request.get(`${shared}/audio`, { headers: { range: 'bytes=0-99' } });
     expect(part.status()).toBe(206);
     expect(await seriousViolations(v)).toEqual([]);
@@ -252,9 +310,17 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     const sp = await stranger.newPage();
     await sp.goto(`${stack.url}/app/`);
     const csrf = await sp.locator('input[name="_csrf"]').first().inputValue();
-    const revokeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares/${shareId}/revoke`, { form: { _csrf: csrf }, headers: { origin: stack.url }, maxRedirects: 0 });
+    const revokeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares/${shareId}/revoke`, {
+      form: { _csrf: csrf },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
     expect(revokeOther.status()).toBe(404);
-    const makeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares`, { form: { _csrf: csrf, expiry: '7' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    const makeOther = await stranger.request.post(`${stack.url}/app/recordings/${id}/shares`, {
+      form: { _csrf: csrf, expiry: '7' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
     expect(makeOther.status()).toBe(404);
     await stranger.close();
     // Revoked by its owner: 404 at once, the audio too.
@@ -270,7 +336,10 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     expect((await visitor.request.get(`${second}/audio`)).status()).toBe(404);
     const db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
-    await db.query(`update web.share_link set expires_at = now() - interval '1 second' where recording_id = $1 and revoked_at is null`, [id]);
+    await db.query(
+      `update web.share_link set expires_at = now() - interval '1 second' where recording_id = $1 and revoked_at is null`,
+      [id],
+    );
     await db.end();
     expect((await visitor.request.get(second)).status()).toBe(404);
     await visitor.close();
@@ -296,7 +365,9 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     const found = await api('/recordings/search?q=zephyrquill');
     expect(found.body.items.map((x: { id: string }) => x.id)).toEqual([id]);
     const events = await api('/events?limit=500');
-    const changes = events.body.events.filter((e: { recordingId: string; type: string }) => e.recordingId === id && e.type === 'recording.updated').map((e: { data: { change: string } }) => e.data.change);
+    const changes = events.body.events
+      .filter((e: { recordingId: string; type: string }) => e.recordingId === id && e.type === 'recording.updated')
+      .map((e: { data: { change: string } }) => e.data.change);
     expect(changes).toEqual(expect.arrayContaining(['renamed', 'speakers_renamed', 'transcript_edited']));
     const bundle = await api(`/recordings/${id}/bundle`);
     expect(bundle.body.transcript.speakers.map((s: { name: string }) => s.name)).toContain('Anahita');
@@ -328,7 +399,12 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     await expect(page.locator(`a[href="/app/recordings/${id}"]`).count()).resolves.toBe(1);
     await axeBothLanguages();
     const events = await api('/events?limit=500');
-    expect(events.body.events.some((e: { recordingId: string; type: string; data: { change?: string } }) => e.recordingId === id && e.data.change === 'series_changed')).toBe(true);
+    expect(
+      events.body.events.some(
+        (e: { recordingId: string; type: string; data: { change?: string } }) =>
+          e.recordingId === id && e.data.change === 'series_changed',
+      ),
+    ).toBe(true);
   }, 60_000);
 
   it('deletes with confirmation (the API answers 404, the feed says recording.deleted) and restores (recording.updated restored)', async () => {
@@ -348,7 +424,10 @@ describe('the app: naming sheet and meeting page (real browser)', () => {
     expect((await api(`/recordings/${id}/status`)).status).toBe(200);
     const restored = async () => {
       const events = await api('/events?limit=500');
-      return events.body.events.filter((e: { recordingId: string; type: string; data: { change?: string } }) => e.recordingId === id && e.type === 'recording.updated' && e.data.change === 'restored').length;
+      return events.body.events.filter(
+        (e: { recordingId: string; type: string; data: { change?: string } }) =>
+          e.recordingId === id && e.type === 'recording.updated' && e.data.change === 'restored',
+      ).length;
     };
     expect(await pollFor(restored, (n) => n > 0)).toBe(1);
   }, 60_000);

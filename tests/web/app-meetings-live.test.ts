@@ -31,7 +31,7 @@ describe('the app: the meetings list, live (real browser)', () => {
     await stack?.stop();
   });
 
-  it('lists a meeting sent while the page is open, follows it to FAILED, and leaves out another account\'s', async () => {
+  it("lists a meeting sent while the page is open, follows it to FAILED, and leaves out another account's", async () => {
     await page.goto(`${stack.url}/app/meetings`);
     const unfinished = page.getByRole('region', { name: 'In progress and failed' });
     await expect(unfinished.getByText('No meetings yet.').count()).resolves.toBe(1);
@@ -39,10 +39,18 @@ describe('the app: the meetings list, live (real browser)', () => {
     const other = await stack.admin.account();
     const otherToken = await stack.admin.token(other.id, ['recordings:write']);
     const wav = readFileSync(await silence(4));
-    const theirs = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${otherToken.value}`).field('title', 'Not yours').attach('audio', wav, { filename: 's.wav', contentType: 'audio/wav' });
+    const theirs = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${otherToken.value}`)
+      .field('title', 'Not yours')
+      .attach('audio', wav, { filename: 's.wav', contentType: 'audio/wav' });
     expect(theirs.status).toBe(202);
     // Sent by a token while the page is open: it appears without a reload by the person.
-    const sent = await stack.api.post('/api/v1/recordings').set('Authorization', `Bearer ${token.value}`).field('title', 'Quiet room').attach('audio', wav, { filename: 's.wav', contentType: 'audio/wav' });
+    const sent = await stack.api
+      .post('/api/v1/recordings')
+      .set('Authorization', `Bearer ${token.value}`)
+      .field('title', 'Quiet room')
+      .attach('audio', wav, { filename: 's.wav', contentType: 'audio/wav' });
     expect(sent.status).toBe(202);
     const id = sent.body.recording.id as string;
     const item = unfinished.locator(`li:has(a[href="/app/recordings/${id}"])`);
@@ -51,7 +59,9 @@ describe('the app: the meetings list, live (real browser)', () => {
     // It moves on by itself to FAILED (NO_SPEECH), still listed, with its status.
     const failed = await waitForStatus(stack, token.value, id, (s) => s === 'FAILED' || s === 'READY', 120_000);
     expect(failed.status).toBe('FAILED');
-    await unfinished.locator(`li[data-status="FAILED"]:has(a[href="/app/recordings/${id}"])`).waitFor({ timeout: 30_000 });
+    await unfinished
+      .locator(`li[data-status="FAILED"]:has(a[href="/app/recordings/${id}"])`)
+      .waitFor({ timeout: 30_000 });
     await expect(item.locator('.status').textContent()).resolves.toBe('Failed');
     expect(await page.content()).not.toContain('Not yours');
     expect(await seriousViolations(page)).toEqual([]);

@@ -30,10 +30,17 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     context = await signedInContext(tb.browser, stack, account.id, email);
     page = await context.newPage();
     const token = await stack.admin.token(account.id, ['series:write']);
-    const series = await stack.api.post('/api/v1/series').set('Authorization', `Bearer ${token.value}`).send({ name: 'Weekly sync' });
+    const series = await stack.api
+      .post('/api/v1/series')
+      .set('Authorization', `Bearer ${token.value}`)
+      .send({ name: 'Weekly sync' });
     seriesUrl = onStack(stack.url, `${stack.url}/app/series/${series.body.series.id}`);
     const { api, auth } = stack.admin.raw();
-    const meeting = await api.post(`/admin/v1/accounts/${account.id}/recordings`).set(auth).set('Idempotency-Key', 'app-pages-meeting-1').attach('audio', readFileSync(toneWav(2)), { filename: 'a.wav', contentType: 'audio/wav' });
+    const meeting = await api
+      .post(`/admin/v1/accounts/${account.id}/recordings`)
+      .set(auth)
+      .set('Idempotency-Key', 'app-pages-meeting-1')
+      .attach('audio', readFileSync(toneWav(2)), { filename: 'a.wav', contentType: 'audio/wav' });
     meetingUrl = onStack(stack.url, meeting.body.recording.url);
     const other = await stack.admin.account();
     inviteUrl = onStack(stack.url, (await stack.admin.invite(other.id, 'other@example.test')).url);
@@ -87,7 +94,12 @@ describe('the app: languages, accessibility, sessions and password reset (real b
         await page.goto(`${stack.url}/app/`);
         await page.getByRole('button', { name: 'فارسی' }).click();
       }
-      for (const [name, url] of [['home', '/app/'], ['tokens', '/app/tokens'], ['sessions', '/app/sessions'], ['not-found', '/app/recordings/rec_nothing']]) {
+      for (const [name, url] of [
+        ['home', '/app/'],
+        ['tokens', '/app/tokens'],
+        ['sessions', '/app/sessions'],
+        ['not-found', '/app/recordings/rec_nothing'],
+      ]) {
         await check(page, name, `${stack.url}${url}`, lang);
       }
       await check(page, 'meeting', meetingUrl, lang);
@@ -142,7 +154,9 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('a long river of tea');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('That email and password do not match an account.');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'That email and password do not match an account.',
+    );
     await fresh.close();
   });
 });

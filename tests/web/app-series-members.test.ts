@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { axeBothLanguages, launchBrowser, onStack, seriousViolations, signedInContext, type TestBrowser } from '../support/browser';
+import {
+  axeBothLanguages,
+  launchBrowser,
+  onStack,
+  seriousViolations,
+  signedInContext,
+  type TestBrowser,
+} from '../support/browser';
 import { speakMeeting } from '../support/speak-meeting';
 import { waitForStatus } from '../support/wait';
 
@@ -30,7 +37,11 @@ describe('the app: series invites, members, email list, delete (real browser)', 
     await p.goto(`${stack.url}/app/`);
     const csrf = await p.locator('input[name="_csrf"]').first().inputValue();
     await p.close();
-    return ctx.request.post(`${stack.url}${path}`, { form: { _csrf: csrf, ...form }, headers: { origin: stack.url }, maxRedirects: 0 });
+    return ctx.request.post(`${stack.url}${path}`, {
+      form: { _csrf: csrf, ...form },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
   };
   const makeInvite = async () => {
     await page.goto(`${stack.url}/app/series/${seriesId}`);
@@ -44,8 +55,11 @@ describe('the app: series invites, members, email list, delete (real browser)', 
     stack = await startStack({ NAMING_AUTO_WAIT_SECONDS: '1' }, { pipeline: true });
     tb = await launchBrowser();
     const account = await stack.admin.account({ displayName: 'Roya', balanceMinutes: 100 });
-    ownerToken = (await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'series:read', 'series:write'])).value;
-    seriesId = (await stack.api.post('/api/v1/series').set(bearer()).send({ name: 'Design crit', titleStyle: 'TOPIC' })).body.series.id;
+    ownerToken = (
+      await stack.admin.token(account.id, ['recordings:read', 'recordings:write', 'series:read', 'series:write'])
+    ).value;
+    seriesId = (await stack.api.post('/api/v1/series').set(bearer()).send({ name: 'Design crit', titleStyle: 'TOPIC' }))
+      .body.series.id;
     const spoken = await speakMeeting([
       ['awb', 'Hello team. The new logo is ready for review.'],
       ['slt', 'It looks great. We agreed to use it on the website.'],
@@ -65,7 +79,12 @@ describe('the app: series invites, members, email list, delete (real browser)', 
     const g = await stack.admin.account({ displayName: 'Bahar' });
     guestId = g.id;
     guest = await signedInContext(tb.browser, stack, g.id, 'bahar@example.test');
-    stranger = await signedInContext(tb.browser, stack, (await stack.admin.account({ displayName: 'Kian' })).id, 'kian@example.test');
+    stranger = await signedInContext(
+      tb.browser,
+      stack,
+      (await stack.admin.account({ displayName: 'Kian' })).id,
+      'kian@example.test',
+    );
     page = await owner.newPage();
     gp = await guest.newPage();
     await page.setViewportSize({ width: 375, height: 800 });
@@ -86,7 +105,9 @@ describe('the app: series invites, members, email list, delete (real browser)', 
 
     // Another account's person opens it signed in: the series' name and a join button.
     await gp.goto(link);
-    await expect(gp.getByText('You are invited to join the series “Design crit”.', { exact: false }).count()).resolves.toBe(1);
+    await expect(
+      gp.getByText('You are invited to join the series “Design crit”.', { exact: false }).count(),
+    ).resolves.toBe(1);
     await axeBothLanguages(gp);
     await gp.getByRole('button', { name: 'Join the series' }).click();
     await gp.waitForURL(new RegExp(`/app/series/${seriesId}\\?done=1$`));
@@ -104,7 +125,9 @@ describe('the app: series invites, members, email list, delete (real browser)', 
     expect((await post(guest, `/app/recordings/${meetingId}/delete`, { confirm: 'yes' })).status()).toBe(404);
     expect((await post(guest, `/app/recordings/${meetingId}/title`, { title: 'Mine now' })).status()).toBe(404);
     expect((await post(guest, `/app/recordings/${meetingId}/shares`, { expiry: '7' })).status()).toBe(404);
-    expect((await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer())).body.recording.title).toBe('Logo review');
+    expect((await stack.api.get(`/api/v1/recordings/${meetingId}/bundle`).set(bearer())).body.recording.title).toBe(
+      'Logo review',
+    );
 
     // The link was single use: a third person finds nothing; a guessed id finds nothing.
     const used = await stranger.request.get(link);
@@ -152,14 +175,20 @@ describe('the app: series invites, members, email list, delete (real browser)', 
     await box.fill('sara@example.test\nOmid@Example.test\nsara@example.test\n');
     await page.getByRole('button', { name: 'Save email list' }).click();
     await page.waitForURL(/\?done=1#email-list$/);
-    await expect(page.getByRole('textbox', { name: /Email list/ }).inputValue()).resolves.toBe('sara@example.test\nomid@example.test');
+    await expect(page.getByRole('textbox', { name: /Email list/ }).inputValue()).resolves.toBe(
+      'sara@example.test\nomid@example.test',
+    );
     await page.getByRole('textbox', { name: /Email list/ }).fill('not an address');
     await page.getByRole('button', { name: 'Save email list' }).click();
     await page.waitForURL(/emailError=VALIDATION#email-list$/);
     await expect(page.getByRole('alert').count()).resolves.toBe(1);
-    await expect(page.getByRole('textbox', { name: /Email list/ }).inputValue()).resolves.toBe('sara@example.test\nomid@example.test');
+    await expect(page.getByRole('textbox', { name: /Email list/ }).inputValue()).resolves.toBe(
+      'sara@example.test\nomid@example.test',
+    );
     // Nobody else reads or writes it.
-    expect((await post(stranger, `/app/series/${seriesId}/email-list`, { emails: 'x@example.test' })).status()).toBe(404);
+    expect((await post(stranger, `/app/series/${seriesId}/email-list`, { emails: 'x@example.test' })).status()).toBe(
+      404,
+    );
     await axeBothLanguages(page);
   }, 60_000);
 

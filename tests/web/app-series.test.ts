@@ -52,7 +52,9 @@ describe('the app: managing series (real browser)', () => {
 
     await page.getByRole('link', { name: 'Ask' }).click();
     await page.waitForURL(/\?tab=ask$/);
-    await expect(page.getByText('A series can be asked once it has at least 2 finished meetings.').count()).resolves.toBe(1);
+    await expect(
+      page.getByText('A series can be asked once it has at least 2 finished meetings.').count(),
+    ).resolves.toBe(1);
     await axeBothLanguages(page);
 
     // Another account: the series and its keyterms are not found, nothing said of them.
@@ -64,7 +66,11 @@ describe('the app: managing series (real browser)', () => {
     const sp = await stranger.newPage();
     await sp.goto(`${stack.url}/app/`);
     const csrf = await sp.locator('input[name="_csrf"]').first().inputValue();
-    const put = await stranger.request.post(`${stack.url}/app/series/${id}/keyterms`, { form: { _csrf: csrf, keyterms: 'x' }, headers: { origin: stack.url }, maxRedirects: 0 });
+    const put = await stranger.request.post(`${stack.url}/app/series/${id}/keyterms`, {
+      form: { _csrf: csrf, keyterms: 'x' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
     expect(put.status()).toBe(404);
     await stranger.close();
   }, 120_000);

@@ -89,15 +89,19 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     expect(whoami.status).toBe(400);
     expect((await whoami.json()).error.code).toBe('TOKEN_REQUIRED');
     const token = await stack.admin.token(account.id, ['recordings:read']);
-    const app = await fetch(`${stack.url}/app/`, { headers: { authorization: `Bearer ${token.value}` }, redirect: 'manual' });
+    const app = await fetch(`${stack.url}/app/`, {
+      headers: { authorization: `Bearer ${token.value}` },
+      redirect: 'manual',
+    });
     expect(app.status).toBe(401);
     expect((await app.json()).error.code).toBe('TOKEN_NOT_ACCEPTED');
     await context.close();
   });
 
   it("opens the meeting and naming links the API hands out for the owner, after sign-in when signed out; another's is not found", async () => {
-    const submitted = await stack.admin.raw().api
-      .post(`/admin/v1/accounts/${account.id}/recordings`)
+    const submitted = await stack.admin
+      .raw()
+      .api.post(`/admin/v1/accounts/${account.id}/recordings`)
       .set(stack.admin.raw().auth)
       .set('Idempotency-Key', 'app-sign-in-meeting-1')
       .attach('audio', readFileSync(toneWav(2)), { filename: 'a.wav', contentType: 'audio/wav' });
@@ -117,8 +121,9 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Name the speakers');
     // Another account's meeting looks like a missing one.
     const other = await stack.admin.account();
-    const theirs = await stack.admin.raw().api
-      .post(`/admin/v1/accounts/${other.id}/recordings`)
+    const theirs = await stack.admin
+      .raw()
+      .api.post(`/admin/v1/accounts/${other.id}/recordings`)
       .set(stack.admin.raw().auth)
       .set('Idempotency-Key', 'app-sign-in-meeting-2')
       .attach('audio', readFileSync(toneWav(2)), { filename: 'a.wav', contentType: 'audio/wav' });

@@ -12,7 +12,11 @@ describe('the app: tokens page and developer mode (real browser)', () => {
   beforeAll(async () => {
     stack = await startStack();
     tb = await launchBrowser();
-    account = await stack.admin.account({ displayName: 'Reza', developerMode: false, switches: { API_QUERY_ENABLED: false } });
+    account = await stack.admin.account({
+      displayName: 'Reza',
+      developerMode: false,
+      switches: { API_QUERY_ENABLED: false },
+    });
     const context = await signedInContext(tb.browser, stack, account.id, 'reza@example.test');
     page = await context.newPage();
   });
@@ -21,17 +25,27 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     await stack?.stop();
   });
 
-  const whoami = (value: string) => fetch(`${stack.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${value}` } });
+  const whoami = (value: string) =>
+    fetch(`${stack.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${value}` } });
 
   it('groups the scopes as the contract does, with only recordings:read ticked', async () => {
     await page.goto(`${stack.url}/app/tokens`);
     const groups = page.getByRole('group', { name: 'Scopes' }).getByRole('group');
-    await expect(groups.evaluateAll((els) => els.map((el) => el.querySelector('legend')!.textContent))).resolves.toEqual(['Meetings', 'Series', 'Account']);
-    const boxes = await page.getByRole('checkbox').evaluateAll((els) => els.map((el) => [(el as HTMLInputElement).value, (el as HTMLInputElement).checked]));
+    await expect(
+      groups.evaluateAll((els) => els.map((el) => el.querySelector('legend')!.textContent)),
+    ).resolves.toEqual(['Meetings', 'Series', 'Account']);
+    const boxes = await page
+      .getByRole('checkbox')
+      .evaluateAll((els) => els.map((el) => [(el as HTMLInputElement).value, (el as HTMLInputElement).checked]));
     expect(boxes).toEqual([
-      ['recordings:read', true], ['recordings:write', false], ['recordings:query', false],
-      ['series:read', false], ['series:write', false], ['series:query', false],
-      ['account:read', false], ['account:write', false],
+      ['recordings:read', true],
+      ['recordings:write', false],
+      ['recordings:query', false],
+      ['series:read', false],
+      ['series:write', false],
+      ['series:query', false],
+      ['account:read', false],
+      ['account:write', false],
     ]);
   });
 
@@ -45,11 +59,15 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     await page.getByLabel('Daily minute cap (optional)').evaluate((el) => el.removeAttribute('max'));
     await page.getByLabel('Daily minute cap (optional)').fill('100001');
     await page.getByRole('button', { name: 'Create token' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('The daily cap must be a whole number from 1 to 100,000.');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'The daily cap must be a whole number from 1 to 100,000.',
+    );
     await page.getByLabel('Daily minute cap (optional)').fill('');
     await page.getByLabel('recordings:query').check();
     await page.getByRole('button', { name: 'Create token' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('A scope you chose is switched off for your account.');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'A scope you chose is switched off for your account.',
+    );
     // The form kept what was typed.
     await expect(page.getByLabel('Name').inputValue()).resolves.toBe('nothing');
     await expect(page.getByText('You have no active tokens.').count()).resolves.toBe(1);
@@ -64,13 +82,19 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     await page.getByLabel('Expires').selectOption('30');
     await page.getByLabel('Daily minute cap (optional)').fill('120');
     await page.getByRole('button', { name: 'Create token' }).click();
-    const value = await page.getByRole('textbox', { name: 'Your new token. Copy it now: it is shown only once.' }).inputValue();
+    const value = await page
+      .getByRole('textbox', { name: 'Your new token. Copy it now: it is shown only once.' })
+      .inputValue();
     expect(value).toMatch(/^svc_/);
     await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
     const res = await whoami(value);
     expect(res.status).toBe(200);
     const info = await res.json();
-    expect(info.token).toMatchObject({ name: 'my agent', scopes: ['recordings:read', 'account:read'], dailyMinuteCap: 120 });
+    expect(info.token).toMatchObject({
+      name: 'my agent',
+      scopes: ['recordings:read', 'account:read'],
+      dailyMinuteCap: 120,
+    });
     expect(Date.parse(info.token.expiresAt) - Date.now()).toBeGreaterThan(29.9 * 24 * 3600_000);
     // Shown once: the page again lists the token, never its value.
     await page.goto(`${stack.url}/app/tokens`);

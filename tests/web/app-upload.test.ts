@@ -19,7 +19,9 @@ describe('the app: upload and record in the browser (real browser)', () => {
   /** The meetings the feed says were made, by id. */
   const created = async () => {
     const res = await stack.api.get('/api/v1/events?limit=500').set(bearer());
-    return (res.body.events as { type: string; recordingId: string }[]).filter((e) => e.type === 'recording.created').map((e) => e.recordingId);
+    return (res.body.events as { type: string; recordingId: string }[])
+      .filter((e) => e.type === 'recording.created')
+      .map((e) => e.recordingId);
   };
   /**
    * The feed's `recording.created` events once it holds at least `n` (the outbox and the feed's
@@ -74,7 +76,8 @@ describe('the app: upload and record in the browser (real browser)', () => {
     // Pieces go one by one: the progress bar moves before the meeting opens.
     const pieces: number[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'PUT' && r.url().includes('/app/uploads/')) pieces.push(Number(new URL(r.url()).searchParams.get('offset')));
+      if (r.method() === 'PUT' && r.url().includes('/app/uploads/'))
+        pieces.push(Number(new URL(r.url()).searchParams.get('offset')));
     });
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/app\/recordings\/[^/]+$/);
@@ -112,15 +115,30 @@ describe('the app: upload and record in the browser (real browser)', () => {
     // the same key answers the first meeting (202, same id).
     const sendWith = async (file: string, key: string) => {
       const body = readFileSync(file);
-      const headers = { origin: stack.url, 'x-csrf-token': await page.locator('input[name="_csrf"]').first().inputValue() };
-      const made = await owner.request.post(`${stack.url}/app/uploads`, { headers, data: { audio: { size: body.length, name: 'a.wav', type: 'audio/wav' } } });
+      const headers = {
+        origin: stack.url,
+        'x-csrf-token': await page.locator('input[name="_csrf"]').first().inputValue(),
+      };
+      const made = await owner.request.post(`${stack.url}/app/uploads`, {
+        headers,
+        data: { audio: { size: body.length, name: 'a.wav', type: 'audio/wav' } },
+      });
       expect(made.status()).toBe(201);
       const { id, pieceBytes } = await made.json();
       for (let at = 0; at < body.length; at += pieceBytes) {
-        const put = await owner.request.put(`${stack.url}/app/uploads/${id}/audio?offset=${at}`, { headers: { ...headers, 'content-type': 'application/octet-stream' }, data: body.subarray(at, at + pieceBytes) });
+        const put = await owner.request.put(`${stack.url}/app/uploads/${id}/audio?offset=${at}`, {
+          headers: { ...headers, 'content-type': 'application/octet-stream' },
+          data: body.subarray(at, at + pieceBytes),
+        });
         expect(put.status()).toBe(200);
       }
-      return { id, sent: await owner.request.post(`${stack.url}/app/uploads/${id}/send`, { headers, data: { idempotencyKey: key } }) };
+      return {
+        id,
+        sent: await owner.request.post(`${stack.url}/app/uploads/${id}/send`, {
+          headers,
+          data: { idempotencyKey: key },
+        }),
+      };
     };
     await page.goto(`${stack.url}/app/upload`);
     const key = 'web-test-key-0001';
@@ -137,26 +155,40 @@ describe('the app: upload and record in the browser (real browser)', () => {
     const strangerPage = await stranger.newPage();
     await strangerPage.goto(`${stack.url}/app/upload`);
     const csrf = await strangerPage.locator('input[name="_csrf"]').first().inputValue();
-    const peek = await stranger.request.post(`${stack.url}/app/uploads/${first.id}/send`, { headers: { origin: stack.url, 'x-csrf-token': csrf }, data: { idempotencyKey: key } });
+    const peek = await stranger.request.post(`${stack.url}/app/uploads/${first.id}/send`, {
+      headers: { origin: stack.url, 'x-csrf-token': csrf },
+      data: { idempotencyKey: key },
+    });
     expect(peek.status()).toBe(404);
     await stranger.close();
   }, 60_000);
 
-  it('shows the contract\'s message for a file that is not audio, and refuses a file over the limit before sending', async () => {
+  it("shows the contract's message for a file that is not audio, and refuses a file over the limit before sending", async () => {
     await page.goto(`${stack.url}/app/upload`);
-    await page.getByLabel('Audio or video file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('These are my notes, not a meeting.\n'.repeat(20)) });
+    await page.getByLabel('Audio or video file').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('These are my notes, not a meeting.\n'.repeat(20)),
+    });
     await page.getByRole('button', { name: 'Send' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    await expect(alert.textContent()).resolves.toBe('The file is not audio of a type the service reads (Unsupported audio type).');
+    await expect(alert.textContent()).resolves.toBe(
+      'The file is not audio of a type the service reads (Unsupported audio type).',
+    );
     expect(page.url()).toMatch(/\/app\/upload$/);
     // Over MAX_UPLOAD_MB (1 MB here): said at once, the button stays off, nothing is sent.
-    await page.getByLabel('Audio or video file').setInputFiles({ name: 'big.wav', mimeType: 'audio/wav', buffer: Buffer.alloc(1024 * 1024 + 1) });
+    await page
+      .getByLabel('Audio or video file')
+      .setInputFiles({ name: 'big.wav', mimeType: 'audio/wav', buffer: Buffer.alloc(1024 * 1024 + 1) });
     await expect(alert.textContent()).resolves.toBe('The file is larger than the largest upload accepted (1 MB).');
     await expect(page.getByRole('button', { name: 'Send' }).isDisabled()).resolves.toBe(true);
     // The app refuses it as well when the page is bypassed.
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-    const big = await owner.request.post(`${stack.url}/app/uploads`, { headers: { origin: stack.url, 'x-csrf-token': csrf }, data: { audio: { size: 1024 * 1024 + 1, name: 'big.wav', type: 'audio/wav' } } });
+    const big = await owner.request.post(`${stack.url}/app/uploads`, {
+      headers: { origin: stack.url, 'x-csrf-token': csrf },
+      data: { audio: { size: 1024 * 1024 + 1, name: 'big.wav', type: 'audio/wav' } },
+    });
     expect(big.status()).toBe(413);
     expect((await big.json()).error.code).toBe('UPLOAD_TOO_LARGE');
   }, 60_000);
@@ -171,9 +203,15 @@ describe('the app: upload and record in the browser (real browser)', () => {
     await expect(page.locator('#price').textContent()).resolves.toBe('1 minutes');
     await page.getByLabel('Title (optional)').fill('Recorded here');
     await page.getByRole('button', { name: 'Send' }).click();
-    await Promise.race([page.waitForURL(/\/app\/recordings\/[^/]+$/), page.getByRole('alert').waitFor().then(async () => {
-      throw new Error(`refused: ${await page.getByRole('alert').textContent()}`);
-    })]);
+    await Promise.race([
+      page.waitForURL(/\/app\/recordings\/[^/]+$/),
+      page
+        .getByRole('alert')
+        .waitFor()
+        .then(async () => {
+          throw new Error(`refused: ${await page.getByRole('alert').textContent()}`);
+        }),
+    ]);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Recorded here');
     const id = meetingIdOf(page.url());
     expect((await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer())).status).toBe(200);

@@ -25,15 +25,25 @@ export interface NatsPermissions {
  * does that, as the operator), delete a consumer or a message (the gateway alone removes a
  * replayed dead letter). Denied outright, beside the narrow allow list.
  */
-const JS_DENY = ['$JS.API.STREAM.CREATE.*', '$JS.API.STREAM.UPDATE.*', '$JS.API.STREAM.DELETE.*', '$JS.API.STREAM.PURGE.*', '$JS.API.CONSUMER.DELETE.>', '$JS.API.STREAM.MSG.DELETE.*'];
+const JS_DENY = [
+  '$JS.API.STREAM.CREATE.*',
+  '$JS.API.STREAM.UPDATE.*',
+  '$JS.API.STREAM.DELETE.*',
+  '$JS.API.STREAM.PURGE.*',
+  '$JS.API.CONSUMER.DELETE.>',
+  '$JS.API.STREAM.MSG.DELETE.*',
+];
 
 /** A stream's name as a subject token: exact in one namespace, any stream under the tests' `*.`. */
-const streamToken = (namespace: string, stream: BusStream) => (namespace === '*.' ? '*' : streamName(namespace, stream));
+const streamToken = (namespace: string, stream: BusStream) =>
+  namespace === '*.' ? '*' : streamName(namespace, stream);
 
 /** The streams a service touches: those of its facts and jobs, and the dead letters it may write (or, the gateway, read). */
 export function streamsOf(service: BusService): BusStream[] {
   const streams = new Set<BusStream>();
-  for (const e of BUS_ENTRIES) if (e.kind !== 'request' && (e.owner === service || e.users.includes(service))) streams.add(e.stream!).add('DEADLETTER');
+  for (const e of BUS_ENTRIES)
+    if (e.kind !== 'request' && (e.owner === service || e.users.includes(service)))
+      streams.add(e.stream!).add('DEADLETTER');
   if (service === 'gateway') streams.add('DEADLETTER');
   return [...streams].sort();
 }
@@ -46,7 +56,11 @@ function jetStreamRights(service: BusService, namespace: string): string[] {
   const rights = ['$JS.API.INFO', ...streamsOf(service).map((s) => `$JS.API.STREAM.INFO.${streamToken(namespace, s)}`)];
   for (const c of BUS_CONSUMERS.filter((x) => x.service === service)) {
     const at = `${streamToken(namespace, c.stream)}.${c.durable}`;
-    rights.push(`$JS.API.CONSUMER.CREATE.${at}`, `$JS.API.CONSUMER.CREATE.${at}.>`, `$JS.API.CONSUMER.DURABLE.CREATE.${at}`);
+    rights.push(
+      `$JS.API.CONSUMER.CREATE.${at}`,
+      `$JS.API.CONSUMER.CREATE.${at}.>`,
+      `$JS.API.CONSUMER.DURABLE.CREATE.${at}`,
+    );
     rights.push(`$JS.API.CONSUMER.INFO.${at}`, `$JS.API.CONSUMER.MSG.NEXT.${at}`, `$JS.ACK.${at}.>`);
   }
   if (service === 'gateway') {
@@ -87,7 +101,11 @@ export function servicePermissions(service: BusService, namespace = ''): NatsPer
   }
   for (const s of jetStreamRights(service, namespace)) publish.add(s);
   const deny = service === 'gateway' ? JS_DENY.filter((d) => d !== '$JS.API.STREAM.MSG.DELETE.*') : JS_DENY;
-  return { publish: { allow: [...publish].sort(), deny }, subscribe: { allow: [...subscribe].sort() }, ...(serves ? { allow_responses: true } : {}) };
+  return {
+    publish: { allow: [...publish].sort(), deny },
+    subscribe: { allow: [...subscribe].sort() },
+    ...(serves ? { allow_responses: true } : {}),
+  };
 }
 
 export interface NatsUser {
@@ -119,10 +137,21 @@ const ENV_REFERENCE = /^\$[A-Z][A-Z0-9_]*$/;
  * password. A password written `$NATS_PASSWORD_ACCOUNT` stays a reference to the server's
  * environment (a Kubernetes Secret, a compose env file): the committed `deploy/nats/nats.conf`.
  */
-export function natsServerConfig(opts: { port: number; storeDir: string; passwords: Record<string, string>; namespace?: string; host?: string }): string {
+export function natsServerConfig(opts: {
+  port: number;
+  storeDir: string;
+  passwords: Record<string, string>;
+  namespace?: string;
+  host?: string;
+}): string {
   const users = natsUsers(opts.passwords, opts.namespace);
-  const usersText = JSON.stringify(users, null, 2).replace(/"password": "(\$[A-Z][A-Z0-9_]*)"/g, (_m, ref: string) => `"password": ${ref}`);
-  for (const u of users) if (u.password.startsWith('$') && !ENV_REFERENCE.test(u.password)) throw new Error(`${u.user}: a password reference must look like $NAME`);
+  const usersText = JSON.stringify(users, null, 2).replace(
+    /"password": "(\$[A-Z][A-Z0-9_]*)"/g,
+    (_m, ref: string) => `"password": ${ref}`,
+  );
+  for (const u of users)
+    if (u.password.startsWith('$') && !ENV_REFERENCE.test(u.password))
+      throw new Error(`${u.user}: a password reference must look like $NAME`);
   return `${[
     '# Generated from the bus table (libs/contract/src/bus) by libs/bus/src/auth.ts. Do not edit.',
     `host: ${JSON.stringify(opts.host ?? '127.0.0.1')}`,

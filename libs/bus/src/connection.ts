@@ -1,5 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { connect, credsAuthenticator, nkeyAuthenticator, type Authenticator, type ConnectionOptions, type NatsConnection, type JetStreamClient, type JetStreamManager, type StreamConfig, RetentionPolicy, StorageType, DiscardPolicy } from 'nats';
+import {
+  connect,
+  credsAuthenticator,
+  nkeyAuthenticator,
+  type Authenticator,
+  type ConnectionOptions,
+  type NatsConnection,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
+  RetentionPolicy,
+  StorageType,
+  DiscardPolicy,
+} from 'nats';
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
 import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/http';
@@ -62,11 +75,27 @@ const contexts = new WeakMap<NatsConnection, BusContext>();
 
 function countersFor(registry?: client.Registry): BusContext['counters'] {
   const registers = registry ? [registry] : [];
-  const existing = registry?.getSingleMetric('bus_dead_letters_total') as client.Counter<'subject' | 'reason'> | undefined;
-  if (existing) return { deadLetters: existing, invalid: registry!.getSingleMetric('bus_invalid_messages_total') as client.Counter<'subject' | 'direction'> };
+  const existing = registry?.getSingleMetric('bus_dead_letters_total') as
+    | client.Counter<'subject' | 'reason'>
+    | undefined;
+  if (existing)
+    return {
+      deadLetters: existing,
+      invalid: registry!.getSingleMetric('bus_invalid_messages_total') as client.Counter<'subject' | 'direction'>,
+    };
   return {
-    deadLetters: new client.Counter({ name: 'bus_dead_letters_total', help: 'Messages sent to the dead-letter stream, by subject and reason', labelNames: ['subject', 'reason'], registers }),
-    invalid: new client.Counter({ name: 'bus_invalid_messages_total', help: 'Messages that did not follow the bus table, by subject and direction', labelNames: ['subject', 'direction'], registers }),
+    deadLetters: new client.Counter({
+      name: 'bus_dead_letters_total',
+      help: 'Messages sent to the dead-letter stream, by subject and reason',
+      labelNames: ['subject', 'reason'],
+      registers,
+    }),
+    invalid: new client.Counter({
+      name: 'bus_invalid_messages_total',
+      help: 'Messages that did not follow the bus table, by subject and direction',
+      labelNames: ['subject', 'direction'],
+      registers,
+    }),
   };
 }
 
@@ -99,14 +128,25 @@ export async function setupStreams(jsm: JetStreamManager, namespace: string, set
  * Waits until the streams a service touches exist with their subjects (the setup step made
  * them); throws after `waitMs`, naming the step to run.
  */
-async function awaitStreams(jsm: JetStreamManager, namespace: string, service: BusService, waitMs: number): Promise<void> {
+async function awaitStreams(
+  jsm: JetStreamManager,
+  namespace: string,
+  service: BusService,
+  waitMs: number,
+): Promise<void> {
   const until = Date.now() + waitMs;
   for (const name of streamsOf(service)) {
     const config = streamConfig(namespace, name);
     for (;;) {
-      const subjects = await jsm.streams.info(config.name).then((i) => i.config.subjects ?? [], () => null);
+      const subjects = await jsm.streams.info(config.name).then(
+        (i) => i.config.subjects ?? [],
+        () => null,
+      );
       if (subjects && config.subjects.every((sub) => subjects.includes(sub))) break;
-      if (Date.now() > until) throw new Error(`the ${config.name} stream is ${subjects ? 'missing subjects' : 'missing'}: run the bus setup step (pnpm bus:setup, with the operator's NATS credentials) before the services`);
+      if (Date.now() > until)
+        throw new Error(
+          `the ${config.name} stream is ${subjects ? 'missing subjects' : 'missing'}: run the bus setup step (pnpm bus:setup, with the operator's NATS credentials) before the services`,
+        );
       await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -119,17 +159,38 @@ async function awaitStreams(jsm: JetStreamManager, namespace: string, service: B
  * waits for the setup step to have made them (`setup`: the operator's credentials, to run that
  * step first, as the launcher, the tests and compose do).
  */
-export async function connectBus(url: string, service: BusConnector, namespace = '', opts: BusOptions = {}): Promise<Bus> {
+export async function connectBus(
+  url: string,
+  service: BusConnector,
+  namespace = '',
+  opts: BusOptions = {},
+): Promise<Bus> {
   const { user, pass } = opts.user !== undefined ? opts : natsCredentials(service);
-  const setup = opts.setup ?? (opts.user === undefined && service !== 'operator' ? natsCredentials('operator') : undefined);
+  const setup =
+    opts.setup ?? (opts.user === undefined && service !== 'operator' ? natsCredentials('operator') : undefined);
   if (setup?.pass) await setupBus(url, namespace, { ...setup, tls: opts.tls }, opts.streams);
   const auth = authOptions({ user, pass, nkeySeed: opts.nkeySeed, credsFile: opts.credsFile, tls: opts.tls });
-  const nc = await connect({ servers: url, name: service, ...auth, inboxPrefix: inboxPrefix(service), maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc = await connect({
+    servers: url,
+    name: service,
+    ...auth,
+    inboxPrefix: inboxPrefix(service),
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
   const key = opts.internalSecret ? principalKey(opts.internalSecret) : undefined;
-  contexts.set(nc, { namespace, service, key, verifier: key ? new PrincipalVerifier(key) : undefined, registry: opts.registry, counters: countersFor(opts.registry) });
+  contexts.set(nc, {
+    namespace,
+    service,
+    key,
+    verifier: key ? new PrincipalVerifier(key) : undefined,
+    registry: opts.registry,
+    counters: countersFor(opts.registry),
+  });
   try {
     const jsm = await nc.jetstreamManager();
-    if (service === 'operator' || !(pass || opts.nkeySeed || opts.credsFile)) await setupStreams(jsm, namespace, opts.streams);
+    if (service === 'operator' || !(pass || opts.nkeySeed || opts.credsFile))
+      await setupStreams(jsm, namespace, opts.streams);
     else await awaitStreams(jsm, namespace, service, opts.streamWaitMs ?? 60_000);
     return { nc, js: nc.jetstream(), jsm, namespace, service, close: () => nc.drain() };
   } catch (err) {
@@ -142,7 +203,13 @@ export async function connectBus(url: string, service: BusConnector, namespace =
  * How a connection proves who it is: an nkey seed or a credentials file when given (the broker then
  * knows no password for it), else user and password; TLS files when given.
  */
-export function authOptions(creds: { user?: string; pass?: string; nkeySeed?: string; credsFile?: string; tls?: { caFile?: string; certFile?: string; keyFile?: string } }): Partial<ConnectionOptions> {
+export function authOptions(creds: {
+  user?: string;
+  pass?: string;
+  nkeySeed?: string;
+  credsFile?: string;
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
+}): Partial<ConnectionOptions> {
   let authenticator: Authenticator | undefined;
   if (creds.credsFile) authenticator = credsAuthenticator(new Uint8Array(readFileSync(creds.credsFile)));
   else if (creds.nkeySeed) authenticator = nkeyAuthenticator(new TextEncoder().encode(creds.nkeySeed));
@@ -151,8 +218,18 @@ export function authOptions(creds: { user?: string; pass?: string; nkeySeed?: st
 }
 
 /** The setup step alone: connects as the operator, makes sure every stream exists, disconnects. */
-export async function setupBus(url: string, namespace: string, creds: { user?: string; pass?: string; nkeySeed?: string; credsFile?: string; tls?: BusOptions['tls'] }, settings?: StreamSettings): Promise<void> {
-  const nc = await connect({ servers: url, name: 'setup', ...authOptions({ ...creds, user: creds.user ?? 'operator' }), inboxPrefix: inboxPrefix('operator') });
+export async function setupBus(
+  url: string,
+  namespace: string,
+  creds: { user?: string; pass?: string; nkeySeed?: string; credsFile?: string; tls?: BusOptions['tls'] },
+  settings?: StreamSettings,
+): Promise<void> {
+  const nc = await connect({
+    servers: url,
+    name: 'setup',
+    ...authOptions({ ...creds, user: creds.user ?? 'operator' }),
+    inboxPrefix: inboxPrefix('operator'),
+  });
   try {
     await setupStreams(await nc.jetstreamManager(), namespace, settings);
   } finally {
@@ -181,7 +258,12 @@ function streamConfig(namespace: string, name: BusStream, settings?: StreamSetti
  * a replica of an older release starting during a rolling update must not take new ones away.
  * Retention and storage are never changed (NATS refuses it); replicas, limits and discard are.
  */
-export async function ensureStream(jsm: JetStreamManager, namespace: string, name: BusStream, settings?: StreamSettings): Promise<void> {
+export async function ensureStream(
+  jsm: JetStreamManager,
+  namespace: string,
+  name: BusStream,
+  settings?: StreamSettings,
+): Promise<void> {
   const config = streamConfig(namespace, name, settings);
   let existing: StreamConfig | null = null;
   try {
@@ -200,8 +282,16 @@ export async function ensureStream(jsm: JetStreamManager, namespace: string, nam
     }
   }
   const subjects = [...existing.subjects, ...config.subjects.filter((sub) => !existing!.subjects.includes(sub))];
-  const want = { subjects, discard: config.discard, max_age: config.max_age, max_bytes: config.max_bytes, num_replicas: config.num_replicas };
-  const differs = (Object.keys(want) as (keyof typeof want)[]).some((k) => JSON.stringify(existing![k]) !== JSON.stringify(want[k]));
+  const want = {
+    subjects,
+    discard: config.discard,
+    max_age: config.max_age,
+    max_bytes: config.max_bytes,
+    num_replicas: config.num_replicas,
+  };
+  const differs = (Object.keys(want) as (keyof typeof want)[]).some(
+    (k) => JSON.stringify(existing![k]) !== JSON.stringify(want[k]),
+  );
   if (differs) await jsm.streams.update(config.name, { ...existing, ...want });
 }
 
@@ -209,7 +299,10 @@ export async function ensureStream(jsm: JetStreamManager, namespace: string, nam
  * A user's credentials from the environment (`NATS_PASSWORD_<USER>`, then `NATS_PASSWORD`), for
  * tools and tests; none when no password is set (a broker without authentication).
  */
-export function natsCredentials(user: BusConnector, env: NodeJS.ProcessEnv = process.env): { user?: string; pass?: string } {
+export function natsCredentials(
+  user: BusConnector,
+  env: NodeJS.ProcessEnv = process.env,
+): { user?: string; pass?: string } {
   const pass = env[`NATS_PASSWORD_${user.toUpperCase()}`] || env.NATS_PASSWORD;
   return pass ? { user, pass } : {};
 }
@@ -232,5 +325,6 @@ export function connectServiceBus(config: CommonConfig, service: BusService): Pr
 /** Deletes a namespace's streams (tests clean up after themselves). */
 export async function dropNamespace(bus: Bus): Promise<void> {
   if (!bus.namespace) throw new Error('refusing to drop the unnamed namespace');
-  for (const name of Object.keys(BUS_STREAMS)) await bus.jsm.streams.delete(streamName(bus.namespace, name)).catch(() => undefined);
+  for (const name of Object.keys(BUS_STREAMS))
+    await bus.jsm.streams.delete(streamName(bus.namespace, name)).catch(() => undefined);
 }

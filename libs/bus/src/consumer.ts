@@ -9,7 +9,6 @@ const codec = JSONCodec<unknown>();
 /** Deliveries of a fact or job before it goes to the dead letters, unless its entry says otherwise. */
 export const DEFAULT_MAX_DELIVER = 50;
 
-
 /**
  * Thrown by a handler when its message must wait for another one (a meeting's earlier event not
  * yet handled): the message comes back after `retryInMs`, and the wait does not count against
@@ -62,7 +61,10 @@ export interface Route<P> {
 }
 
 /** Pairs an entry with its handler, the payload typed by the table. */
-export const on = <P>(entry: StreamEntry<P>, handle: (payload: P, delivery: Delivery) => Promise<void>): Route<P> => ({ entry, handle });
+export const on = <P>(entry: StreamEntry<P>, handle: (payload: P, delivery: Delivery) => Promise<void>): Route<P> => ({
+  entry,
+  handle,
+});
 
 /**
  * Runs a durable pull consumer over one or more entries of the same stream (one subject filter:
@@ -72,18 +74,28 @@ export const on = <P>(entry: StreamEntry<P>, handle: (payload: P, delivery: Deli
  * entry's delivery limit sends it to the dead letters. Handlers must be idempotent (delivery is
  * at least once). Returns a stop function.
  */
-export async function consume(bus: Bus, routes: readonly Route<any>[], opts: ConsumeOptions): Promise<() => Promise<void>> {
+export async function consume(
+  bus: Bus,
+  routes: readonly Route<any>[],
+  opts: ConsumeOptions,
+): Promise<() => Promise<void>> {
   const entries = routes.map((r) => r.entry);
   const stream = entries[0].stream;
   // The broker grants a service its own durables only (BUS_CONSUMERS): say so here, not as a timeout there.
   const listed = BUS_CONSUMERS.find((c) => c.durable === opts.durable && c.service === bus.service);
   if (bus.service !== 'operator' && (!listed || entries.some((e) => !listed.entries.includes(e)))) {
-    throw new Error(`${opts.durable}: not a durable of ${bus.service} reading these entries in the bus table (BUS_CONSUMERS)`);
+    throw new Error(
+      `${opts.durable}: not a durable of ${bus.service} reading these entries in the bus table (BUS_CONSUMERS)`,
+    );
   }
   if (entries.some((e) => e.stream !== stream)) throw new Error(`${opts.durable}: one consumer reads one stream`);
   const ackWaitMs = opts.ackWaitMs ?? 60_000;
   const ackWaitNs = ackWaitMs * 1e6;
-  const filterSubject = bus.namespace + (entries.length === 1 && entries[0].consumerFilter ? entries[0].consumerFilter : commonFilter(entries.map((e) => e.subject)));
+  const filterSubject =
+    bus.namespace +
+    (entries.length === 1 && entries[0].consumerFilter
+      ? entries[0].consumerFilter
+      : commonFilter(entries.map((e) => e.subject)));
   const jsStream = streamName(bus.namespace, stream);
   const maxAckPending = opts.ordered ? 1 : opts.maxAckPending;
   const limits = maxAckPending ? { max_ack_pending: maxAckPending } : {};
@@ -99,7 +111,11 @@ export async function consume(bus: Bus, routes: readonly Route<any>[], opts: Con
   try {
     await bus.jsm.consumers.add(jsStream, config);
   } catch {
-    await bus.jsm.consumers.update(jsStream, opts.durable, { filter_subject: filterSubject, ack_wait: ackWaitNs, ...limits });
+    await bus.jsm.consumers.update(jsStream, opts.durable, {
+      filter_subject: filterSubject,
+      ack_wait: ackWaitNs,
+      ...limits,
+    });
   }
   const consumer = await bus.js.consumers.get(jsStream, opts.durable);
   const concurrency = opts.ordered ? 1 : (opts.concurrency ?? 4);
@@ -137,7 +153,8 @@ export async function consume(bus: Bus, routes: readonly Route<any>[], opts: Con
     } catch (err) {
       if (err instanceof NotYet) return m.nak(err.retryInMs);
       opts.onError(err, subject);
-      if (m.info.deliveryCount >= (opts.maxDeliver ?? entry!.maxDeliver ?? DEFAULT_MAX_DELIVER)) return deadLetter(m, subject, 'failed', String((err as Error)?.message ?? err));
+      if (m.info.deliveryCount >= (opts.maxDeliver ?? entry!.maxDeliver ?? DEFAULT_MAX_DELIVER))
+        return deadLetter(m, subject, 'failed', String((err as Error)?.message ?? err));
       m.nak(opts.retryDelayMs ?? 2000);
     } finally {
       clearInterval(working);
@@ -167,7 +184,8 @@ function commonFilter(subjects: string[]): string {
   if (subjects.length === 1) return subjects[0];
   const split = subjects.map((s) => s.split('.'));
   const common: string[] = [];
-  for (let i = 0; split.every((p) => i < p.length - 1 && p[i] === split[0][i] && p[i] !== '>'); i++) common.push(split[0][i]);
+  for (let i = 0; split.every((p) => i < p.length - 1 && p[i] === split[0][i] && p[i] !== '>'); i++)
+    common.push(split[0][i]);
   if (!common.length) throw new Error(`no common subject prefix: ${subjects.join(', ')}`);
   return `${common.join('.')}.>`;
 }

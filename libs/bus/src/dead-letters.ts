@@ -40,14 +40,26 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 function signed(h: MsgHdrs, data: Uint8Array): string {
   const f = (k: string) => h.get(k) ?? '';
   const d = DEAD_HEADERS;
-  return ['mm-dead-letter-v1', f(d.by), f(d.subject), f(d.reason), f(d.consumer), f(d.stream), f(d.at), sha256(data)].join('\n');
+  return [
+    'mm-dead-letter-v1',
+    f(d.by),
+    f(d.subject),
+    f(d.reason),
+    f(d.consumer),
+    f(d.stream),
+    f(d.at),
+    sha256(data),
+  ].join('\n');
 }
 
-const signatureOf = (key: Uint8Array, h: MsgHdrs, data: Uint8Array) => createHmac('sha256', key).update(signed(h, data)).digest('base64url');
+const signatureOf = (key: Uint8Array, h: MsgHdrs, data: Uint8Array) =>
+  createHmac('sha256', key).update(signed(h, data)).digest('base64url');
 
 function deadHeaders(bus: Bus, original: MsgHdrs | undefined, facts: DeadLetterFacts, deliveries: number): MsgHdrs {
   const h = natsHeaders();
-  if (original) for (const [k, values] of original) if (!k.startsWith('Mm-Dead-') && k !== 'Nats-Msg-Id') for (const v of values) h.append(k, v);
+  if (original)
+    for (const [k, values] of original)
+      if (!k.startsWith('Mm-Dead-') && k !== 'Nats-Msg-Id') for (const v of values) h.append(k, v);
   h.set(DEAD_HEADERS.subject, facts.subject);
   h.set(DEAD_HEADERS.reason, facts.reason);
   h.set(DEAD_HEADERS.problem, oneLine(facts.problem));
@@ -68,19 +80,43 @@ async function writeLetter(bus: Bus, h: MsgHdrs, data: Uint8Array, subject: stri
 
 /** Puts a message that cannot be handled into the dead-letter stream, with why and where it came from. */
 export async function sendToDeadLetters(bus: Bus, m: JsMsg, facts: DeadLetterFacts): Promise<void> {
-  await writeLetter(bus, deadHeaders(bus, m.headers, facts, m.info.deliveryCount), m.data, facts.subject, `dl:${facts.consumer}:${m.info.streamSequence}`);
+  await writeLetter(
+    bus,
+    deadHeaders(bus, m.headers, facts, m.info.deliveryCount),
+    m.data,
+    facts.subject,
+    `dl:${facts.consumer}:${m.info.streamSequence}`,
+  );
 }
 
 /** An outbox row JetStream refused, parked in the dead letters (when the dead-letter stream takes it). */
-export async function parkInDeadLetters(bus: Bus, row: { id: string; subject: string; payload: unknown; version: number }, problem: string, outbox: string): Promise<void> {
+export async function parkInDeadLetters(
+  bus: Bus,
+  row: { id: string; subject: string; payload: unknown; version: number },
+  problem: string,
+  outbox: string,
+): Promise<void> {
   const h = natsHeaders();
   h.set('Mm-Bus-Version', String(row.version));
-  const facts: DeadLetterFacts = { subject: row.subject, reason: 'refused', problem, consumer: outbox, stream: 'outbox' };
+  const facts: DeadLetterFacts = {
+    subject: row.subject,
+    reason: 'refused',
+    problem,
+    consumer: outbox,
+    stream: 'outbox',
+  };
   const all = deadHeaders(bus, h, facts, 1);
   all.set('Mm-Outbox-Id', row.id);
   const data = codec.encode(row.payload);
   // A payload too large for NATS is too large for the dead letters too: its row keeps it, the letter says where.
-  const letter = data.length < bus.nc.info!.max_payload - 4096 ? data : codec.encode({ outboxId: row.id, bytes: data.length, note: 'too large for NATS: the payload stays in the outbox row' });
+  const letter =
+    data.length < bus.nc.info!.max_payload - 4096
+      ? data
+      : codec.encode({
+          outboxId: row.id,
+          bytes: data.length,
+          note: 'too large for NATS: the payload stays in the outbox row',
+        });
   await writeLetter(bus, all, letter, row.subject, `dl:${outbox}:${row.id}`);
 }
 
@@ -102,20 +138,36 @@ function couldHaveSent(by: string, entry: BusEntry<unknown, unknown>, reason: st
  * subject (the broker lets each service write only `deadletter.by-<itself>.<its subjects>`), the
  * table, and the signature. A refusal says why; the target is never taken from a header.
  */
-export function replayVerdict(bus: Bus, wire: string, h: MsgHdrs | undefined, data: Uint8Array): { subject: string | null; by: string | null; refusal: string | null } {
+export function replayVerdict(
+  bus: Bus,
+  wire: string,
+  h: MsgHdrs | undefined,
+  data: Uint8Array,
+): { subject: string | null; by: string | null; refusal: string | null } {
   const parsed = parseDeadLetterSubject(wire.slice(bus.namespace.length));
-  if (!parsed) return { subject: null, by: null, refusal: 'an unsigned letter of an older release: read it and publish it again by hand if it is right' };
+  if (!parsed)
+    return {
+      subject: null,
+      by: null,
+      refusal: 'an unsigned letter of an older release: read it and publish it again by hand if it is right',
+    };
   const { by, subject } = parsed;
   const refuse = (refusal: string) => ({ subject, by, refusal });
   const entry = entryOfSubject(subject);
   if (!entry || entry.kind === 'request') return refuse(`${subject} is not a fact or job of the bus table`);
   const prefix = (s: string) => (s.endsWith('.>') ? subject.startsWith(s.slice(0, -1)) : subject === s);
-  if (!BUS_STREAMS[entry.stream!].subjects.some(prefix)) return refuse(`the ${entry.stream} stream does not hold ${subject}`);
-  if (!couldHaveSent(by, entry, h?.get(DEAD_HEADERS.reason) ?? '')) return refuse(`${by} neither consumes nor publishes ${subject} by the table`);
-  if (h?.get(DEAD_HEADERS.subject) !== subject || h?.get(DEAD_HEADERS.by) !== by) return refuse('its headers do not match its subject');
+  if (!BUS_STREAMS[entry.stream!].subjects.some(prefix))
+    return refuse(`the ${entry.stream} stream does not hold ${subject}`);
+  if (!couldHaveSent(by, entry, h?.get(DEAD_HEADERS.reason) ?? ''))
+    return refuse(`${by} neither consumes nor publishes ${subject} by the table`);
+  if (h?.get(DEAD_HEADERS.subject) !== subject || h?.get(DEAD_HEADERS.by) !== by)
+    return refuse('its headers do not match its subject');
   const key = contextOf(bus.nc).key;
   const signature = h?.get(DEAD_HEADERS.signature) ?? '';
-  if (key && !(signature.length > 0 && safeEqual(signature, signatureOf(key, h!, data)))) return refuse('its signature does not verify: not written by a service holding the internal secret, or altered since');
+  if (key && !(signature.length > 0 && safeEqual(signature, signatureOf(key, h!, data))))
+    return refuse(
+      'its signature does not verify: not written by a service holding the internal secret, or altered since',
+    );
   return { subject, by, refusal: null };
 }
 
@@ -171,12 +223,19 @@ function toDeadLetter(bus: Bus, seq: number, m: { subject: string; data: Uint8Ar
 const deadLetterStream = (bus: Bus) => streamName(bus.namespace, 'DEADLETTER');
 
 /** The dead letters in the stream, oldest first, after `afterSeq`. */
-export async function listDeadLetters(bus: Bus, opts: { afterSeq?: number; limit?: number } = {}): Promise<{ items: DeadLetter[]; total: number }> {
+export async function listDeadLetters(
+  bus: Bus,
+  opts: { afterSeq?: number; limit?: number } = {},
+): Promise<{ items: DeadLetter[]; total: number }> {
   const name = deadLetterStream(bus);
   const info = await bus.jsm.streams.info(name);
   const items: DeadLetter[] = [];
   const limit = opts.limit ?? 100;
-  for (let seq = Math.max(info.state.first_seq, (opts.afterSeq ?? 0) + 1); seq <= info.state.last_seq && items.length < limit; seq++) {
+  for (
+    let seq = Math.max(info.state.first_seq, (opts.afterSeq ?? 0) + 1);
+    seq <= info.state.last_seq && items.length < limit;
+    seq++
+  ) {
     const m = await bus.jsm.streams.getMessage(name, { seq }).catch(() => null);
     if (m) items.push(toDeadLetter(bus, seq, m)); // else deleted (replayed) or aged out
   }
@@ -189,7 +248,9 @@ export async function readDeadLetter(bus: Bus, seq: number): Promise<DeadLetter 
   return m ? toDeadLetter(bus, seq, m) : null;
 }
 
-export type ReplayOutcome = { replayed: true; subject: string; by: string } | { replayed: false; refusal: string; letter: DeadLetter };
+export type ReplayOutcome =
+  | { replayed: true; subject: string; by: string }
+  | { replayed: false; refusal: string; letter: DeadLetter };
 
 /**
  * Sends a dead letter back to its subject (once its cause is fixed), with its original headers
@@ -204,9 +265,17 @@ export async function replayDeadLetter(bus: Bus, seq: number, payloadSha256: str
   if (!m) return null;
   const letter = toDeadLetter(bus, seq, m);
   if (letter.replay.refusal) return { replayed: false, refusal: letter.replay.refusal, letter };
-  if (payloadSha256 !== letter.payloadSha256) return { replayed: false, refusal: 'payloadSha256 is not the digest of this letter\'s payload: read it again (GET) before replaying', letter };
+  if (payloadSha256 !== letter.payloadSha256)
+    return {
+      replayed: false,
+      refusal: "payloadSha256 is not the digest of this letter's payload: read it again (GET) before replaying",
+      letter,
+    };
   const h = natsHeaders();
-  if (m.header) for (const [k, values] of m.header) if (!k.startsWith('Mm-Dead-') && k !== 'Nats-Msg-Id' && k !== 'Mm-Outbox-Id') for (const v of values) h.append(k, v);
+  if (m.header)
+    for (const [k, values] of m.header)
+      if (!k.startsWith('Mm-Dead-') && k !== 'Nats-Msg-Id' && k !== 'Mm-Outbox-Id')
+        for (const v of values) h.append(k, v);
   await bus.js.publish(bus.namespace + letter.replay.subject!, m.data, { headers: h, msgID: `replay:${name}:${seq}` });
   await bus.jsm.streams.deleteMessage(name, seq, false);
   return { replayed: true, subject: letter.replay.subject!, by: letter.by! };

@@ -25,14 +25,18 @@ export interface OutboxTable {
   seq: number;
 }
 
-
 /**
  * Writes a fact or job to the outbox inside the caller's transaction; the relay publishes it
  * later. The payload is checked against the table first. The id is the message's identity:
  * writing the same id again (a step re-run after a crash) is a no-op, and JetStream drops a
  * re-published id as well.
  */
-export async function enqueue<P>(trx: Transaction<any> | Kysely<any>, entry: StreamEntry<P>, id: string, payload: P): Promise<void> {
+export async function enqueue<P>(
+  trx: Transaction<any> | Kysely<any>,
+  entry: StreamEntry<P>,
+  id: string,
+  payload: P,
+): Promise<void> {
   try {
     check(entry, 'payload', payload);
   } catch (err) {
@@ -51,7 +55,13 @@ export const OUTBOX_MAX_ATTEMPTS = 3;
 /** A publish that failed because the broker is away (everything behind it would fail too): not the row's fault. */
 function brokerAway(err: unknown, bus: Bus): boolean {
   const code = String((err as { code?: unknown })?.code ?? '');
-  return bus.nc.isClosed() || code === 'TIMEOUT' || code === 'CONNECTION_REFUSED' || code === 'DISCONNECT' || /timeout|disconnect|closed/i.test(String((err as Error)?.message));
+  return (
+    bus.nc.isClosed() ||
+    code === 'TIMEOUT' ||
+    code === 'CONNECTION_REFUSED' ||
+    code === 'DISCONNECT' ||
+    /timeout|disconnect|closed/i.test(String((err as Error)?.message))
+  );
 }
 
 /**
@@ -62,7 +72,12 @@ function brokerAway(err: unknown, bus: Bus): boolean {
  * large) is retried a few times, then parked: sent to the dead letters and marked, and the rows
  * behind it flow. When the broker is away, the round stops and everything waits for it.
  */
-export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unknown) => void, intervalMs = 100): { stop: () => Promise<void>; kick: () => void } {
+export function startOutboxRelay(
+  db: Kysely<any>,
+  bus: Bus,
+  onError: (err: unknown) => void,
+  intervalMs = 100,
+): { stop: () => Promise<void>; kick: () => void } {
   const registry = contextOf(bus.nc).registry;
   if (registry) outboxGauges(registry, db);
   let stopped = false;
@@ -71,7 +86,9 @@ export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unkno
   const counters = contextOf(bus.nc).counters;
   const round = () =>
     db.transaction().execute(async (trx) => {
-      const { rows: locked } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtext(current_schema() || '.outbox-relay')) as ok`.execute(trx);
+      const { rows: locked } = await sql<{
+        ok: boolean;
+      }>`select pg_try_advisory_xact_lock(hashtext(current_schema() || '.outbox-relay')) as ok`.execute(trx);
       if (!locked[0]?.ok) return 0;
       const rows = await trx
         .selectFrom('outbox')
@@ -82,9 +99,19 @@ export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unkno
         .limit(100)
         .execute();
       const done: number[] = [];
-      for (const row of rows as { seq: number; id: string; subject: string; payload: unknown; version: number; attempts: number }[]) {
+      for (const row of rows as {
+        seq: number;
+        id: string;
+        subject: string;
+        payload: unknown;
+        version: number;
+        attempts: number;
+      }[]) {
         try {
-          await bus.js.publish(bus.namespace + row.subject, codec.encode(row.payload), { msgID: row.id, headers: versionHeaders(row.version) });
+          await bus.js.publish(bus.namespace + row.subject, codec.encode(row.payload), {
+            msgID: row.id,
+            headers: versionHeaders(row.version),
+          });
           done.push(row.seq);
         } catch (err) {
           if (brokerAway(err, bus)) {
@@ -94,7 +121,10 @@ export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unkno
           const problem = String((err as Error)?.message ?? err);
           const parked = row.attempts + 1 >= OUTBOX_MAX_ATTEMPTS;
           if (parked) {
-            counters.deadLetters.inc({ subject: entryOfSubject(row.subject)?.subject ?? row.subject, reason: 'refused' });
+            counters.deadLetters.inc({
+              subject: entryOfSubject(row.subject)?.subject ?? row.subject,
+              reason: 'refused',
+            });
             await parkInDeadLetters(bus, row, problem, `outbox:${bus.service}`).catch(onError);
           }
           await trx
@@ -102,11 +132,19 @@ export function startOutboxRelay(db: Kysely<any>, bus: Bus, onError: (err: unkno
             .set({ attempts: row.attempts + 1, lastError: problem, ...(parked ? { parkedAt: sql`now()` } : {}) })
             .where('seq', '=', row.seq)
             .execute();
-          onError(Object.assign(new Error(`outbox row ${row.id} (${row.subject}) refused: ${problem}${parked ? '; parked in the dead letters' : ''}`), { cause: err }));
+          onError(
+            Object.assign(
+              new Error(
+                `outbox row ${row.id} (${row.subject}) refused: ${problem}${parked ? '; parked in the dead letters' : ''}`,
+              ),
+              { cause: err },
+            ),
+          );
           if (!parked) break; // tried again next round, still in order
         }
       }
-      if (done.length) await trx.updateTable('outbox').set({ publishedAt: sql`now()` }).where('seq', 'in', done).execute();
+      if (done.length)
+        await trx.updateTable('outbox').set({ publishedAt: sql`now()` }).where('seq', 'in', done).execute();
       return rows.length === 100 && done.length === rows.length ? 100 : done.length;
     });
   const loop = (async () => {
@@ -165,5 +203,9 @@ export async function outboxLag(db: Kysely<any>): Promise<{ waiting: number; old
            extract(epoch from now() - min(created_at) filter (where published_at is null and parked_at is null)) as oldest,
            count(*) filter (where parked_at is not null) as parked
     from outbox`.execute(db);
-  return { waiting: Number(rows[0]?.waiting ?? 0), oldestSeconds: Number(rows[0]?.oldest ?? 0), parked: Number(rows[0]?.parked ?? 0) };
+  return {
+    waiting: Number(rows[0]?.waiting ?? 0),
+    oldestSeconds: Number(rows[0]?.oldest ?? 0),
+    parked: Number(rows[0]?.parked ?? 0),
+  };
 }

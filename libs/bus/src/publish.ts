@@ -16,5 +16,8 @@ export async function publish<P>(bus: Bus, entry: StreamEntry<P>, payload: P, ms
   } catch (err) {
     if (strictSending()) throw err;
   }
-  await bus.js.publish(bus.namespace + subjectFor(entry, payload), codec.encode(payload), { msgID, headers: versionHeaders(entry.version) });
+  await bus.js.publish(bus.namespace + subjectFor(entry, payload), codec.encode(payload), {
+    msgID,
+    headers: versionHeaders(entry.version),
+  });
 }

@@ -21,8 +21,10 @@ export class RemoteError extends Error {
 
 type Reply =
   | { ok: true; result: unknown }
-  | { ok: false; error: { code: string; message: string; details?: Record<string, unknown>; headers?: Record<string, string> } };
-
+  | {
+      ok: false;
+      error: { code: string; message: string; details?: Record<string, unknown>; headers?: Record<string, string> };
+    };
 
 /** Whether an error is a refusal the entry's row of the table names (a spend refused for money, say). */
 export function refusedBy(entry: BusEntry<any, any>, err: unknown): err is RemoteError & { code: ErrorCode } {
@@ -55,16 +57,25 @@ function checkOutgoing(nc: NatsConnection, entry: BusEntry<any, any>, what: 'pay
  * against the table; a refusal arrives as a RemoteError carrying the contract's code; no answer
  * in time is a plain Error.
  */
-export async function request<P, R>(nc: NatsConnection, entry: RequestEntry<P, R>, payload: P, opts: RequestOptions = {}): Promise<R> {
+export async function request<P, R>(
+  nc: NatsConnection,
+  entry: RequestEntry<P, R>,
+  payload: P,
+  opts: RequestOptions = {},
+): Promise<R> {
   if (!opts.unchecked) checkOutgoing(nc, entry, 'payload', payload);
   const ctx = contextOf(nc);
   const extra: Record<string, string> = {};
   if (entry.principal) {
     if (!opts.principal) throw new BusContractError(entry.subject, 'a request made for a caller needs the caller');
-    if (!ctx.key) throw new BusContractError(entry.subject, 'this connection has no internal secret to sign the caller with');
+    if (!ctx.key)
+      throw new BusContractError(entry.subject, 'this connection has no internal secret to sign the caller with');
     extra[PRINCIPAL_HEADER] = await signPrincipal(ctx.key, opts.principal);
   }
-  const msg = await nc.request(wireSubject(nc, entry.subject), codec.encode(payload), { timeout: opts.timeoutMs ?? 5000, headers: versionHeaders(entry.version, extra) });
+  const msg = await nc.request(wireSubject(nc, entry.subject), codec.encode(payload), {
+    timeout: opts.timeoutMs ?? 5000,
+    headers: versionHeaders(entry.version, extra),
+  });
   const reply = codec.decode(msg.data) as Reply;
   if (!reply || typeof reply !== 'object') throw new BusContractError(entry.subject, 'the reply is not an envelope');
   if (!reply.ok) throw new RemoteError(reply.error.code, reply.error.message, reply.error.details, reply.error.headers);
@@ -111,7 +122,8 @@ export function serve<P, R>(
       }
       let principal: Principal | null = null;
       if (entry.principal) {
-        if (!ctx.verifier) throw Object.assign(new Error('no internal secret to verify callers with'), { internal: true });
+        if (!ctx.verifier)
+          throw Object.assign(new Error('no internal secret to verify callers with'), { internal: true });
         principal = await ctx.verifier.verify(msg.headers?.get(PRINCIPAL_HEADER) || undefined);
       }
       const result = await handler(payload as P, { principal, version });
@@ -124,9 +136,22 @@ export function serve<P, R>(
       }
       return { ok: true, result };
     } catch (e) {
-      const coded = e as { code?: unknown; message?: string; details?: Record<string, unknown>; headers?: Record<string, string> };
+      const coded = e as {
+        code?: unknown;
+        message?: string;
+        details?: Record<string, unknown>;
+        headers?: Record<string, string>;
+      };
       if (typeof coded.code === 'string' && allowed.has(coded.code)) {
-        return { ok: false, error: { code: coded.code, message: coded.message ?? coded.code, details: coded.details, headers: coded.headers } };
+        return {
+          ok: false,
+          error: {
+            code: coded.code,
+            message: coded.message ?? coded.code,
+            details: coded.details,
+            headers: coded.headers,
+          },
+        };
       }
       onError(e);
       return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'Unexpected failure.' } };

@@ -25,8 +25,15 @@ export function runBusSetup(env: NodeJS.ProcessEnv = process.env): void {
       // Or the operator's nkey seed / credentials file (a broker made by deploy/nats-credentials.ts).
       const nkeySeed = env.NATS_SETUP_NKEY_SEED || undefined;
       const credsFile = env.NATS_SETUP_CREDS_FILE || undefined;
-      if (!pass && !nkeySeed && !credsFile) throw new Error('set NATS_SETUP_PASSWORD (the NATS operator password), NATS_SETUP_NKEY_SEED or NATS_SETUP_CREDS_FILE');
-      const tls = { caFile: env.NATS_TLS_CA_FILE || undefined, certFile: env.NATS_TLS_CERT_FILE || undefined, keyFile: env.NATS_TLS_KEY_FILE || undefined };
+      if (!pass && !nkeySeed && !credsFile)
+        throw new Error(
+          'set NATS_SETUP_PASSWORD (the NATS operator password), NATS_SETUP_NKEY_SEED or NATS_SETUP_CREDS_FILE',
+        );
+      const tls = {
+        caFile: env.NATS_TLS_CA_FILE || undefined,
+        certFile: env.NATS_TLS_CERT_FILE || undefined,
+        keyFile: env.NATS_TLS_KEY_FILE || undefined,
+      };
       // The streams' replicas, limits and discard policy, as the services read them (STREAM_*).
       const r = new EnvReader(env);
       const streams = r.done('bus-setup', { streams: readStreamSettings(r) }).streams;
@@ -35,7 +42,9 @@ export function runBusSetup(env: NodeJS.ProcessEnv = process.env): void {
       process.exit(0);
     })
     .catch((err: unknown) => {
-      process.stderr.write(`bus setup failed: ${String(err instanceof Error ? err.message : err).replace(/\s*\n\s*/g, ' ')}\n`);
+      process.stderr.write(
+        `bus setup failed: ${String(err instanceof Error ? err.message : err).replace(/\s*\n\s*/g, ' ')}\n`,
+      );
       process.exit(1);
     });
 }

@@ -35,9 +35,18 @@ function validatorOf(schema: object): ValidateFunction {
  * Checks a payload (or a reply) against the entry's schema of `version`. Throws BusContractError
  * for an unknown version or a message that does not follow it.
  */
-export function check(entry: BusEntry<any, any>, what: 'payload' | 'reply', value: unknown, version = entry.version): void {
+export function check(
+  entry: BusEntry<any, any>,
+  what: 'payload' | 'reply',
+  value: unknown,
+  version = entry.version,
+): void {
   const v = entry.versions[version];
-  if (!v) throw new BusContractError(entry.subject, `version ${version} is not accepted (accepted: ${Object.keys(entry.versions).join(', ')})`);
+  if (!v)
+    throw new BusContractError(
+      entry.subject,
+      `version ${version} is not accepted (accepted: ${Object.keys(entry.versions).join(', ')})`,
+    );
   const schema = what === 'payload' ? v.payload : v.reply;
   if (!schema) throw new BusContractError(entry.subject, `version ${version} has no ${what}`);
   const fn = validatorOf(schema);
@@ -55,7 +64,9 @@ export function strictSending(): boolean {
 
 /** The entry a concrete subject belongs to (families match their prefix). */
 export function entryOfSubject(subject: string): BusEntry<unknown, unknown> | undefined {
-  return BUS_ENTRIES.find((e) => (e.subject.endsWith('.>') ? subject.startsWith(e.subject.slice(0, -1)) : e.subject === subject));
+  return BUS_ENTRIES.find((e) =>
+    e.subject.endsWith('.>') ? subject.startsWith(e.subject.slice(0, -1)) : e.subject === subject,
+  );
 }
 
 /** The concrete subject of one message of an entry. */

@@ -12,7 +12,12 @@ describe('connectBus and the streams', () => {
     const nc = await connect({ servers: NATS_URL, ...natsCredentials('operator') });
     const jsm = await nc.jetstreamManager();
     // As the release before recordings.digest.> made it, plus a subject added by hand.
-    await jsm.streams.add({ name, subjects: [`${namespace}recordings.recording.>`, `${namespace}recordings.extra.>`], retention: RetentionPolicy.Limits, storage: StorageType.File });
+    await jsm.streams.add({
+      name,
+      subjects: [`${namespace}recordings.recording.>`, `${namespace}recordings.extra.>`],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+    });
     const bus = await connectBus(NATS_URL, 'operator', namespace);
     try {
       const wanted = BUS_STREAMS.RECORDINGS.subjects.map((s) => namespace + s);

@@ -32,9 +32,13 @@ describe('the bus checks messages against the table', () => {
 
   it('accepts every listed version and refuses one that is not', () => {
     expect(() => check(BUS.walletRelease, 'payload', { accountId: 'acc_1', reference: 'rec_1' }, 1)).not.toThrow();
-    expect(() => check(BUS.walletRelease, 'payload', { accountId: 'acc_1', reference: 'rec_1' }, 2)).toThrow(/version 2 is not accepted/);
+    expect(() => check(BUS.walletRelease, 'payload', { accountId: 'acc_1', reference: 'rec_1' }, 2)).toThrow(
+      /version 2 is not accepted/,
+    );
     // Open objects: a newer sender's extra field passes an older receiver.
-    expect(() => check(BUS.walletRelease, 'payload', { accountId: 'acc_1', reference: 'rec_1', why: 'later field' })).not.toThrow();
+    expect(() =>
+      check(BUS.walletRelease, 'payload', { accountId: 'acc_1', reference: 'rec_1', why: 'later field' }),
+    ).not.toThrow();
     expect(() => check(BUS.walletRelease, 'reply', { captured: 'yes' })).toThrow(BusContractError);
   });
 });

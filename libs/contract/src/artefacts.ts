@@ -56,7 +56,8 @@ export function digestAsText(sections: readonly Record<string, unknown>[]): stri
     if (Array.isArray(s.items)) {
       for (const item of s.items) {
         if (typeof item === 'string') lines.push(`- ${item}`);
-        else if (item && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string') lines.push(`- ${(item as { text: string }).text}`);
+        else if (item && typeof item === 'object' && typeof (item as { text?: unknown }).text === 'string')
+          lines.push(`- ${(item as { text: string }).text}`);
       }
     }
   }

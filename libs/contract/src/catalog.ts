@@ -109,7 +109,14 @@ export const EVENT_TYPES = [
   'recording.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-export const UPDATE_CHANGES = ['regenerated', 'renamed', 'transcript_edited', 'speakers_renamed', 'series_changed', 'restored'] as const;
+export const UPDATE_CHANGES = [
+  'regenerated',
+  'renamed',
+  'transcript_edited',
+  'speakers_renamed',
+  'series_changed',
+  'restored',
+] as const;
 export type UpdateChange = (typeof UPDATE_CHANGES)[number];
 export const NAMING_MODES = ['AUTO', 'FORCE_ON', 'FORCE_OFF'] as const;
 export type NamingMode = (typeof NAMING_MODES)[number];
@@ -134,7 +141,13 @@ export type AccessRole = (typeof ACCESS_ROLES)[number];
 export const SUBMIT_NAMING_OPTIONS = ['default', 'skip'] as const;
 export type SubmitNaming = (typeof SUBMIT_NAMING_OPTIONS)[number];
 /** Digest section kinds the contract names today; clients ignore kinds they do not know. */
-export const DIGEST_SECTION_KINDS = ['summary', 'decision_list', 'action_item_list', 'key_point_list', 'question_list'] as const;
+export const DIGEST_SECTION_KINDS = [
+  'summary',
+  'decision_list',
+  'action_item_list',
+  'key_point_list',
+  'question_list',
+] as const;
 export type DigestSectionKind = (typeof DIGEST_SECTION_KINDS)[number];
 
 /** Numeric limits the contract states. */

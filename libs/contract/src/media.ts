@@ -6,12 +6,18 @@
 export const ACCEPTED_DEMUXERS = ['wav', 'aiff', 'mp3', 'aac', 'ogg', 'flac', 'amr', 'mov', 'matroska', 'avi'] as const;
 
 /** Input options put before every `-i` of an upload: local files only, accepted containers only. */
-export const MEDIA_INPUT_ARGS: readonly string[] = ['-protocol_whitelist', 'file', '-format_whitelist', ACCEPTED_DEMUXERS.join(',')];
+export const MEDIA_INPUT_ARGS: readonly string[] = [
+  '-protocol_whitelist',
+  'file',
+  '-format_whitelist',
+  ACCEPTED_DEMUXERS.join(','),
+];
 
 /** What the first bytes of an upload say it is. */
 export type Sniffed = { family: 'audio' | 'video' | 'container'; format: string } | null;
 
-const ascii = (b: Buffer, at: number, s: string) => b.length >= at + s.length && b.toString('latin1', at, at + s.length) === s;
+const ascii = (b: Buffer, at: number, s: string) =>
+  b.length >= at + s.length && b.toString('latin1', at, at + s.length) === s;
 
 /**
  * Recognizes audio and video containers from their magic bytes. MP4-family files (`ftyp`) and
@@ -19,9 +25,11 @@ const ascii = (b: Buffer, at: number, s: string) => b.length >= at + s.length &&
  */
 export function sniffMedia(head: Buffer): Sniffed {
   if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'WAVE')) return { family: 'audio', format: 'wav' };
-  if (ascii(head, 0, 'FORM') && (ascii(head, 8, 'AIFF') || ascii(head, 8, 'AIFC'))) return { family: 'audio', format: 'aiff' };
+  if (ascii(head, 0, 'FORM') && (ascii(head, 8, 'AIFF') || ascii(head, 8, 'AIFC')))
+    return { family: 'audio', format: 'aiff' };
   if (ascii(head, 0, 'ID3')) return { family: 'audio', format: 'mp3' };
-  if (head.length >= 2 && head[0] === 0xff && (head[1] & 0xe0) === 0xe0) return { family: 'audio', format: (head[1] & 0x06) === 0 ? 'aac' : 'mp3' };
+  if (head.length >= 2 && head[0] === 0xff && (head[1] & 0xe0) === 0xe0)
+    return { family: 'audio', format: (head[1] & 0x06) === 0 ? 'aac' : 'mp3' };
   if (ascii(head, 0, 'OggS')) return { family: 'audio', format: 'ogg' };
   if (ascii(head, 0, 'fLaC')) return { family: 'audio', format: 'flac' };
   if (ascii(head, 0, '#!AMR')) return { family: 'audio', format: 'amr' };

@@ -75,7 +75,12 @@ function rateHeaders(rateClass: RateClass): Record<string, unknown> {
       description: `The token's rate budget for the ${rateClass} class (IETF RateLimit fields): ${name};q=<requests>;w=<window seconds>, today ${name};q=${requests};w=${windowSeconds}, as x-svc-rate-limit says. ${WHEN_SENT}`,
       'x-svc-description-fa': `بودجهٔ نرخ توکن برای دستهٔ ${rateClass} (فیلدهای RateLimit از IETF): ${name};q=<شمار درخواست>;w=<ثانیه‌های بازه>، امروز ${name};q=${requests};w=${windowSeconds}، همان‌گونه که x-svc-rate-limit می‌گوید. ${WHEN_SENT_FA}`,
       schema: d(
-        { type: 'string', maxLength: 64, pattern: `^"${rateClass}";q=[0-9]{1,15};w=${windowSeconds}$`, examples: [`${name};q=${requests};w=${windowSeconds}`] },
+        {
+          type: 'string',
+          maxLength: 64,
+          pattern: `^"${rateClass}";q=[0-9]{1,15};w=${windowSeconds}$`,
+          examples: [`${name};q=${requests};w=${windowSeconds}`],
+        },
         'A structured field: the class name, q the requests of the window, w its length in seconds.',
         'یک فیلد ساخت‌یافته: نام دسته، q شمار درخواست‌های بازه و w طول آن به ثانیه.',
       ),
@@ -84,7 +89,12 @@ function rateHeaders(rateClass: RateClass): Record<string, unknown> {
       description: `What is left of the token's ${rateClass} budget after this request: ${name};r=<requests left>;t=<seconds until the window starts anew>. r=0 means the next request of the class is refused with 429 RATE_LIMITED until t seconds have passed. ${WHEN_SENT}`,
       'x-svc-description-fa': `آنچه پس از این درخواست از بودجهٔ ${rateClass} توکن مانده است: ${name};r=<درخواست‌های باقی‌مانده>;t=<ثانیه تا آغاز دوبارهٔ بازه>. r=۰ یعنی درخواست بعدی این دسته تا گذشتن t ثانیه با ۴۲۹ RATE_LIMITED رد می‌شود. ${WHEN_SENT_FA}`,
       schema: d(
-        { type: 'string', maxLength: 64, pattern: `^"${rateClass}";r=[0-9]{1,15};t=[0-9]{1,10}$`, examples: [`${name};r=${requests - 1};t=${windowSeconds}`] },
+        {
+          type: 'string',
+          maxLength: 64,
+          pattern: `^"${rateClass}";r=[0-9]{1,15};t=[0-9]{1,10}$`,
+          examples: [`${name};r=${requests - 1};t=${windowSeconds}`],
+        },
         'A structured field: the class name, r the requests left, t the seconds until the window starts anew.',
         'یک فیلد ساخت‌یافته: نام دسته، r درخواست‌های باقی‌مانده و t ثانیه‌ها تا آغاز دوبارهٔ بازه.',
       ),
@@ -100,7 +110,11 @@ const corsOriginHeader = {
   'x-svc-description-fa':
     'CORS: در هر پاسخ، خاستگاه خود ریشهٔ رابط برنامه‌نویسی (طرح، میزبان و درگاه نشانی سرور)، تا فقط صفحه‌های همین سرویس (برنامه) بتوانند پاسخ‌ها را در مرورگر بخوانند. ' +
     'هیچ وب‌سایت دیگری نمی‌تواند: به هیچ درخواست پیش‌پرواز (OPTIONS) پاسخ داده نمی‌شود، پس مرورگر هرگز از خاستگاه دیگری توکن را به رابط نمی‌فرستد.',
-  schema: d({ type: 'string', format: 'uri', maxLength: 2048 }, 'The origin of the API root, such as https://meetings.example.com.', 'خاستگاه ریشهٔ رابط برنامه‌نویسی، مانند https://meetings.example.com.'),
+  schema: d(
+    { type: 'string', format: 'uri', maxLength: 2048 },
+    'The origin of the API root, such as https://meetings.example.com.',
+    'خاستگاه ریشهٔ رابط برنامه‌نویسی، مانند https://meetings.example.com.',
+  ),
 };
 
 /** Retry-After: whole seconds, at most a day (the daily limits' rolling 24 hours). */

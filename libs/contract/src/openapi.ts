@@ -24,10 +24,26 @@ interface TagDef {
 /** Tags by the first path segment. */
 const TAGS: Record<string, TagDef> = {
   whoami: { name: 'Token', description: 'The calling token.', 'x-svc-description-fa': 'توکن فراخواننده.' },
-  recordings: { name: 'Recordings', description: 'Meetings: submit, wait, read, search and ask.', 'x-svc-description-fa': 'جلسه‌ها: فرستادن، انتظار، خواندن، جست‌وجو و پرسش.' },
-  events: { name: 'Events', description: 'The feed of what happened to the owner\'s meetings.', 'x-svc-description-fa': 'خوراک رویدادهای جلسه‌های صاحب حساب.' },
-  series: { name: 'Series', description: 'Named groups of meetings, their vocabulary and Ask.', 'x-svc-description-fa': 'گروه‌های نام‌دار جلسه‌ها، واژگان کلیدی آن‌ها و پرسش از آن‌ها.' },
-  account: { name: 'Account', description: 'The owner\'s account: wallet, settings, vocabulary and memory.', 'x-svc-description-fa': 'حساب صاحب توکن: کیف پول، تنظیمات، واژگان کلیدی و حافظه.' },
+  recordings: {
+    name: 'Recordings',
+    description: 'Meetings: submit, wait, read, search and ask.',
+    'x-svc-description-fa': 'جلسه‌ها: فرستادن، انتظار، خواندن، جست‌وجو و پرسش.',
+  },
+  events: {
+    name: 'Events',
+    description: "The feed of what happened to the owner's meetings.",
+    'x-svc-description-fa': 'خوراک رویدادهای جلسه‌های صاحب حساب.',
+  },
+  series: {
+    name: 'Series',
+    description: 'Named groups of meetings, their vocabulary and Ask.',
+    'x-svc-description-fa': 'گروه‌های نام‌دار جلسه‌ها، واژگان کلیدی آن‌ها و پرسش از آن‌ها.',
+  },
+  account: {
+    name: 'Account',
+    description: "The owner's account: wallet, settings, vocabulary and memory.",
+    'x-svc-description-fa': 'حساب صاحب توکن: کیف پول، تنظیمات، واژگان کلیدی و حافظه.',
+  },
 };
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
@@ -61,12 +77,25 @@ function requestBodyOf(route: RouteDef): Record<string, unknown> | undefined {
   };
 }
 
-function successResponses(responses: readonly ResponseDef[], headers: Record<string, unknown>): Record<string, unknown> {
-  type Entry = { description: string; 'x-svc-description-fa'?: string; headers: Record<string, unknown>; content: Record<string, { schema: JsonSchema }> };
+function successResponses(
+  responses: readonly ResponseDef[],
+  headers: Record<string, unknown>,
+): Record<string, unknown> {
+  type Entry = {
+    description: string;
+    'x-svc-description-fa'?: string;
+    headers: Record<string, unknown>;
+    content: Record<string, { schema: JsonSchema }>;
+  };
   const out: Record<string, Entry> = {};
   for (const r of responses) {
     const key = String(r.status);
-    const entry = (out[key] ??= { description: r.description, 'x-svc-description-fa': r.descriptionFa, headers, content: {} });
+    const entry = (out[key] ??= {
+      description: r.description,
+      'x-svc-description-fa': r.descriptionFa,
+      headers,
+      content: {},
+    });
     entry.content[r.contentType ?? 'application/json'] = { schema: r.schema };
   }
   return out;
@@ -74,7 +103,11 @@ function successResponses(responses: readonly ResponseDef[], headers: Record<str
 
 function errorResponse(status: number, codes: ErrorCode[], headers: Record<string, unknown>): Record<string, unknown> {
   const list = codes.join(', ');
-  const schema = codes.every((c) => c === 'NOT_READY') ? NOT_READY_REF : codes.includes('NOT_READY') ? { anyOf: [NOT_READY_REF, ERROR_REF] } : ERROR_REF;
+  const schema = codes.every((c) => c === 'NOT_READY')
+    ? NOT_READY_REF
+    : codes.includes('NOT_READY')
+      ? { anyOf: [NOT_READY_REF, ERROR_REF] }
+      : ERROR_REF;
   const waits = status === 429 || codes.includes('UPLOAD_IN_PROGRESS');
   return {
     description: `Error ${status}: ${list}. Branch on error.code.`,
@@ -89,7 +122,8 @@ function operationOf(route: RouteDef): Record<string, unknown> {
   const rate = RATE_CLASSES[route.rateClass];
   const headers = answerHeaders(route.rateClass);
   const responses: Record<string, unknown> = successResponses(route.responses, headers);
-  for (const [status, codes] of routeErrorsByStatus(route)) responses[String(status)] = errorResponse(status, codes, headers);
+  for (const [status, codes] of routeErrorsByStatus(route))
+    responses[String(status)] = errorResponse(status, codes, headers);
   const body = requestBodyOf(route);
   return {
     operationId: route.operationId,
@@ -139,8 +173,10 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
     servers: [
       {
         url: serverUrl,
-        description: 'The API root of this installation: production when served over https, local development otherwise.',
-        'x-svc-description-fa': 'ریشهٔ رابط برنامه‌نویسی این نصب: روی https محیط تولید است و در غیر این صورت محیط توسعهٔ محلی.',
+        description:
+          'The API root of this installation: production when served over https, local development otherwise.',
+        'x-svc-description-fa':
+          'ریشهٔ رابط برنامه‌نویسی این نصب: روی https محیط تولید است و در غیر این صورت محیط توسعهٔ محلی.',
         // The public API: tokens of every account reach it (OWASP API9, inventory).
         'x-internal': false,
       },
@@ -154,7 +190,8 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
           type: 'http',
           scheme: 'bearer',
           description: 'A personal API token made in the app, starting with svc_: `Authorization: Bearer <token>`.',
-          'x-svc-description-fa': 'توکن شخصی که در برنامه ساخته می‌شود و با svc_ آغاز می‌شود: `Authorization: Bearer <token>`.',
+          'x-svc-description-fa':
+            'توکن شخصی که در برنامه ساخته می‌شود و با svc_ آغاز می‌شود: `Authorization: Bearer <token>`.',
         },
       },
       schemas: { Error: errorEnvelopeSchema, NotReadyError: notReadyErrorSchema },

@@ -18,7 +18,10 @@ export function operationOf(operationId: string): AnyOperation {
 }
 
 /** `/series/{id}` with its parameters filled in (each encoded): the path a client calls. */
-export function pathOf(operation: Pick<AnyOperation, 'path'> | string, params: Record<string, string | number> = {}): string {
+export function pathOf(
+  operation: Pick<AnyOperation, 'path'> | string,
+  params: Record<string, string | number> = {},
+): string {
   const path = typeof operation === 'string' ? operation : operation.path;
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (params[name] === undefined) throw new Error(`path ${path} needs ${name}`);

@@ -7,7 +7,11 @@ import { LIMITS } from './catalog';
  * rounded up. Shared so that the app shows, before sending, the price the service will hold
  * (services/recordings/src/domain/pricing.ts uses it).
  */
-export function meetingPrice(i: { durationMs: number; usesKeyterms: boolean; attachmentMinutes: number }): { minutes: number; audioMinutes: number; surcharge: number } {
+export function meetingPrice(i: { durationMs: number; usesKeyterms: boolean; attachmentMinutes: number }): {
+  minutes: number;
+  audioMinutes: number;
+  surcharge: number;
+} {
   const audioMinutes = Math.max(1, Math.ceil(i.durationMs / 60_000));
   const surcharge = i.usesKeyterms ? Math.ceil((audioMinutes * LIMITS.keytermSurchargePercent) / 100) : 0;
   return { minutes: audioMinutes + surcharge + i.attachmentMinutes, audioMinutes, surcharge };

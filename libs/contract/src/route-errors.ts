@@ -10,7 +10,8 @@ import type { RouteDef } from './routes.types';
 export function routeErrorCodes(route: RouteDef): ErrorCode[] {
   const gateway = GATEWAY_CHECK_CODES.filter((code) => {
     if (code === 'TOKEN_SCOPE') return route.scopes !== 'any';
-    if (code === 'SCOPE_DISABLED') return route.scopes !== 'any' && route.scopes.some((s) => SCOPE_SWITCH[s] !== undefined);
+    if (code === 'SCOPE_DISABLED')
+      return route.scopes !== 'any' && route.scopes.some((s) => SCOPE_SWITCH[s] !== undefined);
     return true;
   });
   const own = route.errors.filter((c): c is ErrorCode => c in ERROR_CODES);

@@ -37,7 +37,11 @@ export class RouteMatcher<T> {
   constructor(entries: { method: HttpMethod; path: string; route: T }[]) {
     // Only templates with as many segments as the path can match it; among those, comparing the
     // segments left to right with a literal before a parameter puts the most literal first.
-    const shape = (p: string) => p.split('/').map((s) => (s.startsWith('{') ? '1' : '0')).join('');
+    const shape = (p: string) =>
+      p
+        .split('/')
+        .map((s) => (s.startsWith('{') ? '1' : '0'))
+        .join('');
     this.compiled = [...entries]
       .sort((a, b) => (shape(a.path) < shape(b.path) ? -1 : shape(a.path) > shape(b.path) ? 1 : 0))
       .map((e) => compilePath(e.method, e.path, e.route));

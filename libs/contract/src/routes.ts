@@ -1,9 +1,33 @@
 import type { AppOnlyRouteDef, RouteDef } from './routes.types';
-import { deleteMemoryItem, getAccount, getAccountKeyterms, listMemory, replaceAccountKeyterms, updateAccountSettings, updateMemoryItem, whoami } from './routes/account.routes';
+import {
+  deleteMemoryItem,
+  getAccount,
+  getAccountKeyterms,
+  listMemory,
+  replaceAccountKeyterms,
+  updateAccountSettings,
+  updateMemoryItem,
+  whoami,
+} from './routes/account.routes';
 import { askRecording, askSeries, quoteRecordingAsk, quoteSeriesAsk } from './routes/ask.routes';
 import { listEvents } from './routes/events.routes';
-import { getRecordingBundle, getRecordingStatus, listReadyRecordings, retryRecording, searchRecordings, skipRecordingNaming, submitRecording } from './routes/recordings.routes';
-import { createSeries, getSeries, getSeriesKeyterms, listReadableSeries, replaceSeriesKeyterms, updateSeries } from './routes/series.routes';
+import {
+  getRecordingBundle,
+  getRecordingStatus,
+  listReadyRecordings,
+  retryRecording,
+  searchRecordings,
+  skipRecordingNaming,
+  submitRecording,
+} from './routes/recordings.routes';
+import {
+  createSeries,
+  getSeries,
+  getSeriesKeyterms,
+  listReadableSeries,
+  replaceSeriesKeyterms,
+  updateSeries,
+} from './routes/series.routes';
 
 /**
  * THE route table of the public API. The gateway's checks, the services' validators and

@@ -23,15 +23,25 @@ export function described(schema: JsonSchema, en: string, fa: string): JsonSchem
  * A schema that only describes (it accepts anything, like `true`): a field's own two texts, for a
  * conditional fragment that requires a field whose type is given elsewhere.
  */
-export const annotationsOf = (s: JsonSchema): JsonSchema => ({ description: s.description, 'x-svc-description-fa': s['x-svc-description-fa'] });
+export const annotationsOf = (s: JsonSchema): JsonSchema => ({
+  description: s.description,
+  'x-svc-description-fa': s['x-svc-description-fa'],
+});
 
 /** A closed object schema: every listed property, `required` as given, nothing else allowed. */
-export function object(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema {
+export function object(
+  properties: Record<string, JsonSchema>,
+  required: string[] = Object.keys(properties),
+  extra: JsonSchema = {},
+): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...extra };
 }
 
 /** An open object schema for responses: clients ignore unknown fields, so responses may add some. */
-export function openObject(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema {
+export function openObject(
+  properties: Record<string, JsonSchema>,
+  required: string[] = Object.keys(properties),
+): JsonSchema {
   return { type: 'object', properties, required };
 }
 

@@ -14,9 +14,15 @@ export interface DatabaseOptions {
  */
 export function openDatabase<DB>(opts: DatabaseOptions): { db: Kysely<DB>; pool: Pool } {
   // search_path lets raw SQL name the service's tables unqualified, like the query builder does.
-  const pool = new Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, options: `-c search_path=${opts.schema}` });
+  const pool = new Pool({
+    connectionString: opts.url,
+    max: opts.poolSize ?? 10,
+    options: `-c search_path=${opts.schema}`,
+  });
   keepConnectionLossesQuiet(pool);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }).withSchema(opts.schema);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }).withSchema(
+    opts.schema,
+  );
   return { db, pool };
 }
 

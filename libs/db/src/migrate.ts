@@ -1,4 +1,12 @@
-import { Kysely, Migrator, type Migration, type MigrationProvider, sql, PostgresDialect, CamelCasePlugin } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  type Migration,
+  type MigrationProvider,
+  sql,
+  PostgresDialect,
+  CamelCasePlugin,
+} from 'kysely';
 import { Pool } from 'pg';
 import { ensureDatabase } from './database';
 
@@ -18,12 +26,17 @@ class SchemaProvider implements MigrationProvider {
     private readonly migrations: MigrationSet,
   ) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    const inSchema = (step: Migration['up']): Migration['up'] => async (db) => {
-      await sql`set local search_path to ${sql.id(this.schema)}`.execute(db);
-      await step(db);
-    };
+    const inSchema =
+      (step: Migration['up']): Migration['up'] =>
+      async (db) => {
+        await sql`set local search_path to ${sql.id(this.schema)}`.execute(db);
+        await step(db);
+      };
     return Object.fromEntries(
-      Object.entries(this.migrations).map(([name, m]) => [name, { up: inSchema(m.up), down: m.down && inSchema(m.down) }]),
+      Object.entries(this.migrations).map(([name, m]) => [
+        name,
+        { up: inSchema(m.up), down: m.down && inSchema(m.down) },
+      ]),
     );
   }
 }
@@ -52,7 +65,8 @@ export async function migrateSchema(url: string, schema: string, migrations: Mig
     });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((r) => r.status === 'Error');
-    if (error || failed) throw new Error(`migrating schema ${schema} failed at ${failed?.migrationName ?? '?'}: ${String(error)}`);
+    if (error || failed)
+      throw new Error(`migrating schema ${schema} failed at ${failed?.migrationName ?? '?'}: ${String(error)}`);
     return (results ?? []).map((r) => r.migrationName);
   } finally {
     await db.destroy();
@@ -66,7 +80,10 @@ export async function migrateSchema(url: string, schema: string, migrations: Mig
  */
 async function ensureSchema(db: Kysely<unknown>, schema: string): Promise<void> {
   const exists = async (table: string | null) => {
-    const look = table === null ? sql`select 1 from pg_namespace where nspname = ${schema}` : sql`select 1 from pg_tables where schemaname = ${schema} and tablename = ${table}`;
+    const look =
+      table === null
+        ? sql`select 1 from pg_namespace where nspname = ${schema}`
+        : sql`select 1 from pg_tables where schemaname = ${schema} and tablename = ${table}`;
     return (await look.execute(db)).rows.length > 0;
   };
   const create = async (table: string | null, ddl: ReturnType<typeof sql>) => {
@@ -79,14 +96,24 @@ async function ensureSchema(db: Kysely<unknown>, schema: string): Promise<void> 
     }
   };
   await create(null, sql`create schema if not exists ${sql.id(schema)}`);
-  await create(MIGRATION_TABLE, sql`create table if not exists ${sql.table(`${schema}.${MIGRATION_TABLE}`)} (name varchar(255) not null primary key, timestamp varchar(255) not null)`);
+  await create(
+    MIGRATION_TABLE,
+    sql`create table if not exists ${sql.table(`${schema}.${MIGRATION_TABLE}`)} (name varchar(255) not null primary key, timestamp varchar(255) not null)`,
+  );
 }
 
 /** Why a service's schema does not fit this build (migrations missing), or null when it does. */
-export async function schemaMismatch<DB>(db: Kysely<DB>, schema: string, migrations: MigrationSet): Promise<string | null> {
-  const table = await sql`select 1 from pg_tables where schemaname = ${schema} and tablename = ${MIGRATION_TABLE}`.execute(db);
+export async function schemaMismatch<DB>(
+  db: Kysely<DB>,
+  schema: string,
+  migrations: MigrationSet,
+): Promise<string | null> {
+  const table =
+    await sql`select 1 from pg_tables where schemaname = ${schema} and tablename = ${MIGRATION_TABLE}`.execute(db);
   if (table.rows.length === 0) return `schema ${schema} has no migrations applied`;
-  const applied = await sql<{ name: string }>`select name from ${sql.table(`${schema}.${MIGRATION_TABLE}`)}`.execute(db);
+  const applied = await sql<{ name: string }>`select name from ${sql.table(`${schema}.${MIGRATION_TABLE}`)}`.execute(
+    db,
+  );
   const done = new Set(applied.rows.map((r) => r.name));
   const missing = Object.keys(migrations).filter((name) => !done.has(name));
   if (missing.length) return `schema ${schema} lacks migration${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
@@ -108,12 +135,16 @@ export async function requireSchema<DB>(db: Kysely<DB>, schema: string, migratio
   if (mismatch === null) return;
   // Refused: the handle is closed here, the caller only reports.
   await db.destroy();
-  throw new Error(`${mismatch}: run the migration step first (node src/main.js ${MIGRATE_COMMAND}, the migrate initContainer)`);
+  throw new Error(
+    `${mismatch}: run the migration step first (node src/main.js ${MIGRATE_COMMAND}, the migrate initContainer)`,
+  );
 }
 
 /** requireSchema on a connection of its own (a process that serves no query itself: the gateway's cluster primary). */
 export async function requireSchemaAt(url: string, schema: string, migrations: MigrationSet): Promise<void> {
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max: 1 }) }) });
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max: 1 }) }),
+  });
   await requireSchema(db, schema, migrations);
   await db.destroy();
 }
@@ -122,7 +153,12 @@ export async function requireSchemaAt(url: string, schema: string, migrations: M
  * `node src/main.js migrate`: the service's migration step alone, reading DATABASE_URL only
  * (the step needs no other configuration or secret). Prints one line and exits 0, or 1 on failure.
  */
-export function runMigrate(service: string, schema: string, migrations: MigrationSet, env: NodeJS.ProcessEnv = process.env): void {
+export function runMigrate(
+  service: string,
+  schema: string,
+  migrations: MigrationSet,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const url = env.DATABASE_URL;
   if (!url) {
     process.stderr.write(`${service} migrate: DATABASE_URL must be set\n`);
@@ -130,11 +166,15 @@ export function runMigrate(service: string, schema: string, migrations: Migratio
   }
   migrateSchema(url, schema, migrations).then(
     (applied) => {
-      process.stdout.write(`${service} migrate: schema ${schema} is current${applied.length ? ` (applied ${applied.join(', ')})` : ''}\n`);
+      process.stdout.write(
+        `${service} migrate: schema ${schema} is current${applied.length ? ` (applied ${applied.join(', ')})` : ''}\n`,
+      );
       process.exit(0);
     },
     (err: unknown) => {
-      process.stderr.write(`${service} migrate failed: ${(err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ')}\n`);
+      process.stderr.write(
+        `${service} migrate failed: ${(err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ')}\n`,
+      );
       process.exit(1);
     },
   );

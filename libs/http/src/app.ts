@@ -78,9 +78,17 @@ export function serviceRegistry(name: string): client.Registry {
 }
 
 /** A counter in a service's registry, made once per process (a second call answers the same one). */
-export function serviceCounter<L extends string = string>(service: string, name: string, help: string, labelNames: readonly L[] = []): client.Counter<L> {
+export function serviceCounter<L extends string = string>(
+  service: string,
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+): client.Counter<L> {
   const registry = serviceRegistry(service);
-  return (registry.getSingleMetric(name) as client.Counter<L> | undefined) ?? new client.Counter({ name, help, labelNames, registers: [registry] });
+  return (
+    (registry.getSingleMetric(name) as client.Counter<L> | undefined) ??
+    new client.Counter({ name, help, labelNames, registers: [registry] })
+  );
 }
 
 /** Per-request facts the log line reads when the response finishes. */
@@ -111,7 +119,18 @@ export function requestObserver(name: string, logger: Logger) {
       const path = req.url ?? '';
       if (path === '/healthz' || path === '/readyz' || path === '/metrics') return;
       const p = facts.principal;
-      logger.info({ reqId, method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10, tokenId: p?.tokenId ?? facts.tokenId ?? null, accountId: p?.accountId ?? null }, 'request');
+      logger.info(
+        {
+          reqId,
+          method: req.method,
+          route,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          tokenId: p?.tokenId ?? facts.tokenId ?? null,
+          accountId: p?.accountId ?? null,
+        },
+        'request',
+      );
     });
   };
 }
@@ -135,7 +154,12 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('query parser', 'simple');
   const observe = requestObserver(opts.name, opts.logger);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    observe(req, res, () => (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched', res.locals);
+    observe(
+      req,
+      res,
+      () => (res.locals.route as string | undefined) ?? (req.route?.path as string | undefined) ?? 'unmatched',
+      res.locals,
+    );
     try {
       checkUrlEncoding(req.url);
       next();
@@ -182,7 +206,9 @@ export function jsonBody(limit: string): RequestHandler {
 /** Adds the final plain-text 404 and the one error middleware that writes the contract's envelope. */
 export function finishApp(app: Express, logger: Logger): Express {
   app.use((_req: Request, res: Response) => writeNotFound(res));
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => writeError(res, err, logger, res.locals.reqId as string | undefined));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) =>
+    writeError(res, err, logger, res.locals.reqId as string | undefined),
+  );
   return app;
 }
 

@@ -27,24 +27,34 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, idleMs: num
   const socket = req.socket;
   let seen = socket.bytesRead;
   let quietSince = Date.now();
-  const timer = setInterval(() => {
-    if (req.complete || req.destroyed) return clearInterval(timer);
-    const read = socket.bytesRead;
-    // Once the answer is out, the rest of the body is only read to be thrown away (node keeps the
-    // connection for it): it still may not stall, or the connection stays held by nobody.
-    if (read !== seen || (req.readableFlowing !== true && !res.writableFinished)) {
-      seen = read;
-      quietSince = Date.now();
-      return;
-    }
-    if (Date.now() - quietSince < idleMs) return;
-    clearInterval(timer);
-    // Destroying the request (not only its socket) tells whoever reads it (a proxied upload, a
-    // multipart parser holding an Idempotency-Key) that the rest is never coming.
-    if (res.headersSent) return void (res.writableFinished ? socket.destroy() : req.destroy());
-    res.setHeader('connection', 'close');
-    writeError(res, new ApiError('VALIDATION', `the request body stopped arriving: nothing came for ${Math.round(idleMs / 1000)} s`), logger);
-    res.once('finish', () => req.destroy());
-  }, Math.max(50, Math.floor(idleMs / 4)));
+  const timer = setInterval(
+    () => {
+      if (req.complete || req.destroyed) return clearInterval(timer);
+      const read = socket.bytesRead;
+      // Once the answer is out, the rest of the body is only read to be thrown away (node keeps the
+      // connection for it): it still may not stall, or the connection stays held by nobody.
+      if (read !== seen || (req.readableFlowing !== true && !res.writableFinished)) {
+        seen = read;
+        quietSince = Date.now();
+        return;
+      }
+      if (Date.now() - quietSince < idleMs) return;
+      clearInterval(timer);
+      // Destroying the request (not only its socket) tells whoever reads it (a proxied upload, a
+      // multipart parser holding an Idempotency-Key) that the rest is never coming.
+      if (res.headersSent) return void (res.writableFinished ? socket.destroy() : req.destroy());
+      res.setHeader('connection', 'close');
+      writeError(
+        res,
+        new ApiError(
+          'VALIDATION',
+          `the request body stopped arriving: nothing came for ${Math.round(idleMs / 1000)} s`,
+        ),
+        logger,
+      );
+      res.once('finish', () => req.destroy());
+    },
+    Math.max(50, Math.floor(idleMs / 4)),
+  );
   timer.unref();
 }

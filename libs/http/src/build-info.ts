@@ -18,7 +18,13 @@ export function buildInfo(env: NodeJS.ProcessEnv = process.env): BuildInfo {
 /** The `build_info` gauge in a service's registry. */
 export function registerBuildInfo(registry: client.Registry, info: BuildInfo = buildInfo()): void {
   if (registry.getSingleMetric('build_info')) return;
-  const gauge = new client.Gauge({ name: 'build_info', help: 'The running build: version, commit and Node version as labels (value 1)', labelNames: ['version', 'commit', 'node'], registers: [registry], aggregator: 'first' });
+  const gauge = new client.Gauge({
+    name: 'build_info',
+    help: 'The running build: version, commit and Node version as labels (value 1)',
+    labelNames: ['version', 'commit', 'node'],
+    registers: [registry],
+    aggregator: 'first',
+  });
   gauge.set(info, 1);
 }
 

@@ -3,7 +3,16 @@ import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
 import { readStreamSettings, type StreamSettings } from './stream-config';
 
 /** Service names and their default ports (gateway 8080; internal services 8081-8086). */
-export const SERVICE_PORTS = { gateway: 8080, account: 8081, recordings: 8082, pipeline: 8083, series: 8084, ask: 8085, events: 8086, web: 8087 } as const;
+export const SERVICE_PORTS = {
+  gateway: 8080,
+  account: 8081,
+  recordings: 8082,
+  pipeline: 8083,
+  series: 8084,
+  ask: 8085,
+  events: 8086,
+  web: 8087,
+} as const;
 export type ServiceId = keyof typeof SERVICE_PORTS;
 
 /**
@@ -19,7 +28,8 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Words that mark a value copied from an example, a default or a test, never a real secret. */
-const PLACEHOLDER = /change-?me|changeit|dev-only|example|placeholder|replace|secret|password|default|test|dummy|xxxx|0123456789|abcdef/i;
+const PLACEHOLDER =
+  /change-?me|changeit|dev-only|example|placeholder|replace|secret|password|default|test|dummy|xxxx|0123456789|abcdef/i;
 
 /**
  * Why a secret is unfit for production (`a placeholder`, `too short`, `too simple`), or null.
@@ -197,7 +207,10 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [s, r.num(`${s.toUpperCase()}_PORT`, SERVICE_PORTS[s])]),
   ) as Record<ServiceId, number>;
   const serviceUrls = Object.fromEntries(
-    (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [s, r.str(`${s.toUpperCase()}_URL`, `http://127.0.0.1:${ports[s]}`)]),
+    (Object.keys(SERVICE_PORTS) as ServiceId[]).map((s) => [
+      s,
+      r.str(`${s.toUpperCase()}_URL`, `http://127.0.0.1:${ports[s]}`),
+    ]),
   ) as Record<ServiceId, string>;
   const ns = r.str('BUS_NAMESPACE', '');
   // The log stream writes at most 16 KB at once and must gather less than that (logger.ts).
@@ -206,22 +219,46 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   const host = r.str('HOST', '127.0.0.1');
   const internalJwtSecret = r.secret('INTERNAL_JWT_SECRET', DEV_SECRET);
   if (internalJwtSecret === DEV_SECRET && !isLoopbackHost(host)) {
-    r.problem(`INTERNAL_JWT_SECRET is the development secret written in the source, refused while listening on ${host}: set it (pnpm start makes one in data/) or listen on loopback (HOST=127.0.0.1)`);
+    r.problem(
+      `INTERNAL_JWT_SECRET is the development secret written in the source, refused while listening on ${host}: set it (pnpm start makes one in data/) or listen on loopback (HOST=127.0.0.1)`,
+    );
   }
   const natsPassword = r.optional('NATS_PASSWORD') ?? r.optional(`NATS_PASSWORD_${service.toUpperCase()}`);
   // A broker without authentication lets anyone on its network read and write every subject
   // (the app, web, never connects to it).
   const natsNkeySeed = r.optional('NATS_NKEY_SEED');
-  if (natsNkeySeed && !/^SU[A-Z2-7]{56}$/.test(natsNkeySeed)) r.problem('NATS_NKEY_SEED must be a user nkey seed (SU followed by 56 characters)');
+  if (natsNkeySeed && !/^SU[A-Z2-7]{56}$/.test(natsNkeySeed))
+    r.problem('NATS_NKEY_SEED must be a user nkey seed (SU followed by 56 characters)');
   const natsCredsFile = r.optional('NATS_CREDS_FILE');
-  const tlsFiles = { caFile: r.optional('NATS_TLS_CA_FILE') ?? undefined, certFile: r.optional('NATS_TLS_CERT_FILE') ?? undefined, keyFile: r.optional('NATS_TLS_KEY_FILE') ?? undefined };
-  if (!tlsFiles.certFile !== !tlsFiles.keyFile) r.problem('NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together (a client certificate and its key)');
-  if (!natsPassword && !natsNkeySeed && !natsCredsFile && r.production() && (BUS_SERVICES as readonly string[]).includes(service)) r.problem(`NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service (or its NATS_NKEY_SEED, or NATS_CREDS_FILE)`);
-  if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns)) r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
+  const tlsFiles = {
+    caFile: r.optional('NATS_TLS_CA_FILE') ?? undefined,
+    certFile: r.optional('NATS_TLS_CERT_FILE') ?? undefined,
+    keyFile: r.optional('NATS_TLS_KEY_FILE') ?? undefined,
+  };
+  if (!tlsFiles.certFile !== !tlsFiles.keyFile)
+    r.problem('NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together (a client certificate and its key)');
+  if (
+    !natsPassword &&
+    !natsNkeySeed &&
+    !natsCredsFile &&
+    r.production() &&
+    (BUS_SERVICES as readonly string[]).includes(service)
+  )
+    r.problem(
+      `NATS_PASSWORD (or NATS_PASSWORD_${service.toUpperCase()}) must be set when NODE_ENV=production: the broker authenticates every service (or its NATS_NKEY_SEED, or NATS_CREDS_FILE)`,
+    );
+  if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns))
+    r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
     // The app (services/web) opens no database and no NATS connection: neither is required of it in production.
-    databaseUrl: service === 'web' && !r.optional('DATABASE_URL') ? DEV_DATABASE_URL : r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
-    natsUrl: service === 'web' && !r.optional('NATS_URL') ? 'nats://127.0.0.1:4222' : r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
+    databaseUrl:
+      service === 'web' && !r.optional('DATABASE_URL')
+        ? DEV_DATABASE_URL
+        : r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
+    natsUrl:
+      service === 'web' && !r.optional('NATS_URL')
+        ? 'nats://127.0.0.1:4222'
+        : r.url('NATS_URL', ['nats', 'tls'], 'nats://127.0.0.1:4222'),
     natsUser: r.str('NATS_USER', service),
     natsPassword,
     natsSetupPassword: r.optional('NATS_SETUP_PASSWORD') ?? r.optional('NATS_PASSWORD_OPERATOR'),

@@ -44,15 +44,23 @@ export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   const e = err as { type?: string; status?: number; statusCode?: number; message?: string; code?: string };
   if (!e || typeof e !== 'object') return null;
-  if (e.type === 'entity.parse.failed') return new ApiError('VALIDATION', isJsonScalar((e as { body?: unknown }).body) ? 'Body must be a JSON object.' : 'Body is not valid JSON.');
+  if (e.type === 'entity.parse.failed')
+    return new ApiError(
+      'VALIDATION',
+      isJsonScalar((e as { body?: unknown }).body) ? 'Body must be a JSON object.' : 'Body is not valid JSON.',
+    );
   if (e.type === 'entity.too.large') return new ApiError('VALIDATION', 'Body is too large.');
   if (e.type === 'charset.unsupported') return new ApiError('VALIDATION', 'Body must be UTF-8 (charset=utf-8).');
-  if (e.type === 'encoding.unsupported') return new ApiError('VALIDATION', 'Content-Encoding is not supported; send the body uncompressed.');
+  if (e.type === 'encoding.unsupported')
+    return new ApiError('VALIDATION', 'Content-Encoding is not supported; send the body uncompressed.');
   // A compressed body that does not decompress (zlib's own words, such as "incorrect header check", say nothing to a caller).
-  if (typeof e.code === 'string' && e.code.startsWith('Z_')) return new ApiError('VALIDATION', 'The body does not decompress as its Content-Encoding says.');
-  if (e.type === 'request.aborted' || e.code === 'ECONNRESET') return new ApiError('VALIDATION', 'The body ended before its declared length.');
+  if (typeof e.code === 'string' && e.code.startsWith('Z_'))
+    return new ApiError('VALIDATION', 'The body does not decompress as its Content-Encoding says.');
+  if (e.type === 'request.aborted' || e.code === 'ECONNRESET')
+    return new ApiError('VALIDATION', 'The body ended before its declared length.');
   const status = e.status ?? e.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500 && typeof e.message === 'string') return new ApiError('VALIDATION', e.message);
+  if (typeof status === 'number' && status >= 400 && status < 500 && typeof e.message === 'string')
+    return new ApiError('VALIDATION', e.message);
   return null;
 }
 
@@ -74,7 +82,11 @@ export function writeError(res: ServerResponse, err: unknown, logger: Logger, re
     return;
   }
   const body = JSON.stringify(apiErr.toBody());
-  res.writeHead(apiErr.status, { ...apiErr.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(apiErr.status, {
+    ...apiErr.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 

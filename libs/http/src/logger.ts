@@ -18,7 +18,12 @@ const FLUSH_MS = 200;
 
 function asyncStdout(bufferBytes: number): ReturnType<typeof pino.destination> {
   if (!stdout) {
-    const dest = pino.destination({ dest: 1, sync: false, minLength: bufferBytes, periodicFlush: bufferBytes > 0 ? FLUSH_MS : 0 });
+    const dest = pino.destination({
+      dest: 1,
+      sync: false,
+      minLength: bufferBytes,
+      periodicFlush: bufferBytes > 0 ? FLUSH_MS : 0,
+    });
     process.once('exit', () => {
       try {
         dest.flushSync();
@@ -40,7 +45,10 @@ export function createLogger(service: string, level = 'info', bufferBytes = 0): 
     {
       level,
       base: { service },
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-mm-principal"]', 'headers.authorization'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-mm-principal"]', 'headers.authorization'],
+        censor: '[redacted]',
+      },
     },
     asyncStdout(bufferBytes),
   );

@@ -1,5 +1,12 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import { operationOf, type JsonSchema, type OperationId, type OperationInput, type OperationOutput, type TextAnswer } from '@mm/contract';
+import {
+  operationOf,
+  type JsonSchema,
+  type OperationId,
+  type OperationInput,
+  type OperationOutput,
+  type TextAnswer,
+} from '@mm/contract';
 import { validateOperation } from './validate';
 import { principalOf } from './app';
 import { ApiError } from './errors';
@@ -19,7 +26,10 @@ export interface OperationContext {
   res: Response;
 }
 
-export type OperationHandler<Op extends OperationId> = (input: OperationInput<Op>, ctx: OperationContext) => Promise<OperationOutput<Op> | Answered>;
+export type OperationHandler<Op extends OperationId> = (
+  input: OperationInput<Op>,
+  ctx: OperationContext,
+) => Promise<OperationOutput<Op> | Answered>;
 
 export interface MountOptions {
   /** Checks the contract puts before validation (a switched-off feature's 404, a rule's own message). */
@@ -27,7 +37,12 @@ export interface MountOptions {
 }
 
 /** The validated request of an operation, as `validateOperation` left it, typed by the operation. */
-function inputFor<Op extends OperationId>(req: Request, res: Response, headerNames: readonly string[], jsonBody: boolean): OperationInput<Op> {
+function inputFor<Op extends OperationId>(
+  req: Request,
+  res: Response,
+  headerNames: readonly string[],
+  jsonBody: boolean,
+): OperationInput<Op> {
   const headers: Record<string, string> = {};
   for (const name of headerNames) {
     const v = req.headers[name];
@@ -39,7 +54,12 @@ function inputFor<Op extends OperationId>(req: Request, res: Response, headerNam
 }
 
 function isTextAnswer(out: unknown): out is TextAnswer<string> {
-  return typeof out === 'object' && out !== null && typeof (out as { contentType?: unknown }).contentType === 'string' && typeof (out as { text?: unknown }).text === 'string';
+  return (
+    typeof out === 'object' &&
+    out !== null &&
+    typeof (out as { contentType?: unknown }).contentType === 'string' &&
+    typeof (out as { text?: unknown }).text === 'string'
+  );
 }
 
 /**
@@ -51,15 +71,25 @@ function isTextAnswer(out: unknown): out is TextAnswer<string> {
  * answer's schema has it; a TextAnswer is sent as its content type. Mount literal paths before
  * templated ones (`/series/readable` before `/series/{id}`).
  */
-export function mountOperation<Op extends OperationId>(router: Router, operationId: Op, handler: OperationHandler<Op>, options: MountOptions = {}): void {
+export function mountOperation<Op extends OperationId>(
+  router: Router,
+  operationId: Op,
+  handler: OperationHandler<Op>,
+  options: MountOptions = {},
+): void {
   const op = operationOf(operationId);
-  const success: { status: number; schema: JsonSchema } = op.responses.find((r) => r.status < 300) ?? { status: 200, schema: {} };
+  const success: { status: number; schema: JsonSchema } = op.responses.find((r) => r.status < 300) ?? {
+    status: 200,
+    schema: {},
+  };
   const versioned = Boolean((success.schema.properties as Record<string, unknown> | undefined)?.schemaVersion);
   // Read once at mounting, not per request.
   const headerNames = op.params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
   const jsonBody = op.body?.contentType === 'application/json';
   // Only an operation with a success answer that is not JSON (a bundle as Markdown) answers text.
-  const answersText = op.responses.some((r) => r.status < 300 && r.contentType !== undefined && r.contentType !== 'application/json');
+  const answersText = op.responses.some(
+    (r) => r.status < 300 && r.contentType !== undefined && r.contentType !== 'application/json',
+  );
   const run = (req: Request, res: Response, next: NextFunction) => {
     handler(inputFor<Op>(req, res, headerNames, jsonBody), { req, res }).then((out) => {
       if (out === ANSWERED || res.headersSent) return;
@@ -76,7 +106,8 @@ export function mountOperation<Op extends OperationId>(router: Router, operation
 /** A guard for the app's own routes: only an `app` principal (the gateway makes it from a session) reaches them. */
 export const appPrincipalOnly: RequestHandler = (_req, res, next) => {
   try {
-    if (principalOf(res).source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
+    if (principalOf(res).source !== 'app')
+      throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
     next();
   } catch (err) {
     next(err);

@@ -15,7 +15,9 @@ export const REPLAY_ONLY_HEADER = 'x-mm-replay-only';
 
 /** The refusal a replay-only request gets when it is not a replay. */
 export function replayOnlyRefusal(retryAfter: string): never {
-  throw new ApiError('RATE_LIMITED', 'Too many requests in this rate class; wait Retry-After seconds.', undefined, { 'Retry-After': /^\d+$/.test(retryAfter) ? retryAfter : '1' });
+  throw new ApiError('RATE_LIMITED', 'Too many requests in this rate class; wait Retry-After seconds.', undefined, {
+    'Retry-After': /^\d+$/.test(retryAfter) ? retryAfter : '1',
+  });
 }
 
 /** Who is calling, as the gateway vouches for it. Services trust only this. */

@@ -117,7 +117,10 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.' : 'The request could not be read as HTTP.';
+  const message =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are too large.'
+      : 'The request could not be read as HTTP.';
   const body = JSON.stringify({ error: { code: 'VALIDATION', message } });
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -1,7 +1,16 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
-import { findRoute, LIMITS, operationOf, withoutBinaryParts, type OperationDef, type OperationId, type OperationInput, type JsonSchema } from '@mm/contract';
+import {
+  findRoute,
+  LIMITS,
+  operationOf,
+  withoutBinaryParts,
+  type OperationDef,
+  type OperationId,
+  type OperationInput,
+  type JsonSchema,
+} from '@mm/contract';
 import { ApiError } from './errors';
 import { hasBody } from './body-watch';
 
@@ -28,10 +37,13 @@ export function describeSchemaError(where: string, e: ErrorObject): string {
   const field = (where + e.instancePath.replace(/\//g, '.')).replace(/^\./, '');
   // Named from where it sits: `switches.FOO is not allowed`, not `switches is not allowed`.
   const inside = (name: string) => `${field ? field + '.' : ''}${name}`;
-  if (e.keyword === 'required') return `${inside((e.params as { missingProperty: string }).missingProperty)} is required`;
-  if (e.keyword === 'additionalProperties') return `${inside((e.params as { additionalProperty: string }).additionalProperty)} is not allowed`;
+  if (e.keyword === 'required')
+    return `${inside((e.params as { missingProperty: string }).missingProperty)} is required`;
+  if (e.keyword === 'additionalProperties')
+    return `${inside((e.params as { additionalProperty: string }).additionalProperty)} is not allowed`;
   if (e.keyword === 'minProperties') return `${where || 'body'} must have at least one field`;
-  if (e.keyword === 'enum') return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  if (e.keyword === 'enum')
+    return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   // A regular expression means nothing to a reader; the contract's description says the rule in words.
   const rule = (e.parentSchema as { description?: unknown } | undefined)?.description;
   if (e.keyword === 'pattern' && typeof rule === 'string') return `${field} does not fit: ${rule}`;
@@ -67,7 +79,11 @@ function compileRoute(route: OperationDef): CompiledRoute {
   });
   const q = byIn('query');
   return {
-    query: { names: new Set(q.map((p) => p.name)), fn: ajv.compile(schemaOf(q)), schemas: Object.fromEntries(q.map((p) => [p.name, p.schema])) },
+    query: {
+      names: new Set(q.map((p) => p.name)),
+      fn: ajv.compile(schemaOf(q)),
+      schemas: Object.fromEntries(q.map((p) => [p.name, p.schema])),
+    },
     params: ajv.compile(schemaOf(byIn('path'))),
     body: route.body?.contentType === 'application/json' ? ajv.compile(route.body.schema) : undefined,
   };
@@ -82,7 +98,8 @@ export const JSON_TYPES = ['application/json', 'application/*+json'];
 export function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(holdsNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
   return false;
 }
 
@@ -153,7 +170,10 @@ export function readIdempotencyKey(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   const key = String(raw).trim();
   if (key.length < LIMITS.idempotencyKeyMin || key.length > LIMITS.idempotencyKeyMax) {
-    throw new ApiError('VALIDATION', `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`);
+    throw new ApiError(
+      'VALIDATION',
+      `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`,
+    );
   }
   return key;
 }
@@ -165,7 +185,10 @@ const multipartCompiled = new Map<string, ValidateFunction>();
  * binary parts (an unlisted part, a value out of its enum or bounds is 400 VALIDATION naming it),
  * typed as `pnpm contract:types` generated them. The binary parts are the reader's (it streams them).
  */
-export function validMultipartFields<Op extends OperationId>(operationId: Op, fields: Record<string, string>): OperationInput<Op>['body'] {
+export function validMultipartFields<Op extends OperationId>(
+  operationId: Op,
+  fields: Record<string, string>,
+): OperationInput<Op>['body'] {
   let fn = multipartCompiled.get(operationId);
   if (!fn) {
     const body = operationOf(operationId).body;

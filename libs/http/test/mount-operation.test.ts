@@ -22,16 +22,46 @@ describe('mountOperation: a route by operationId, typed from the generated types
         seen.push(body);
         // Typed: the defaults the schema fills in are there, no cast needed.
         const { name, defaultKind, defaultOutputLanguage, titleStyle, dateCalendar } = body;
-        return { series: { id: 's1', name, access: 'owner', defaultKind, defaultOutputLanguage, titleStyle, dateCalendar, meetingCount: 0, lastRecordedAt: null } };
+        return {
+          series: {
+            id: 's1',
+            name,
+            access: 'owner',
+            defaultKind,
+            defaultOutputLanguage,
+            titleStyle,
+            dateCalendar,
+            meetingCount: 0,
+            lastRecordedAt: null,
+          },
+        };
       }),
     );
     const res = await request(app).post('/series').send({ name: 'Weekly' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       schemaVersion: 1,
-      series: { id: 's1', name: 'Weekly', access: 'owner', defaultKind: 'MEETING', defaultOutputLanguage: 'MATCH', titleStyle: 'SESSION', dateCalendar: 'AUTO', meetingCount: 0, lastRecordedAt: null },
+      series: {
+        id: 's1',
+        name: 'Weekly',
+        access: 'owner',
+        defaultKind: 'MEETING',
+        defaultOutputLanguage: 'MATCH',
+        titleStyle: 'SESSION',
+        dateCalendar: 'AUTO',
+        meetingCount: 0,
+        lastRecordedAt: null,
+      },
     });
-    expect(seen).toEqual([{ name: 'Weekly', defaultKind: 'MEETING', defaultOutputLanguage: 'MATCH', titleStyle: 'SESSION', dateCalendar: 'AUTO' }]);
+    expect(seen).toEqual([
+      {
+        name: 'Weekly',
+        defaultKind: 'MEETING',
+        defaultOutputLanguage: 'MATCH',
+        titleStyle: 'SESSION',
+        dateCalendar: 'AUTO',
+      },
+    ]);
   });
 
   it('refuses what the schema refuses before the handler runs, naming the field', async () => {
@@ -66,19 +96,28 @@ describe('mountOperation: a route by operationId, typed from the generated types
   });
 
   it('mounts the admin table too: no schemaVersion where its answers have none, body errors named without a body. prefix', async () => {
-    const app = appWith((r) => mountOperation(r, 'adminRevokeToken', async ({ params }) => ({ id: params.id, revoked: true as const })));
+    const app = appWith((r) =>
+      mountOperation(r, 'adminRevokeToken', async ({ params }) => ({ id: params.id, revoked: true as const })),
+    );
     const res = await request(app).delete('/tokens/tok_1');
     expect([res.status, res.body]).toEqual([200, { id: 'tok_1', revoked: true }]);
-    const flags = appWith((r) => mountOperation(r, 'adminSetFlags', async ({ body }) => ({ flags: { tokensDisabled: body.tokensDisabled } })));
+    const flags = appWith((r) =>
+      mountOperation(r, 'adminSetFlags', async ({ body }) => ({ flags: { tokensDisabled: body.tokensDisabled } })),
+    );
     const bad = await request(flags).put('/flags').send({ tokensDisabled: 'yes' });
     expect([bad.status, bad.body.error.message]).toEqual([400, 'tokensDisabled must be boolean']);
     const absent = await request(flags).put('/flags').send({});
     expect(absent.body.error.message).toBe('tokensDisabled is required');
   });
 
-  it('checks a multipart body\'s text parts against the body schema without its binary parts', () => {
-    expect(validMultipartFields('submitRecording', { naming: 'skip', kind: 'LECTURE' })).toEqual({ naming: 'skip', kind: 'LECTURE' });
-    expect(() => validMultipartFields('submitRecording', { naming: 'later' })).toThrow(/naming must be one of default, skip/);
+  it("checks a multipart body's text parts against the body schema without its binary parts", () => {
+    expect(validMultipartFields('submitRecording', { naming: 'skip', kind: 'LECTURE' })).toEqual({
+      naming: 'skip',
+      kind: 'LECTURE',
+    });
+    expect(() => validMultipartFields('submitRecording', { naming: 'later' })).toThrow(
+      /naming must be one of default, skip/,
+    );
     expect(() => validMultipartFields('submitRecording', { colour: 'red' })).toThrow(/colour is not allowed/);
   });
 });

@@ -21,7 +21,7 @@ const HEADER =
  * `components.headers` and are optional unless that declaration says `required`.
  */
 function optionalHeaderRefs(text: string, doc: Record<string, unknown>): string {
-  const declared = ((doc.components as { headers?: Record<string, { required?: boolean }> }).headers ?? {});
+  const declared = (doc.components as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
   return text.replace(/^(\s+)("[^"]+"|\w+): components\["headers"\]\["([^"]+)"\];$/gm, (line, indent, name, ref) =>
     declared[ref]?.required ? line : `${indent}${name}?: components["headers"]["${ref}"];`,
   );

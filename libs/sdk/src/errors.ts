@@ -50,7 +50,10 @@ export function transportCause(err: unknown): { code?: string; message: string }
   if (!isFailure(e)) return { message: err instanceof Error ? err.message : String(err) };
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = e.message ?? '';
-  return { ...(code ? { code } : {}), message: code && !message.includes(code) ? `${code} ${message}`.trim() : message || code || 'no answer' };
+  return {
+    ...(code ? { code } : {}),
+    message: code && !message.includes(code) ? `${code} ${message}`.trim() : message || code || 'no answer',
+  };
 }
 
 /**

@@ -13,7 +13,9 @@ describe('serviceUrlProblem', () => {
   });
 
   it('refuses a user name or password, a query or a fragment, never repeating a secret', () => {
-    expect(serviceUrlProblem('http://user:s3cret@127.0.0.1:8080')).toBe('must not hold a user name or password (the token is the only credential): "http://***@127.0.0.1:8080"');
+    expect(serviceUrlProblem('http://user:s3cret@127.0.0.1:8080')).toBe(
+      'must not hold a user name or password (the token is the only credential): "http://***@127.0.0.1:8080"',
+    );
     expect(serviceUrlProblem('http://user@h')).toMatch(/^must not hold a user name or password/);
     expect(serviceUrlProblem('http://h:8080/?token=svc_x')).toBe('must not hold a query string: "http://h:8080/?…"');
     expect(serviceUrlProblem('http://h:8080/#top')).toMatch(/^must not hold a fragment/);
@@ -33,9 +35,14 @@ describe('redactUrl', () => {
 describe('transportCause', () => {
   it("reads the network's reason under fetch's wrapping, and under an AggregateError", () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
-    expect(transportCause(new MmTransportError('request failed', new TypeError('fetch failed', { cause: refused })))).toEqual({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' });
+    expect(
+      transportCause(new MmTransportError('request failed', new TypeError('fetch failed', { cause: refused }))),
+    ).toEqual({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' });
     const every = Object.assign(new AggregateError([refused], ''), { code: 'ECONNREFUSED' });
-    expect(transportCause(new TypeError('fetch failed', { cause: every }))).toEqual({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' });
+    expect(transportCause(new TypeError('fetch failed', { cause: every }))).toEqual({
+      code: 'ECONNREFUSED',
+      message: 'connect ECONNREFUSED 127.0.0.1:9',
+    });
     const named = Object.assign(new Error('getaddrinfo failed'), { code: 'ENOTFOUND' });
     expect(transportCause(new MmTransportError('request failed', named)).message).toBe('ENOTFOUND getaddrinfo failed');
     expect(transportCause(new MmTransportError('request failed', undefined))).toEqual({ message: 'request failed' });

@@ -49,7 +49,11 @@ export class DiskCache {
   }
 
   /** Runs `use` with a local copy of `key`, fetching it with `download(target)` when not cached. */
-  async with<T>(key: string, download: (target: string) => Promise<void>, use: (file: string) => Promise<T>): Promise<T> {
+  async with<T>(
+    key: string,
+    download: (target: string) => Promise<void>,
+    use: (file: string) => Promise<T>,
+  ): Promise<T> {
     const entry = await this.acquire(nameOf(key), download);
     try {
       return await use(entry.file);

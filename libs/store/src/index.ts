@@ -34,7 +34,8 @@ export interface ObjectStore {
 
 /** Opens the store the configuration names (`file:<dir>` or `s3://bucket/prefix`). */
 export async function openStore(config: StoreConfig | string): Promise<ObjectStore> {
-  const c: StoreConfig = typeof config === 'string' ? { url: config, s3: null, cacheDir: '', cacheMaxBytes: 0 } : config;
+  const c: StoreConfig =
+    typeof config === 'string' ? { url: config, s3: null, cacheDir: '', cacheMaxBytes: 0 } : config;
   if (c.url.startsWith('file:')) return FileStore.open(c.url.slice('file:'.length));
   if (c.url.startsWith('s3://')) return S3Store.open(c);
   throw new Error(`AUDIO_STORE_URL ${c.url}: expected file:<dir> or s3://bucket/prefix`);

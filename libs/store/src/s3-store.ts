@@ -41,7 +41,13 @@ export class S3Store implements ObjectStore {
   static async open(c: StoreConfig): Promise<S3Store> {
     const u = new URL(c.url);
     const prefix = u.pathname.replace(/^\/+/, '').replace(/\/*$/, '');
-    const s3 = c.s3 ?? { endpoint: null, region: 'us-east-1', accessKeyId: null, secretAccessKey: null, forcePathStyle: false };
+    const s3 = c.s3 ?? {
+      endpoint: null,
+      region: 'us-east-1',
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: false,
+    };
     const client = new S3Client({
       region: s3.region,
       ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
@@ -50,7 +56,9 @@ export class S3Store implements ObjectStore {
       // and S3-compatible servers that predate the newer checksum headers keep working.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(s3.accessKeyId && s3.secretAccessKey ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } } : {}),
+      ...(s3.accessKeyId && s3.secretAccessKey
+        ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+        : {}),
     });
     const scratchDir = path.join(c.cacheDir, 'scratch');
     await mkdir(path.join(scratchDir, 'tmp'), { recursive: true });
@@ -59,7 +67,8 @@ export class S3Store implements ObjectStore {
   }
 
   private keyOf(key: string): string {
-    if (key.split('/').some((p) => p === '..' || p === '.' || p === '') || key.startsWith('/')) throw new Error(`bad store key: ${key}`);
+    if (key.split('/').some((p) => p === '..' || p === '.' || p === '') || key.startsWith('/'))
+      throw new Error(`bad store key: ${key}`);
     return this.prefix + key;
   }
 
@@ -70,7 +79,14 @@ export class S3Store implements ObjectStore {
   async adopt(tempPath: string, key: string): Promise<void> {
     const { size } = await stat(tempPath);
     if (size <= PART_SIZE) {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), Body: createReadStream(tempPath), ContentLength: size }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyOf(key),
+          Body: createReadStream(tempPath),
+          ContentLength: size,
+        }),
+      );
     } else {
       await this.uploadFileInParts(tempPath, size, this.keyOf(key));
     }
@@ -88,25 +104,48 @@ export class S3Store implements ObjectStore {
       for (let start = 0, n = 1; start < size; start += PART_SIZE, n++) {
         const end = Math.min(start + PART_SIZE, size) - 1;
         const res = await this.client.send(
-          new UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber: n, Body: createReadStream(file, { start, end }), ContentLength: end - start + 1 }),
+          new UploadPartCommand({
+            Bucket: this.bucket,
+            Key,
+            UploadId,
+            PartNumber: n,
+            Body: createReadStream(file, { start, end }),
+            ContentLength: end - start + 1,
+          }),
         );
         parts.push({ PartNumber: n, ETag: res.ETag! });
       }
-      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
     } catch (err) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId })).catch(() => undefined);
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId }))
+        .catch(() => undefined);
       throw err;
     }
   }
 
   async putStream(key: string, body: Readable): Promise<void> {
     // lib-storage reads the stream part by part: a 500 MB upload never sits in memory whole.
-    const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.keyOf(key), Body: body }, partSize: PART_SIZE, queueSize: QUEUE_SIZE });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: this.keyOf(key), Body: body },
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+    });
     await upload.done();
   }
 
   async putJson(key: string, value: unknown): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), Body: JSON.stringify(value), ContentType: 'application/json' }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(key),
+        Body: JSON.stringify(value),
+        ContentType: 'application/json',
+      }),
+    );
   }
 
   async getJson<T>(key: string): Promise<T> {
@@ -129,9 +168,17 @@ export class S3Store implements ObjectStore {
     await this.cache.forget(key);
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.keyOf(key)}/`, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${this.keyOf(key)}/`, ContinuationToken: token }),
+      );
       const keys = (page.Contents ?? []).map((o) => o.Key!).filter(Boolean);
-      if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+      if (keys.length)
+        await this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
       for (const k of keys) await this.cache.forget(k.slice(this.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

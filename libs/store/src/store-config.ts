@@ -41,13 +41,25 @@ export function readStoreConfig(r: EnvReader): StoreConfig {
     return { url: 'file:./data/audio', s3: null, cacheDir, cacheMaxBytes };
   }
   const endpoint = r.optional('S3_ENDPOINT');
-  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) r.problem(`S3_ENDPOINT must be an http(s) URL (got ${JSON.stringify(endpoint)})`);
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint))
+    r.problem(`S3_ENDPOINT must be an http(s) URL (got ${JSON.stringify(endpoint)})`);
   const accessKeyId = r.optional('S3_ACCESS_KEY_ID');
   const secretAccessKey = r.optional('S3_SECRET_ACCESS_KEY');
-  if (!accessKeyId !== !secretAccessKey) r.problem(accessKeyId ? 'S3_SECRET_ACCESS_KEY must be set with S3_ACCESS_KEY_ID' : 'S3_ACCESS_KEY_ID must be set with S3_SECRET_ACCESS_KEY');
+  if (!accessKeyId !== !secretAccessKey)
+    r.problem(
+      accessKeyId
+        ? 'S3_SECRET_ACCESS_KEY must be set with S3_ACCESS_KEY_ID'
+        : 'S3_ACCESS_KEY_ID must be set with S3_SECRET_ACCESS_KEY',
+    );
   return {
     url,
-    s3: { endpoint, region: r.str('S3_REGION', 'us-east-1'), accessKeyId, secretAccessKey, forcePathStyle: r.bool('S3_FORCE_PATH_STYLE', endpoint !== null) },
+    s3: {
+      endpoint,
+      region: r.str('S3_REGION', 'us-east-1'),
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: r.bool('S3_FORCE_PATH_STYLE', endpoint !== null),
+    },
     cacheDir,
     cacheMaxBytes,
   };

@@ -23,7 +23,8 @@ async function sha(path: string): Promise<string> {
 async function gone(p: Promise<unknown>): Promise<boolean> {
   return p.then(
     () => false,
-    (err: { name?: string; $metadata?: { httpStatusCode?: number } }) => err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata?.httpStatusCode === 404,
+    (err: { name?: string; $metadata?: { httpStatusCode?: number } }) =>
+      err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata?.httpStatusCode === 404,
   );
 }
 
@@ -42,7 +43,14 @@ describe('the S3 store against a real S3-protocol server', () => {
 
   it('adopts a 30 MB file as a multipart upload and reads the same bytes back through the local cache', async () => {
     const tmp = await store.tempPath();
-    await pipeline(Readable.from((function* () { for (let i = 0; i < 30; i++) yield randomBytes(MB); })()), createWriteStream(tmp));
+    await pipeline(
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < 30; i++) yield randomBytes(MB);
+        })(),
+      ),
+      createWriteStream(tmp),
+    );
     const want = await sha(tmp);
     await store.adopt(tmp, 'audio/rec_1/source');
     await expect(access(tmp)).rejects.toThrow();
@@ -107,7 +115,11 @@ describe('the store configuration', () => {
 
   it('names the bad variable', () => {
     expect(() => configOf({ AUDIO_STORE_URL: 'ftp://x' })).toThrow(/AUDIO_STORE_URL must be file:<dir> or s3:/);
-    expect(() => configOf({ AUDIO_STORE_URL: 's3://bucket/p', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY must be set/);
-    expect(() => configOf({ AUDIO_STORE_URL: 's3://bucket/p', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT must be an http/);
+    expect(() => configOf({ AUDIO_STORE_URL: 's3://bucket/p', S3_ACCESS_KEY_ID: 'k' })).toThrow(
+      /S3_SECRET_ACCESS_KEY must be set/,
+    );
+    expect(() => configOf({ AUDIO_STORE_URL: 's3://bucket/p', S3_ENDPOINT: 'minio:9000' })).toThrow(
+      /S3_ENDPOINT must be an http/,
+    );
   });
 });

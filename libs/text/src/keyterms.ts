@@ -38,7 +38,10 @@ export function keytermKey(term: string): string {
  */
 export function normalizeKeyterms(terms: unknown[]): string[] {
   if (terms.length > KEYTERM_RULES.maxTerms) {
-    throw new KeytermRuleError(`keyterms has ${terms.length} terms; at most ${KEYTERM_RULES.maxTerms} are allowed`, null);
+    throw new KeytermRuleError(
+      `keyterms has ${terms.length} terms; at most ${KEYTERM_RULES.maxTerms} are allowed`,
+      null,
+    );
   }
   const seen = new Map<string, number>();
   return terms.map((raw, i) => {
@@ -49,22 +52,34 @@ export function normalizeKeyterms(terms: unknown[]): string[] {
     if (control) throw new KeytermRuleError(`${at} contains the control character ${codePointLabel(control)}`, i);
     const forbidden = KEYTERM_RULES.forbiddenChars.find((c) => raw.includes(c));
     if (forbidden) {
-      throw new KeytermRuleError(`${at} (${quote(raw)}) contains "${forbidden}"; none of ${KEYTERM_RULES.forbiddenChars.join(' ')} is allowed`, i);
+      throw new KeytermRuleError(
+        `${at} (${quote(raw)}) contains "${forbidden}"; none of ${KEYTERM_RULES.forbiddenChars.join(' ')} is allowed`,
+        i,
+      );
     }
     const term = collapseWhitespace(raw);
     if (term === '') throw new KeytermRuleError(`${at} is empty after trimming`, i);
     const chars = charCount(term);
     if (chars > KEYTERM_RULES.maxChars) {
-      throw new KeytermRuleError(`${at} (${quote(term)}) is ${chars} characters long; at most ${KEYTERM_RULES.maxChars} are allowed`, i);
+      throw new KeytermRuleError(
+        `${at} (${quote(term)}) is ${chars} characters long; at most ${KEYTERM_RULES.maxChars} are allowed`,
+        i,
+      );
     }
     const words = term.split(' ').length;
     if (words > KEYTERM_RULES.maxWords) {
-      throw new KeytermRuleError(`${at} (${quote(term)}) has ${words} words; at most ${KEYTERM_RULES.maxWords} are allowed`, i);
+      throw new KeytermRuleError(
+        `${at} (${quote(term)}) has ${words} words; at most ${KEYTERM_RULES.maxWords} are allowed`,
+        i,
+      );
     }
     const key = keytermKey(term);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      throw new KeytermRuleError(`${at} (${quote(term)}) repeats keyterms[${earlier}]; no term may appear twice (case is ignored)`, i);
+      throw new KeytermRuleError(
+        `${at} (${quote(term)}) repeats keyterms[${earlier}]; no term may appear twice (case is ignored)`,
+        i,
+      );
     }
     seen.set(key, i);
     return term;

@@ -3,7 +3,7 @@
  * ignored, Arabic letter forms become Persian ones, Persian and Arabic-Indic digits become Latin.
  * Text and query go through the same function, then a word matches anywhere inside a longer word.
  */
-const ARABIC_TO_PERSIAN: Record<string, string> = { 'ي': 'ی', 'ى': 'ی', 'ئ': 'ی', 'ك': 'ک', 'ة': 'ه', 'ۀ': 'ه', 'ؤ': 'و', 'ٱ': 'ا' };
+const ARABIC_TO_PERSIAN: Record<string, string> = { ي: 'ی', ى: 'ی', ئ: 'ی', ك: 'ک', ة: 'ه', ۀ: 'ه', ؤ: 'و', ٱ: 'ا' };
 
 export function normalizeForSearch(text: string): string {
   return text

@@ -12,13 +12,22 @@ const problem = (terms: unknown[]): KeytermRuleError => {
 
 describe('normalizeKeyterms', () => {
   it('trims each term and collapses whitespace runs to one space, keeping the order', () => {
-    expect(normalizeKeyterms(['  Kubernetes ', 'New   York', 'tab\tand\nline', 'nats'])).toEqual(['Kubernetes', 'New York', 'tab and line', 'nats']);
+    expect(normalizeKeyterms(['  Kubernetes ', 'New   York', 'tab\tand\nline', 'nats'])).toEqual([
+      'Kubernetes',
+      'New York',
+      'tab and line',
+      'nats',
+    ]);
   });
 
   it('accepts an empty list, 100 terms, 49 characters, 5 words and the Persian half-space', () => {
     expect(normalizeKeyterms([])).toEqual([]);
     expect(normalizeKeyterms(Array.from({ length: 100 }, (_, i) => `t${i}`))).toHaveLength(100);
-    expect(normalizeKeyterms(['x'.repeat(49), 'a b c d e', 'زمان\u200cبندی'])).toEqual(['x'.repeat(49), 'a b c d e', 'زمان\u200cبندی']);
+    expect(normalizeKeyterms(['x'.repeat(49), 'a b c d e', 'زمان\u200cبندی'])).toEqual([
+      'x'.repeat(49),
+      'a b c d e',
+      'زمان\u200cبندی',
+    ]);
   });
 
   it('counts characters as code points, so an emoji is one character', () => {

@@ -23,7 +23,9 @@ describe('search normalization', () => {
   });
 
   it('stores each token once, on the line of the first part holding it, so every query word still matches inside it', () => {
-    const parts = ['Release notes.', 'Release, then   release notes\tagain', 'نیم\u200cسال\r\nrelease,'].map(normalizeForSearch);
+    const parts = ['Release notes.', 'Release, then   release notes\tagain', 'نیم\u200cسال\r\nrelease,'].map(
+      normalizeForSearch,
+    );
     const stored = searchTokens(parts);
     expect(stored).toBe('release notes.\nrelease, then notes again\nنیمسال');
     for (const w of searchWords('leas notes agai نیمسا')) expect(stored.includes(w)).toBe(parts.join('\n').includes(w));

@@ -12,7 +12,9 @@ export const createWallet: Migration = {
       .createTable('ledger_entry')
       .addColumn('id', 'bigserial', (c) => c.primaryKey())
       .addColumn('account_id', 'text', (c) => c.notNull().references('wallet.account_id'))
-      .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('credit', 'hold', 'capture', 'release', 'ask_charge')`))
+      .addColumn('kind', 'text', (c) =>
+        c.notNull().check(sql`kind in ('credit', 'hold', 'capture', 'release', 'ask_charge')`),
+      )
       .addColumn('credit_kind', 'text', (c) => c.check(sql`credit_kind in ('trial', 'grant', 'purchase')`))
       .addColumn('minutes', 'integer', (c) => c.notNull().check(sql`minutes >= 0`))
       .addColumn('reference', 'text', (c) => c.notNull().unique())
@@ -20,7 +22,11 @@ export const createWallet: Migration = {
       .addColumn('token_id', 'text')
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await db.schema.createIndex('ledger_account_time').on('ledger_entry').columns(['account_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('ledger_account_time')
+      .on('ledger_entry')
+      .columns(['account_id', 'created_at'])
+      .execute();
     await db.schema.createIndex('ledger_token_time').on('ledger_entry').columns(['token_id', 'created_at']).execute();
     await db.schema.createIndex('ledger_hold_reference').on('ledger_entry').column('hold_reference').execute();
   },

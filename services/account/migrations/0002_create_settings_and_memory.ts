@@ -6,7 +6,9 @@ export const createSettingsAndMemory: Migration = {
     await db.schema
       .createTable('setting')
       .addColumn('account_id', 'text', (c) => c.primaryKey())
-      .addColumn('speaker_naming_mode', 'text', (c) => c.notNull().defaultTo('AUTO').check(sql`speaker_naming_mode in ('AUTO', 'FORCE_ON', 'FORCE_OFF')`))
+      .addColumn('speaker_naming_mode', 'text', (c) =>
+        c.notNull().defaultTo('AUTO').check(sql`speaker_naming_mode in ('AUTO', 'FORCE_ON', 'FORCE_OFF')`),
+      )
       .addColumn('memory_learning_enabled', 'boolean', (c) => c.notNull().defaultTo(true))
       .addColumn('summary_email_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
       .addColumn('ui_locale', 'text', (c) => c.notNull().defaultTo('en').check(sql`ui_locale in ('en', 'fa')`))
@@ -26,7 +28,12 @@ export const createSettingsAndMemory: Migration = {
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await db.schema.createIndex('memory_note_text_key').unique().on('memory_note').columns(['account_id', 'category', 'text_key']).execute();
+    await db.schema
+      .createIndex('memory_note_text_key')
+      .unique()
+      .on('memory_note')
+      .columns(['account_id', 'category', 'text_key'])
+      .execute();
     // Meetings already learned from: a redelivered learn request changes nothing.
     await db.schema
       .createTable('memory_learning')

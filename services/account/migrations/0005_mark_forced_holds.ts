@@ -6,7 +6,10 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const markForcedHolds: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('ledger_entry').addColumn('forced', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+    await db.schema
+      .alterTable('ledger_entry')
+      .addColumn('forced', 'boolean', (c) => c.notNull().defaultTo(false))
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.alterTable('ledger_entry').dropColumn('forced').execute();

@@ -30,7 +30,12 @@ export function createApp(deps: AccountDeps): RequestListener {
   app.use(appSettingsRoutes({ settings: deps.settings }));
   app.use(appWalletRoutes({ wallet: deps.wallet, db: deps.settings.repo.db }));
   finishApp(app, deps.logger);
-  const whoami = whoamiHandler({ wallet: deps.wallet, verifier: deps.verifier, uploadLimits: deps.config.uploadLimits, logger: deps.logger });
+  const whoami = whoamiHandler({
+    wallet: deps.wallet,
+    verifier: deps.verifier,
+    uploadLimits: deps.config.uploadLimits,
+    logger: deps.logger,
+  });
   return (req, res) => {
     if (!whoami(req, res)) app(req, res);
   };

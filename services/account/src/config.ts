@@ -18,7 +18,11 @@ export interface AccountConfig extends CommonConfig {
 
 // DejaVu Sans covers Latin and Arabic script (Persian letters included) in one face, so a Persian
 // digest with English terms needs no font switching. Paths of Debian (fonts-dejavu-core), Fedora/Alpine, Arch.
-const FONT_CANDIDATES = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/dejavu/DejaVuSans.ttf', '/usr/share/fonts/TTF/DejaVuSans.ttf'];
+const FONT_CANDIDATES = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/TTF/DejaVuSans.ttf',
+];
 
 function readPdfFonts(r: EnvReader): SummaryEmailConfig['pdfFonts'] {
   const chosen = r.optional('PDF_FONT');

@@ -36,8 +36,16 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   const subs = [...serveWallet(nc, wallet, logger), ...serveAccount(nc, { memory, settings }, logger)];
   const mailer = createSmtpMailer(config.summaryEmail);
   if (!mailer) logger.warn('SMTP_URL is not set: summary emails are not sent');
-  if (!config.summaryEmail.pdfFonts.regular) logger.warn('no PDF font found: digest PDFs use Helvetica, and Persian digests are emailed without a PDF');
-  const summaryEmail = new SummaryEmailService({ db, nc, mailer, fonts: config.summaryEmail.pdfFonts, appUrl: config.appUrl, logger });
+  if (!config.summaryEmail.pdfFonts.regular)
+    logger.warn('no PDF font found: digest PDFs use Helvetica, and Persian digests are emailed without a PDF');
+  const summaryEmail = new SummaryEmailService({
+    db,
+    nc,
+    mailer,
+    fonts: config.summaryEmail.pdfFonts,
+    appUrl: config.appUrl,
+    logger,
+  });
   const stopDigests = await consumeDigestCreated(bus, { memory, summaryEmail }, logger);
   const app = createApp({
     config,

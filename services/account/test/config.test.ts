@@ -8,12 +8,17 @@ describe('the summary email configuration', () => {
   });
 
   it('takes smtp:// and smtps:// URLs and SMTP_FROM', () => {
-    const c = loadConfig({ SMTP_URL: 'smtps://user:pw@mail.example.test:465', SMTP_FROM: 'Notes <notes@example.test>' }).summaryEmail;
+    const c = loadConfig({
+      SMTP_URL: 'smtps://user:pw@mail.example.test:465',
+      SMTP_FROM: 'Notes <notes@example.test>',
+    }).summaryEmail;
     expect(c).toMatchObject({ smtpUrl: 'smtps://user:pw@mail.example.test:465', from: 'Notes <notes@example.test>' });
   });
 
   it('reports a bad SMTP_URL and a missing PDF_FONT file together', () => {
-    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.test', PDF_FONT: '/nowhere/font.ttf' })).toThrow(/SMTP_URL must be smtp:[\s\S]*PDF_FONT: no file at \/nowhere\/font\.ttf/);
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.test', PDF_FONT: '/nowhere/font.ttf' })).toThrow(
+      /SMTP_URL must be smtp:[\s\S]*PDF_FONT: no file at \/nowhere\/font\.ttf/,
+    );
   });
 
   it('uses Helvetica when PDF_FONT is "builtin"', () => {

@@ -14,7 +14,13 @@ describe('memory note rules', () => {
   });
 
   it('turns a meeting into notes per category, dropping blanks, repeats and unusable texts', () => {
-    expect(learnCandidates({ people: ['Sara', ' sara ', '', 'Omid'], terms: ['NATS', 'bad\u0000'], topics: ['x'.repeat(1001), 'Design reviews'] })).toEqual([
+    expect(
+      learnCandidates({
+        people: ['Sara', ' sara ', '', 'Omid'],
+        terms: ['NATS', 'bad\u0000'],
+        topics: ['x'.repeat(1001), 'Design reviews'],
+      }),
+    ).toEqual([
       { category: 'ABOUT_YOU', text: 'Design reviews', key: 'design reviews' },
       { category: 'PEOPLE', text: 'Sara', key: 'sara' },
       { category: 'PEOPLE', text: 'Omid', key: 'omid' },

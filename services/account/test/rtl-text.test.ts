@@ -10,7 +10,12 @@ describe('right-to-left lines for the PDF writer', () => {
 
   it('wraps greedily by words, a word wider than the line alone on its line', () => {
     const widthOf = (s: string) => s.length;
-    expect(wrapWords(['aa', 'bb', 'cc', 'dddddddddd', 'e'], 6, widthOf)).toEqual([['aa', 'bb'], ['cc'], ['dddddddddd'], ['e']]);
+    expect(wrapWords(['aa', 'bb', 'cc', 'dddddddddd', 'e'], 6, widthOf)).toEqual([
+      ['aa', 'bb'],
+      ['cc'],
+      ['dddddddddd'],
+      ['e'],
+    ]);
     expect(wrapWords([], 6, widthOf)).toEqual([]);
   });
 
@@ -19,7 +24,11 @@ describe('right-to-left lines for the PDF writer', () => {
   });
 
   it('keeps runs of Latin words together and in order, numbers after a Latin word in the run', () => {
-    expect(rtlPieces(['گزارش', 'Release', 'Notes', 'v2', '2026', 'آماده'])).toEqual(['گزارش ', ' Release Notes v2 2026', 'آماده ']);
+    expect(rtlPieces(['گزارش', 'Release', 'Notes', 'v2', '2026', 'آماده'])).toEqual([
+      'گزارش ',
+      ' Release Notes v2 2026',
+      'آماده ',
+    ]);
   });
 
   it('reverses Persian numbers in advance so they read left to right, keeping their punctuation outside', () => {

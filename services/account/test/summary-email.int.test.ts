@@ -69,7 +69,14 @@ beforeEach(() => {
 });
 
 const service = (over: { mailer?: Mailer | null } = {}) =>
-  new SummaryEmailService({ db, nc: bus.nc, mailer: over.mailer === undefined ? mailer : over.mailer, fonts: FONTS, appUrl: 'http://app.test', logger: pino({ level: 'silent' }) });
+  new SummaryEmailService({
+    db,
+    nc: bus.nc,
+    mailer: over.mailer === undefined ? mailer : over.mailer,
+    fonts: FONTS,
+    appUrl: 'http://app.test',
+    logger: pino({ level: 'silent' }),
+  });
 
 let n = 0;
 async function owner(opts: { email?: string | null; enabled?: boolean; known?: boolean } = {}) {
@@ -97,7 +104,9 @@ describe('SummaryEmailService.send', () => {
     expect(sent[0]).toMatchObject({ to: `${accountId}@example.test`, subject: 'Meeting notes: Weekly standup' });
     expect(sent[0].text).toContain('We ship on Friday.');
     expect(sent[0].text).toContain(`http://app.test/recordings/${digest.recordingId}`);
-    expect(sent[0].attachments).toEqual([expect.objectContaining({ filename: 'Weekly standup 2026-03-05.pdf', contentType: 'application/pdf' })]);
+    expect(sent[0].attachments).toEqual([
+      expect.objectContaining({ filename: 'Weekly standup 2026-03-05.pdf', contentType: 'application/pdf' }),
+    ]);
     expect(sent[0].attachments[0].content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
@@ -128,7 +137,7 @@ describe('SummaryEmailService.send', () => {
     expect(sent).toEqual([]);
   });
 
-  it('retries while the owner\'s address cannot be had, and gives up on the last attempt', async () => {
+  it("retries while the owner's address cannot be had, and gives up on the last attempt", async () => {
     const { accountId, digest } = await owner();
     broken.add(accountId);
     await expect(service().send(digest)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
@@ -138,11 +147,18 @@ describe('SummaryEmailService.send', () => {
 
   it('leaves a digest another delivery is sending right now for later', async () => {
     const { accountId, digest } = await owner();
-    await db.insertInto('summaryEmail').values({ recordingId: digest.recordingId, accountId, state: 'sending' }).execute();
+    await db
+      .insertInto('summaryEmail')
+      .values({ recordingId: digest.recordingId, accountId, state: 'sending' })
+      .execute();
     await expect(service().send(digest)).rejects.toBeInstanceOf(EmailBusyError);
     expect(await service().send(digest, { lastAttempt: true })).toBe('already-handled');
     // A claim left by a process that died long ago is taken over.
-    await db.updateTable('summaryEmail').set({ claimedAt: new Date(Date.now() - 3600_000) }).where('recordingId', '=', digest.recordingId).execute();
+    await db
+      .updateTable('summaryEmail')
+      .set({ claimedAt: new Date(Date.now() - 3600_000) })
+      .where('recordingId', '=', digest.recordingId)
+      .execute();
     expect(await service().send(digest)).toBe('sent');
   });
 });

@@ -1,4 +1,13 @@
-import { attachmentName, digestBlocks, emailHtml, emailSubject, emailText, meetingDate, summaryText, type DigestForEmail } from '../src/domain/summary-email';
+import {
+  attachmentName,
+  digestBlocks,
+  emailHtml,
+  emailSubject,
+  emailText,
+  meetingDate,
+  summaryText,
+  type DigestForEmail,
+} from '../src/domain/summary-email';
 
 const digest = (over: Partial<DigestForEmail> = {}): DigestForEmail => ({
   recordingId: 'rec_1',
@@ -9,7 +18,14 @@ const digest = (over: Partial<DigestForEmail> = {}): DigestForEmail => ({
   sections: [
     { kind: 'summary', title: 'Summary', text: 'We ship on Friday.' },
     { kind: 'decision_list', title: 'Decisions', items: [] },
-    { kind: 'action_item_list', title: 'Action items', items: [{ text: 'send the notes', owner: 'Sara' }, { text: 'fix   login', owner: null }] },
+    {
+      kind: 'action_item_list',
+      title: 'Action items',
+      items: [
+        { text: 'send the notes', owner: 'Sara' },
+        { text: 'fix   login', owner: null },
+      ],
+    },
     { kind: 'future_kind', items: ['something new'] },
   ],
   ...over,
@@ -31,7 +47,7 @@ describe('the summary email', () => {
     expect(summaryText([])).toBe('');
   });
 
-  it('titles the subject in the owner\'s app language, on one line', () => {
+  it("titles the subject in the owner's app language, on one line", () => {
     expect(emailSubject(digest(), 'en')).toBe('Meeting notes: Weekly standup');
     expect(emailSubject(digest(), 'fa')).toBe('یادداشت جلسه: Weekly standup');
   });

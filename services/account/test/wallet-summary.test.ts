@@ -4,7 +4,13 @@ import { WalletSummaryCache } from '../src/services/wallet-summary.cache';
 const H = 3600_000;
 const t0 = new Date('2026-01-02T00:00:00Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
-const loaded = (oldest: Date | null, since = t0): LoadedSummary => ({ balance: 10, openHolds: 2, used: 3, since, oldestCountedAt: oldest });
+const loaded = (oldest: Date | null, since = t0): LoadedSummary => ({
+  balance: 10,
+  openHolds: 2,
+  used: 3,
+  since,
+  oldestCountedAt: oldest,
+});
 
 describe('summaryHoldsFor', () => {
   it('holds for later windows until the oldest counted spend leaves the window', () => {

@@ -36,9 +36,12 @@ afterAll(async () => {
   await db.destroy();
 });
 
-type Normal = { ok: true; replay?: boolean; captured?: boolean } | { ok: false; code: string; details: Record<string, number> | null; retryAfter: number | null };
+type Normal =
+  | { ok: true; replay?: boolean; captured?: boolean }
+  | { ok: false; code: string; details: Record<string, number> | null; retryAfter: number | null };
 
-const normal = (o: Outcome): Normal => (o.ok ? o : { ok: false, code: o.code, details: o.details ?? null, retryAfter: o.retryAfter ?? null });
+const normal = (o: Outcome): Normal =>
+  o.ok ? o : { ok: false, code: o.code, details: o.details ?? null, retryAfter: o.retryAfter ?? null };
 
 /**
  * Runs one operation on the service. References are unique in the whole ledger (they are meeting
@@ -56,7 +59,14 @@ async function applyToService(wallet: WalletService, accountId: string, op: Op, 
         return { ok: true };
       case 'hold':
       case 'ask': {
-        const req = { accountId, reference: ref(op.ref), minutes: op.minutes, tokenId: tok(op.caller.tokenId), dailyMinuteCap: op.caller.cap, showBalance: op.caller.showBalance };
+        const req = {
+          accountId,
+          reference: ref(op.ref),
+          minutes: op.minutes,
+          tokenId: tok(op.caller.tokenId),
+          dailyMinuteCap: op.caller.cap,
+          showBalance: op.caller.showBalance,
+        };
         const r = op.kind === 'hold' ? await wallet.hold(req, now) : await wallet.chargeAsk(req, now);
         return { ok: true, replay: r.replay };
       }
@@ -68,7 +78,12 @@ async function applyToService(wallet: WalletService, accountId: string, op: Op, 
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const retryAfter = err.headers?.['Retry-After'];
-    return { ok: false, code: err.code, details: (err.details as Record<string, number> | undefined) ?? null, retryAfter: retryAfter === undefined ? null : Number(retryAfter) };
+    return {
+      ok: false,
+      code: err.code,
+      details: (err.details as Record<string, number> | undefined) ?? null,
+      retryAfter: retryAfter === undefined ? null : Number(retryAfter),
+    };
   }
 }
 
@@ -100,13 +115,19 @@ describe.each([
           expect({ where, read, figures: summaries }).toEqual({
             where,
             read,
-            figures: tokens.map((t) => ({ balanceMinutes: seq.model.balance(), availableMinutes: seq.model.available(), usedMinutes24h: seq.model.used24h(t) })),
+            figures: tokens.map((t) => ({
+              balanceMinutes: seq.model.balance(),
+              availableMinutes: seq.model.available(),
+              usedMinutes24h: seq.model.used24h(t),
+            })),
           });
         }
       }
     }
     // The refusals the rules know must have been met, through the database's own sums and windows.
-    expect([...codes].sort()).toEqual(expect.arrayContaining(['hold DAILY_LIMIT_REACHED', 'hold INSUFFICIENT_MINUTES', 'hold TOKEN_DAILY_CAP']));
+    expect([...codes].sort()).toEqual(
+      expect.arrayContaining(['hold DAILY_LIMIT_REACHED', 'hold INSUFFICIENT_MINUTES', 'hold TOKEN_DAILY_CAP']),
+    );
     // The cached run did answer from the cache (most second reads), not only from the ledger.
     if (cached) expect(cache.hits - hitsBefore).toBeGreaterThan(SEQUENCES * OPS * 0.5);
   }, 120_000);
@@ -115,7 +136,12 @@ describe.each([
 describe('the summary cache across replicas', () => {
   it("forgets an account's figures when another process writes its ledger (trigger, NOTIFY)", async () => {
     const accountId = `acc_notify_${randomBytes(4).toString('hex')}`;
-    const wallet = new WalletService(db, { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 }, pool, cache);
+    const wallet = new WalletService(
+      db,
+      { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 },
+      pool,
+      cache,
+    );
     await wallet.credit(accountId, 10, 'grant', `${accountId}:c1`);
     // The credit's own notification may arrive after the first read and forget it: read until one is answered from the cache.
     const until = Date.now() + 5000;
@@ -127,7 +153,10 @@ describe('the summary cache across replicas', () => {
     expect(cache.hits).toBeGreaterThan(hits);
 
     // Another replica's write: straight into the ledger, not through this WalletService.
-    await pool.query("insert into ledger_entry (account_id, kind, credit_kind, minutes, reference) values ($1, 'credit', 'grant', 5, $2)", [accountId, `${accountId}:c2`]);
+    await pool.query(
+      "insert into ledger_entry (account_id, kind, credit_kind, minutes, reference) values ($1, 'credit', 'grant', 5, $2)",
+      [accountId, `${accountId}:c2`],
+    );
     const deadline = Date.now() + 5000;
     let balance = 10;
     while (balance !== 15 && Date.now() < deadline) {
@@ -141,10 +170,25 @@ describe('the summary cache across replicas', () => {
 describe('stale holds (for the recordings service reconciler)', () => {
   it('pages through every open hold older than asked, each once, leaving out closed and recent ones', async () => {
     const accountId = `acc_stale_${randomBytes(4).toString('hex')}`;
-    const wallet = new WalletService(db, { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 }, pool);
+    const wallet = new WalletService(
+      db,
+      { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 },
+      pool,
+    );
     await wallet.credit(accountId, 100, 'grant', `${accountId}:c`);
     const old = new Date(Date.now() - 3 * 3600 * 1000);
-    const hold = (ref: string, clock?: Date) => wallet.hold({ accountId, reference: `${accountId}:${ref}`, minutes: 1, tokenId: null, dailyMinuteCap: null, showBalance: false }, clock);
+    const hold = (ref: string, clock?: Date) =>
+      wallet.hold(
+        {
+          accountId,
+          reference: `${accountId}:${ref}`,
+          minutes: 1,
+          tokenId: null,
+          dailyMinuteCap: null,
+          showBalance: false,
+        },
+        clock,
+      );
     // Five at the very same moment (the page key must tell them apart), one closed, one recent.
     for (const ref of ['a', 'b', 'c', 'd', 'e', 'closed']) await hold(ref, old);
     await wallet.release(accountId, `${accountId}:closed`);

@@ -1,4 +1,12 @@
-import { admit, availableOf, balanceOf, DAY_MS, usedInWindow, type LedgerFacts, type Spend } from '../src/domain/wallet';
+import {
+  admit,
+  availableOf,
+  balanceOf,
+  DAY_MS,
+  usedInWindow,
+  type LedgerFacts,
+  type Spend,
+} from '../src/domain/wallet';
 import { newSequence, type CreditKind, type Limits, type Op, type Outcome } from './support/wallet-model';
 
 /**
@@ -29,19 +37,27 @@ class RulesHarness {
 
   facts(): LedgerFacts {
     const sum = (kind: Entry['kind']) => this.entries.filter((e) => e.kind === kind).reduce((a, e) => a + e.minutes, 0);
-    const closed = new Set(this.entries.filter((e) => e.kind === 'capture' || e.kind === 'release').map((e) => e.holdReference));
+    const closed = new Set(
+      this.entries.filter((e) => e.kind === 'capture' || e.kind === 'release').map((e) => e.holdReference),
+    );
     return {
       credits: sum('credit'),
       captures: sum('capture'),
       askCharges: sum('ask_charge'),
-      openHolds: this.entries.filter((e) => e.kind === 'hold' && !closed.has(e.reference)).reduce((a, e) => a + e.minutes, 0),
+      openHolds: this.entries
+        .filter((e) => e.kind === 'hold' && !closed.has(e.reference))
+        .reduce((a, e) => a + e.minutes, 0),
       hasTrialCredit: this.entries.some((e) => e.creditKind === 'trial'),
       hasPurchase: this.entries.some((e) => e.creditKind === 'purchase'),
     };
   }
 
   spends(tokenId: string): Spend[] {
-    return this.entries.filter((e) => e.tokenId === tokenId && (e.kind === 'hold' || e.kind === 'ask_charge') && e.at > this.now - DAY_MS).map((e) => ({ minutes: e.minutes, at: new Date(e.at) }));
+    return this.entries
+      .filter(
+        (e) => e.tokenId === tokenId && (e.kind === 'hold' || e.kind === 'ask_charge') && e.at > this.now - DAY_MS,
+      )
+      .map((e) => ({ minutes: e.minutes, at: new Date(e.at) }));
   }
 
   private dailyCount(kind: 'hold' | 'ask_charge') {
@@ -57,7 +73,15 @@ class RulesHarness {
       return { ok: true };
     }
     if (op.kind === 'credit') {
-      if (!this.find(op.ref)) this.entries.push({ kind: 'credit', creditKind: op.creditKind, minutes: op.minutes, reference: op.ref, tokenId: null, at: this.now });
+      if (!this.find(op.ref))
+        this.entries.push({
+          kind: 'credit',
+          creditKind: op.creditKind,
+          minutes: op.minutes,
+          reference: op.ref,
+          tokenId: null,
+          at: this.now,
+        });
       return { ok: true };
     }
     if (op.kind === 'capture' || op.kind === 'release') {
@@ -66,7 +90,14 @@ class RulesHarness {
       const closing = this.entries.find((e) => e.holdReference === hold.reference);
       if (closing) return { ok: true, captured: closing.kind === 'capture' };
       const minutes = op.kind === 'capture' ? Math.min(hold.minutes, op.minutes ?? hold.minutes) : 0;
-      this.entries.push({ kind: op.kind, minutes, reference: `${op.kind}:${op.ref}`, holdReference: hold.reference, tokenId: hold.tokenId, at: this.now });
+      this.entries.push({
+        kind: op.kind,
+        minutes,
+        reference: `${op.kind}:${op.ref}`,
+        holdReference: hold.reference,
+        tokenId: hold.tokenId,
+        at: this.now,
+      });
       return { ok: true, captured: op.kind === 'capture' };
     }
     const meeting = op.kind === 'hold';
@@ -77,17 +108,32 @@ class RulesHarness {
       facts: this.facts(),
       price: op.minutes,
       now: new Date(this.now),
-      dailyCount: { ...this.dailyCount(meeting ? 'hold' : 'ask_charge'), limit: meeting ? this.limits.dailyMeetingLimit : this.limits.dailyAskLimit },
+      dailyCount: {
+        ...this.dailyCount(meeting ? 'hold' : 'ask_charge'),
+        limit: meeting ? this.limits.dailyMeetingLimit : this.limits.dailyAskLimit,
+      },
       tokenCap: caller.tokenId && caller.cap !== null ? { cap: caller.cap, spends: this.spends(caller.tokenId) } : null,
       showBalance: caller.showBalance,
       trialOverdraftMinutes: meeting ? this.limits.trialOverdraftMinutes : 0,
       against: meeting ? 'available' : 'balance',
     });
     if (refusal) {
-      if (refusal.code === 'TOKEN_DAILY_CAP' && refusal.retryAfter !== null) this.checkCapWait(caller.tokenId!, caller.cap!, op.minutes, refusal.retryAfter);
-      return { ok: false, code: refusal.code, ...('details' in refusal ? { details: refusal.details as Record<string, number> } : {}), ...('retryAfter' in refusal ? { retryAfter: refusal.retryAfter } : {}) };
+      if (refusal.code === 'TOKEN_DAILY_CAP' && refusal.retryAfter !== null)
+        this.checkCapWait(caller.tokenId!, caller.cap!, op.minutes, refusal.retryAfter);
+      return {
+        ok: false,
+        code: refusal.code,
+        ...('details' in refusal ? { details: refusal.details as Record<string, number> } : {}),
+        ...('retryAfter' in refusal ? { retryAfter: refusal.retryAfter } : {}),
+      };
     }
-    this.entries.push({ kind: meeting ? 'hold' : 'ask_charge', minutes: op.minutes, reference, tokenId: caller.tokenId, at: this.now });
+    this.entries.push({
+      kind: meeting ? 'hold' : 'ask_charge',
+      minutes: op.minutes,
+      reference,
+      tokenId: caller.tokenId,
+      at: this.now,
+    });
     return { ok: true, replay: false };
   }
 
@@ -95,7 +141,8 @@ class RulesHarness {
   private checkCapWait(tokenId: string, cap: number, price: number, retryAfter: number) {
     const spends = this.spends(tokenId);
     expect(usedInWindow(spends, new Date(this.now + retryAfter * 1000)) + price).toBeLessThanOrEqual(cap);
-    if (retryAfter > 1) expect(usedInWindow(spends, new Date(this.now + (retryAfter - 1) * 1000)) + price).toBeGreaterThan(cap);
+    if (retryAfter > 1)
+      expect(usedInWindow(spends, new Date(this.now + (retryAfter - 1) * 1000)) + price).toBeGreaterThan(cap);
   }
 }
 
@@ -114,18 +161,39 @@ describe('wallet rules against the model of the contract (property)', () => {
         expect({ where, outcome: actual }).toEqual({ where, outcome: expected });
         const facts = rules.facts();
         const now = new Date(rules.now);
-        expect({ where, balance: balanceOf(facts), available: availableOf(facts), used: tokens.map((t) => usedInWindow(rules.spends(t), now)) }).toEqual({
+        expect({
+          where,
+          balance: balanceOf(facts),
+          available: availableOf(facts),
+          used: tokens.map((t) => usedInWindow(rules.spends(t), now)),
+        }).toEqual({
           where,
           balance: seq.model.balance(),
           available: seq.model.available(),
           used: tokens.map((t) => seq.model.used24h(t)),
         });
-        const label = expected.ok ? `${op.kind}${'replay' in expected && expected.replay ? ' replay' : ''}` : `${op.kind} ${expected.code}`;
+        const label = expected.ok
+          ? `${op.kind}${'replay' in expected && expected.replay ? ' replay' : ''}`
+          : `${op.kind} ${expected.code}`;
         seen.set(label, (seen.get(label) ?? 0) + 1);
       }
     }
     // The sequences must reach every rule, or agreement proves little.
-    for (const label of ['hold', 'hold replay', 'ask', 'ask replay', 'capture', 'release', 'hold DAILY_LIMIT_REACHED', 'ask DAILY_LIMIT_REACHED', 'hold TOKEN_DAILY_CAP', 'ask TOKEN_DAILY_CAP', 'hold INSUFFICIENT_MINUTES', 'ask INSUFFICIENT_MINUTES', 'capture NOT_FOUND']) {
+    for (const label of [
+      'hold',
+      'hold replay',
+      'ask',
+      'ask replay',
+      'capture',
+      'release',
+      'hold DAILY_LIMIT_REACHED',
+      'ask DAILY_LIMIT_REACHED',
+      'hold TOKEN_DAILY_CAP',
+      'ask TOKEN_DAILY_CAP',
+      'hold INSUFFICIENT_MINUTES',
+      'ask INSUFFICIENT_MINUTES',
+      'capture NOT_FOUND',
+    ]) {
       expect([label, seen.get(label) ?? 0]).toEqual([label, expect.any(Number)]);
       expect(seen.get(label) ?? 0).toBeGreaterThan(0);
     }

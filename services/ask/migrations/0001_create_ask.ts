@@ -20,9 +20,15 @@ export const createAsk: Migration = {
       .addColumn('answered_at', 'timestamptz')
       .execute();
     // An Ask's key belongs to one account's meeting or series (another meeting may reuse it).
-    await sql`create unique index ask_idempotency on ask (account_id, target_kind, target_id, idempotency_key) where idempotency_key is not null`.execute(db);
+    await sql`create unique index ask_idempotency on ask (account_id, target_kind, target_id, idempotency_key) where idempotency_key is not null`.execute(
+      db,
+    );
     // The latest answered questions on a meeting or series, read as context for the next one.
-    await db.schema.createIndex('ask_history').on('ask').columns(['account_id', 'target_kind', 'target_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('ask_history')
+      .on('ask')
+      .columns(['account_id', 'target_kind', 'target_id', 'created_at'])
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable('ask').execute();

@@ -6,7 +6,10 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const addClaimAttempt: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('ask').addColumn('attempt', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('ask')
+      .addColumn('attempt', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.alterTable('ask').dropColumn('attempt').execute();

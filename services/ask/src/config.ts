@@ -12,11 +12,16 @@ export interface AskConfig extends CommonConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<AskConfig> {
   const r = new EnvReader(env);
   const llmEngine = r.oneOf('LLM_ENGINE', ['extractive', 'openai'] as const, 'extractive');
-  if (llmEngine === 'openai' && !r.optional('OPENAI_BASE_URL')) r.problem('OPENAI_BASE_URL must be set when LLM_ENGINE=openai');
+  if (llmEngine === 'openai' && !r.optional('OPENAI_BASE_URL'))
+    r.problem('OPENAI_BASE_URL must be set when LLM_ENGINE=openai');
   return r.done('ask', {
     ...readCommonConfig(r, 'ask'),
     llmEngine,
     charsPerMinute: r.num('ASK_CHARS_PER_MINUTE', DEFAULT_CHARS_PER_MINUTE, 1),
-    openai: { baseUrl: r.str('OPENAI_BASE_URL', 'https://api.openai.com'), apiKey: r.optional('OPENAI_API_KEY'), llmModel: r.str('LLM_MODEL', 'gpt-4o-mini') },
+    openai: {
+      baseUrl: r.str('OPENAI_BASE_URL', 'https://api.openai.com'),
+      apiKey: r.optional('OPENAI_API_KEY'),
+      llmModel: r.str('LLM_MODEL', 'gpt-4o-mini'),
+    },
   });
 }

@@ -18,8 +18,21 @@ export async function startAsk(config: AskConfig): Promise<Running> {
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'ask', poolSize: 10 });
   await requireSchema(db, 'ask', migrations);
   const bus = await connectServiceBus(config, 'ask');
-  const engine = config.llmEngine === 'openai' ? new OpenAiAskEngine({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model: config.openai.llmModel }) : new ExtractiveAskEngine();
-  const asks = new AskService({ repo: new AskRepository(db), context: new ContextLoader(bus.nc, config.charsPerMinute), engine, nc: bus.nc, logger });
+  const engine =
+    config.llmEngine === 'openai'
+      ? new OpenAiAskEngine({
+          baseUrl: config.openai.baseUrl,
+          apiKey: config.openai.apiKey,
+          model: config.openai.llmModel,
+        })
+      : new ExtractiveAskEngine();
+  const asks = new AskService({
+    repo: new AskRepository(db),
+    context: new ContextLoader(bus.nc, config.charsPerMinute),
+    engine,
+    nc: bus.nc,
+    logger,
+  });
   const app = createApp({
     config,
     asks,

@@ -14,7 +14,16 @@ const seriesTurns = [
 
 describe('finishAnswer', () => {
   it('renumbers markers in reading order and lists citations in the order first cited', () => {
-    const done = finishAnswer({ answer: 'John fixes it [2]. We ship Friday [1][2].', citations: [{ startMs: 4200 }, { startMs: 9100 }], refused: false }, turns, 3, false);
+    const done = finishAnswer(
+      {
+        answer: 'John fixes it [2]. We ship Friday [1][2].',
+        citations: [{ startMs: 4200 }, { startMs: 9100 }],
+        refused: false,
+      },
+      turns,
+      3,
+      false,
+    );
     expect(done).toEqual({
       ok: true,
       answer: 'John fixes it [1]. We ship Friday [2][1].',
@@ -27,16 +36,33 @@ describe('finishAnswer', () => {
   });
 
   it('drops invented citations and their markers, keeping the real ones', () => {
-    const done = finishAnswer({ answer: 'A [1]. B [2]. C [3] .', citations: [{ startMs: 777 }, { startMs: 15000 }], refused: false }, turns, 3, false);
-    expect(done).toEqual({ ok: true, answer: 'A. B [1]. C.', citations: [{ startMs: 15000, speaker: 'speaker_0' }], refused: false });
+    const done = finishAnswer(
+      { answer: 'A [1]. B [2]. C [3] .', citations: [{ startMs: 777 }, { startMs: 15000 }], refused: false },
+      turns,
+      3,
+      false,
+    );
+    expect(done).toEqual({
+      ok: true,
+      answer: 'A. B [1]. C.',
+      citations: [{ startMs: 15000, speaker: 'speaker_0' }],
+      refused: false,
+    });
   });
 
   it('fails when every citation is invented (GENERATE_FAILED)', () => {
-    expect(finishAnswer({ answer: 'A [1].', citations: [{ startMs: 1 }], refused: false }, turns, 3, false)).toMatchObject({ ok: false });
+    expect(
+      finishAnswer({ answer: 'A [1].', citations: [{ startMs: 1 }], refused: false }, turns, 3, false),
+    ).toMatchObject({ ok: false });
   });
 
   it('keeps an answer that cites nothing (a refusal) as it is', () => {
-    expect(finishAnswer({ answer: 'Not said.', citations: [], refused: true }, turns, 3, false)).toEqual({ ok: true, answer: 'Not said.', citations: [], refused: true });
+    expect(finishAnswer({ answer: 'Not said.', citations: [], refused: true }, turns, 3, false)).toEqual({
+      ok: true,
+      answer: 'Not said.',
+      citations: [],
+      refused: true,
+    });
   });
 
   it('cites at most the maximum, removing markers beyond it', () => {
@@ -51,8 +77,25 @@ describe('finishAnswer', () => {
   });
 
   it('in a series, a citation is a turn of the named meeting (the same start time elsewhere is invented)', () => {
-    const done = finishAnswer({ answer: 'x [1] y [2]', citations: [{ recordingId: 'rec_b', startMs: 0 }, { recordingId: 'rec_c', startMs: 0 }], refused: false }, seriesTurns, 5, true);
-    expect(done).toEqual({ ok: true, answer: 'x [1] y', citations: [{ recordingId: 'rec_b', startMs: 0, speaker: 'speaker_1' }], refused: false });
+    const done = finishAnswer(
+      {
+        answer: 'x [1] y [2]',
+        citations: [
+          { recordingId: 'rec_b', startMs: 0 },
+          { recordingId: 'rec_c', startMs: 0 },
+        ],
+        refused: false,
+      },
+      seriesTurns,
+      5,
+      true,
+    );
+    expect(done).toEqual({
+      ok: true,
+      answer: 'x [1] y',
+      citations: [{ recordingId: 'rec_b', startMs: 0, speaker: 'speaker_1' }],
+      refused: false,
+    });
   });
 });
 

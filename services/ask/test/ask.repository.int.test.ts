@@ -18,7 +18,16 @@ afterAll(async () => {
 });
 
 const claim = (id: string, key: string, attempt: string) =>
-  repo.claim({ id, attempt, accountId: 'acc_repo', tokenId: 'tok_1', target: { kind: 'recording', id: 'rec_1' }, key, question: 'q?', minutes: 1 });
+  repo.claim({
+    id,
+    attempt,
+    accountId: 'acc_repo',
+    tokenId: 'tok_1',
+    target: { kind: 'recording', id: 'rec_1' },
+    key,
+    question: 'q?',
+    minutes: 1,
+  });
 
 describe('Ask claims', () => {
   it('lets one request claim a key; a taken-over claim can be neither released nor answered by the attempt it replaced', async () => {
@@ -33,7 +42,11 @@ describe('Ask claims', () => {
     expect((await repo.get(id))?.attempt).toBe('att_b');
     expect(await repo.answered(id, 'att_a', { answer: 'old' })).toBe(false);
     expect(await repo.answered(id, 'att_b', { answer: 'new' })).toBe(true);
-    expect(await repo.byKey('acc_repo', { kind: 'recording', id: 'rec_1' }, key)).toMatchObject({ id, state: 'answered', answer: { answer: 'new' } });
+    expect(await repo.byKey('acc_repo', { kind: 'recording', id: 'rec_1' }, key)).toMatchObject({
+      id,
+      state: 'answered',
+      answer: { answer: 'new' },
+    });
     // An answered claim is never released or taken over.
     await repo.release(id, 'att_b');
     expect(await repo.takeOver(id, 'att_c', 0)).toBe(false);

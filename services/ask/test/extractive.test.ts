@@ -20,7 +20,10 @@ describe('rankTurns (BM25)', () => {
     expect(rankTurns('shipping date', turns)[0].turn.startMs).toBe(5000);
   });
   it('reads Persian with its letter forms normalized', () => {
-    const fa = [{ startMs: 0, speaker: 'speaker_0', text: 'جلسهٔ بودجه دوشنبه برگزار می‌شود.' }, { startMs: 3000, speaker: 'speaker_1', text: 'گزارش فروش آماده است.' }];
+    const fa = [
+      { startMs: 0, speaker: 'speaker_0', text: 'جلسهٔ بودجه دوشنبه برگزار می‌شود.' },
+      { startMs: 3000, speaker: 'speaker_1', text: 'گزارش فروش آماده است.' },
+    ];
     expect(rankTurns('بودجه كی بررسی می‌شود؟', fa)[0].turn.startMs).toBe(0);
   });
   it('ignores words that say nothing (what, the, meeting)', () => {
@@ -33,11 +36,17 @@ describe('extractiveAnswer', () => {
     const draft = ask('When will the release ship?');
     expect(draft.refused).toBe(false);
     expect(draft.citations[0]).toEqual({ startMs: 5000 });
-    expect(draft.citations.map((c) => c.startMs)).toEqual([...draft.citations.map((c) => c.startMs)].sort((a, b) => a - b));
+    expect(draft.citations.map((c) => c.startMs)).toEqual(
+      [...draft.citations.map((c) => c.startMs)].sort((a, b) => a - b),
+    );
     expect(draft.answer).toMatch(/ship the release on Friday \[\d\]/);
   });
   it('declines a question no turn shares a word with, citing nothing, in the language of the question', () => {
-    expect(ask('Which zebra painted the volcano?')).toEqual({ answer: expect.stringContaining('does not say'), citations: [], refused: true });
+    expect(ask('Which zebra painted the volcano?')).toEqual({
+      answer: expect.stringContaining('does not say'),
+      citations: [],
+      refused: true,
+    });
     expect(ask('زرافه کجاست؟').answer).toContain('گفته نشده');
   });
   it('reads a short follow-up with the previous question', () => {

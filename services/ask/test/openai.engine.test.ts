@@ -6,7 +6,10 @@ import { OpenAiAskEngine } from '../src/engines/openai.engine';
 
 /** A tiny OpenAI-compatible chat server: each test sets its reply and reads what it received. */
 let reply: { status: number; content: unknown } = { status: 500, content: null };
-let received: { auth?: string; body: { model: string; response_format: unknown; messages: { role: string; content: string }[] } }[] = [];
+let received: {
+  auth?: string;
+  body: { model: string; response_format: unknown; messages: { role: string; content: string }[] };
+}[] = [];
 let server: Server;
 let engine: OpenAiAskEngine;
 
@@ -17,11 +20,21 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ auth: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       res.writeHead(reply.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { content: typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content) } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [
+            { message: { content: typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content) } },
+          ],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  engine = new OpenAiAskEngine({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'sk-test', model: 'test-model' });
+  engine = new OpenAiAskEngine({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: 'sk-test',
+    model: 'test-model',
+  });
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -35,14 +48,35 @@ const turns = [
   { startMs: 4200, speaker: 'speaker_1', text: 'We ship on Friday.' },
   { startMs: 9100, speaker: 'speaker_2', text: 'John fixes the login.' },
 ];
-const input = { question: 'When do we ship?', turns, maxCitations: 3, series: false, history: [{ question: 'Who fixes the login?', answer: 'John [1].' }] };
-const documents = [{ recordingId: 'rec_1', title: 'Standup', recordedAt: '2026-01-02T10:00:00.000Z', digestText: 'Summary: ship Friday.', transcriptText: null }];
+const input = {
+  question: 'When do we ship?',
+  turns,
+  maxCitations: 3,
+  series: false,
+  history: [{ question: 'Who fixes the login?', answer: 'John [1].' }],
+};
+const documents = [
+  {
+    recordingId: 'rec_1',
+    title: 'Standup',
+    recordedAt: '2026-01-02T10:00:00.000Z',
+    digestText: 'Summary: ship Friday.',
+    transcriptText: null,
+  },
+];
 
 describe('OpenAiAskEngine', () => {
   it('sends the digests, the numbered turns and the history, and maps cited turn numbers to turns', async () => {
-    reply = { status: 200, content: { answer: 'We ship on Friday [1], John said so [2].', citations: [2, 'T3'], refused: false } };
+    reply = {
+      status: 200,
+      content: { answer: 'We ship on Friday [1], John said so [2].', citations: [2, 'T3'], refused: false },
+    };
     const draft = await engine.answer(input, documents);
-    expect(draft).toEqual({ answer: 'We ship on Friday [1], John said so [2].', citations: [{ startMs: 4200 }, { startMs: 9100 }], refused: false });
+    expect(draft).toEqual({
+      answer: 'We ship on Friday [1], John said so [2].',
+      citations: [{ startMs: 4200 }, { startMs: 9100 }],
+      refused: false,
+    });
     const sent = received[0];
     expect(sent.auth).toBe('Bearer sk-test');
     expect(sent.body).toMatchObject({ model: 'test-model', response_format: { type: 'json_object' } });
@@ -55,7 +89,12 @@ describe('OpenAiAskEngine', () => {
   it('leaves a cited number that is no turn invented: dropped when others are real, GENERATE_FAILED when all are', async () => {
     reply = { status: 200, content: { answer: 'Friday [1], and Mars [2].', citations: [2, 42], refused: false } };
     const some = finishAnswer(await engine.answer(input, documents), turns, 3, false);
-    expect(some).toEqual({ ok: true, answer: 'Friday [1], and Mars.', citations: [{ startMs: 4200, speaker: 'speaker_1' }], refused: false });
+    expect(some).toEqual({
+      ok: true,
+      answer: 'Friday [1], and Mars.',
+      citations: [{ startMs: 4200, speaker: 'speaker_1' }],
+      refused: false,
+    });
     reply = { status: 200, content: { answer: 'Mars [1].', citations: [42], refused: false } };
     expect(finishAnswer(await engine.answer(input, documents), turns, 3, false)).toMatchObject({ ok: false });
   });

@@ -6,7 +6,9 @@ describe('a wait at NAMING', () => {
   it('names the link, the deadline and the two ways on', () => {
     const stop = namingStop('r1', { url: 'https://app/n/r1', deadline: '2026-11-25T12:05:00Z' });
     expect(stop.next).toEqual(['mm skip-naming r1', 'mm wait r1']);
-    expect(stop.hint).toMatch(/until 2026-11-25T12:05:00Z .* open https:\/\/app\/n\/r1 .*mm skip-naming r1 && mm wait r1/);
+    expect(stop.hint).toMatch(
+      /until 2026-11-25T12:05:00Z .* open https:\/\/app\/n\/r1 .*mm skip-naming r1 && mm wait r1/,
+    );
     expect(stop.hint).toMatch(/--skip-naming/);
   });
 

@@ -34,17 +34,15 @@ describe('answer text', () => {
     expect(mmss(0)).toBe('00:00');
     expect(mmss(83_999)).toBe('01:23');
     expect(mmss(3_723_000)).toBe('62:03');
-    const text = answerText(
-      {
-        answer: 'Friday [1][2].',
-        citations: [
-          { startMs: 4200, speaker: 'speaker_1', speakerName: 'Sara', quote: 'We ship on Friday.' },
-          { startMs: 65_000, speaker: null },
-        ],
-        minutes: 2,
-        refused: false,
-      },
-    );
+    const text = answerText({
+      answer: 'Friday [1][2].',
+      citations: [
+        { startMs: 4200, speaker: 'speaker_1', speakerName: 'Sara', quote: 'We ship on Friday.' },
+        { startMs: 65_000, speaker: null },
+      ],
+      minutes: 2,
+      refused: false,
+    });
     expect(text.split('\n')).toEqual([
       'Friday [1][2].',
       '',

@@ -18,7 +18,11 @@ export const createEvents: Migration = {
       .addColumn('stored_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
     await db.schema.createIndex('event_account_seq').on('event').columns(['account_id', 'seq']).execute();
-    await db.schema.createIndex('event_account_token_seq').on('event').columns(['account_id', 'token_id', 'seq']).execute();
+    await db.schema
+      .createIndex('event_account_token_seq')
+      .on('event')
+      .columns(['account_id', 'token_id', 'seq'])
+      .execute();
     await db.schema.createIndex('event_occurred_at').on('event').column('occurred_at').execute();
   },
   async down(db: Kysely<any>) {

@@ -9,5 +9,8 @@ export interface EventsConfig extends CommonConfig {
 /** Reads the events service's environment once; every bad variable is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<EventsConfig> {
   const r = new EnvReader(env);
-  return r.done('events', { ...readCommonConfig(r, 'events'), orderWaitSeconds: r.num('EVENTS_ORDER_WAIT_SECONDS', 300, 1) });
+  return r.done('events', {
+    ...readCommonConfig(r, 'events'),
+    orderWaitSeconds: r.num('EVENTS_ORDER_WAIT_SECONDS', 300, 1),
+  });
 }

@@ -43,7 +43,9 @@ describe('feed cursor codec', () => {
     expect(refused(Buffer.from('v1.42.1700000000000').toString('base64url'))).toBe(true);
     expect(refused(c.slice(0, -1))).toBe(true);
     expect(refused(c + 'A')).toBe(true);
-    expect(refused(new CursorCodec('another-secret-of-at-least-thirty-two-chars').encode({ seq: 42n, at: 1 }))).toBe(true);
+    expect(refused(new CursorCodec('another-secret-of-at-least-thirty-two-chars').encode({ seq: 42n, at: 1 }))).toBe(
+      true,
+    );
     for (const bad of ['', 'latest!', 'evt_123', '12', '====', 'x'.repeat(201)]) expect(refused(bad)).toBe(true);
   });
 

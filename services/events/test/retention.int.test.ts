@@ -25,14 +25,27 @@ afterAll(async () => {
 async function seed(old: number, recent: number): Promise<{ accountId: string; cutoff: Date }> {
   const accountId = `acc_ret_${randomBytes(6).toString('hex')}`;
   const now = Date.now();
-  const at = [...Array.from({ length: old }, (_, i) => new Date(now - (45 - i) * DAY)), ...Array.from({ length: recent }, (_, i) => new Date(now - i * 60_000))];
+  const at = [
+    ...Array.from({ length: old }, (_, i) => new Date(now - (45 - i) * DAY)),
+    ...Array.from({ length: recent }, (_, i) => new Date(now - i * 60_000)),
+  ];
   for (const [i, occurredAt] of at.entries()) {
-    await repo.insert({ id: `${accountId}_${i}`, type: 'recording.created', recordingId: `rec_${i}`, accountId, tokenId: null, seriesId: null, occurredAt, data: JSON.stringify({ status: 'QUEUED' }) });
+    await repo.insert({
+      id: `${accountId}_${i}`,
+      type: 'recording.created',
+      recordingId: `rec_${i}`,
+      accountId,
+      tokenId: null,
+      seriesId: null,
+      occurredAt,
+      data: JSON.stringify({ status: 'QUEUED' }),
+    });
   }
   return { accountId, cutoff: new Date(now - 31 * DAY) };
 }
 
-const idsOf = async (accountId: string) => (await db.selectFrom('event').select(['id', 'occurredAt']).where('accountId', '=', accountId).orderBy('seq').execute());
+const idsOf = async (accountId: string) =>
+  await db.selectFrom('event').select(['id', 'occurredAt']).where('accountId', '=', accountId).orderBy('seq').execute();
 
 describe('event retention', () => {
   it('deletes every expired event, oldest first, in batches, and keeps the rest in feed order', async () => {

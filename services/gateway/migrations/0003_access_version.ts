@@ -9,7 +9,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  */
 export const addAccessVersion: Migration = {
   async up(db: Kysely<any>) {
-    await sql`create table access_version (id smallint primary key check (id = 1), version bigint not null)`.execute(db);
+    await sql`create table access_version (id smallint primary key check (id = 1), version bigint not null)`.execute(
+      db,
+    );
     await sql`insert into access_version (id, version) values (1, 1)`.execute(db);
     await sql`
       create function access_version_bump() returns trigger language plpgsql

@@ -27,8 +27,25 @@ export function appDoor(deps: GatewayDeps, shared: { access: AccessService; sign
     logger,
   });
   const mount = (app: Express) => {
-    app.use(new URL(config.appUrl).pathname.replace(/\/$/, '') || '/app', appDoorRouter({ signIn, signer: shared.signer, appUrl: config.appUrl, serviceUrls: config.serviceUrls, trustedProxies: config.trustedProxies, logger }));
-    app.use(appInternalRouter({ access: shared.access, signIn, tokens: new AppTokensRepository(deps.db), verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)) }));
+    app.use(
+      new URL(config.appUrl).pathname.replace(/\/$/, '') || '/app',
+      appDoorRouter({
+        signIn,
+        signer: shared.signer,
+        appUrl: config.appUrl,
+        serviceUrls: config.serviceUrls,
+        trustedProxies: config.trustedProxies,
+        logger,
+      }),
+    );
+    app.use(
+      appInternalRouter({
+        access: shared.access,
+        signIn,
+        tokens: new AppTokensRepository(deps.db),
+        verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
+      }),
+    );
   };
   return { signIn, mount };
 }

@@ -39,8 +39,19 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const { config, logger } = deps;
   const repo = new AccessRepository(deps.db);
   const signer = new PrincipalSigner(principalKey(config.internalJwtSecret));
-  const gate = new AccessGate(repo, deps.redis, { rateLimitScale: config.rateLimitScale, ipRateLimit: config.ipRateLimit, junkRateLimit: config.junkRateLimit, logger });
-  const access = new AccessService({ repo, nc: deps.bus.nc, redis: deps.redis, logger, tokenHashKey: config.tokenHashKey });
+  const gate = new AccessGate(repo, deps.redis, {
+    rateLimitScale: config.rateLimitScale,
+    ipRateLimit: config.ipRateLimit,
+    junkRateLimit: config.junkRateLimit,
+    logger,
+  });
+  const access = new AccessService({
+    repo,
+    nc: deps.bus.nc,
+    redis: deps.redis,
+    logger,
+    tokenHashKey: config.tokenHashKey,
+  });
 
   const addresses = new ClientAddresses(config.trustedProxies, logger, config.ipv6BudgetPrefix);
   const app = createServiceApp({ name: 'gateway', logger, ready: deps.ready, parseJson: false, opsRoutes: false });
@@ -55,9 +66,29 @@ export function createApp(deps: GatewayDeps): RequestListener {
     logger,
   });
   app.use('/api', (_req, res) => writeNotFound(res));
-  const limit = new AdminLimit(deps.redis, { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit }, logger);
+  const limit = new AdminLimit(
+    deps.redis,
+    { requests: config.adminRateLimit * config.rateLimitScale, failures: config.adminAuthFailureLimit },
+    logger,
+  );
   const door = appDoor(deps, { access, signer });
-  app.use('/admin/v1', adminRouter({ adminApiKey: config.adminApiKey, access, nc: deps.bus.nc, bus: deps.bus, db: deps.db, redis: deps.redis, logger, signer, serviceUrls: config.serviceUrls, limit, addresses, invites: door.signIn }));
+  app.use(
+    '/admin/v1',
+    adminRouter({
+      adminApiKey: config.adminApiKey,
+      access,
+      nc: deps.bus.nc,
+      bus: deps.bus,
+      db: deps.db,
+      redis: deps.redis,
+      logger,
+      signer,
+      serviceUrls: config.serviceUrls,
+      limit,
+      addresses,
+      invites: door.signIn,
+    }),
+  );
   door.mount(app);
   finishApp(app, logger);
   return (req, res) => {

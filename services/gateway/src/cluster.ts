@@ -12,7 +12,15 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import express from 'express';
-import { clusterMetrics, createLogger, healthBody, offerMetricsToPrimary, serve, writeNotFound, type Running } from '@mm/http';
+import {
+  clusterMetrics,
+  createLogger,
+  healthBody,
+  offerMetricsToPrimary,
+  serve,
+  writeNotFound,
+  type Running,
+} from '@mm/http';
 import type { GatewayConfig } from './config';
 import { nextRestartDelayMs } from './domain/worker-restarts';
 import type { GatewayProcess } from './main';
@@ -59,7 +67,10 @@ export async function startGatewayPrimary(config: GatewayConfig, workers: number
       const deaths = lived < 60_000 ? (quickDeaths.get(slot) ?? 0) + 1 : 0;
       quickDeaths.set(slot, deaths);
       const delay = nextRestartDelayMs(deaths);
-      logger.error({ slot, pid: worker.process.pid, code, signal, restartInMs: delay }, 'gateway worker died; restarting it');
+      logger.error(
+        { slot, pid: worker.process.pid, code, signal, restartInMs: delay },
+        'gateway worker died; restarting it',
+      );
       setTimeout(() => {
         if (!stopping) fork(slot);
       }, delay).unref();

@@ -44,7 +44,8 @@ function readTrustedProxies(r: EnvReader): TrustedProxies {
 
 function readPrefix(r: EnvReader): number {
   const bits = r.num('IPV6_BUDGET_PREFIX', 64, 1);
-  if (!Number.isInteger(bits) || bits > 128) r.problem(`IPV6_BUDGET_PREFIX must be a whole number of bits from 1 to 128 (got ${bits})`);
+  if (!Number.isInteger(bits) || bits > 128)
+    r.problem(`IPV6_BUDGET_PREFIX must be a whole number of bits from 1 to 128 (got ${bits})`);
   return bits;
 }
 
@@ -68,6 +69,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Gatew
     opsPort: r.num('OPS_PORT', 9080, 0),
     workers: Math.floor(r.num('GATEWAY_WORKERS', availableParallelism(), 1)),
     upstreamPipelining: Math.floor(r.num('GATEWAY_UPSTREAM_PIPELINING', 16, 1)),
-    upstreamConnections: r.optional('GATEWAY_UPSTREAM_CONNECTIONS') === null ? null : Math.floor(r.num('GATEWAY_UPSTREAM_CONNECTIONS', 0, 1)),
+    upstreamConnections:
+      r.optional('GATEWAY_UPSTREAM_CONNECTIONS') === null
+        ? null
+        : Math.floor(r.num('GATEWAY_UPSTREAM_CONNECTIONS', 0, 1)),
   });
 }

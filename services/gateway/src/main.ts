@@ -39,7 +39,13 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
   // Auto-pipelining sends the gate calls of requests that arrive in the same tick in one write.
   // Keys carry the bus namespace: stacks sharing one Redis (tests, a bench beside a dev stack)
   // never share a rate counter or an access epoch.
-  const redis = new Redis(config.redisUrl, { keyPrefix: config.busNamespace, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, enableAutoPipelining: true });
+  const redis = new Redis(config.redisUrl, {
+    keyPrefix: config.busNamespace,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 500,
+    enableAutoPipelining: true,
+  });
   redis.on('error', () => undefined);
   const bus = await connectServiceBus(config, 'gateway');
   const { nc } = bus;
@@ -55,7 +61,14 @@ export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort
   const app = createApp({ config, db, redis, bus, logger, reads, ready, sendMail: mail.send });
   // /readyz and /metrics are the operator's, on their own port; a gateway on a free port (tests)
   // puts them on a free port too.
-  const ops = opts.opsPort ? await serve(createOpsApp({ name: 'gateway', ready }), { port: config.port === 0 ? 0 : config.opsPort, host: config.host }, logger, async () => undefined) : null;
+  const ops = opts.opsPort
+    ? await serve(
+        createOpsApp({ name: 'gateway', ready }),
+        { port: config.port === 0 ? 0 : config.opsPort, host: config.host },
+        logger,
+        async () => undefined,
+      )
+    : null;
   // A public upload's 100 Continue is relayed from the owning service (proxy.ts), never sent before.
   const deferContinue = (req: IncomingMessage) => isMultipartPost(req) && (req.url ?? '').startsWith(`${API_PREFIX}/`);
   running = await serve(app, { ...config, deferContinue }, logger, async () => {
@@ -75,7 +88,10 @@ function startFromEnvironment(): Promise<Running> {
   const config = loadConfig();
   if (cluster.isWorker) return startGatewayWorker(() => startGatewayProcess(config, { opsPort: false }));
   // The primary refuses a schema behind the build before forking workers that would refuse it one by one.
-  if (config.workers > 1) return requireSchemaAt(config.databaseUrl, 'access', migrations).then(() => startGatewayPrimary(config, config.workers));
+  if (config.workers > 1)
+    return requireSchemaAt(config.databaseUrl, 'access', migrations).then(() =>
+      startGatewayPrimary(config, config.workers),
+    );
   return startGateway(config);
 }
 

@@ -27,8 +27,12 @@ export function readSignInConfig(r: EnvReader): SignInConfig {
     signInLimits: {
       slowAfter: Math.floor(r.num('SIGN_IN_SLOW_AFTER', DEFAULT_SIGN_IN_LIMITS.slowAfter, 0)),
       slowMs: Math.floor(r.num('SIGN_IN_SLOW_MS', DEFAULT_SIGN_IN_LIMITS.slowMs, 0)),
-      refuseAfterPerAccount: Math.floor(r.num('SIGN_IN_ACCOUNT_LIMIT', DEFAULT_SIGN_IN_LIMITS.refuseAfterPerAccount, 1)),
-      refuseAfterPerAddress: Math.floor(r.num('SIGN_IN_ADDRESS_LIMIT', DEFAULT_SIGN_IN_LIMITS.refuseAfterPerAddress, 1)),
+      refuseAfterPerAccount: Math.floor(
+        r.num('SIGN_IN_ACCOUNT_LIMIT', DEFAULT_SIGN_IN_LIMITS.refuseAfterPerAccount, 1),
+      ),
+      refuseAfterPerAddress: Math.floor(
+        r.num('SIGN_IN_ADDRESS_LIMIT', DEFAULT_SIGN_IN_LIMITS.refuseAfterPerAddress, 1),
+      ),
     },
     smtpUrl,
     smtpFrom: r.str('SMTP_FROM', 'Meeting Memory <no-reply@localhost>'),

@@ -44,7 +44,9 @@ class CountingRepo {
 
 let redis: Redis;
 beforeAll(() => {
-  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `gate-${randomBytes(4).toString('hex')}:` });
+  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+    keyPrefix: `gate-${randomBytes(4).toString('hex')}:`,
+  });
 });
 afterAll(() => redis.quit());
 
@@ -53,7 +55,13 @@ const address = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(
 
 function gateWith(live: Map<string, ResolvedToken>, maxCachedTokens?: number) {
   const repo = new CountingRepo(live);
-  const gate = new AccessGate(repo, redis, { rateLimitScale: 1, ipRateLimit: 50_000, junkRateLimit: JUNK_BUDGET, logger, maxCachedTokens });
+  const gate = new AccessGate(repo, redis, {
+    rateLimitScale: 1,
+    ipRateLimit: 50_000,
+    junkRateLimit: JUNK_BUDGET,
+    logger,
+    maxCachedTokens,
+  });
   return { repo, gate };
 }
 

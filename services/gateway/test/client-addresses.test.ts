@@ -6,7 +6,10 @@ import { addressBucket, TrustedProxies } from '../src/domain/client-address';
 import { ClientAddresses } from '../src/services/client-addresses';
 
 /** Issue 25: X-Forwarded-For no proxy list lets the gateway believe is said once; IPv6 budgets per network. */
-function request(peer: string, forwardedFor?: string): Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string } } {
+function request(
+  peer: string,
+  forwardedFor?: string,
+): Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string } } {
   return { socket: { remoteAddress: peer }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} };
 }
 

@@ -30,7 +30,12 @@ async function startUpstream(): Promise<Upstream> {
   const held = new Promise<void>((resolve) => (release = resolve));
   const server = http.createServer((req, res) => {
     const answer = () => {
-      const body = JSON.stringify({ path: req.url, method: req.method, who: req.headers['x-who'] ?? null, length: req.headers['content-length'] ?? null });
+      const body = JSON.stringify({
+        path: req.url,
+        method: req.method,
+        who: req.headers['x-who'] ?? null,
+        length: req.headers['content-length'] ?? null,
+      });
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'from-upstream', 'x-upstream': 'yes' });
       res.end(body);
     };
@@ -43,13 +48,11 @@ async function startUpstream(): Promise<Upstream> {
       res.writeHead(status, { 'content-type': 'text/plain', 'x-mm-mark': 'internal', 'x-upstream': 'yes' });
       res.write('first ');
       res.end('second');
-    }
-    else if (req.url?.startsWith('/late/')) setTimeout(answer, 150);
+    } else if (req.url?.startsWith('/late/')) setTimeout(answer, 150);
     else if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': BIG_BYTES });
       res.end(Buffer.alloc(BIG_BYTES, 7));
-    }
-    else answer();
+    } else answer();
   });
   const up: Upstream = { url: '', server, connections: 0, release: () => release() };
   server.on('connection', () => up.connections++);
@@ -71,7 +74,10 @@ async function startFront(
   return { url: await listen(server), server };
 }
 
-async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+async function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(url, { headers });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
@@ -101,7 +107,9 @@ describe('pipelined reads to an owning service', () => {
   const h = harness(null, (req) => req.url !== '/slow');
 
   it('answers every request with its own answer, over a few connections', async () => {
-    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => get(`${h.front.url}/item/${i}`, { 'x-who': `caller-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, (_, i) => get(`${h.front.url}/item/${i}`, { 'x-who': `caller-${i}` })),
+    );
     answers.forEach((a, i) => {
       expect(a.status).toBe(200);
       expect(a.body).toEqual({ path: `/item/${i}`, method: 'GET', who: `caller-${i}`, length: null });
@@ -132,7 +140,11 @@ describe('pipelined reads to an owning service', () => {
   });
 
   it('keeps node:http for anything but a bodiless GET', async () => {
-    const post = await fetch(`${h.front.url}/write`, { method: 'POST', body: 'abc', headers: { 'content-type': 'text/plain' } });
+    const post = await fetch(`${h.front.url}/write`, {
+      method: 'POST',
+      body: 'abc',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(await post.json()).toEqual({ path: '/write', method: 'POST', who: null, length: '3' });
     const del = await fetch(`${h.front.url}/gone`, { method: 'DELETE' });
     expect(((await del.json()) as { method: string }).method).toBe('DELETE');
@@ -145,7 +157,10 @@ describe('one connection, every read pipelined', () => {
   it('a client that goes away while its read is queued costs the other reads nothing', async () => {
     const gone = new AbortController();
     const reads = Array.from({ length: 10 }, (_, i) =>
-      fetch(`${h.front.url}/late/${i}`, { signal: i === 2 ? gone.signal : undefined }).then(async (r) => ({ status: r.status, body: (await r.json()) as { path: string } })),
+      fetch(`${h.front.url}/late/${i}`, { signal: i === 2 ? gone.signal : undefined }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { path: string },
+      })),
     );
     // The third caller leaves while all ten wait on the one connection.
     setTimeout(() => gone.abort(), 30);
@@ -156,7 +171,10 @@ describe('one connection, every read pipelined', () => {
     expect(h.upstream.connections).toBe(2);
     settled.forEach((s, i) => {
       if (i === 2) return;
-      expect(s).toEqual({ status: 'fulfilled', value: { status: 200, body: expect.objectContaining({ path: `/late/${i}` }) } });
+      expect(s).toEqual({
+        status: 'fulfilled',
+        value: { status: 200, body: expect.objectContaining({ path: `/late/${i}` }) },
+      });
     });
   });
 
@@ -204,7 +222,10 @@ describe("a read's internal headers", () => {
   });
 
   it('never reach the client; the other headers and the whole body do', async () => {
-    for (const [path, status] of [['/marked', 200], ['/marked-404', 404]] as const) {
+    for (const [path, status] of [
+      ['/marked', 200],
+      ['/marked-404', 404],
+    ] as const) {
       const res = await fetch(`${h.front.url}${path}`);
       expect(res.status).toBe(status);
       expect(await res.text()).toBe('first second');

@@ -15,14 +15,26 @@ describe('sign-in rules', () => {
 
   it('sends the browser after sign-in only to a path of the app', () => {
     expect(safeNextPath('/app/recordings/rec_1/naming', '/app')).toBe('/app/recordings/rec_1/naming');
-    for (const bad of ['https://evil.example/app/', '//evil.example/app/', '/api/v1/whoami', '/app\\@evil', '/app/ x', 42, 'x'.repeat(600)]) {
+    for (const bad of [
+      'https://evil.example/app/',
+      '//evil.example/app/',
+      '/api/v1/whoami',
+      '/app\\@evil',
+      '/app/ x',
+      42,
+      'x'.repeat(600),
+    ]) {
       expect(safeNextPath(bad, '/app')).toBe('/app/');
     }
   });
 
   it('ends a session ended, past its absolute end, or idle too long', () => {
     const now = new Date('2026-01-10T00:00:00Z');
-    const live = { expiresAt: new Date('2026-02-01T00:00:00Z'), lastSeenAt: new Date('2026-01-09T00:00:00Z'), endedAt: null };
+    const live = {
+      expiresAt: new Date('2026-02-01T00:00:00Z'),
+      lastSeenAt: new Date('2026-01-09T00:00:00Z'),
+      endedAt: null,
+    };
     expect(sessionHolds(live, now)).toBe(true);
     expect(sessionHolds({ ...live, endedAt: now }, now)).toBe(false);
     expect(sessionHolds({ ...live, expiresAt: now }, now)).toBe(false);
@@ -30,14 +42,21 @@ describe('sign-in rules', () => {
   });
 
   it('slows sign-in from the 4th wrong password of an email, doubling, and refuses from the 10th or the address 50th', () => {
-    const at = (byEmail: number, byIp = byEmail) => admissionOf({ byEmail, emailTtl: 600, byIp, ipTtl: 300 }, DEFAULT_SIGN_IN_LIMITS);
-    expect([0, 1, 2, 3, 4, 5, 8, 9].map((n) => at(n))).toEqual([0, 0, 0, 250, 500, 1000, 4000, 4000].map((delayMs) => ({ refused: false, delayMs })));
+    const at = (byEmail: number, byIp = byEmail) =>
+      admissionOf({ byEmail, emailTtl: 600, byIp, ipTtl: 300 }, DEFAULT_SIGN_IN_LIMITS);
+    expect([0, 1, 2, 3, 4, 5, 8, 9].map((n) => at(n))).toEqual(
+      [0, 0, 0, 250, 500, 1000, 4000, 4000].map((delayMs) => ({ refused: false, delayMs })),
+    );
     expect(at(10)).toEqual({ refused: true, retryAfterSeconds: 600 });
     expect(at(0, 50)).toEqual({ refused: true, retryAfterSeconds: 300 });
   });
 
   it('names the device from its User-Agent', () => {
-    expect(deviceOf('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0 Safari/537.36')).toBe('Chrome on Linux');
+    expect(
+      deviceOf(
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0 Safari/537.36',
+      ),
+    ).toBe('Chrome on Linux');
     expect(deviceOf(undefined)).toBe('Browser');
   });
 });

@@ -49,7 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<McpCo
   for (const dir of uploadDirs)
     if (!path.isAbsolute(dir)) problems.push(`MM_UPLOAD_DIRS must list absolute folders, not ${dir}`);
   const origins = list(env.MCP_ALLOWED_ORIGINS);
-  for (const o of origins) if (!/^https?:\/\/[^/]+$/.test(o)) problems.push(`MCP_ALLOWED_ORIGINS: ${o} is not an origin`);
+  for (const o of origins)
+    if (!/^https?:\/\/[^/]+$/.test(o)) problems.push(`MCP_ALLOWED_ORIGINS: ${o} is not an origin`);
   if (problems.length) throw new Error(`mcp configuration: ${problems.join('; ')}`);
   return Object.freeze({
     url,

@@ -22,7 +22,8 @@ export function createHttpApp(cfg: McpConfig): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use((req, res, next) => {
-    const problem = hostProblem(req.headers.host, cfg.allowedHosts) ?? originProblem(req.headers.origin, cfg.allowedOrigins);
+    const problem =
+      hostProblem(req.headers.host, cfg.allowedHosts) ?? originProblem(req.headers.origin, cfg.allowedOrigins);
     if (problem) return rpcError(res, 403, 'FORBIDDEN', problem);
     next();
   });
@@ -33,7 +34,8 @@ export function createHttpApp(cfg: McpConfig): express.Express {
   app.use(express.json({ limit: '1mb' }));
   app.post('/mcp', async (req, res) => {
     const token = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!token) return unauthorized(req, res, cfg, 'UNAUTHORIZED', 'send an API token as Authorization: Bearer <token>');
+    if (!token)
+      return unauthorized(req, res, cfg, 'UNAUTHORIZED', 'send an API token as Authorization: Bearer <token>');
     const client = new MeetingMemory({ url: cfg.url, token });
     let who;
     try {
@@ -45,7 +47,13 @@ export function createHttpApp(cfg: McpConfig): express.Express {
       throw err;
     }
     const server = buildServer(
-      { client, transport: 'http', audioUrlHosts: cfg.audioUrlHosts, uploadDirs: [], pollMaxSeconds: cfg.pollMaxSeconds },
+      {
+        client,
+        transport: 'http',
+        audioUrlHosts: cfg.audioUrlHosts,
+        uploadDirs: [],
+        pollMaxSeconds: cfg.pollMaxSeconds,
+      },
       new TokenIdentity(() => client.whoami(), who),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -91,7 +99,12 @@ function unauthorized(req: express.Request, res: express.Response, cfg: McpConfi
     'WWW-Authenticate',
     `Bearer realm="meeting-memory", resource_metadata="${baseUrl(req)}${METADATA_PATH}/mcp"${error}`,
   );
-  rpcError(res, 401, code, `${message}; how to get a token: ${resourceMetadata(cfg, baseUrl(req)).resource_documentation}`);
+  rpcError(
+    res,
+    401,
+    code,
+    `${message}; how to get a token: ${resourceMetadata(cfg, baseUrl(req)).resource_documentation}`,
+  );
 }
 
 function rpcError(res: express.Response, status: number, code: string, message: string): void {

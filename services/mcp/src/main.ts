@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     const { port } = await listenHttp(cfg);
     process.stderr.write(`mcp: Streamable HTTP on ${cfg.host}:${port}/mcp for ${cfg.url}\n`);
     if (!isLoopback(cfg.host) && cfg.allowedHosts.length === 0)
-      process.stderr.write('mcp: MCP_HOST is beyond loopback but MCP_ALLOWED_HOSTS is empty: only loopback Host names are answered\n');
+      process.stderr.write(
+        'mcp: MCP_HOST is beyond loopback but MCP_ALLOWED_HOSTS is empty: only loopback Host names are answered\n',
+      );
     return;
   }
   if (!cfg.token) throw new Error('mcp configuration: MM_TOKEN is required over stdio');

@@ -14,20 +14,30 @@ describe('the next step after a wait', () => {
       { name: 'skipRecordingNaming', arguments: { id: 'r1' } },
       { name: 'waitForRecording', arguments: { id: 'r1' } },
     ]);
-    const until = nextStep({ id: 'r1', status: 'NAMING', naming: { ...naming, deadline: '2026-01-01T00:00:00Z' } }, every);
+    const until = nextStep(
+      { id: 'r1', status: 'NAMING', naming: { ...naming, deadline: '2026-01-01T00:00:00Z' } },
+      every,
+    );
     expect(until!.message).toMatch(/until 2026-01-01T00:00:00Z \(then it goes on by itself\)/);
   });
 
   it('offers only the tools the token has, naming the scope the others need', () => {
-    const next = nextStep({ id: 'r1', status: 'FAILED', error: { code: 'TRANSCRIBE_FAILED', retryable: true } }, readOnly)!;
+    const next = nextStep(
+      { id: 'r1', status: 'FAILED', error: { code: 'TRANSCRIBE_FAILED', retryable: true } },
+      readOnly,
+    )!;
     expect(next).toEqual({
-      message: expect.stringMatching(/retryRecording \(needs the scope recordings:write, which this token does not have\)/),
+      message: expect.stringMatching(
+        /retryRecording \(needs the scope recordings:write, which this token does not have\)/,
+      ),
       calls: [],
     });
   });
 
   it('says nothing more at READY or at a FAILED that cannot be retried', () => {
     expect(nextStep({ id: 'r1', status: 'READY' }, every)).toBeNull();
-    expect(nextStep({ id: 'r1', status: 'FAILED', error: { code: 'AUDIO_CORRUPT', retryable: false } }, every)).toBeNull();
+    expect(
+      nextStep({ id: 'r1', status: 'FAILED', error: { code: 'AUDIO_CORRUPT', retryable: false } }, every),
+    ).toBeNull();
   });
 });

@@ -48,9 +48,13 @@ describe('tools from the route table', () => {
       const tools = toolsFor(SCOPES, { transport, audioByUrl: true });
       for (const t of tools) {
         for (const h of headers) expect([t.name, t.description]).toEqual([t.name, expect.not.stringContaining(h)]);
-        expect([t.name, t.description]).toEqual([t.name, expect.not.stringMatching(/multipart|form-data|answers 2\d\d/)]);
+        expect([t.name, t.description]).toEqual([
+          t.name,
+          expect.not.stringMatching(/multipart|form-data|answers 2\d\d/),
+        ]);
         expect([t.name, t.description]).toEqual([t.name, expect.not.stringMatching(/\b[1-5]\d\d\b|HTTP/)]);
-        if (t.route.spends) expect(t.description).toMatch(/The same call repeated returns the first result, charged once/);
+        if (t.route.spends)
+          expect(t.description).toMatch(/The same call repeated returns the first result, charged once/);
       }
       const submit = tools.find((t) => t.name === 'submitRecording')!;
       expect(submit.description).toContain(`\`${audio}\``);

@@ -54,7 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
   const llmEngine = r.oneOf('LLM_ENGINE', ['extractive', 'openai'] as const, 'extractive');
   const baseUrl = r.str('OPENAI_BASE_URL', 'https://api.openai.com');
   const apiKey = r.optional('OPENAI_API_KEY');
-  if ((asrEngine === 'openai' || llmEngine === 'openai') && !r.optional('OPENAI_BASE_URL')) r.problem('OPENAI_BASE_URL must be set when an openai engine is chosen');
+  if ((asrEngine === 'openai' || llmEngine === 'openai') && !r.optional('OPENAI_BASE_URL'))
+    r.problem('OPENAI_BASE_URL must be set when an openai engine is chosen');
   return r.done('pipeline', {
     ...readCommonConfig(r, 'pipeline'),
     audioStore: readStoreConfig(r),

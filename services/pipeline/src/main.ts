@@ -18,7 +18,14 @@ export async function startPipeline(config: PipelineConfig): Promise<Running> {
   await requireSchema(db, 'pipeline', migrations);
   const bus = await connectServiceBus(config, 'pipeline');
   const store = await openStore(config.audioStore);
-  const runner = new JobRunner({ db, store, engines: createEngines(config), logger, autoRetries: config.autoRetries, autoRetryDelaySeconds: config.autoRetryDelaySeconds });
+  const runner = new JobRunner({
+    db,
+    store,
+    engines: createEngines(config),
+    logger,
+    autoRetries: config.autoRetries,
+    autoRetryDelaySeconds: config.autoRetryDelaySeconds,
+  });
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
   const timers = startTimerLoop(db, logger);
   const stopConsumers = await startConsumers(bus, db, runner, logger, config);

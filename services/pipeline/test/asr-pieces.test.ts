@@ -1,7 +1,12 @@
 import { halvePiece, joinPieces, piecePrompt, planPieces, type PieceRules } from '../src/domain/asr-pieces';
 import { backoffMs, retryAfterMs } from '../src/domain/backoff';
 
-const RULES: PieceRules = { maxPieceMs: 600_000, maxPieceBytes: 24 * 2 ** 20, worstBytesPerSecond: 33_000, searchMs: 8000 };
+const RULES: PieceRules = {
+  maxPieceMs: 600_000,
+  maxPieceBytes: 24 * 2 ** 20,
+  worstBytesPerSecond: 33_000,
+  searchMs: 8000,
+};
 const w = (word: string, startMs: number, endMs = startMs + 300) => ({ word, startMs, endMs });
 
 describe('planPieces', () => {
@@ -47,19 +52,35 @@ describe('joinPieces', () => {
       { startMs: 0, endMs: 10_000, words: [w('we', 100), w('decided', 500)] },
       { startMs: 10_000, endMs: 20_000, words: [w('to', 50), w('ship', 400)] },
     ]);
-    expect(words.map((x) => [x.word, x.startMs])).toEqual([['we', 100], ['decided', 500], ['to', 10_050], ['ship', 10_400]]);
+    expect(words.map((x) => [x.word, x.startMs])).toEqual([
+      ['we', 100],
+      ['decided', 500],
+      ['to', 10_050],
+      ['ship', 10_400],
+    ]);
   });
 
   it('drops an echo of the prompt at the start of a piece and words past its end', () => {
     const words = joinPieces([
-      { startMs: 0, endMs: 5000, words: [w('please', 100), w('send', 400), w('the', 700), w('notes', 900), w('ghost', 5400)] },
-      { startMs: 5000, endMs: 9000, words: [w('send', 0), w('the', 100), w('notes', 200), w('tomorrow', 600)], prompt: 'Sara. please send the notes' },
+      {
+        startMs: 0,
+        endMs: 5000,
+        words: [w('please', 100), w('send', 400), w('the', 700), w('notes', 900), w('ghost', 5400)],
+      },
+      {
+        startMs: 5000,
+        endMs: 9000,
+        words: [w('send', 0), w('the', 100), w('notes', 200), w('tomorrow', 600)],
+        prompt: 'Sara. please send the notes',
+      },
     ]);
     expect(words.map((x) => x.word)).toEqual(['please', 'send', 'the', 'notes', 'tomorrow']);
   });
 
   it('keeps a piece that only starts like the prompt ends', () => {
-    const words = joinPieces([{ startMs: 0, endMs: 5000, words: [w('the', 0), w('notes', 300), w('again', 600)], prompt: 'send the notes' }]);
+    const words = joinPieces([
+      { startMs: 0, endMs: 5000, words: [w('the', 0), w('notes', 300), w('again', 600)], prompt: 'send the notes' },
+    ]);
     expect(words).toHaveLength(3);
   });
 });

@@ -24,7 +24,11 @@ describe('PocketsphinxAsr on shared decoder slots', () => {
     // A "decoder" that notes each start and fails.
     const starts = path.join(dir, 'starts');
     const decoder = path.join(dir, 'failing-decoder.sh');
-    await fs.writeFile(decoder, `#!/bin/sh\necho start >> '${starts}'\necho 'ERROR: "model.c", line 1: broken model' >&2\nexit 1\n`, { mode: 0o755 });
+    await fs.writeFile(
+      decoder,
+      `#!/bin/sh\necho start >> '${starts}'\necho 'ERROR: "model.c", line 1: broken model' >&2\nexit 1\n`,
+      { mode: 0o755 },
+    );
 
     const slots = new DecoderSlots(2);
     // Another transcription holds one slot until the first chunk has failed.
@@ -34,7 +38,8 @@ describe('PocketsphinxAsr on shared decoder slots', () => {
     const result = asr.transcribe({ wavPath: wav, keyterms: [] });
     const settled = result.catch((err: unknown) => err);
     // The first chunk runs in the free slot and fails while the second waits for the held one.
-    for (let i = 0; i < 100 && !(await fs.readFile(starts, 'utf8').catch(() => '')); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !(await fs.readFile(starts, 'utf8').catch(() => '')); i++)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 200));
     release();
     await other;

@@ -22,7 +22,23 @@ describe('probe', () => {
     try {
       const meeting = await speakMeeting(STANDUP_SCRIPT);
       const video = path.join(dir, 'clip.mp4');
-      await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=blue:s=160x120:d=3', '-i', meeting.path, '-t', '3', '-c:v', 'libx264', '-c:a', 'aac', video]);
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=blue:s=160x120:d=3',
+        '-i',
+        meeting.path,
+        '-t',
+        '3',
+        '-c:v',
+        'libx264',
+        '-c:a',
+        'aac',
+        video,
+      ]);
       expect(await probe(video)).toMatchObject({ hasAudio: true, hasVideo: true });
       const wav = path.join(dir, 'clip.wav');
       await toWav16k(video, wav);

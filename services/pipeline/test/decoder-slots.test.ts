@@ -4,7 +4,14 @@ import { DecoderSlots } from '../src/engines/decoder-slots';
 function gatedTask(log: string[], name: string) {
   let release!: () => void;
   const done = new Promise<void>((r) => (release = r));
-  return { run: async () => { log.push(name); await done; return name; }, release };
+  return {
+    run: async () => {
+      log.push(name);
+      await done;
+      return name;
+    },
+    release,
+  };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -36,7 +43,11 @@ describe('DecoderSlots', () => {
 
   it('frees the slot of a task that fails', async () => {
     const slots = new DecoderSlots(1);
-    await expect(slots.run(async () => { throw new Error('decoder died'); })).rejects.toThrow('decoder died');
+    await expect(
+      slots.run(async () => {
+        throw new Error('decoder died');
+      }),
+    ).rejects.toThrow('decoder died');
     await expect(slots.run(async () => 'next')).resolves.toBe('next');
   });
 });

@@ -4,7 +4,11 @@ import { turnPauses } from '../src/domain/spoken-sentences';
 import { buildTurns, type SpeakerWord } from '../src/domain/turns';
 
 /** The spoken words of a written sentence: lower case, no punctuation. */
-const words = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, '').trim();
+const words = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}' ]+/gu, '')
+    .trim();
 
 /** A turn as the recognizer times it: words that touch, `[700]` a silence before the next word. */
 function turn(index: number, speaker: string, script: string): DigestSegment {
@@ -92,7 +96,14 @@ describe('digest sentences from a written transcript', () => {
     'Good morning. We decided to ship on Friday, after the review.',
     'OK. John will fix the login bug before the NATS upgrade.',
     'what about the iOS build?',
-  ].map((text, index) => ({ index, speaker: `speaker_${index}`, speakerName: null, startMs: index * 5000, endMs: index * 5000 + 4000, text }));
+  ].map((text, index) => ({
+    index,
+    speaker: `speaker_${index}`,
+    speakerName: null,
+    startMs: index * 5000,
+    endMs: index * 5000 + 4000,
+    text,
+  }));
 
   it('keeps its sentences exactly as written', () => {
     const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments: WRITTEN });

@@ -1,7 +1,8 @@
 import { fairStartOrder, nextFairJob, type AccountUse } from '../src/domain/fair-order';
 import { FairGate, GateClosedError } from '../src/services/fair-gate';
 
-const use = (entries: Array<[string, number, number | null]>) => new Map<string, AccountUse>(entries.map(([a, running, lastStart]) => [a, { running, lastStart }]));
+const use = (entries: Array<[string, number, number | null]>) =>
+  new Map<string, AccountUse>(entries.map(([a, running, lastStart]) => [a, { running, lastStart }]));
 
 describe('nextFairJob', () => {
   it('returns -1 when nothing waits', () => {
@@ -22,8 +23,25 @@ describe('nextFairJob', () => {
       { account: 'b', seq: 2 },
       { account: 'c', seq: 3 },
     ];
-    expect(nextFairJob(waiting, use([['a', 0, 5], ['b', 0, 3]]))).toBe(2);
-    expect(nextFairJob(waiting, use([['a', 0, 5], ['b', 0, 3], ['c', 0, 4]]))).toBe(1);
+    expect(
+      nextFairJob(
+        waiting,
+        use([
+          ['a', 0, 5],
+          ['b', 0, 3],
+        ]),
+      ),
+    ).toBe(2);
+    expect(
+      nextFairJob(
+        waiting,
+        use([
+          ['a', 0, 5],
+          ['b', 0, 3],
+          ['c', 0, 4],
+        ]),
+      ),
+    ).toBe(1);
   });
 
   it('keeps an account’s own jobs in arrival order', () => {
@@ -45,7 +63,11 @@ describe('fairStartOrder', () => {
   });
 
   it('on one slot, takes the accounts in turn', () => {
-    expect(fairStartOrder(burst, 1).map((i) => burst[i]).join('')).toBe('ABCABCABCABC');
+    expect(
+      fairStartOrder(burst, 1)
+        .map((i) => burst[i])
+        .join(''),
+    ).toBe('ABCABCABCABC');
   });
 
   it('gives a late single meeting the next free slot ahead of a backlog', () => {
@@ -93,7 +115,9 @@ describe('FairGate', () => {
 
   it('frees the slot when a task throws', async () => {
     const gate = new FairGate(1);
-    await expect(gate.run('a', async () => Promise.reject(new Error('engine failed')))).rejects.toThrow('engine failed');
+    await expect(gate.run('a', async () => Promise.reject(new Error('engine failed')))).rejects.toThrow(
+      'engine failed',
+    );
     await expect(gate.run('a', async () => 'next')).resolves.toBe('next');
     expect(gate.depth).toEqual({ waiting: 0, running: 0 });
   });

@@ -1,7 +1,8 @@
 import { correctKeyterms, correctKeytermsInText, soundKey } from '../src/domain/keyterms';
 import type { TimedWord } from '../src/domain/turns';
 
-const words = (text: string): TimedWord[] => text.split(' ').map((word, i) => ({ word, startMs: i * 500, endMs: i * 500 + 400, confidence: 0.9 }));
+const words = (text: string): TimedWord[] =>
+  text.split(' ').map((word, i) => ({ word, startMs: i * 500, endMs: i * 500 + 400, confidence: 0.9 }));
 const text = (ws: TimedWord[]): string => ws.map((w) => w.word).join(' ');
 
 describe('correctKeyterms', () => {
@@ -21,7 +22,9 @@ describe('correctKeyterms', () => {
   });
 
   it('corrects a multi-word term word by word', () => {
-    expect(text(correctKeyterms(words('the project appollo launch'), ['Project Apollo']))).toBe('the Project Apollo launch');
+    expect(text(correctKeyterms(words('the project appollo launch'), ['Project Apollo']))).toBe(
+      'the Project Apollo launch',
+    );
   });
 
   it('leaves inflected forms and unrelated words alone', () => {

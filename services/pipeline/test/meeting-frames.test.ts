@@ -19,8 +19,17 @@ function signal(): Float32Array {
 }
 
 /** The blocks put back together, as one whole-signal result. */
-async function joined(pcm: ReturnType<typeof pcmFromSamples>, count: number, blockFrames: number): Promise<FrameFeatures> {
-  const all: FrameFeatures = { count, mfcc: new Float32Array(count * N_CEPS), energyDb: new Float32Array(count), flatness: new Float32Array(count) };
+async function joined(
+  pcm: ReturnType<typeof pcmFromSamples>,
+  count: number,
+  blockFrames: number,
+): Promise<FrameFeatures> {
+  const all: FrameFeatures = {
+    count,
+    mfcc: new Float32Array(count * N_CEPS),
+    energyDb: new Float32Array(count),
+    flatness: new Float32Array(count),
+  };
   let next = 0;
   for await (const { first, ff } of frameFeatureBlocks(pcm, blockFrames)) {
     expect(first).toBe(next);
@@ -59,7 +68,10 @@ describe('meeting features read in blocks', () => {
 
   it('tells arbitrary bytes from a recording', async () => {
     let seed = 1;
-    const hiss = Float32Array.from({ length: 32000 }, () => ((seed = (seed * 69069 + 1) % 4294967296) / 4294967296) * 2 - 1);
+    const hiss = Float32Array.from(
+      { length: 32000 },
+      () => ((seed = (seed * 69069 + 1) % 4294967296) / 4294967296) * 2 - 1,
+    );
     expect(await looksLikeRandomBytes(pcmFromSamples(hiss))).toBe(true);
     expect(await looksLikeRandomBytes(pcm)).toBe(false);
     expect(await looksLikeRandomBytes(pcmFromSamples(new Float32Array(100)))).toBe(false);

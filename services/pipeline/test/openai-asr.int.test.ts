@@ -36,7 +36,10 @@ const memoryCheckpoint = (): PieceCheckpoint & { kept: Map<string, AsrPiece> } =
 const bare = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 /** The stand-in's own words, piece after piece (the piece number is in the file name). */
 const standinWords = (requests: StandinRequest[]) =>
-  [...requests].filter((r) => r.status === 200).sort((a, b) => a.fileName.localeCompare(b.fileName)).flatMap((r) => r.words.map(bare));
+  [...requests]
+    .filter((r) => r.status === 200)
+    .sort((a, b) => a.fileName.localeCompare(b.fileName))
+    .flatMap((r) => r.words.map(bare));
 
 beforeAll(async () => {
   standin = await WhisperStandin.start();
@@ -57,13 +60,18 @@ describe('OpenAiAsr through the stand-in server', () => {
     const result = await engine().transcribe({ wavPath: meeting.path, keyterms: ['Sara'] });
     const sent = standin.requests;
     expect(sent.length).toBeGreaterThanOrEqual(3);
-    expect(sent.every((r) => r.status === 200 && r.fileName.endsWith('.flac') && r.bytes < OPENAI_MAX_FILE_BYTES)).toBe(true);
-    expect(sent.every((r) => r.responseFormat === 'verbose_json' && r.model === 'whisper-1' && r.language === null)).toBe(true);
+    expect(sent.every((r) => r.status === 200 && r.fileName.endsWith('.flac') && r.bytes < OPENAI_MAX_FILE_BYTES)).toBe(
+      true,
+    );
+    expect(
+      sent.every((r) => r.responseFormat === 'verbose_json' && r.model === 'whisper-1' && r.language === null),
+    ).toBe(true);
     // Each later piece's prompt: the keyterms, then the end of what the previous piece said.
     expect(sent[1].prompt).toMatch(new RegExp(`^Sara\\. .*${sent[0].words[sent[0].words.length - 1]}$`));
     reference = result.words.map((w) => bare(w.word));
     expect(reference).toEqual(standinWords(sent));
-    for (let i = 1; i < result.words.length; i++) expect(result.words[i].startMs).toBeGreaterThanOrEqual(result.words[i - 1].startMs);
+    for (let i = 1; i < result.words.length; i++)
+      expect(result.words[i].startMs).toBeGreaterThanOrEqual(result.words[i - 1].startMs);
     expect(result.words[result.words.length - 1].endMs).toBeLessThanOrEqual(meeting.durationMs + 100);
     // Offsets are right: each script turn's first word is heard near where flite spoke it.
     const release = result.words.find((w) => bare(w.word) === 'friday');
@@ -73,7 +81,13 @@ describe('OpenAiAsr through the stand-in server', () => {
   }, 120_000);
 
   it('rides out a 429 storm with Retry-After and a stalled piece, with fewer requests in flight meanwhile', async () => {
-    standin.inject({ status: 429, retryAfterSeconds: 1 }, { status: 429, retryAfterSeconds: 1 }, { stall: true }, { status: 429 }, { status: 500 });
+    standin.inject(
+      { status: 429, retryAfterSeconds: 1 },
+      { status: 429, retryAfterSeconds: 1 },
+      { stall: true },
+      { status: 429 },
+      { status: 500 },
+    );
     const asr = engine({ concurrency: 3, timeoutMs: 1500, attempts: 3 });
     const result = await asr.transcribe({ wavPath: meeting.path, keyterms: ['Sara'] });
     expect(result.words.map((w) => bare(w.word))).toEqual(reference);
@@ -87,7 +101,9 @@ describe('OpenAiAsr through the stand-in server', () => {
   it('fails TRANSCRIBE_FAILED when a piece never gets through, keeping the finished ones; the retry sends only the rest', async () => {
     const checkpoint = memoryCheckpoint();
     standin.options.refuse = /^piece-0002-/;
-    const err = await engine().transcribe({ wavPath: meeting.path, keyterms: ['Sara'], checkpoint }).catch((e: unknown) => e);
+    const err = await engine()
+      .transcribe({ wavPath: meeting.path, keyterms: ['Sara'], checkpoint })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'TRANSCRIBE_FAILED', retryable: true });
     expect(checkpoint.kept.size).toBe(2);
     standin.options.refuse = undefined;
@@ -102,11 +118,16 @@ describe('OpenAiAsr through the stand-in server', () => {
 
   it('passes the meeting language and reads a segments-only Persian answer, times spread within segments', async () => {
     Object.assign(standin.options, { persian: true, segmentsOnly: true });
-    const result = await engine({ format: 'opus' }).transcribe({ wavPath: meeting.path, keyterms: [], language: 'fa-IR' });
+    const result = await engine({ format: 'opus' }).transcribe({
+      wavPath: meeting.path,
+      keyterms: [],
+      language: 'fa-IR',
+    });
     expect(standin.requests.every((r) => r.language === 'fa' && r.fileName.endsWith('.ogg'))).toBe(true);
     expect(result.language).toBe('fa');
     expect(result.words.every((w) => /^[\u0600-\u06ff\u200c]+$/.test(w.word))).toBe(true);
     expect(result.words.map((w) => w.word)).toContain('جمعه');
-    for (let i = 1; i < result.words.length; i++) expect(result.words[i].startMs).toBeGreaterThanOrEqual(result.words[i - 1].endMs);
+    for (let i = 1; i < result.words.length; i++)
+      expect(result.words[i].startMs).toBeGreaterThanOrEqual(result.words[i - 1].endMs);
   }, 120_000);
 });

@@ -26,7 +26,8 @@ async function readRequest(req: IncomingMessage): Promise<Received> {
   const r: Received = { path: req.url ?? '', auth: req.headers.authorization };
   const type = String(req.headers['content-type'] ?? '');
   // Let undici parse the multipart body exactly as a real server framework would.
-  if (type.startsWith('multipart/')) r.form = await new Request('http://local/', { method: 'POST', headers: { 'content-type': type }, body }).formData();
+  if (type.startsWith('multipart/'))
+    r.form = await new Request('http://local/', { method: 'POST', headers: { 'content-type': type }, body }).formData();
   else r.json = JSON.parse(body.toString('utf8'));
   return r;
 }
@@ -86,7 +87,12 @@ describe('the transcription client', () => {
     ...over,
   });
   const send = (over: Partial<TranscriptionClientOptions> = {}, lim = limit()) =>
-    requestTranscription(options(over), lim, { file: new Blob([Buffer.from('fLaC fake audio bytes')]), fileName: 'piece-0000-0.flac', prompt: 'Sara, Project Apollo.', language: 'fa' });
+    requestTranscription(options(over), lim, {
+      file: new Blob([Buffer.from('fLaC fake audio bytes')]),
+      fileName: 'piece-0000-0.flac',
+      prompt: 'Sara, Project Apollo.',
+      language: 'fa',
+    });
 
   it('posts the piece with its prompt and language and asks for word and segment times', async () => {
     answer = () => ({ status: 200, body: VERBOSE });
@@ -125,7 +131,12 @@ describe('the transcription client', () => {
 
   it('tries again after a 500 and after a stalled answer, then gives the words', async () => {
     let n = 0;
-    answer = () => (++n === 1 ? { status: 500, body: { error: { message: 'overloaded' } } } : n === 2 ? 'stall' : { status: 200, body: VERBOSE });
+    answer = () =>
+      ++n === 1
+        ? { status: 500, body: { error: { message: 'overloaded' } } }
+        : n === 2
+          ? 'stall'
+          : { status: 200, body: VERBOSE };
     const result = await send({ timeoutMs: 300 });
     expect(n).toBe(3);
     expect(result.words).toHaveLength(6);
@@ -133,7 +144,10 @@ describe('the transcription client', () => {
 
   it('waits out a 429 for its Retry-After and halves the requests in flight', async () => {
     let n = 0;
-    answer = () => (++n === 1 ? { status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '1' } } : { status: 200, body: VERBOSE });
+    answer = () =>
+      ++n === 1
+        ? { status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '1' } }
+        : { status: 200, body: VERBOSE };
     const lim = new AdaptiveLimit(4);
     const started = Date.now();
     await send({}, lim);
@@ -142,9 +156,19 @@ describe('the transcription client', () => {
   });
 
   it.each([
-    ['AUDIO_CORRUPT', 'a file it cannot decode', { status: 400, body: { error: { message: 'Invalid file format. Supported formats: flac, m4a, mp3, wav' } } }, 1],
+    [
+      'AUDIO_CORRUPT',
+      'a file it cannot decode',
+      { status: 400, body: { error: { message: 'Invalid file format. Supported formats: flac, m4a, mp3, wav' } } },
+      1,
+    ],
     ['TRANSCRIBE_FAILED', 'server errors on every try', { status: 500, body: { error: { message: 'overloaded' } } }, 3],
-    ['TRANSCRIBE_FAILED', 'a refused key, without retrying', { status: 401, body: { error: { message: 'Incorrect API key provided' } } }, 1],
+    [
+      'TRANSCRIBE_FAILED',
+      'a refused key, without retrying',
+      { status: 401, body: { error: { message: 'Incorrect API key provided' } } },
+      1,
+    ],
   ])('fails with %s when the server answers %s', async (code, _what, reply, tries) => {
     answer = () => reply;
     await expect(send()).rejects.toMatchObject({ code });
@@ -159,13 +183,34 @@ describe('the transcription client', () => {
 });
 
 const SEGMENTS: DigestSegment[] = [
-  { index: 0, speaker: 'speaker_0', speakerName: 'Sara', startMs: 0, endMs: 4000, text: 'We decided to ship the release on Friday.' },
-  { index: 1, speaker: 'speaker_1', speakerName: null, startMs: 4500, endMs: 8000, text: 'John will fix the login bug. Can we test it on Thursday?' },
+  {
+    index: 0,
+    speaker: 'speaker_0',
+    speakerName: 'Sara',
+    startMs: 0,
+    endMs: 4000,
+    text: 'We decided to ship the release on Friday.',
+  },
+  {
+    index: 1,
+    speaker: 'speaker_1',
+    speakerName: null,
+    startMs: 4500,
+    endMs: 8000,
+    text: 'John will fix the login bug. Can we test it on Thursday?',
+  },
 ];
 
 const chat = (content: unknown): { status: number; body: unknown } => ({
   status: 200,
-  body: { choices: [{ index: 0, message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) } }] },
+  body: {
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
+      },
+    ],
+  },
 });
 
 describe('OpenAiDigest', () => {
@@ -179,7 +224,12 @@ describe('OpenAiDigest', () => {
         decisions: [{ text: 'Ship the release on Friday', segments: [0] }],
         action_items: [{ text: 'Fix the login bug', owner: 'John', segments: [1] }],
       });
-    const digest = await engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS, memory: ['Sara leads the release'] });
+    const digest = await engine().generate({
+      kind: 'MEETING',
+      language: 'en',
+      segments: SEGMENTS,
+      memory: ['Sara leads the release'],
+    });
     const [r] = received;
     expect(r.path).toBe('/v1/chat/completions');
     expect(r.json?.model).toBe('gpt-test');
@@ -211,15 +261,26 @@ describe('OpenAiDigest', () => {
         key_points: [{ text: 'Testing happens Thursday', segments: [1] }],
       });
     const digest = await engine().generate({ kind: 'INTERVIEW', language: 'en', segments: SEGMENTS });
-    expect(digest.sections[1]).toEqual({ kind: 'question_list', title: 'Questions', items: ['Can we test it on Thursday?'] });
+    expect(digest.sections[1]).toEqual({
+      kind: 'question_list',
+      title: 'Questions',
+      items: ['Can we test it on Thursday?'],
+    });
     answer = () => chat({ summary: 'ok', action_items: [{ text: 'Call the bank', owner: 'Mallory', segments: [0] }] });
     const memo = await engine().generate({ kind: 'VOICE_MEMO', language: 'en', segments: SEGMENTS });
     expect(memo.sections[1]).toMatchObject({ items: [{ text: 'Call the bank', owner: null }] });
   });
 
   it('refuses an answer whose citations are all invented', async () => {
-    answer = () => chat({ title: 'x', summary: { text: 'Made up.', segments: [42] }, decisions: [{ text: 'Nothing real', segments: [42] }] });
-    await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({ code: 'GENERATE_FAILED' });
+    answer = () =>
+      chat({
+        title: 'x',
+        summary: { text: 'Made up.', segments: [42] },
+        decisions: [{ text: 'Nothing real', segments: [42] }],
+      });
+    await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({
+      code: 'GENERATE_FAILED',
+    });
   });
 
   it.each([
@@ -228,7 +289,9 @@ describe('OpenAiDigest', () => {
     ['an answer without a message', { status: 200, body: { choices: [] } }],
   ])('is GENERATE_FAILED for %s', async (_what, reply) => {
     answer = () => reply;
-    await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({ code: 'GENERATE_FAILED' });
+    await expect(engine().generate({ kind: 'MEETING', language: 'en', segments: SEGMENTS })).rejects.toMatchObject({
+      code: 'GENERATE_FAILED',
+    });
   });
 
   it('summarises a transcript longer than its budget in parts and merges them, every citation a real turn', async () => {
@@ -242,29 +305,47 @@ describe('OpenAiDigest', () => {
     }));
     answer = (r) => {
       const [system, user] = r.json!.messages.map((m) => m.content);
-      if (system.includes('summaries of consecutive parts')) return chat({ title: 'The whole plan', summary: { text: 'Twelve items moved forward.', segments: [0, 11, 99] } });
+      if (system.includes('summaries of consecutive parts'))
+        return chat({
+          title: 'The whole plan',
+          summary: { text: 'Twelve items moved forward.', segments: [0, 11, 99] },
+        });
       const lines = [...user.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1]));
       return chat({
         summary: { text: `Items ${lines[0]} to ${lines[lines.length - 1]}.`, segments: [lines[0]] },
-        decisions: [...lines.map((n) => ({ text: `Move item ${n} forward`, segments: [n] })), { text: 'Invented', segments: [lines[lines.length - 1] + 1] }],
+        decisions: [
+          ...lines.map((n) => ({ text: `Move item ${n} forward`, segments: [n] })),
+          { text: 'Invented', segments: [lines[lines.length - 1] + 1] },
+        ],
       });
     };
-    const digest = await new OpenAiDigest({ baseUrl, model: 'gpt-test', contextTokens: 1000 }).generate({ kind: 'MEETING', language: 'en', segments: long });
+    const digest = await new OpenAiDigest({ baseUrl, model: 'gpt-test', contextTokens: 1000 }).generate({
+      kind: 'MEETING',
+      language: 'en',
+      segments: long,
+    });
     const parts = received.filter((r) => !r.json!.messages[0].content.includes('summaries of consecutive parts'));
     expect(parts.length).toBeGreaterThanOrEqual(3);
     // Each request stays within the budget; together the parts hold every segment once.
-    for (const r of parts) expect(r.json!.messages.map((m) => m.content).join('\n').length / 3).toBeLessThanOrEqual(1000);
-    const seen = parts.flatMap((r) => [...r.json!.messages[1].content.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1])));
+    for (const r of parts)
+      expect(r.json!.messages.map((m) => m.content).join('\n').length / 3).toBeLessThanOrEqual(1000);
+    const seen = parts.flatMap((r) =>
+      [...r.json!.messages[1].content.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1])),
+    );
     expect(seen).toEqual(long.map((s) => s.index));
     expect(received[received.length - 1].json!.messages[1].content).toContain('Part 1 (lines 0)');
     expect(digest.title).toBe('The whole plan');
     expect(digest.sections[0]).toMatchObject({ kind: 'summary', text: 'Twelve items moved forward.' });
     // Items citing the next part's first line were checked against their own part and dropped.
-    expect(digest.sections[1]).toMatchObject({ kind: 'decision_list', items: long.map((s) => `Move item ${s.index} forward`) });
+    expect(digest.sections[1]).toMatchObject({
+      kind: 'decision_list',
+      items: long.map((s) => `Move item ${s.index} forward`),
+    });
   });
 
   it('writes Persian section titles and falls back to a suggested title', async () => {
-    answer = () => chat({ summary: { text: 'خلاصه جلسه', segments: [0] }, decisions: [{ text: 'انتشار جمعه', segments: [0] }] });
+    answer = () =>
+      chat({ summary: { text: 'خلاصه جلسه', segments: [0] }, decisions: [{ text: 'انتشار جمعه', segments: [0] }] });
     const digest = await engine().generate({ kind: 'CALL', language: 'fa', segments: SEGMENTS });
     expect(digest.sections.map((s) => s.title)).toEqual(['خلاصه', 'تصمیم‌ها', 'کارهای پیگیری']);
     expect(digest.title).not.toBe('');

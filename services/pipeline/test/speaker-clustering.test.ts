@@ -19,7 +19,12 @@ function voice(center: number[], pitchHz: number, frames: number, seed: number):
     return x / 2147483648 - 0.5;
   };
   for (let f = 0; f < frames; f++) {
-    addFrame(s, center.map((c) => c + 2 * rand()), 0, pitchHz * (1 + 0.1 * rand()));
+    addFrame(
+      s,
+      center.map((c) => c + 2 * rand()),
+      0,
+      pitchHz * (1 + 0.1 * rand()),
+    );
   }
   return s;
 }
@@ -50,7 +55,13 @@ describe('mergeStats', () => {
 
 describe('clusterVoices', () => {
   it('groups pieces by voice under the threshold', () => {
-    const pieces = [voice(A, 180, 300, 1), voice(B, 110, 300, 2), voice(A, 180, 300, 3), voice(B, 110, 300, 4), voice(A, 180, 300, 5)];
+    const pieces = [
+      voice(A, 180, 300, 1),
+      voice(B, 110, 300, 2),
+      voice(A, 180, 300, 3),
+      voice(B, 110, 300, 4),
+      voice(A, 180, 300, 5),
+    ];
     const ids = clusterVoices(pieces, 3.25);
     expect(ids[0]).toBe(ids[2]);
     expect(ids[0]).toBe(ids[4]);
@@ -59,7 +70,9 @@ describe('clusterVoices', () => {
   });
 
   it('merges nothing when the threshold is below every distance', () => {
-    expect(new Set(clusterVoices([voice(A, 180, 300, 1), voice(A, 180, 300, 2), voice(B, 110, 300, 3)], -100)).size).toBe(3);
+    expect(
+      new Set(clusterVoices([voice(A, 180, 300, 1), voice(A, 180, 300, 2), voice(B, 110, 300, 3)], -100)).size,
+    ).toBe(3);
   });
 });
 
@@ -71,7 +84,7 @@ describe('logLikelihood', () => {
     expect(underA).toBeGreaterThan(underB + 100);
   });
 
-  it('equals the sum of the frames\' Gaussian log-densities', () => {
+  it("equals the sum of the frames' Gaussian log-densities", () => {
     const model = voice(A, 180, 300, 1);
     const frames = [
       [1.5, 4, -2, 0.5, 3],
@@ -133,7 +146,7 @@ describe('widenToward', () => {
     expect(variance(widenToward(many, meeting, 10))).toBeLessThan(variance(widenToward(few, meeting, 10)));
   });
 
-  it('lets a short voice\'s unheard sound score closer to it than under its own narrow spread', () => {
+  it("lets a short voice's unheard sound score closer to it than under its own narrow spread", () => {
     const short = frames(...Array.from({ length: 20 }, (_, i) => (i % 2 ? 0.5 : -0.5)));
     const meeting = mergeStats(short, frames(...Array.from({ length: 400 }, (_, i) => (i % 2 ? 4 : -4))));
     const unheard = frames(2, 2.2, 1.8);

@@ -49,7 +49,7 @@ describe('heardOnce', () => {
 });
 
 describe('dissolve', () => {
-  it('gives a speaker\'s words to the speaker before them, or after them at the start', () => {
+  it("gives a speaker's words to the speaker before them, or after them at the start", () => {
     expect(dissolve(['a', 'x', 'x', 'b'], 'x')).toEqual(['a', 'a', 'a', 'b']);
     expect(dissolve(['x', 'x', 'b', 'a'], 'x')).toEqual(['b', 'b', 'b', 'a']);
   });

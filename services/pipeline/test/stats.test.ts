@@ -3,8 +3,20 @@ import { isQuestion, splitSentences } from '../src/domain/text-units';
 
 describe('stats', () => {
   const segments = [
-    { speaker: 'speaker_0', speakerName: 'Sara', startMs: 0, endMs: 4000, text: 'good morning everyone what is the status of the release' },
-    { speaker: 'speaker_1', speakerName: null, startMs: 4500, endMs: 9000, text: 'the release is ready. Can we ship it on Friday?' },
+    {
+      speaker: 'speaker_0',
+      speakerName: 'Sara',
+      startMs: 0,
+      endMs: 4000,
+      text: 'good morning everyone what is the status of the release',
+    },
+    {
+      speaker: 'speaker_1',
+      speakerName: null,
+      startMs: 4500,
+      endMs: 9000,
+      text: 'the release is ready. Can we ship it on Friday?',
+    },
     { speaker: 'speaker_1', speakerName: null, startMs: 9100, endMs: 10000, text: 'i think so' },
     { speaker: 'speaker_0', speakerName: 'Sara', startMs: 11000, endMs: 12000, text: 'great thank you' },
   ];
@@ -53,13 +65,23 @@ describe('isQuestion', () => {
 
 describe('splitSentences', () => {
   it('splits punctuated text at its stops', () => {
-    expect(splitSentences('The plan is ready. Can we ship it? Yes!', 'en')).toEqual(['The plan is ready.', 'Can we ship it?', 'Yes!']);
+    expect(splitSentences('The plan is ready. Can we ship it? Yes!', 'en')).toEqual([
+      'The plan is ready.',
+      'Can we ship it?',
+      'Yes!',
+    ]);
   });
 
   it('splits unpunctuated text before questions and decisions, keeping the words verbatim', () => {
-    const text = 'good morning everyone thanks for coming what is the status of the billing system we decided to move it';
+    const text =
+      'good morning everyone thanks for coming what is the status of the billing system we decided to move it';
     const parts = splitSentences(text, 'en');
-    expect(parts).toEqual(['good morning everyone', 'thanks for coming', 'what is the status of the billing system', 'we decided to move it']);
+    expect(parts).toEqual([
+      'good morning everyone',
+      'thanks for coming',
+      'what is the status of the billing system',
+      'we decided to move it',
+    ]);
     expect(parts.join(' ')).toBe(text);
   });
 });

@@ -6,7 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { longMeeting, silence, speakMeeting, STANDUP_SCRIPT, type SpokenMeeting } from '../../../tests/support/speak-meeting';
+import {
+  longMeeting,
+  silence,
+  speakMeeting,
+  STANDUP_SCRIPT,
+  type SpokenMeeting,
+} from '../../../tests/support/speak-meeting';
 import { PocketsphinxAsr } from '../src/engines/asr';
 import { VoiceClusterDiarizer } from '../src/engines/diarize';
 import { ExtractiveDigest } from '../src/engines/digest';
@@ -14,8 +20,17 @@ import { transcribeMeeting, type MeetingTranscript } from '../src/engines/transc
 
 const engines = { asr: new PocketsphinxAsr(), diarizer: new VoiceClusterDiarizer() };
 
-const STOP = new Set('the a an and to of on in is are that this we us let them you all for with will be it at by'.split(' '));
-const contentWords = (text: string): Set<string> => new Set(text.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter((w) => w.length > 2 && !STOP.has(w)));
+const STOP = new Set(
+  'the a an and to of on in is are that this we us let them you all for with will be it at by'.split(' '),
+);
+const contentWords = (text: string): Set<string> =>
+  new Set(
+    text
+      .toLowerCase()
+      .replace(/[^a-z' ]+/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 2 && !STOP.has(w)),
+  );
 
 /** Share of the script's distinct content words that appear in the transcript. */
 function wordRecall(meeting: SpokenMeeting, transcript: MeetingTranscript): number {
@@ -26,7 +41,10 @@ function wordRecall(meeting: SpokenMeeting, transcript: MeetingTranscript): numb
 
 /** For each spoken turn, the segment starting within 1.5 s of it (or undefined). */
 function matchTurns(meeting: SpokenMeeting, transcript: MeetingTranscript) {
-  return meeting.turns.map((turn) => ({ turn, segment: transcript.segments.find((s) => Math.abs(s.startMs - turn.startMs) <= 1500) }));
+  return meeting.turns.map((turn) => ({
+    turn,
+    segment: transcript.segments.find((s) => Math.abs(s.startMs - turn.startMs) <= 1500),
+  }));
 }
 
 describe('a three-voice standup spoken by flite with pauses between turns', () => {
@@ -71,7 +89,9 @@ describe('a three-voice standup spoken by flite with pauses between turns', () =
     const decisions = digest.sections.find((s) => s.kind === 'decision_list');
     const actions = digest.sections.find((s) => s.kind === 'action_item_list');
     expect(decisions?.kind === 'decision_list' && decisions.items.some((i) => /decided|agreed/.test(i))).toBe(true);
-    expect(actions?.kind === 'action_item_list' && actions.items.map((i) => i.owner)).toEqual(expect.arrayContaining(['Sara', 'John']));
+    expect(actions?.kind === 'action_item_list' && actions.items.map((i) => i.owner)).toEqual(
+      expect.arrayContaining(['Sara', 'John']),
+    );
   });
 });
 
@@ -83,7 +103,8 @@ describe('voices that follow each other without any pause', () => {
     const matches = matchTurns(meeting, transcript);
     expect(matches.filter((m) => !m.segment).map((m) => m.turn.text)).toEqual([]);
     // Neighbouring turns are different voices, so their segments must carry different labels.
-    for (let i = 1; i < matches.length; i++) expect(matches[i].segment!.speaker).not.toBe(matches[i - 1].segment!.speaker);
+    for (let i = 1; i < matches.length; i++)
+      expect(matches[i].segment!.speaker).not.toBe(matches[i - 1].segment!.speaker);
   }, 180000);
 });
 
@@ -122,30 +143,48 @@ describe('audio the engines refuse', () => {
 
   it('is NO_SPEECH for silence', async () => {
     const file = await silence(5);
-    await expect(new PocketsphinxAsr().transcribe({ wavPath: file, keyterms: [] })).rejects.toMatchObject({ code: 'NO_SPEECH' });
-    await expect(transcribeMeeting(engines, { audioPath: file, keyterms: [] })).rejects.toMatchObject({ code: 'NO_SPEECH' });
+    await expect(new PocketsphinxAsr().transcribe({ wavPath: file, keyterms: [] })).rejects.toMatchObject({
+      code: 'NO_SPEECH',
+    });
+    await expect(transcribeMeeting(engines, { audioPath: file, keyterms: [] })).rejects.toMatchObject({
+      code: 'NO_SPEECH',
+    });
   });
 
   it('is AUDIO_CORRUPT for garbage bytes behind a valid wav header', async () => {
     const header = (await fs.readFile(await silence(1))).subarray(0, 44);
     const file = await write('garbage.wav', Buffer.concat([header, randomBytes(160000)]));
-    await expect(transcribeMeeting(engines, { audioPath: file, keyterms: [] })).rejects.toMatchObject({ code: 'AUDIO_CORRUPT' });
+    await expect(transcribeMeeting(engines, { audioPath: file, keyterms: [] })).rejects.toMatchObject({
+      code: 'AUDIO_CORRUPT',
+    });
   });
 
   it('is AUDIO_CORRUPT for garbage bytes behind a bare RIFF/WAVE tag', async () => {
-    const file = await write('broken.wav', Buffer.concat([Buffer.from('RIFF\x24\x00\x01\x00WAVE', 'latin1'), randomBytes(60000)]));
-    await expect(new PocketsphinxAsr().transcribe({ wavPath: file, keyterms: [] })).rejects.toMatchObject({ code: 'AUDIO_CORRUPT' });
-    await expect(transcribeMeeting(engines, { audioPath: file, keyterms: [] })).rejects.toMatchObject({ code: 'AUDIO_CORRUPT' });
+    const file = await write(
+      'broken.wav',
+      Buffer.concat([Buffer.from('RIFF\x24\x00\x01\x00WAVE', 'latin1'), randomBytes(60000)]),
+    );
+    await expect(new PocketsphinxAsr().transcribe({ wavPath: file, keyterms: [] })).rejects.toMatchObject({
+      code: 'AUDIO_CORRUPT',
+    });
+    await expect(transcribeMeeting(engines, { audioPath: file, keyterms: [] })).rejects.toMatchObject({
+      code: 'AUDIO_CORRUPT',
+    });
   });
 
   it('is TRANSCRIBE_FAILED, retryable, when the decoder cannot run', async () => {
     const meeting = await speakMeeting(STANDUP_SCRIPT);
     const asr = new PocketsphinxAsr({ binary: 'pocketsphinx-not-installed' });
-    await expect(asr.transcribe({ wavPath: meeting.path, keyterms: [] })).rejects.toMatchObject({ code: 'TRANSCRIBE_FAILED', retryable: true });
+    await expect(asr.transcribe({ wavPath: meeting.path, keyterms: [] })).rejects.toMatchObject({
+      code: 'TRANSCRIBE_FAILED',
+      retryable: true,
+    });
   });
 
   it('is TRANSCRIBE_FAILED for a language pocketsphinx has no model for', async () => {
     const meeting = await speakMeeting(STANDUP_SCRIPT);
-    await expect(new PocketsphinxAsr().transcribe({ wavPath: meeting.path, keyterms: [], language: 'fa' })).rejects.toMatchObject({ code: 'TRANSCRIBE_FAILED' });
+    await expect(
+      new PocketsphinxAsr().transcribe({ wavPath: meeting.path, keyterms: [], language: 'fa' }),
+    ).rejects.toMatchObject({ code: 'TRANSCRIBE_FAILED' });
   });
 });

@@ -1,6 +1,18 @@
-import { buildTurns, cleanDecoderWord, labelByFirstAppearance, pauseRuns, startTurnsAtVoice, type SpeakerWord } from '../src/domain/turns';
+import {
+  buildTurns,
+  cleanDecoderWord,
+  labelByFirstAppearance,
+  pauseRuns,
+  startTurnsAtVoice,
+  type SpeakerWord,
+} from '../src/domain/turns';
 
-const w = (word: string, startMs: number, endMs: number, speaker = 'speaker_0'): SpeakerWord => ({ word, startMs, endMs, speaker });
+const w = (word: string, startMs: number, endMs: number, speaker = 'speaker_0'): SpeakerWord => ({
+  word,
+  startMs,
+  endMs,
+  speaker,
+});
 
 describe('pauseRuns', () => {
   it('splits where the silence between two words reaches the pause length', () => {
@@ -18,7 +30,11 @@ describe('pauseRuns', () => {
 
 describe('buildTurns', () => {
   it('starts a new turn at every change of speaker even without a pause', () => {
-    const turns = buildTurns([w('hello', 0, 300, 'speaker_0'), w('there', 300, 600, 'speaker_0'), w('hi', 600, 800, 'speaker_1')]);
+    const turns = buildTurns([
+      w('hello', 0, 300, 'speaker_0'),
+      w('there', 300, 600, 'speaker_0'),
+      w('hi', 600, 800, 'speaker_1'),
+    ]);
     expect(turns).toEqual([
       { index: 0, speaker: 'speaker_0', startMs: 0, endMs: 600, text: 'hello there' },
       { index: 1, speaker: 'speaker_1', startMs: 600, endMs: 800, text: 'hi' },
@@ -58,9 +74,13 @@ describe('cleanDecoderWord', () => {
 });
 
 describe('startTurnsAtVoice', () => {
-  const turns = buildTurns([w('uh', 0, 900, 'speaker_0'), w('five', 1600, 2100, 'speaker_0'), w('hi', 2300, 2600, 'speaker_1')]);
+  const turns = buildTurns([
+    w('uh', 0, 900, 'speaker_0'),
+    w('five', 1600, 2100, 'speaker_0'),
+    w('hi', 2300, 2600, 'speaker_1'),
+  ]);
 
-  it('moves a turn\'s start to the first voice inside it and keeps its words', () => {
+  it("moves a turn's start to the first voice inside it and keeps its words", () => {
     const moved = startTurnsAtVoice(turns, (from) => (from === 0 ? 1550 : from + 20));
     expect(moved.map((t) => [t.startMs, t.endMs, t.text])).toEqual([
       [1550, 2100, 'uh five'],

@@ -11,7 +11,9 @@ function signal(): Float32Array {
     const second = Math.floor(i / 16000);
     const f0 = second % 4 < 2 ? 120 : 210;
     const loud = second % 5 === 4 ? 0 : 0.2;
-    out[i] = loud * (Math.sin((2 * Math.PI * f0 * i) / 16000) + 0.5 * Math.sin((4 * Math.PI * f0 * i) / 16000)) + 0.001 * (seed / 0x7fffffff - 0.5);
+    out[i] =
+      loud * (Math.sin((2 * Math.PI * f0 * i) / 16000) + 0.5 * Math.sin((4 * Math.PI * f0 * i) / 16000)) +
+      0.001 * (seed / 0x7fffffff - 0.5);
   }
   return out;
 }
@@ -19,9 +21,19 @@ function signal(): Float32Array {
 describe('VoicePrefix', () => {
   it('gives any span the sums of its frames one by one, sums being stored only every 32 frames', async () => {
     const samples = signal();
-    const source: PcmSource = { sampleCount: samples.length, read: async (from, to) => samples.slice(Math.max(0, from), Math.min(samples.length, to)) };
+    const source: PcmSource = {
+      sampleCount: samples.length,
+      read: async (from, to) => samples.slice(Math.max(0, from), Math.min(samples.length, to)),
+    };
     const voice = await VoicePrefix.of(source, 35, false);
-    for (const [startMs, endMs] of [[0, 20_000], [10, 330], [1230, 1250], [3000, 9990], [15_550, 19_870], [500, 500]]) {
+    for (const [startMs, endMs] of [
+      [0, 20_000],
+      [10, 330],
+      [1230, 1250],
+      [3000, 9990],
+      [15_550, 19_870],
+      [500, 500],
+    ]) {
       const s = voice.stats(startMs, endMs);
       // The reference: the span's frames one at a time (each a span inside one stride).
       const sum = new Float64Array(VOICE_DIMS);

@@ -53,8 +53,12 @@ export const createRecordings: Migration = {
       .addColumn('deleted_at', 'timestamptz')
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await sql`create index recording_ready_list on recording (account_id, created_at desc, id desc) where status = 'READY' and deleted_at is null`.execute(db);
-    await sql`create index recording_series_list on recording (series_id, created_at desc, id desc) where status = 'READY' and deleted_at is null`.execute(db);
+    await sql`create index recording_ready_list on recording (account_id, created_at desc, id desc) where status = 'READY' and deleted_at is null`.execute(
+      db,
+    );
+    await sql`create index recording_series_list on recording (series_id, created_at desc, id desc) where status = 'READY' and deleted_at is null`.execute(
+      db,
+    );
     await db.schema
       .createTable('idempotency_key')
       .addColumn('account_id', 'text', (c) => c.notNull())

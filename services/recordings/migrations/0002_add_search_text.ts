@@ -4,7 +4,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
 export const addSearchText: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('recording').addColumn('search_text', 'text').execute();
-    await sql`create index recording_search_order on recording (account_id, recorded_at desc, id desc) where status = 'READY' and deleted_at is null`.execute(db);
+    await sql`create index recording_search_order on recording (account_id, recorded_at desc, id desc) where status = 'READY' and deleted_at is null`.execute(
+      db,
+    );
   },
   async down(db: Kysely<any>) {
     await sql`drop index recording_search_order`.execute(db);

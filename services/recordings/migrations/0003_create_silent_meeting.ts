@@ -9,7 +9,11 @@ export const createSilentMeeting: Migration = {
       .addColumn('account_id', 'text', (c) => c.notNull())
       .addColumn('failed_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await db.schema.createIndex('silent_meeting_account_time').on('silent_meeting').columns(['account_id', 'failed_at']).execute();
+    await db.schema
+      .createIndex('silent_meeting_account_time')
+      .on('silent_meeting')
+      .columns(['account_id', 'failed_at'])
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable('silent_meeting').execute();

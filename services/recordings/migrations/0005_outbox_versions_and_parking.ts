@@ -12,11 +12,15 @@ export const outboxVersionsAndParking: Migration = {
       add column last_error text,
       add column parked_at timestamptz`.execute(db);
     await sql`drop index if exists outbox_unpublished`.execute(db);
-    await sql`create index outbox_unpublished on outbox (seq) where published_at is null and parked_at is null`.execute(db);
+    await sql`create index outbox_unpublished on outbox (seq) where published_at is null and parked_at is null`.execute(
+      db,
+    );
   },
   async down(db: Kysely<any>) {
     await sql`drop index if exists outbox_unpublished`.execute(db);
-    await sql`alter table outbox drop column version, drop column attempts, drop column last_error, drop column parked_at`.execute(db);
+    await sql`alter table outbox drop column version, drop column attempts, drop column last_error, drop column parked_at`.execute(
+      db,
+    );
     await sql`create index outbox_unpublished on outbox (seq) where published_at is null`.execute(db);
   },
 };

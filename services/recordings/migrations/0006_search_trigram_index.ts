@@ -13,9 +13,15 @@ export const searchTrigramIndex: Migration = {
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`create extension if not exists btree_gin`.execute(db);
     // The extension may live in another schema (made earlier by someone else): name its operator class there.
-    const ext = await sql<{ nspname: string }>`select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+    const ext = await sql<{
+      nspname: string;
+    }>`select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+      db,
+    );
     const ops = sql`${sql.id(ext.rows[0].nspname)}.gin_trgm_ops`;
-    await sql`create index recording_search_trgm on recording using gin (account_id, search_text ${ops}) where status = 'READY' and deleted_at is null`.execute(db);
+    await sql`create index recording_search_trgm on recording using gin (account_id, search_text ${ops}) where status = 'READY' and deleted_at is null`.execute(
+      db,
+    );
   },
   async down(db: Kysely<any>) {
     await sql`drop index recording_search_trgm`.execute(db);

@@ -7,7 +7,10 @@ import { type Kysely, type Migration } from 'kysely';
  */
 export const recordingEventSeq: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('recording').addColumn('event_seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('recording')
+      .addColumn('event_seq', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.alterTable('recording').dropColumn('event_seq').execute();

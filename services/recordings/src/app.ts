@@ -25,7 +25,13 @@ export function createApp(deps: RecordingsDeps): Express {
   const views = new Views({ apiBase: `${config.publicBaseUrl}/api/v1`, appUrl: config.appUrl });
   const upload = { submit: useCases.submit, views, store, maxUploadMb: config.uploadLimits.maxUploadMb };
   const meetings = new MeetingsService({ db, repos, access: useCases.access, views });
-  const search = new SearchService({ db, search: repos.search, transcripts: repos.transcripts, access: useCases.access, views });
+  const search = new SearchService({
+    db,
+    search: repos.search,
+    transcripts: repos.transcripts,
+    access: useCases.access,
+    views,
+  });
   const app = createServiceApp({ name: 'recordings', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
   app.use(recordingsRoutes({ ...upload, meetings, search, useCases }));
   app.use(adminRoutes({ ...upload, useCases }));

@@ -29,7 +29,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
     },
     freeSilentMeetingsPerDay: r.num('FREE_SILENT_MEETINGS_PER_DAY', 3, 0),
     staleClaimSeconds: r.num('UPLOAD_CLAIM_STALE_SECONDS', 900, 1),
-    holdReconcile: { staleSeconds: r.num('STALE_HOLD_SECONDS', 3600, 1), intervalSeconds: r.num('HOLD_RECONCILE_SECONDS', 300, 1) },
+    holdReconcile: {
+      staleSeconds: r.num('STALE_HOLD_SECONDS', 3600, 1),
+      intervalSeconds: r.num('HOLD_RECONCILE_SECONDS', 300, 1),
+    },
     mediaTools: { ffmpeg: r.str('FFMPEG_PATH', 'ffmpeg'), ffprobe: r.str('FFPROBE_PATH', 'ffprobe') },
   });
 }

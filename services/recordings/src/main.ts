@@ -26,7 +26,13 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const uploads = new UploadsInFlight();
   const useCases = createUseCases(
     { db, call: busCall(bus.nc), store, logger, uploads },
-    { naming: config.naming, freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay, staleClaimSeconds: config.staleClaimSeconds, maxRecordingMinutes: config.uploadLimits.maxRecordingMinutes, tools: config.mediaTools },
+    {
+      naming: config.naming,
+      freeSilentMeetingsPerDay: config.freeSilentMeetingsPerDay,
+      staleClaimSeconds: config.staleClaimSeconds,
+      maxRecordingMinutes: config.uploadLimits.maxRecordingMinutes,
+      tools: config.mediaTools,
+    },
   );
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));
   const stopConsumer = await consumePipelineResults(bus, useCases, logger);

@@ -32,16 +32,22 @@ describe('toJalali (Gregorian to Solar Hijri)', () => {
     expect(toJalali(y, m, d)).toEqual({ jy, jm, jd });
   });
 
-  it('agrees with ICU\'s Persian calendar on every day of 2000 to 2099', () => {
+  it("agrees with ICU's Persian calendar on every day of 2000 to 2099", () => {
     // An independent implementation (ICU, bundled with Node) as the oracle for the whole century.
-    const icu = new Intl.DateTimeFormat('en-u-ca-persian-nu-latn', { timeZone: 'UTC', year: 'numeric', month: 'numeric', day: 'numeric' });
+    const icu = new Intl.DateTimeFormat('en-u-ca-persian-nu-latn', {
+      timeZone: 'UTC',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+    });
     expect(icu.resolvedOptions().calendar).toBe('persian');
     const mismatches: string[] = [];
     for (let t = Date.UTC(2000, 0, 1); t < Date.UTC(2100, 0, 1); t += 86_400_000) {
       const at = new Date(t);
       const parts = Object.fromEntries(icu.formatToParts(at).map((p) => [p.type, p.value]));
       const j = toJalali(at.getUTCFullYear(), at.getUTCMonth() + 1, at.getUTCDate());
-      if (j.jy !== Number(parts.year) || j.jm !== Number(parts.month) || j.jd !== Number(parts.day)) mismatches.push(at.toISOString().slice(0, 10));
+      if (j.jy !== Number(parts.year) || j.jm !== Number(parts.month) || j.jd !== Number(parts.day))
+        mismatches.push(at.toISOString().slice(0, 10));
     }
     expect(mismatches).toEqual([]);
   });

@@ -7,10 +7,13 @@ import path from 'node:path';
  * (usecases.test.ts) sees every transaction.
  */
 const SRC = path.join(__dirname, '../src');
-const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|selectNoFrom|withRecursive)\(|\bsql\s*(<[^>]*>)?`|\.transaction\(\)/;
+const QUERY =
+  /\.(selectFrom|insertInto|updateTable|deleteFrom|selectNoFrom|withRecursive)\(|\bsql\s*(<[^>]*>)?`|\.transaction\(\)/;
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
 }
 
 const offending = (where: string[], pattern: RegExp) =>

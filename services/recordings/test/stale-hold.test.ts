@@ -19,6 +19,10 @@ describe('staleHoldAction', () => {
     expect(staleHoldAction('rec_1', { holdRef: 'rec_1', deletedAt: new Date(), charged: true })).toBe('keep');
   });
   it('reads the meeting id from any hold reference', () => {
-    expect(['rec_1', 'rec_1:retry:job_2', 'rec_1:restore:hold_3'].map(meetingOfHold)).toEqual(['rec_1', 'rec_1', 'rec_1']);
+    expect(['rec_1', 'rec_1:retry:job_2', 'rec_1:restore:hold_3'].map(meetingOfHold)).toEqual([
+      'rec_1',
+      'rec_1',
+      'rec_1',
+    ]);
   });
 });

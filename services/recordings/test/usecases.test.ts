@@ -29,12 +29,20 @@ afterAll(async () => {
 const get = async (id: string): Promise<RecordingRow> => (await h.useCases.ctx.repos.recordings.get(h.db, id))!;
 
 /** Submits a 3-second tone as `p` (a key, when given), as the upload route would. */
-async function submit(p: Principal, key: string | null = null, fields: Record<string, string> = {}): Promise<RecordingRow> {
+async function submit(
+  p: Principal,
+  key: string | null = null,
+  fields: Record<string, string> = {},
+): Promise<RecordingRow> {
   const file = path.join(scratch, `audio-${++n}.wav`);
   copyFileSync(toneWav(3), file);
   return h.useCases.submit.handle(p, 'upload', key ?? undefined, {
     check: () => undefined,
-    read: async () => ({ audio: { path: file, mimetype: 'audio/wav', originalname: 'a.wav', size: 96_044 }, attachment: undefined, fields }),
+    read: async () => ({
+      audio: { path: file, mimetype: 'audio/wav', originalname: 'a.wav', size: 96_044 },
+      attachment: undefined,
+      fields,
+    }),
   });
 }
 
@@ -65,11 +73,20 @@ describe('submit', () => {
   it('holds the price, stores the audio and commits the meeting, its claim, event and first job together', async () => {
     const p = principal();
     const r = await submit(p, 'submit-key-1', { title: 'Weekly' });
-    expect(r).toMatchObject({ status: 'QUEUED', accountId: p.accountId, title: 'Weekly', holdRef: r.id, charged: false });
+    expect(r).toMatchObject({
+      status: 'QUEUED',
+      accountId: p.accountId,
+      title: 'Weekly',
+      holdRef: r.id,
+      charged: false,
+    });
     expect(h.bus.holds.get(r.id)).toMatchObject({ accountId: p.accountId, minutes: r.minutes, closed: null });
     expect(await h.store.size(r.audioKey)).toBeGreaterThan(0);
     expect((await outboxOf(h.db, r.id)).map((o) => o.kind)).toEqual(['recording.created', 'job:transcribe']);
-    expect(await h.useCases.ctx.repos.claims.get(h.db, p.accountId, 'submit-key-1')).toMatchObject({ state: 'done', recordingId: r.id });
+    expect(await h.useCases.ctx.repos.claims.get(h.db, p.accountId, 'submit-key-1')).toMatchObject({
+      state: 'done',
+      recordingId: r.id,
+    });
     // The same key answers the same meeting: no second hold, no second meeting.
     const holds = h.bus.holds.size;
     expect((await submit(p, 'submit-key-1')).id).toBe(r.id);
@@ -107,9 +124,18 @@ describe('pipeline results', () => {
     expect(t!.speakers[0]).toEqual({ label: 'S1', name: 'Sara' });
     const job = await lastJob(r.id);
     expect(job).toMatchObject({ step: 'generate', jobId: r.jobId, memory: ['likes short digests'], regenerate: false });
-    expect(await h.store.getJson(job.transcriptKey)).toMatchObject({ speakers: [{ label: 'S1', name: 'Sara' }, { label: 'S2', name: null }] });
+    expect(await h.store.getJson(job.transcriptKey)).toMatchObject({
+      speakers: [
+        { label: 'S1', name: 'Sara' },
+        { label: 'S2', name: null },
+      ],
+    });
     // A redelivery changes nothing and charges nothing more.
-    await h.useCases.results.transcribed({ recordingId: r.id, jobId: job.jobId, transcriptKey: `work/${r.id}/transcript.json` });
+    await h.useCases.results.transcribed({
+      recordingId: r.id,
+      jobId: job.jobId,
+      transcriptKey: `work/${r.id}/transcript.json`,
+    });
     expect(h.bus.capturedFor(r.id)).toBe(r.minutes);
   });
 
@@ -118,20 +144,40 @@ describe('pipeline results', () => {
     const r = await ready(p);
     expect(r).toMatchObject({ status: 'READY', readyOnce: true });
     expect(r.searchText).toContain('friday');
-    expect((await outboxOf(h.db, r.id)).map((o) => o.kind).sort()).toEqual(['digestCreated', 'job:generate', 'job:transcribe', 'recording.created', 'recording.ready']);
+    expect((await outboxOf(h.db, r.id)).map((o) => o.kind).sort()).toEqual([
+      'digestCreated',
+      'job:generate',
+      'job:transcribe',
+      'recording.created',
+      'recording.ready',
+    ]);
     const again = await h.useCases.admin.regenerate(p, r.id);
     expect(again.status).toBe('GENERATING');
     expect(await lastJob(r.id)).toMatchObject({ regenerate: true, jobId: again.jobId });
     await h.useCases.digest.finish({ recordingId: r.id, jobId: again.jobId!, digestKey: `work/${r.id}/digest.json` });
-    expect((await outboxOf(h.db, r.id)).filter((o) => o.kind === 'recording.updated').map((o) => o.payload.data.change)).toEqual(['regenerated']);
+    expect(
+      (await outboxOf(h.db, r.id)).filter((o) => o.kind === 'recording.updated').map((o) => o.payload.data.change),
+    ).toEqual(['regenerated']);
   });
 
   it('a transcription failed for good releases the hold; a retry holds again and transcribes', async () => {
     const p = principal();
     const r = await submit(p);
-    await h.useCases.results.failed({ recordingId: r.id, jobId: r.jobId!, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: false });
+    await h.useCases.results.failed({
+      recordingId: r.id,
+      jobId: r.jobId!,
+      step: 'transcribe',
+      code: 'TRANSCRIBE_FAILED',
+      final: false,
+    });
     expect(await get(r.id)).toMatchObject({ status: 'FAILED', autoRetryPending: true });
-    await h.useCases.results.failed({ recordingId: r.id, jobId: r.jobId!, step: 'transcribe', code: 'TRANSCRIBE_FAILED', final: true });
+    await h.useCases.results.failed({
+      recordingId: r.id,
+      jobId: r.jobId!,
+      step: 'transcribe',
+      code: 'TRANSCRIBE_FAILED',
+      final: true,
+    });
     expect(await get(r.id)).toMatchObject({ status: 'FAILED', autoRetryPending: false });
     expect(h.bus.holds.get(r.id)!.closed).toBe('release');
     const retried = await h.useCases.retry.retry(p, r.id);
@@ -143,7 +189,13 @@ describe('pipeline results', () => {
   it('a failed digest is retried with a fresh transcript file, at no new cost', async () => {
     const p = principal();
     const r = await transcribed(p);
-    await h.useCases.results.failed({ recordingId: r.id, jobId: r.jobId!, step: 'generate', code: 'GENERATE_FAILED', final: true });
+    await h.useCases.results.failed({
+      recordingId: r.id,
+      jobId: r.jobId!,
+      step: 'generate',
+      code: 'GENERATE_FAILED',
+      final: true,
+    });
     const retried = await h.useCases.retry.retry(p, r.id);
     expect(retried.status).toBe('GENERATING');
     const job = await lastJob(r.id);
@@ -155,17 +207,35 @@ describe('pipeline results', () => {
   it('silent meetings: the first of the day fails for free, the next is charged and digested empty', async () => {
     const p = principal();
     const first = await submit(p);
-    await h.useCases.results.failed({ recordingId: first.id, jobId: first.jobId!, step: 'transcribe', code: 'NO_SPEECH', final: true });
+    await h.useCases.results.failed({
+      recordingId: first.id,
+      jobId: first.jobId!,
+      step: 'transcribe',
+      code: 'NO_SPEECH',
+      final: true,
+    });
     expect(await get(first.id)).toMatchObject({ status: 'FAILED', errorCode: 'NO_SPEECH', charged: false });
     expect(h.bus.holds.get(first.id)!.closed).toBe('release');
     const second = await submit(p);
-    await h.useCases.results.failed({ recordingId: second.id, jobId: second.jobId!, step: 'transcribe', code: 'NO_SPEECH', final: true });
+    await h.useCases.results.failed({
+      recordingId: second.id,
+      jobId: second.jobId!,
+      step: 'transcribe',
+      code: 'NO_SPEECH',
+      final: true,
+    });
     const after = await get(second.id);
     expect(after).toMatchObject({ status: 'GENERATING', charged: true });
     expect(h.bus.capturedFor(second.id)).toBe(second.minutes);
     expect(await h.useCases.ctx.repos.transcripts.get(h.db, second.id)).toMatchObject({ speakers: [], segments: [] });
     // Redelivered: nothing more.
-    await h.useCases.results.failed({ recordingId: second.id, jobId: second.jobId!, step: 'transcribe', code: 'NO_SPEECH', final: true });
+    await h.useCases.results.failed({
+      recordingId: second.id,
+      jobId: second.jobId!,
+      step: 'transcribe',
+      code: 'NO_SPEECH',
+      final: true,
+    });
     expect(h.bus.capturedFor(second.id)).toBe(second.minutes);
   });
 });
@@ -186,7 +256,12 @@ describe('naming', () => {
     const next = await h.useCases.naming.nameSpeakers(p, r.id, { S2: '  Omid ' });
     expect(next.status).toBe('GENERATING');
     const job = await lastJob(r.id);
-    expect(await h.store.getJson(job.transcriptKey)).toMatchObject({ speakers: [{ label: 'S1', name: null }, { label: 'S2', name: 'Omid' }] });
+    expect(await h.store.getJson(job.transcriptKey)).toMatchObject({
+      speakers: [
+        { label: 'S1', name: null },
+        { label: 'S2', name: 'Omid' },
+      ],
+    });
     expect((await h.useCases.ctx.repos.transcripts.get(h.db, r.id))!.speakers[1].name).toBe('Omid');
   });
 
@@ -216,7 +291,8 @@ describe('naming', () => {
     h.bus.namingMode = 'FORCE_OFF';
     const p = principal();
     const r = await ready(p);
-    const updates = async () => (await outboxOf(h.db, r.id)).filter((o) => o.kind === 'recording.updated').map((o) => o.payload.data.change);
+    const updates = async () =>
+      (await outboxOf(h.db, r.id)).filter((o) => o.kind === 'recording.updated').map((o) => o.payload.data.change);
     await h.useCases.naming.nameSpeakers(p, r.id, { S1: 'Sara' });
     expect(await updates()).toEqual([]);
     await h.useCases.naming.nameSpeakers(p, r.id, { S1: 'Sarah' });
@@ -241,7 +317,15 @@ describe('admin operations', () => {
 
   it('rename, move to a series, edit a turn; others get NOT_FOUND', async () => {
     const p = principal();
-    h.bus.series.set('ser_1', { id: 'ser_1', name: 'Standup', titleStyle: 'TOPIC', dateCalendar: 'GREGORIAN', access: 'owner', keyterms: [], inheritAccountKeyterms: true });
+    h.bus.series.set('ser_1', {
+      id: 'ser_1',
+      name: 'Standup',
+      titleStyle: 'TOPIC',
+      dateCalendar: 'GREGORIAN',
+      access: 'owner',
+      keyterms: [],
+      inheritAccountKeyterms: true,
+    });
     const r = await ready(p);
     await expect(h.useCases.admin.patch(principal(), r.id, { title: 'x' })).rejects.toBeInstanceOf(ApiError);
     const renamed = await h.useCases.admin.patch(p, r.id, { title: '  Kickoff  ', seriesId: 'ser_1' });
@@ -250,7 +334,9 @@ describe('admin operations', () => {
     expect((await get(r.id)).searchText).toContain('thursday');
     await expect(h.useCases.admin.editSegment(p, r.id, 9, 'x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const updates = (await outboxOf(h.db, r.id)).filter((o) => o.kind === 'recording.updated');
-    const changes = updates.sort((a, b) => a.payload.meetingSeq - b.payload.meetingSeq).map((o) => o.payload.data.change);
+    const changes = updates
+      .sort((a, b) => a.payload.meetingSeq - b.payload.meetingSeq)
+      .map((o) => o.payload.data.change);
     expect(changes).toEqual(['renamed', 'series_changed', 'transcript_edited']);
   });
 

@@ -15,10 +15,16 @@ export const createSeries: Migration = {
       .addColumn('name', 'text', (c) => c.notNull())
       // The name as uniqueness judges it (case ignored); unique per owner.
       .addColumn('name_key', 'text', (c) => c.notNull())
-      .addColumn('default_kind', 'text', (c) => c.notNull().check(sql`default_kind in ('MEETING', 'LECTURE', 'INTERVIEW', 'VOICE_MEMO', 'CALL')`))
-      .addColumn('default_output_language', 'text', (c) => c.notNull().check(sql`default_output_language in ('MATCH', 'FA', 'EN')`))
+      .addColumn('default_kind', 'text', (c) =>
+        c.notNull().check(sql`default_kind in ('MEETING', 'LECTURE', 'INTERVIEW', 'VOICE_MEMO', 'CALL')`),
+      )
+      .addColumn('default_output_language', 'text', (c) =>
+        c.notNull().check(sql`default_output_language in ('MATCH', 'FA', 'EN')`),
+      )
       .addColumn('title_style', 'text', (c) => c.notNull().check(sql`title_style in ('SESSION', 'TOPIC')`))
-      .addColumn('date_calendar', 'text', (c) => c.notNull().check(sql`date_calendar in ('AUTO', 'JALALI', 'GREGORIAN')`))
+      .addColumn('date_calendar', 'text', (c) =>
+        c.notNull().check(sql`date_calendar in ('AUTO', 'JALALI', 'GREGORIAN')`),
+      )
       .addColumn('keyterms', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
       .addColumn('inherit_account_keyterms', 'boolean', (c) => c.notNull().defaultTo(true))
       // Fed later from the recordings service's facts; kept here so reads need no other service.
@@ -27,7 +33,12 @@ export const createSeries: Migration = {
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await db.schema.createIndex('series_owner_name_key').unique().on('series').columns(['owner_id', 'name_key']).execute();
+    await db.schema
+      .createIndex('series_owner_name_key')
+      .unique()
+      .on('series')
+      .columns(['owner_id', 'name_key'])
+      .execute();
     await db.schema
       .createTable('member')
       .addColumn('series_id', 'text', (c) => c.notNull().references('series.id').onDelete('cascade'))

@@ -18,7 +18,10 @@ export const seriesSharing: Migration = {
       .execute();
     await db.schema.createIndex('invite_series').on('invite').column('series_id').execute();
     await db.schema.alterTable('member').addColumn('display_name', 'text').execute();
-    await db.schema.alterTable('series').addColumn('email_list', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`)).execute();
+    await db.schema
+      .alterTable('series')
+      .addColumn('email_list', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.alterTable('series').dropColumn('email_list').execute();

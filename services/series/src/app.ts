@@ -20,7 +20,12 @@ export interface SeriesDeps {
 /** The series service's express app (reached only through the gateway). */
 export function createApp(deps: SeriesDeps): Express {
   const app = createServiceApp({ name: 'series', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
-  app.use(seriesRoutes({ series: deps.series, urls: { appUrl: deps.config.appUrl, publicBaseUrl: deps.config.publicBaseUrl } }));
+  app.use(
+    seriesRoutes({
+      series: deps.series,
+      urls: { appUrl: deps.config.appUrl, publicBaseUrl: deps.config.publicBaseUrl },
+    }),
+  );
   app.use(seriesKeytermsRoutes({ series: deps.series }));
   app.use(seriesSharingRoutes({ sharing: deps.sharing, appUrl: deps.config.appUrl }));
   return finishApp(app, deps.logger);

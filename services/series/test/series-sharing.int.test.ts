@@ -9,7 +9,8 @@ import { migrations } from '../migrations';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
 const noStats: MeetingStatsSource = {
-  statsOf: async (ids: string[]) => new Map<string, MeetingStats>(ids.map((id) => [id, { meetingCount: 0, lastRecordedAt: null }])),
+  statsOf: async (ids: string[]) =>
+    new Map<string, MeetingStats>(ids.map((id) => [id, { meetingCount: 0, lastRecordedAt: null }])),
   seriesChanged: async () => undefined,
 };
 
@@ -27,7 +28,11 @@ afterAll(async () => {
 });
 
 const acc = () => `acc_test_${randomBytes(6).toString('hex')}`;
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code);
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: string }) => e.code,
+  );
 
 describe('series sharing (invites, members, email list, delete)', () => {
   it('makes 256-bit single-use invite secrets and stores only their keyed hash', async () => {
@@ -45,7 +50,11 @@ describe('series sharing (invites, members, email list, delete)', () => {
     await expect(code(sharing.createInvite(acc(), s.id))).resolves.toBe('NOT_FOUND');
 
     const guest = acc();
-    await expect(sharing.readInvite(guest, a.secret)).resolves.toMatchObject({ seriesId: s.id, seriesName: 'Crit', alreadyIn: false });
+    await expect(sharing.readInvite(guest, a.secret)).resolves.toMatchObject({
+      seriesId: s.id,
+      seriesName: 'Crit',
+      alreadyIn: false,
+    });
     await expect(sharing.acceptInvite(guest, 'Bahar', a.secret)).resolves.toEqual({ seriesId: s.id, joined: true });
     // Again by the same person: nothing new. By someone else: gone.
     await expect(sharing.acceptInvite(guest, 'Bahar', a.secret)).resolves.toEqual({ seriesId: s.id, joined: false });
@@ -55,7 +64,12 @@ describe('series sharing (invites, members, email list, delete)', () => {
     await expect(code(sharing.acceptInvite(owner, null, b.secret))).resolves.toBe('VALIDATION');
     // A guessed secret, and an expired one, find nothing.
     await expect(code(sharing.readInvite(guest, randomBytes(32).toString('base64url')))).resolves.toBe('NOT_FOUND');
-    await db.updateTable('invite').set({ expiresAt: new Date(Date.now() - 1000) }).where('seriesId', '=', s.id).where('acceptedBy', 'is', null).execute();
+    await db
+      .updateTable('invite')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('seriesId', '=', s.id)
+      .where('acceptedBy', 'is', null)
+      .execute();
     await expect(code(sharing.acceptInvite(acc(), null, b.secret))).resolves.toBe('NOT_FOUND');
 
     const listed = await sharing.members(owner, s.id);
@@ -88,7 +102,9 @@ describe('series sharing (invites, members, email list, delete)', () => {
     const member = acc();
     const s = await series.create(owner, { name: 'Board' });
     await series.addMember(s.id, member);
-    await expect(sharing.replaceEmailList(owner, s.id, [' Sara@Example.test', 'sara@example.test', 'omid@example.test'])).resolves.toEqual(['sara@example.test', 'omid@example.test']);
+    await expect(
+      sharing.replaceEmailList(owner, s.id, [' Sara@Example.test', 'sara@example.test', 'omid@example.test']),
+    ).resolves.toEqual(['sara@example.test', 'omid@example.test']);
     await expect(sharing.emailList(owner, s.id)).resolves.toEqual(['sara@example.test', 'omid@example.test']);
     await expect(code(sharing.emailList(member, s.id))).resolves.toBe('NOT_FOUND');
     await expect(code(sharing.replaceEmailList(member, s.id, []))).resolves.toBe('NOT_FOUND');

@@ -47,7 +47,12 @@ class FakeStats implements MeetingStatsSource {
 
 describe('RecordingsStatsClient (recordings.series.stats)', () => {
   it('turns the answer into stats per id, and 0 and null for an id the answer lacks', async () => {
-    const sub = serve(bus.nc, BUS.seriesStats, async () => ({ stats: { ser_a: { meetingCount: 2, lastRecordedAt: '2024-03-20T10:00:00.000Z' } } }), () => undefined);
+    const sub = serve(
+      bus.nc,
+      BUS.seriesStats,
+      async () => ({ stats: { ser_a: { meetingCount: 2, lastRecordedAt: '2024-03-20T10:00:00.000Z' } } }),
+      () => undefined,
+    );
     try {
       const stats = await new RecordingsStatsClient(bus.nc, logger).statsOf(['ser_a', 'ser_b', 'ser_a']);
       expect([...stats.entries()]).toEqual([
@@ -61,15 +66,24 @@ describe('RecordingsStatsClient (recordings.series.stats)', () => {
 
   it('fails with MeetingStatsUnavailable at once when no recordings service listens', async () => {
     const started = Date.now();
-    await expect(new RecordingsStatsClient(bus.nc, logger).statsOf(['ser_a'])).rejects.toBeInstanceOf(MeetingStatsUnavailable);
+    await expect(new RecordingsStatsClient(bus.nc, logger).statsOf(['ser_a'])).rejects.toBeInstanceOf(
+      MeetingStatsUnavailable,
+    );
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('fails with MeetingStatsUnavailable when the recordings service does not answer in time', async () => {
-    const sub = serve(bus.nc, BUS.seriesStats, () => new Promise((r) => setTimeout(() => r({ stats: {} }), 1500)), () => undefined);
+    const sub = serve(
+      bus.nc,
+      BUS.seriesStats,
+      () => new Promise((r) => setTimeout(() => r({ stats: {} }), 1500)),
+      () => undefined,
+    );
     try {
       const started = Date.now();
-      await expect(new RecordingsStatsClient(bus.nc, logger, 300).statsOf(['ser_a'])).rejects.toBeInstanceOf(MeetingStatsUnavailable);
+      await expect(new RecordingsStatsClient(bus.nc, logger, 300).statsOf(['ser_a'])).rejects.toBeInstanceOf(
+        MeetingStatsUnavailable,
+      );
       expect(Date.now() - started).toBeLessThan(1200);
     } finally {
       sub.unsubscribe();
@@ -126,7 +140,7 @@ describe('SeriesService with the meeting stats', () => {
     expect(updated.stats.meetingCount).toBe(4);
   });
 
-  it('answers NOT_FOUND for another owner\'s series without asking for stats', async () => {
+  it("answers NOT_FOUND for another owner's series without asking for stats", async () => {
     const stats = new FakeStats();
     const series = new SeriesService(db, stats);
     const row = await series.create(newOwner(), { name: 'Theirs' });

@@ -52,7 +52,9 @@ export function followPlayer(doc) {
     };
     if (player.readyState >= 1) seek();
     else player.addEventListener('loadedmetadata', seek, { once: true });
-    const turn = turns.find((li) => at >= Number(li.getAttribute('data-start-ms')) && at < Number(li.getAttribute('data-end-ms')));
+    const turn = turns.find(
+      (li) => at >= Number(li.getAttribute('data-start-ms')) && at < Number(li.getAttribute('data-end-ms')),
+    );
     if (turn) turn.scrollIntoView({ block: 'center' });
   }
   player.addEventListener('timeupdate', () => {

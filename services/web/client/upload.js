@@ -55,7 +55,8 @@ export function followUpload(doc) {
   const status = doc.getElementById('upload-status');
   const send = doc.getElementById('upload-send');
   const fmt = (n) => Number(n).toLocaleString(locale);
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (x, k) => (values[k] === undefined ? x : String(values[k])));
+  const fill = (text, values) =>
+    text.replace(/\{(\w+)\}/g, (x, k) => (values[k] === undefined ? x : String(values[k])));
 
   /** What is to be sent: the file (or the recording), its length, its key, its upload at the app. */
   let chosen = null;
@@ -74,13 +75,19 @@ export function followUpload(doc) {
     if (chosen.durationMs === undefined) return void (price.textContent = m.priceMeasuring);
     if (chosen.durationMs === null) return void (price.textContent = m.priceNotMeasured);
     const att = attachmentInput.files[0];
-    const p = meetingPrice({ durationMs: chosen.durationMs, usesKeyterms: keyterms.checked, attachmentMinutes: att ? attachmentPrice(att.size) : 0 });
+    const p = meetingPrice({
+      durationMs: chosen.durationMs,
+      usesKeyterms: keyterms.checked,
+      attachmentMinutes: att ? attachmentPrice(att.size) : 0,
+    });
     price.textContent = fill(m.priceOf, { minutes: fmt(p.minutes) });
     price.setAttribute('data-minutes', String(p.minutes));
   };
   const choose = (blob, name, durationMs) => {
     if (chosen && chosen.uploadId) {
-      fetch(`${uploadsUrl}/${chosen.uploadId}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } }).catch(() => undefined);
+      fetch(`${uploadsUrl}/${chosen.uploadId}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } }).catch(
+        () => undefined,
+      );
     }
     chosen = { blob, name, type: blob.type || 'application/octet-stream', durationMs, key: newKey(), uploadId: null };
     showError(blob.size > maxBytes ? m.UPLOAD_TOO_LARGE : '');
@@ -147,7 +154,8 @@ export function followUpload(doc) {
         const b = res ? await res.json().catch(() => ({})) : {};
         return { status: res ? res.status : 0, body: b };
       }
-      const wait = res && res.headers.get('retry-after') ? Number(res.headers.get('retry-after')) * 1000 : 500 * 2 ** attempt;
+      const wait =
+        res && res.headers.get('retry-after') ? Number(res.headers.get('retry-after')) * 1000 : 500 * 2 ** attempt;
       await sleep(Math.min(wait, 15000));
     }
   }
@@ -160,7 +168,12 @@ export function followUpload(doc) {
       let offset = 0;
       while (offset < blob.size) {
         const piece = blob.slice(offset, offset + pieceBytes);
-        const r = await call('PUT', `${uploadsUrl}/${c.uploadId}/${part}?offset=${offset}`, piece, 'application/octet-stream');
+        const r = await call(
+          'PUT',
+          `${uploadsUrl}/${c.uploadId}/${part}?offset=${offset}`,
+          piece,
+          'application/octet-stream',
+        );
         if (r.status === 200) offset = r.body.received;
         else if (r.body.error && r.body.error.code === 'UPLOAD_OFFSET') offset = r.body.error.details.received;
         else return r;
@@ -189,7 +202,10 @@ export function followUpload(doc) {
     let answer = null;
     for (let round = 0; round < 2 && !answer; round++) {
       if (!c.uploadId) {
-        const made = await call('POST', uploadsUrl, { audio: { size: c.blob.size, name: c.name, type: c.type }, attachment: att ? { size: att.size, name: att.name, type: att.type } : null });
+        const made = await call('POST', uploadsUrl, {
+          audio: { size: c.blob.size, name: c.name, type: c.type },
+          attachment: att ? { size: att.size, name: att.name, type: att.type } : null,
+        });
         if (made.status !== 201) {
           answer = made;
           break;

@@ -32,14 +32,22 @@ export interface WebDeps {
 }
 
 /** A strict policy: no inline script or style, nothing from elsewhere, no framing, forms only to the app. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The app's express app (reached only through the gateway, which decides who the request is). */
 export function createApp(deps: WebDeps): Express {
   const base = new URL(deps.config.appUrl).pathname.replace(/\/$/, '');
   const urls = deps.config.serviceUrls;
   const pageDeps: PageDeps = {
-    backend: new Backend({ gateway: urls.gateway, recordings: urls.recordings, series: urls.series, account: urls.account, ask: urls.ask, events: urls.events }),
+    backend: new Backend({
+      gateway: urls.gateway,
+      recordings: urls.recordings,
+      series: urls.series,
+      account: urls.account,
+      ask: urls.ask,
+      events: urls.events,
+    }),
     verifier: deps.verifier,
     base,
     appUrl: deps.config.appUrl,

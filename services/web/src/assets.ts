@@ -23,7 +23,15 @@ function asset(type: string, body: string | Uint8Array): Asset {
  * esbuild from client/app.js (in memory, nothing written), the stylesheet read as it is.
  */
 export async function buildAssets(): Promise<Record<string, Asset>> {
-  const js = await build({ entryPoints: [path.join(ROOT, 'client', 'app.js')], bundle: true, minify: true, write: false, format: 'iife', target: 'es2019', logLevel: 'silent' });
+  const js = await build({
+    entryPoints: [path.join(ROOT, 'client', 'app.js')],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'iife',
+    target: 'es2019',
+    logLevel: 'silent',
+  });
   return {
     'app.js': asset('text/javascript; charset=utf-8', js.outputFiles[0].contents),
     'app.css': asset('text/css; charset=utf-8', readFileSync(path.join(ROOT, 'assets', 'app.css'))),

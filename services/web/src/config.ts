@@ -12,5 +12,9 @@ export type WebConfig = CommonConfig & { maxUploadMb: number; maxRecordingMinute
 /** Reads the app's environment once; every bad variable is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<WebConfig> {
   const r = new EnvReader(env);
-  return r.done('web', { ...readCommonConfig(r, 'web'), ...readUploadLimits(r), uploadDir: r.str('WEB_UPLOAD_DIR', path.join(tmpdir(), 'mm-web-uploads')) });
+  return r.done('web', {
+    ...readCommonConfig(r, 'web'),
+    ...readUploadLimits(r),
+    uploadDir: r.str('WEB_UPLOAD_DIR', path.join(tmpdir(), 'mm-web-uploads')),
+  });
 }

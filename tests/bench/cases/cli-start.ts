@@ -36,7 +36,8 @@ export const cliStartCase: BenchCase = {
       execFileSync(process.execPath, ['-e', '0']);
       bare.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
-    const at = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+    const at = (xs: number[], q: number) =>
+      [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
     const median = at(times, 0.5);
     return {
       tables: [
@@ -52,7 +53,13 @@ export const cliStartCase: BenchCase = {
         },
       ],
       lines: [`load average ${loadAverage()}`],
-      targets: [{ label: `median start < ${CLI_START_TARGET_MS} ms`, pass: median < CLI_START_TARGET_MS, measured: `${fmt.ms(median)} ms` }],
+      targets: [
+        {
+          label: `median start < ${CLI_START_TARGET_MS} ms`,
+          pass: median < CLI_START_TARGET_MS,
+          measured: `${fmt.ms(median)} ms`,
+        },
+      ],
       data: { times, bare },
       summary: `mm --version median ${fmt.ms(median)} ms (node alone ${fmt.ms(at(bare, 0.5))} ms)`,
     };

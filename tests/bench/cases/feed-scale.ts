@@ -51,12 +51,31 @@ async function retentionRun(ctx: CaseContext, feed: LoadedFeed, readUrls: string
   await addExpiredEvents(url, feed, expired);
   const { db } = openDatabase<Database>({ url, schema: 'events', poolSize: 2 });
   try {
-    const rows = async () => Number((await db.selectFrom('event').select((e) => e.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('event')
+            .select((e) => e.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const cutoff = new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS);
-    const stale = async () => Number((await db.selectFrom('event').select((e) => e.fn.countAll<string>().as('n')).where('occurredAt', '<', cutoff).executeTakeFirstOrThrow()).n);
+    const stale = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('event')
+            .select((e) => e.fn.countAll<string>().as('n'))
+            .where('occurredAt', '<', cutoff)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await rows();
     const staleBefore = await stale();
-    ctx.log(`retention: ${before.toLocaleString('en-US')} rows, ${staleBefore.toLocaleString('en-US')} expired; deleting in batches of ${DEFAULT_RETENTION.batchSize} while reading`);
+    ctx.log(
+      `retention: ${before.toLocaleString('en-US')} rows, ${staleBefore.toLocaleString('en-US')} expired; deleting in batches of ${DEFAULT_RETENTION.batchSize} while reading`,
+    );
     let done = false;
     const started = performance.now();
     const pruning = pruneEvents(new EventRepository(db), cutoff, DEFAULT_RETENTION).finally(() => (done = true));
@@ -64,7 +83,17 @@ async function retentionRun(ctx: CaseContext, feed: LoadedFeed, readUrls: string
     for (let i = 0; !done; i++) during.push((await timedGet<FeedPage>(readUrls[i % readUrls.length], headers)).ms);
     const result = await pruning;
     const seconds = (performance.now() - started) / 1000;
-    return { expiredAdded: expired, rowsBefore: before, staleBefore, deleted: result.deleted, batches: result.batches, seconds, rowsAfter: await rows(), staleAfter: await stale(), during: summarize(during) };
+    return {
+      expiredAdded: expired,
+      rowsBefore: before,
+      staleBefore,
+      deleted: result.deleted,
+      batches: result.batches,
+      seconds,
+      rowsAfter: await rows(),
+      staleAfter: await stale(),
+      during: summarize(during),
+    };
   } finally {
     await db.destroy();
   }
@@ -72,15 +101,24 @@ async function retentionRun(ctx: CaseContext, feed: LoadedFeed, readUrls: string
 
 export const feedScaleCase: BenchCase = {
   name: 'feed-scale',
-  description: 'GET /events from latest and from old cursors at 1,000,000 events over 1,000 accounts; retention deleting a 30% backlog in batches while read',
+  description:
+    'GET /events from latest and from old cursors at 1,000,000 events over 1,000 accounts; retention deleting a 30% backlog in batches while read',
   implemented: true,
   services: ['account', 'recordings', 'events', 'gateway'],
   async run(ctx: CaseContext): Promise<CaseReport> {
     const gateway = ctx.stack.url('gateway');
     const loadAtStart = loadAverage();
-    const newAccount = async (name: string) => (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
-    const feed = await ensureFeed(ctx.opts.databaseUrl, shapeFromEnv(DEFAULT_FEED), async () => ({ big: await newAccount('bench feed big'), small: await newAccount('bench feed small') }), ctx.log);
-    const tokenOf = async (account: string) => ({ Authorization: `Bearer ${(await createToken(gateway, account, { name: 'bench feed', scopes: ['recordings:read'], expiresInDays: 30 })).value}` });
+    const newAccount = async (name: string) =>
+      (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
+    const feed = await ensureFeed(
+      ctx.opts.databaseUrl,
+      shapeFromEnv(DEFAULT_FEED),
+      async () => ({ big: await newAccount('bench feed big'), small: await newAccount('bench feed small') }),
+      ctx.log,
+    );
+    const tokenOf = async (account: string) => ({
+      Authorization: `Bearer ${(await createToken(gateway, account, { name: 'bench feed', scopes: ['recordings:read'], expiresInDays: 30 })).value}`,
+    });
     const big = await tokenOf(feed.bigAccountId);
     const small = await tokenOf(feed.smallAccountId);
     const base = `${gateway}/api/v1/events?limit=${PAGE}`;
@@ -100,7 +138,10 @@ export const feedScaleCase: BenchCase = {
     let cursor: string | null = null;
     for (;;) {
       ctx.checkAborted();
-      const r: { ms: number; body: FeedPage } = await timedGet<FeedPage>(cursor ? `${base}&after=${encodeURIComponent(cursor)}` : base, big);
+      const r: { ms: number; body: FeedPage } = await timedGet<FeedPage>(
+        cursor ? `${base}&after=${encodeURIComponent(cursor)}` : base,
+        big,
+      );
       walk.push(r.ms);
       for (const e of r.body.events) {
         const at = Date.parse(e.occurredAt);
@@ -113,10 +154,16 @@ export const feedScaleCase: BenchCase = {
       cursors.push(cursor);
     }
     const bigEvents = [...seen].filter((id) => id.startsWith('evb_')).length;
-    if (bigEvents !== feed.shape.bigAccountEvents) throw new BenchError(`feed walk read ${bigEvents} loaded events, not the big account's ${feed.shape.bigAccountEvents}`);
+    if (bigEvents !== feed.shape.bigAccountEvents)
+      throw new BenchError(
+        `feed walk read ${bigEvents} loaded events, not the big account's ${feed.shape.bigAccountEvents}`,
+      );
 
     const random = seededRandom(2026);
-    const oldUrls = Array.from({ length: OLD_CURSORS }, () => `${base}&after=${encodeURIComponent(cursors[Math.floor(random() * cursors.length)])}`);
+    const oldUrls = Array.from(
+      { length: OLD_CURSORS },
+      () => `${base}&after=${encodeURIComponent(cursors[Math.floor(random() * cursors.length)])}`,
+    );
     const old: number[] = [];
     for (const u of oldUrls) old.push((await timedGet<FeedPage>(u, big)).ms);
     const smallFirst = await repeat(REPEAT / 2, base, small);
@@ -132,7 +179,13 @@ export const feedScaleCase: BenchCase = {
       old: summarize(old),
     };
     const cursorReads = summarize([...walk, ...old]);
-    const row = (label: string, x: LatencySummary) => [label, fmt.int(x.n), fmt.ms(x.p50), fmt.ms(x.p99), fmt.ms(x.max)];
+    const row = (label: string, x: LatencySummary) => [
+      label,
+      fmt.int(x.n),
+      fmt.ms(x.p50),
+      fmt.ms(x.p99),
+      fmt.ms(x.max),
+    ];
     const conditions =
       `data: ${feed.shape.events.toLocaleString('en-US')} events over ${feed.shape.accounts} accounts (big account ${feed.shape.bigAccountEvents.toLocaleString('en-US')}, small ${feed.smallAccountEvents.toLocaleString('en-US')}) over ${feed.shape.days} days; ` +
       `table ${(feed.tableBytes / 1024 / 1024).toFixed(0)} MiB${feed.loadSeconds === null ? ' (loaded by an earlier run)' : ` (loaded in ${feed.loadSeconds.toFixed(0)} s)`}; ` +
@@ -160,10 +213,26 @@ export const feedScaleCase: BenchCase = {
       data: { feed, latency: s, cursorReads, retention, loadAtStart, loadAtEnd },
       summary: `latest p99 ${fmt.ms(s.latest.p99)} ms, old cursors p99 ${fmt.ms(cursorReads.p99)} ms, during retention p99 ${fmt.ms(retention.during.p99)} ms; ${feed.shape.events.toLocaleString('en-US')} events`,
       targets: [
-        { label: `feed from latest and from the oldest kept: p99 < ${TARGET_P99_MS} ms`, pass: Math.max(s.latest.p99, s.oldest.p99) < TARGET_P99_MS, measured: `latest p99 ${fmt.ms(s.latest.p99)} ms, oldest p99 ${fmt.ms(s.oldest.p99)} ms` },
-        { label: `feed from old cursors (walk and random): p99 < ${TARGET_P99_MS} ms`, pass: cursorReads.p99 < TARGET_P99_MS, measured: `p99 ${fmt.ms(cursorReads.p99)} ms over ${cursorReads.n} requests` },
-        { label: `feed while retention deletes a ${Math.round(EXPIRED_SHARE * 100)}% backlog: p99 < ${TARGET_P99_MS} ms`, pass: retention.during.p99 < TARGET_P99_MS, measured: `p99 ${fmt.ms(retention.during.p99)} ms over ${retention.during.n} requests` },
-        { label: 'retention leaves no expired event (the table does not grow without bound)', pass: retention.staleAfter === 0 && retention.rowsAfter <= retention.rowsBefore - retention.staleBefore, measured: `${retention.staleAfter} expired left, ${retention.rowsAfter.toLocaleString('en-US')} rows` },
+        {
+          label: `feed from latest and from the oldest kept: p99 < ${TARGET_P99_MS} ms`,
+          pass: Math.max(s.latest.p99, s.oldest.p99) < TARGET_P99_MS,
+          measured: `latest p99 ${fmt.ms(s.latest.p99)} ms, oldest p99 ${fmt.ms(s.oldest.p99)} ms`,
+        },
+        {
+          label: `feed from old cursors (walk and random): p99 < ${TARGET_P99_MS} ms`,
+          pass: cursorReads.p99 < TARGET_P99_MS,
+          measured: `p99 ${fmt.ms(cursorReads.p99)} ms over ${cursorReads.n} requests`,
+        },
+        {
+          label: `feed while retention deletes a ${Math.round(EXPIRED_SHARE * 100)}% backlog: p99 < ${TARGET_P99_MS} ms`,
+          pass: retention.during.p99 < TARGET_P99_MS,
+          measured: `p99 ${fmt.ms(retention.during.p99)} ms over ${retention.during.n} requests`,
+        },
+        {
+          label: 'retention leaves no expired event (the table does not grow without bound)',
+          pass: retention.staleAfter === 0 && retention.rowsAfter <= retention.rowsBefore - retention.staleBefore,
+          measured: `${retention.staleAfter} expired left, ${retention.rowsAfter.toLocaleString('en-US')} rows`,
+        },
       ],
     };
   },

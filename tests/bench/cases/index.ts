@@ -19,4 +19,21 @@ import { routesCase } from './routes';
 import { mixedCase } from './mixed';
 import { cliStartCase } from './cli-start';
 
-export const CASES: BenchCase[] = [whoamiCase, pipelineRtfCase, uploadMemoryCase, uploadMemoryS3Case, submitFloodCase, speechCase, searchScaleCase, listScaleCase, feedScaleCase, pipelineThroughputCase, pipelineMemoryCase, uploadSlowCase, remoteAsrCase, routesCase, mixedCase, cliStartCase];
+export const CASES: BenchCase[] = [
+  whoamiCase,
+  pipelineRtfCase,
+  uploadMemoryCase,
+  uploadMemoryS3Case,
+  submitFloodCase,
+  speechCase,
+  searchScaleCase,
+  listScaleCase,
+  feedScaleCase,
+  pipelineThroughputCase,
+  pipelineMemoryCase,
+  uploadSlowCase,
+  remoteAsrCase,
+  routesCase,
+  mixedCase,
+  cliStartCase,
+];

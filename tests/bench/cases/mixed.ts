@@ -86,9 +86,13 @@ async function feedCursors(gateway: string, fixtures: FixtureAccount[]): Promise
   const out = new Map<string, string>();
   for (const f of fixtures) {
     for (const t of f.tokens) {
-      const res = await fetch(`${gateway}${API_ROOT}/events?after=latest`, { headers: { Authorization: `Bearer ${t.value}` }, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${gateway}${API_ROOT}/events?after=latest`, {
+        headers: { Authorization: `Bearer ${t.value}` },
+        signal: AbortSignal.timeout(10_000),
+      });
       const body = (await res.json()) as { nextCursor?: string };
-      if (res.status !== 200 || !body.nextCursor) throw new BenchError(`GET /events?after=latest answered ${res.status} without a cursor`);
+      if (res.status !== 200 || !body.nextCursor)
+        throw new BenchError(`GET /events?after=latest answered ${res.status} without a cursor`);
       out.set(t.id, body.nextCursor);
     }
   }
@@ -114,8 +118,15 @@ function mixRequests(fixtures: FixtureAccount[], cursors: Map<string, string>): 
     f.tokens.forEach((t, i) => {
       const headers = { Authorization: `Bearer ${t.value}` };
       for (const { route, perSecond } of loop) {
-        const request: RotatedRequest = { path: route.operationId === 'listEvents' ? `${API_ROOT}/events?after=${encodeURIComponent(cursors.get(t.id)!)}` : routePath(route, f, i), headers };
-        for (let k = 0; k < Math.round(perSecond * UNITS_PER_SECOND); k++) out.push({ ...request, service: route.service as ServiceName, agent });
+        const request: RotatedRequest = {
+          path:
+            route.operationId === 'listEvents'
+              ? `${API_ROOT}/events?after=${encodeURIComponent(cursors.get(t.id)!)}`
+              : routePath(route, f, i),
+          headers,
+        };
+        for (let k = 0; k < Math.round(perSecond * UNITS_PER_SECOND); k++)
+          out.push({ ...request, service: route.service as ServiceName, agent });
       }
       agent++;
     });
@@ -133,7 +144,12 @@ function mixRequests(fixtures: FixtureAccount[], cursors: Map<string, string>): 
 function directRequests(mix: MixRequest[], principals: string[]): RotatedRequest[] {
   return mix.map((r) => {
     const { Authorization: _token, ...rest } = r.headers;
-    return { path: r.path.slice(API_ROOT.length), headers: { ...rest, [PRINCIPAL_HEADER]: principals[r.agent] }, method: r.method, body: r.body };
+    return {
+      path: r.path.slice(API_ROOT.length),
+      headers: { ...rest, [PRINCIPAL_HEADER]: principals[r.agent] },
+      method: r.method,
+      body: r.body,
+    };
   });
 }
 
@@ -142,12 +158,16 @@ function stackUs(m: LoadMeasurement, besides = 0): { total: number; gateway: num
   const per = cpuPerRequestUs(m)?.filter((g) => !LOAD_TOOLS.includes(g.label));
   if (!per) return null;
   const scale = m.wrk.requestsPerSec / (m.wrk.requestsPerSec + besides);
-  return { total: per.reduce((a, g) => a + g.us, 0) * scale, gateway: (per.find((g) => g.label === 'gateway')?.us ?? 0) * scale };
+  return {
+    total: per.reduce((a, g) => a + g.us, 0) * scale,
+    gateway: (per.find((g) => g.label === 'gateway')?.us ?? 0) * scale,
+  };
 }
 
 export const mixedCase: BenchCase = {
   name: 'mixed',
-  description: "many agents following the contract's agent loop at their rate budgets, agents per core at p99 < 100 ms, the gateway's CPU share measured against the mix sent straight to the services",
+  description:
+    "many agents following the contract's agent loop at their rate budgets, agents per core at p99 < 100 ms, the gateway's CPU share measured against the mix sent straight to the services",
   implemented: true,
   services: ROUTE_SERVICES,
   env: routeCaseEnv,
@@ -158,20 +178,39 @@ export const mixedCase: BenchCase = {
     const agentRate = readRate + writeRate();
     const writes = writeRequests(fixtures);
     // The first step's writes: the agents a short reads-only probe at its connections reaches.
-    const probe = await runWrk({ url: gateway, threads: ctx.opts.threads, connections: CONNECTION_STEPS[0], durationSeconds: 3, rotateRequests: mix });
+    const probe = await runWrk({
+      url: gateway,
+      threads: ctx.opts.threads,
+      connections: CONNECTION_STEPS[0],
+      durationSeconds: 3,
+      rotateRequests: mix,
+    });
     let agentsBefore = probe.requestsPerSec / readRate;
-    const steps: Array<{ connections: number; m: LoadMeasurement; w: { sent: number; perSecond: number; p50: number; p99: number } }> = [];
+    const steps: Array<{
+      connections: number;
+      m: LoadMeasurement;
+      w: { sent: number; perSecond: number; p50: number; p99: number };
+    }> = [];
     for (const connections of CONNECTION_STEPS) {
       ctx.checkAborted();
-      const stepCtx: CaseContext = { ...ctx, opts: { ...ctx.opts, connections: Math.max(connections, ctx.opts.threads) } };
+      const stepCtx: CaseContext = {
+        ...ctx,
+        opts: { ...ctx.opts, connections: Math.max(connections, ctx.opts.threads) },
+      };
       const side = new OpenLoop(new URL(gateway), writes, agentsBefore * writeRate());
       side.start();
-      const m = await measureLoad(stepCtx, { label: `mixed at ${connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: mix }, ROUTE_SERVICES).catch(async (err: unknown) => {
+      const m = await measureLoad(
+        stepCtx,
+        { label: `mixed at ${connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: mix },
+        ROUTE_SERVICES,
+      ).catch(async (err: unknown) => {
         await side.stop('writes').catch(() => undefined);
         throw err;
       });
       const w = await side.stop(`submits and Asks beside ${connections} connections`);
-      ctx.log(`${connections} connections: ${fmt.int(m.wrk.requestsPerSec)} reads/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms; ${w.perSecond.toFixed(1)} writes/s, p99 ${fmt.ms(w.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
+      ctx.log(
+        `${connections} connections: ${fmt.int(m.wrk.requestsPerSec)} reads/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms; ${w.perSecond.toFixed(1)} writes/s, p99 ${fmt.ms(w.p99)} ms (load average ${m.loadBefore.toFixed(2)})`,
+      );
       steps.push({ connections, m, w });
       agentsBefore = m.wrk.requestsPerSec / readRate;
       if (m.wrk.latencyMs.p99 >= MIXED_TARGET.p99Ms) break;
@@ -182,7 +221,16 @@ export const mixedCase: BenchCase = {
     const agents = best ? best.m.wrk.requestsPerSec / readRate : 0;
     // The share is compared at the best step (or the first, when none kept p99 under the target).
     const compared = best ?? steps[0];
-    const readsVia = await measureLoad({ ...ctx, opts: { ...ctx.opts, connections: compared.connections } }, { label: `mixed reads alone through the gateway at ${compared.connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: mix }, ROUTE_SERVICES);
+    const readsVia = await measureLoad(
+      { ...ctx, opts: { ...ctx.opts, connections: compared.connections } },
+      {
+        label: `mixed reads alone through the gateway at ${compared.connections} connections`,
+        url: gateway,
+        headers: async () => ({}),
+        rotateRequests: mix,
+      },
+      ROUTE_SERVICES,
+    );
 
     // Straight to the services: one run per owning service, its part of the reads, connections by share.
     const key = principalKey(BENCH_INTERNAL_SECRET);
@@ -198,7 +246,12 @@ export const mixedCase: BenchCase = {
       const partCtx: CaseContext = { ...ctx, opts: { ...ctx.opts, connections } };
       const m = await measureLoad(
         partCtx,
-        { label: `mixed reads straight to ${service} (${fmt.pct(share * 100)} of them) at ${connections} connections`, url: ctx.stack.url(service), headers: async () => ({}), freshRequests: async () => directRequests(part, await principals()) },
+        {
+          label: `mixed reads straight to ${service} (${fmt.pct(share * 100)} of them) at ${connections} connections`,
+          url: ctx.stack.url(service),
+          headers: async () => ({}),
+          freshRequests: async () => directRequests(part, await principals()),
+        },
         [service],
       );
       ctx.log(`straight to ${service}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms`);
@@ -218,28 +271,93 @@ export const mixedCase: BenchCase = {
     return {
       tables: [
         {
-          title: 'mixed — the agent loop through the gateway, wrk closed loop stepped up by connections; stack CPU (load tool left out)',
+          title:
+            'mixed — the agent loop through the gateway, wrk closed loop stepped up by connections; stack CPU (load tool left out)',
           table: {
-            headers: ['run', 'reads/s', 'p50 ms', 'p99 ms', 'writes/s', 'writes p50 / p99 ms', 'agents', 'stack CPU µs/request', 'gateway sampled share', 'load'],
+            headers: [
+              'run',
+              'reads/s',
+              'p50 ms',
+              'p99 ms',
+              'writes/s',
+              'writes p50 / p99 ms',
+              'agents',
+              'stack CPU µs/request',
+              'gateway sampled share',
+              'load',
+            ],
             rows: [
-              ...steps.map(({ connections, m, w }) => [`through the gateway, ${connections} connections`, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), w.perSecond.toFixed(1), `${fmt.ms(w.p50)} / ${fmt.ms(w.p99)}`, fmt.int(m.wrk.requestsPerSec / readRate), ...shareCell(m, w.perSecond), m.loadBefore.toFixed(1)]),
-              [`reads alone through the gateway, ${compared.connections} connections`, fmt.int(readsVia.wrk.requestsPerSec), fmt.ms(readsVia.wrk.latencyMs.p50), fmt.ms(readsVia.wrk.latencyMs.p99), '', '', '', ...shareCell(readsVia), readsVia.loadBefore.toFixed(1)],
-              ...direct.map(({ service, share, m }) => [`reads straight to ${service} (${fmt.pct(share * 100)} of them), ${m.label.split(' at ').pop()}`, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), '', '', '', ...shareCell(m), m.loadBefore.toFixed(1)]),
+              ...steps.map(({ connections, m, w }) => [
+                `through the gateway, ${connections} connections`,
+                fmt.int(m.wrk.requestsPerSec),
+                fmt.ms(m.wrk.latencyMs.p50),
+                fmt.ms(m.wrk.latencyMs.p99),
+                w.perSecond.toFixed(1),
+                `${fmt.ms(w.p50)} / ${fmt.ms(w.p99)}`,
+                fmt.int(m.wrk.requestsPerSec / readRate),
+                ...shareCell(m, w.perSecond),
+                m.loadBefore.toFixed(1),
+              ]),
+              [
+                `reads alone through the gateway, ${compared.connections} connections`,
+                fmt.int(readsVia.wrk.requestsPerSec),
+                fmt.ms(readsVia.wrk.latencyMs.p50),
+                fmt.ms(readsVia.wrk.latencyMs.p99),
+                '',
+                '',
+                '',
+                ...shareCell(readsVia),
+                readsVia.loadBefore.toFixed(1),
+              ],
+              ...direct.map(({ service, share, m }) => [
+                `reads straight to ${service} (${fmt.pct(share * 100)} of them), ${m.label.split(' at ').pop()}`,
+                fmt.int(m.wrk.requestsPerSec),
+                fmt.ms(m.wrk.latencyMs.p50),
+                fmt.ms(m.wrk.latencyMs.p99),
+                '',
+                '',
+                '',
+                ...shareCell(m),
+                m.loadBefore.toFixed(1),
+              ]),
             ],
           },
         },
       ],
       lines: [
         `conditions: ${conditions}`,
-        `mix per agent: ${loopRoutes().map((r) => `${r.route.operationId} ${r.perSecond.toFixed(3)}/s`).join(', ')} (closed loop); ${WRITES.map((op) => `${op} ${writeRateOf(op).toFixed(3)}/s`).join(', ')} (open loop, ${WRITE_SHARE_OF_BUDGET * 100}% of their budgets, for the agents of the step before; the first after a ${fmt.int(probe.requestsPerSec)} reads/s probe)`,
+        `mix per agent: ${loopRoutes()
+          .map((r) => `${r.route.operationId} ${r.perSecond.toFixed(3)}/s`)
+          .join(
+            ', ',
+          )} (closed loop); ${WRITES.map((op) => `${op} ${writeRateOf(op).toFixed(3)}/s`).join(', ')} (open loop, ${WRITE_SHARE_OF_BUDGET * 100}% of their budgets, for the agents of the step before; the first after a ${fmt.int(probe.requestsPerSec)} reads/s probe)`,
         `agents at p99 < ${MIXED_TARGET.p99Ms} ms: ${fmt.int(agents)} (${fmt.int(agents / cores)} per core)${best ? ` at ${best.connections} connections` : ': no step kept p99 under the target'}`,
         `stack CPU per read of the mix: ${viaUs ? fmt.int(viaUs.total) : '?'} µs through the gateway (${compared.connections} connections), ${directUs !== null ? fmt.int(directUs) : '?'} µs straight to the services (weighted by the mix); the gateway's measured share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'}, its sampled CPU ${viaUs ? fmt.pct((viaUs.gateway / viaUs.total) * 100) : '?'}`,
       ],
       data: {
         conditions: { loadAtStart, loadAtEnd, cores, agentRate, duration: ctx.opts.duration, warmup: ctx.opts.warmup },
-        steps: steps.map(({ connections, m, w }) => ({ connections, latencyMs: m.wrk.latencyMs, rps: m.wrk.requestsPerSec, writes: w, cpu: m.cpu, stackUs: stackUs(m, w.perSecond) })),
-        readsVia: { connections: compared.connections, rps: readsVia.wrk.requestsPerSec, latencyMs: readsVia.wrk.latencyMs, cpu: readsVia.cpu },
-        direct: parts.map((p) => ({ service: p.service, share: p.share, rps: p.m.wrk.requestsPerSec, latencyMs: p.m.wrk.latencyMs, cpu: p.m.cpu, stackUs: p.us })),
+        steps: steps.map(({ connections, m, w }) => ({
+          connections,
+          latencyMs: m.wrk.latencyMs,
+          rps: m.wrk.requestsPerSec,
+          writes: w,
+          cpu: m.cpu,
+          stackUs: stackUs(m, w.perSecond),
+        })),
+        readsVia: {
+          connections: compared.connections,
+          rps: readsVia.wrk.requestsPerSec,
+          latencyMs: readsVia.wrk.latencyMs,
+          cpu: readsVia.cpu,
+        },
+        direct: parts.map((p) => ({
+          service: p.service,
+          share: p.share,
+          rps: p.m.wrk.requestsPerSec,
+          latencyMs: p.m.wrk.latencyMs,
+          cpu: p.m.cpu,
+          stackUs: p.us,
+        })),
         agents,
         agentsPerCore: agents / cores,
         viaGatewayUs: viaUs?.total ?? null,
@@ -250,7 +368,10 @@ export const mixedCase: BenchCase = {
         {
           label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload's reads; measured: 1 - straight to the services / through the gateway)`,
           pass: measuredShare !== null && measuredShare <= MIXED_TARGET.gatewayShare,
-          measured: measuredShare !== null ? `${fmt.pct(measuredShare * 100)} (${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight)` : 'not sampled',
+          measured:
+            measuredShare !== null
+              ? `${fmt.pct(measuredShare * 100)} (${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight)`
+              : 'not sampled',
         },
       ],
       summary: `${fmt.int(agents)} agents (${fmt.int(agents / cores)} per core) at p99 < ${MIXED_TARGET.p99Ms} ms; gateway share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'} measured; ${conditions}`,

@@ -42,22 +42,62 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function quietMeeting(minutes: number, log: (m: string) => void): Promise<string> {
   const out = path.join(os.tmpdir(), 'mm-bench-audio', `quiet-${minutes}min-v2.mp3`);
-  if (await fs.stat(out).then((s) => s.size > 0, () => false)) return out;
+  if (
+    await fs.stat(out).then(
+      (s) => s.size > 0,
+      () => false,
+    )
+  )
+    return out;
   await fs.mkdir(path.dirname(out), { recursive: true });
   const standup = await speakMeeting(STANDUP_SCRIPT);
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'mm-bench-long-'));
   try {
     log(`rendering the ${minutes}-minute meeting (ffmpeg, once; cached as ${out})`);
     const segment = path.join(work, 'segment.wav');
-    await run('ffmpeg', ['-v', 'error', '-y', '-i', standup.path, '-af', `apad=whole_dur=${SPEECH_EVERY_MINUTES * 60}`, '-ar', '16000', '-ac', '1', segment]);
-    const partial = `${out}.part.mp3`;
     await run('ffmpeg', [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', `anoisesrc=d=${minutes * 60 - 30}:c=pink:r=16000:a=0.003`,
-      '-stream_loop', String(minutes / SPEECH_EVERY_MINUTES - 1), '-i', segment,
-      '-filter_complex', '[0:a][1:a]amix=inputs=2:duration=first:normalize=0',
-      '-ac', '1', '-ar', '16000', '-c:a', 'libmp3lame', '-b:a', '32k', partial,
-    ], { timeout: 20 * 60_000 });
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      standup.path,
+      '-af',
+      `apad=whole_dur=${SPEECH_EVERY_MINUTES * 60}`,
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      segment,
+    ]);
+    const partial = `${out}.part.mp3`;
+    await run(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `anoisesrc=d=${minutes * 60 - 30}:c=pink:r=16000:a=0.003`,
+        '-stream_loop',
+        String(minutes / SPEECH_EVERY_MINUTES - 1),
+        '-i',
+        segment,
+        '-filter_complex',
+        '[0:a][1:a]amix=inputs=2:duration=first:normalize=0',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '32k',
+        partial,
+      ],
+      { timeout: 20 * 60_000 },
+    );
     await fs.rename(partial, out);
     return out;
   } finally {
@@ -66,8 +106,15 @@ export async function quietMeeting(minutes: number, log: (m: string) => void): P
 }
 
 /** The meeting's status, or null when the gateway did not answer in time (a loaded machine): polled again. */
-export async function statusOf(gateway: string, id: string, token: string): Promise<{ status: string; text: string } | null> {
-  const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+export async function statusOf(
+  gateway: string,
+  id: string,
+  token: string,
+): Promise<{ status: string; text: string } | null> {
+  const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, {
+    headers: { Authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(10_000),
+  }).catch(() => null);
   if (!res) return null;
   const text = await res.text();
   if (res.status !== 200) throw new BenchError(`GET status of ${id} answered ${res.status}: ${text}`);
@@ -89,8 +136,16 @@ export const pipelineMemoryCase: BenchCase = {
     const file = await quietMeeting(MEETING_MINUTES, ctx.log);
     const bytes = (await fs.stat(file)).size;
     ctx.checkAborted();
-    const account = await createAccount(gateway, { displayName: 'bench pipeline-memory', developerMode: true, balanceMinutes: 1000 });
-    const token = await createToken(gateway, account.id, { name: 'bench pipeline-memory', scopes: ['recordings:write', 'recordings:read'], expiresInDays: 30 });
+    const account = await createAccount(gateway, {
+      displayName: 'bench pipeline-memory',
+      developerMode: true,
+      balanceMinutes: 1000,
+    });
+    const token = await createToken(gateway, account.id, {
+      name: 'bench pipeline-memory',
+      scopes: ['recordings:write', 'recordings:read'],
+      expiresInDays: 30,
+    });
     const pid = ctx.stack.servicePid('pipeline');
     if (!pid) throw new BenchError('pipeline is not running');
     const rss = new RssSampler(pid);
@@ -101,7 +156,12 @@ export const pipelineMemoryCase: BenchCase = {
     ctx.log(`submitting ${fmt.int(bytes / 2 ** 20)} MiB mp3 (load average ${loadBefore.toFixed(2)})`);
     const t0 = performance.now();
     const headers = { Authorization: `Bearer ${token.value}` };
-    const up = await postMultipart(`${gateway}/api/v1/recordings`, headers, { naming: 'skip' }, { field: 'audio', path: file, filename: 'long.mp3', contentType: 'audio/mpeg' });
+    const up = await postMultipart(
+      `${gateway}/api/v1/recordings`,
+      headers,
+      { naming: 'skip' },
+      { field: 'audio', path: file, filename: 'long.mp3', contentType: 'audio/mpeg' },
+    );
     if (up.status !== 202) throw new BenchError(`POST /api/v1/recordings answered ${up.status}: ${up.text}`);
     const id = (up.body as { recording: { id: string } }).recording.id;
     const deadline = t0 + MEETING_MINUTES * 60_000;
@@ -114,12 +174,16 @@ export const pipelineMemoryCase: BenchCase = {
       const { status, text } = seen ?? { status: 'unknown', text: '' };
       if (status === 'READY') break;
       if (status !== lastStatus || performance.now() - lastLog > 60_000) {
-        ctx.log(`${((performance.now() - t0) / 1000).toFixed(0)} s: ${status}, pipeline RSS ${rssMiB(pid)?.toFixed(0) ?? '?'} MiB`);
+        ctx.log(
+          `${((performance.now() - t0) / 1000).toFixed(0)} s: ${status}, pipeline RSS ${rssMiB(pid)?.toFixed(0) ?? '?'} MiB`,
+        );
         lastStatus = status;
         lastLog = performance.now();
       }
-      if (status === 'FAILED' || status === 'NAMING') throw new BenchError(`${id} ended ${status}: ${text}; see ${ctx.stack.logFile('pipeline')}`);
-      if (performance.now() > deadline) throw new BenchError(`${id} not READY after ${MEETING_MINUTES} minutes; still ${status}`);
+      if (status === 'FAILED' || status === 'NAMING')
+        throw new BenchError(`${id} ended ${status}: ${text}; see ${ctx.stack.logFile('pipeline')}`);
+      if (performance.now() > deadline)
+        throw new BenchError(`${id} not READY after ${MEETING_MINUTES} minutes; still ${status}`);
       await sleep(POLL_MS);
     }
     const wallSeconds = (performance.now() - t0) / 1000;
@@ -141,7 +205,10 @@ export const pipelineMemoryCase: BenchCase = {
               ['peak RSS (50 ms samples, VmHWM)', peak.toFixed(0)],
               ['peak − before', (peak - sampled.baselineMiB).toFixed(0)],
               ['RSS after READY', sampled.lastMiB.toFixed(0)],
-              ['the meeting as 16-bit samples / as floats (for scale)', `${((MEETING_MINUTES * 60 * 32000) / 2 ** 20).toFixed(0)} / ${((MEETING_MINUTES * 60 * 64000) / 2 ** 20).toFixed(0)}`],
+              [
+                'the meeting as 16-bit samples / as floats (for scale)',
+                `${((MEETING_MINUTES * 60 * 32000) / 2 ** 20).toFixed(0)} / ${((MEETING_MINUTES * 60 * 64000) / 2 ** 20).toFixed(0)}`,
+              ],
             ],
           },
         },
@@ -151,9 +218,25 @@ export const pipelineMemoryCase: BenchCase = {
         `audio: ${MEETING_MINUTES} min of pink noise near -50 dBFS with the flite standup (30 s, 3 voices) every ${SPEECH_EVERY_MINUTES} min`,
         `load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; LOG_LEVEL warn`,
       ],
-      targets: [{ label: `pipeline peak RSS < ${PEAK_RSS_TARGET_MIB} MiB on a ${MEETING_MINUTES}-minute meeting`, pass, measured: `${peak.toFixed(0)} MiB` }],
+      targets: [
+        {
+          label: `pipeline peak RSS < ${PEAK_RSS_TARGET_MIB} MiB on a ${MEETING_MINUTES}-minute meeting`,
+          pass,
+          measured: `${peak.toFixed(0)} MiB`,
+        },
+      ],
       summary: `peak RSS ${peak.toFixed(0)} MiB (before ${sampled.baselineMiB.toFixed(0)}), READY in ${wallSeconds.toFixed(0)} s; load ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
-      data: { recordingId: id, bytes, peakMiB: peak, baselineMiB: sampled.baselineMiB, lastMiB: sampled.lastMiB, wallSeconds, cpuSeconds: cpu, loadBefore, loadAfter },
+      data: {
+        recordingId: id,
+        bytes,
+        peakMiB: peak,
+        baselineMiB: sampled.baselineMiB,
+        lastMiB: sampled.lastMiB,
+        wallSeconds,
+        cpuSeconds: cpu,
+        loadBefore,
+        loadAfter,
+      },
     };
   },
 };

@@ -65,11 +65,21 @@ export const pipelineRtfCase: BenchCase = {
     const renderMs = performance.now() - renderStart;
     const audioSeconds = meeting.durationMs / 1000;
     const voices = new Set(meeting.turns.map((t) => t.voice)).size;
-    ctx.log(`meeting ${meeting.path}: ${audioSeconds.toFixed(1)} s, ${meeting.turns.length} turns, ${voices} voices (${renderMs < 1000 ? 'cached' : `rendered in ${(renderMs / 1000).toFixed(1)} s`})`);
+    ctx.log(
+      `meeting ${meeting.path}: ${audioSeconds.toFixed(1)} s, ${meeting.turns.length} turns, ${voices} voices (${renderMs < 1000 ? 'cached' : `rendered in ${(renderMs / 1000).toFixed(1)} s`})`,
+    );
     ctx.checkAborted();
 
-    const account = await createAccount(gateway, { displayName: 'bench pipeline-rtf', developerMode: true, balanceMinutes: 1000 });
-    const token = await createToken(gateway, account.id, { name: 'bench pipeline-rtf', scopes: ['recordings:write', 'recordings:read'], expiresInDays: 30 });
+    const account = await createAccount(gateway, {
+      displayName: 'bench pipeline-rtf',
+      developerMode: true,
+      balanceMinutes: 1000,
+    });
+    const token = await createToken(gateway, account.id, {
+      name: 'bench pipeline-rtf',
+      scopes: ['recordings:write', 'recordings:read'],
+      expiresInDays: 30,
+    });
     ctx.log(`account ${account.id}, token ${token.id}`);
 
     // CPU over the whole submit → READY window.
@@ -87,17 +97,24 @@ export const pipelineRtfCase: BenchCase = {
 
     ctx.log(`submitting (load average ${loadBefore.toFixed(2)})`);
     const t0 = performance.now();
-    const up = await postMultipart(`${gateway}/api/v1/recordings`, { Authorization: `Bearer ${token.value}` }, { naming: 'skip' }, {
-      field: 'audio',
-      path: meeting.path,
-      filename: 'meeting.wav',
-      contentType: 'audio/wav',
-    });
+    const up = await postMultipart(
+      `${gateway}/api/v1/recordings`,
+      { Authorization: `Bearer ${token.value}` },
+      { naming: 'skip' },
+      {
+        field: 'audio',
+        path: meeting.path,
+        filename: 'meeting.wav',
+        contentType: 'audio/wav',
+      },
+    );
     const acceptedAt = performance.now() - t0;
     if (up.status !== 202) throw new BenchError(`POST /api/v1/recordings answered ${up.status}: ${up.text}`);
     const submitted = (up.body as { recording: { id: string; status: string; minutes: number } }).recording;
     const id = submitted.id;
-    ctx.log(`${id} accepted in ${fmt.ms(acceptedAt)} ms (${submitted.status}, ${submitted.minutes} minutes held); polling every ${POLL_MS} ms`);
+    ctx.log(
+      `${id} accepted in ${fmt.ms(acceptedAt)} ms (${submitted.status}, ${submitted.minutes} minutes held); polling every ${POLL_MS} ms`,
+    );
 
     const phases: Phase[] = [{ status: submitted.status, from: acceptedAt, to: acceptedAt }];
     const polls = { count: 0, errors: 0 };
@@ -130,7 +147,9 @@ export const pipelineRtfCase: BenchCase = {
         break;
       }
       if (performance.now() > deadline) {
-        throw new BenchError(`${id} not READY after ${((performance.now() - t0) / 1000).toFixed(0)} s (RTF ${GIVE_UP_RTF}); still ${status}; see ${ctx.stack.logFile('pipeline')}`);
+        throw new BenchError(
+          `${id} not READY after ${((performance.now() - t0) / 1000).toFixed(0)} s (RTF ${GIVE_UP_RTF}); still ${status}; see ${ctx.stack.logFile('pipeline')}`,
+        );
       }
       await sleep(POLL_MS);
     }
@@ -140,7 +159,10 @@ export const pipelineRtfCase: BenchCase = {
 
     const bundle = await getJson(`${gateway}/api/v1/recordings/${id}/bundle`, token.value);
     if (bundle.status !== 200) throw new BenchError(`GET bundle of ${id} answered ${bundle.status}: ${bundle.text}`);
-    const transcript = bundle.body.transcript as { speakers: Array<{ label: string }>; segments: Array<{ speaker: string; text: string }> };
+    const transcript = bundle.body.transcript as {
+      speakers: Array<{ label: string }>;
+      segments: Array<{ speaker: string; text: string }>;
+    };
     const digest = bundle.body.digest as { sections: Array<{ kind: string }> };
     const speakers = transcript.speakers.length;
     const words = transcript.segments.reduce((a, s) => a + s.text.split(/\s+/).filter(Boolean).length, 0);
@@ -155,16 +177,32 @@ export const pipelineRtfCase: BenchCase = {
     // A status that lasted less than one poll interval may never be seen: say so rather than leave it out.
     const unseen = EXPECTED_STATUSES.filter((st) => !phases.some((p) => p.status === st));
     const phaseRows = [
-      ['upload (submit → 202)', fmt.ms(acceptedAt / 1000), (acceptedAt / 1000 / audioSeconds).toFixed(3), fmt.pct((acceptedAt / readyAt) * 100)],
-      ...shown.map((p) => [p.status, fmt.ms((p.to - p.from) / 1000), (((p.to - p.from) / 1000) / audioSeconds).toFixed(3), fmt.pct(((p.to - p.from) / readyAt) * 100)]),
+      [
+        'upload (submit → 202)',
+        fmt.ms(acceptedAt / 1000),
+        (acceptedAt / 1000 / audioSeconds).toFixed(3),
+        fmt.pct((acceptedAt / readyAt) * 100),
+      ],
+      ...shown.map((p) => [
+        p.status,
+        fmt.ms((p.to - p.from) / 1000),
+        ((p.to - p.from) / 1000 / audioSeconds).toFixed(3),
+        fmt.pct(((p.to - p.from) / readyAt) * 100),
+      ]),
       ...unseen.map((st) => [`${st} (never seen)`, `< ${(POLL_MS / 1000).toFixed(2)}`, '', '']),
       ['total (submit → READY)', fmt.ms(wallSeconds), rtf.toFixed(3), '100%'],
     ];
-    const seconds = (st: string) => phases.filter((p) => p.status === st).reduce((a, p) => a + (p.to - p.from), 0) / 1000;
-    const perStatus = EXPECTED_STATUSES.map((st) => `${st} ${unseen.includes(st) ? `< ${(POLL_MS / 1000).toFixed(2)} s (between two polls)` : `${seconds(st).toFixed(2)} s`}`);
+    const seconds = (st: string) =>
+      phases.filter((p) => p.status === st).reduce((a, p) => a + (p.to - p.from), 0) / 1000;
+    const perStatus = EXPECTED_STATUSES.map(
+      (st) =>
+        `${st} ${unseen.includes(st) ? `< ${(POLL_MS / 1000).toFixed(2)} s (between two polls)` : `${seconds(st).toFixed(2)} s`}`,
+    );
 
     const pipelineShare = (pipelineCpu / wallSeconds) * 100;
-    const shares = cpu.shares.filter((s) => s.percentOfCore >= 0.5).map((s) => `${s.label} ${fmt.pct(s.percentOfCore)}`);
+    const shares = cpu.shares
+      .filter((s) => s.percentOfCore >= 0.5)
+      .map((s) => `${s.label} ${fmt.pct(s.percentOfCore)}`);
     const cores = cpuCount();
     const ours = pipelineShare + cpu.shares.reduce((a, s) => a + s.percentOfCore, 0);
     const other = Math.max(0, cpu.machineBusyPercent * cores - ours);
@@ -185,8 +223,16 @@ export const pipelineRtfCase: BenchCase = {
         `load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after${loadBefore > 1 ? ' — the machine was not idle; the RTF may be high' : ''}`,
       ],
       targets: [
-        { label: `real-time factor (submit → READY / audio length) < ${RTF_TARGET} for a ${MEETING_MINUTES}-minute meeting`, pass, measured: `RTF ${rtf.toFixed(3)}: ${wallSeconds.toFixed(1)} s for ${audioSeconds.toFixed(1)} s of audio` },
-        { label: 'bundle has >= 2 speakers', pass: speakers >= 2, measured: `${speakers} speakers for ${voices} voices` },
+        {
+          label: `real-time factor (submit → READY / audio length) < ${RTF_TARGET} for a ${MEETING_MINUTES}-minute meeting`,
+          pass,
+          measured: `RTF ${rtf.toFixed(3)}: ${wallSeconds.toFixed(1)} s for ${audioSeconds.toFixed(1)} s of audio`,
+        },
+        {
+          label: 'bundle has >= 2 speakers',
+          pass: speakers >= 2,
+          measured: `${speakers} speakers for ${voices} voices`,
+        },
       ],
       summary: `RTF ${rtf.toFixed(3)} (${wallSeconds.toFixed(1)} s for ${audioSeconds.toFixed(1)} s audio; ${perStatus.join(', ')}), ${speakers} speakers; load ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
       data: {
@@ -199,13 +245,21 @@ export const pipelineRtfCase: BenchCase = {
         rtf,
         processingRtf,
         phases,
-        secondsPerStatus: Object.fromEntries(EXPECTED_STATUSES.map((st) => [st, unseen.includes(st) ? null : seconds(st)])),
+        secondsPerStatus: Object.fromEntries(
+          EXPECTED_STATUSES.map((st) => [st, unseen.includes(st) ? null : seconds(st)]),
+        ),
         polls,
         speakers,
         segments: transcript.segments.length,
         words,
         sectionKinds,
-        cpu: { pipelineWithEnginesSeconds: pipelineCpu, shares: cpu.shares, machineBusyPercent: cpu.machineBusyPercent, stealPercent: cpu.stealPercent, otherPercentOfCore: other },
+        cpu: {
+          pipelineWithEnginesSeconds: pipelineCpu,
+          shares: cpu.shares,
+          machineBusyPercent: cpu.machineBusyPercent,
+          stealPercent: cpu.stealPercent,
+          otherPercentOfCore: other,
+        },
         loadBefore,
         loadAfter,
       },

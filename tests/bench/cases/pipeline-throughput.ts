@@ -45,7 +45,9 @@ interface Run {
 const RUNS: Run[] = [
   { label: 'one per core', env: {} },
   { label: 'one worker', env: { PIPELINE_TRANSCRIBE_CONCURRENCY: '1', PIPELINE_ASR_DECODERS: '1' } },
-  ...(process.env.BENCH_THROUGHPUT_REFERENCE === '0' ? [] : [{ label: 'one at a time', env: { PIPELINE_TRANSCRIBE_CONCURRENCY: '1' } }]),
+  ...(process.env.BENCH_THROUGHPUT_REFERENCE === '0'
+    ? []
+    : [{ label: 'one at a time', env: { PIPELINE_TRANSCRIBE_CONCURRENCY: '1' } }]),
 ];
 
 interface Submitter {
@@ -98,13 +100,21 @@ function coreTimes(): CoreTimes[] {
 const accountOf = (i: number) => ACCOUNTS[Math.floor((i * ACCOUNTS.length) / MEETINGS)];
 
 async function statusOf(gateway: string, token: string, id: string): Promise<string> {
-  const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${gateway}/api/v1/recordings/${id}/status`, {
+    headers: { Authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new BenchError(`GET status of ${id} answered ${res.status}: ${text}`);
   return String((JSON.parse(text) as { status: unknown }).status);
 }
 
-async function runBatch(ctx: CaseContext, { label, env }: Run, submitters: Submitter[], audio: { path: string; seconds: number }): Promise<BatchResult> {
+async function runBatch(
+  ctx: CaseContext,
+  { label, env }: Run,
+  submitters: Submitter[],
+  audio: { path: string; seconds: number },
+): Promise<BatchResult> {
   const gateway = ctx.stack.url('gateway');
   const pipelinePid = ctx.stack.servicePid('pipeline');
   if (!pipelinePid) throw new BenchError('pipeline is not running');
@@ -116,9 +126,19 @@ async function runBatch(ctx: CaseContext, { label, env }: Run, submitters: Submi
   const submitted: Array<{ account: string; token: string; id: string; acceptedAt: number }> = [];
   for (let i = 0; i < MEETINGS; i++) {
     const who = submitters.find((s) => s.name === accountOf(i))!;
-    const up = await postMultipart(`${gateway}/api/v1/recordings`, { Authorization: `Bearer ${who.token}` }, { naming: 'skip' }, { field: 'audio', path: audio.path, filename: `meeting-${i}.wav`, contentType: 'audio/wav' });
+    const up = await postMultipart(
+      `${gateway}/api/v1/recordings`,
+      { Authorization: `Bearer ${who.token}` },
+      { naming: 'skip' },
+      { field: 'audio', path: audio.path, filename: `meeting-${i}.wav`, contentType: 'audio/wav' },
+    );
     if (up.status !== 202) throw new BenchError(`POST /api/v1/recordings answered ${up.status}: ${up.text}`);
-    submitted.push({ account: who.name, token: who.token, id: (up.body as { recording: { id: string } }).recording.id, acceptedAt: Date.now() - t0 });
+    submitted.push({
+      account: who.name,
+      token: who.token,
+      id: (up.body as { recording: { id: string } }).recording.id,
+      acceptedAt: Date.now() - t0,
+    });
   }
   const submitSeconds = (Date.now() - t0) / 1000;
   ctx.log(`${label}: ${MEETINGS} submits accepted in ${submitSeconds.toFixed(1)} s; polling every ${POLL_MS} ms`);
@@ -135,13 +155,18 @@ async function runBatch(ctx: CaseContext, { label, env }: Run, submitters: Submi
       if (statuses[i] === 'FAILED') throw new BenchError(`${m.id} FAILED; see ${ctx.stack.logFile('pipeline')}`);
       if (statuses[i] === 'READY') readyAt.set(m.id, at);
     });
-    if (Date.now() > deadline) throw new BenchError(`${label}: ${open.length} meetings not READY after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    if (Date.now() > deadline)
+      throw new BenchError(
+        `${label}: ${open.length} meetings not READY after ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
     if (readyAt.size < submitted.length) await sleep(POLL_MS);
   }
   const makespanSeconds = Math.max(...readyAt.values()) / 1000;
   const pipelineCpuSeconds = cpuSecondsWithReapedChildren(pipelinePid) - cpuBefore;
   const coresAfter = coreTimes();
-  const coreBusyPercent = coresAfter.map((c, i) => ((c.busy - coresBefore[i].busy) / Math.max(1, c.total - coresBefore[i].total)) * 100);
+  const coreBusyPercent = coresAfter.map(
+    (c, i) => ((c.busy - coresBefore[i].busy) / Math.max(1, c.total - coresBefore[i].total)) * 100,
+  );
   const loadAfter = loadAverage();
 
   const { db } = openDatabase<PipelineDb>({ url: ctx.opts.databaseUrl, schema: 'pipeline', poolSize: 1 });
@@ -158,12 +183,33 @@ async function runBatch(ctx: CaseContext, { label, env }: Run, submitters: Submi
       .execute();
     const meetings = submitted.map((m): MeetingRun => {
       const job = jobs.find((j) => j.recordingId === m.id);
-      if (!job?.startedAt || !job.finishedAt) throw new BenchError(`${m.id}: no finished transcription in pipeline.job`);
-      return { account: m.account, id: m.id, acceptedAt: m.acceptedAt, startedAt: job.startedAt.getTime() - t0, transcribedAt: job.finishedAt.getTime() - t0, readyAt: readyAt.get(m.id)! };
+      if (!job?.startedAt || !job.finishedAt)
+        throw new BenchError(`${m.id}: no finished transcription in pipeline.job`);
+      return {
+        account: m.account,
+        id: m.id,
+        acceptedAt: m.acceptedAt,
+        startedAt: job.startedAt.getTime() - t0,
+        transcribedAt: job.finishedAt.getTime() - t0,
+        readyAt: readyAt.get(m.id)!,
+      };
     });
     const fairness = checkFairStarts(meetings);
-    ctx.log(`${label}: makespan ${makespanSeconds.toFixed(1)} s, pipeline CPU ${pipelineCpuSeconds.toFixed(1)} s, fairness ${fairness.pass ? 'PASS' : 'FAIL'}`);
-    return { label, env, meetings, makespanSeconds, submitSeconds, pipelineCpuSeconds, coreBusyPercent, loadBefore, loadAfter, fairness };
+    ctx.log(
+      `${label}: makespan ${makespanSeconds.toFixed(1)} s, pipeline CPU ${pipelineCpuSeconds.toFixed(1)} s, fairness ${fairness.pass ? 'PASS' : 'FAIL'}`,
+    );
+    return {
+      label,
+      env,
+      meetings,
+      makespanSeconds,
+      submitSeconds,
+      pipelineCpuSeconds,
+      coreBusyPercent,
+      loadBefore,
+      loadAfter,
+      fairness,
+    };
   } finally {
     await db.destroy();
   }
@@ -172,14 +218,23 @@ async function runBatch(ctx: CaseContext, { label, env }: Run, submitters: Submi
 const s1 = (ms: number) => (ms / 1000).toFixed(1);
 
 function startOrder(b: BatchResult): string {
-  return [...b.meetings].sort((x, y) => x.startedAt - y.startedAt).map((m) => m.account).join('');
+  return [...b.meetings]
+    .sort((x, y) => x.startedAt - y.startedAt)
+    .map((m) => m.account)
+    .join('');
 }
 
 function batchLines(b: BatchResult, audioSeconds: number): string[] {
   const n = b.meetings.length;
-  const accountLines = b.fairness.accounts.map((a) => `${a.account} first ${s1(a.firstStart)} s, last ${s1(a.lastStart)} s`).join('; ');
+  const accountLines = b.fairness.accounts
+    .map((a) => `${a.account} first ${s1(a.firstStart)} s, last ${s1(a.lastStart)} s`)
+    .join('; ');
   return [
-    `${b.label} (${Object.entries(b.env).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults'}): makespan ${b.makespanSeconds.toFixed(1)} s for ${n} × ${audioSeconds.toFixed(0)} s of audio ` +
+    `${b.label} (${
+      Object.entries(b.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || 'defaults'
+    }): makespan ${b.makespanSeconds.toFixed(1)} s for ${n} × ${audioSeconds.toFixed(0)} s of audio ` +
       `(${((n * audioSeconds) / b.makespanSeconds).toFixed(1)} audio s per s); submits took ${b.submitSeconds.toFixed(1)} s`,
     `  start order ${startOrder(b)}; transcription starts: ${accountLines}; fairness ${b.fairness.pass ? 'PASS' : `FAIL (${b.fairness.violations.join('; ')})`}`,
     `  CPU: pipeline with its engine processes ${b.pipelineCpuSeconds.toFixed(1)} s = ${(b.pipelineCpuSeconds / n).toFixed(1)} CPU s per meeting ` +
@@ -194,9 +249,14 @@ export const pipelineThroughputCase: BenchCase = {
   description: `pipeline throughput: ${MEETINGS} ${MINUTES}-minute meetings of 3 accounts at once, fair start order, vs one worker (target >= ${THROUGHPUT_TARGET}x)`,
   implemented: true,
   services: SERVICES,
-  env: (scratch) => ({ AUDIO_STORE: `file:${path.join(scratch, 'store')}`, NAMING_AUTO_WAIT_SECONDS: '1', MAX_UPLOAD_MB: '500' }),
+  env: (scratch) => ({
+    AUDIO_STORE: `file:${path.join(scratch, 'store')}`,
+    NAMING_AUTO_WAIT_SECONDS: '1',
+    MAX_UPLOAD_MB: '500',
+  }),
   async run(ctx: CaseContext): Promise<CaseReport> {
-    if (!Number.isInteger(MEETINGS) || MEETINGS < ACCOUNTS.length * 2) throw new BenchError(`BENCH_THROUGHPUT_MEETINGS must be an integer >= ${ACCOUNTS.length * 2}`);
+    if (!Number.isInteger(MEETINGS) || MEETINGS < ACCOUNTS.length * 2)
+      throw new BenchError(`BENCH_THROUGHPUT_MEETINGS must be an integer >= ${ACCOUNTS.length * 2}`);
     if (!(MINUTES > 0 && MINUTES <= 30)) throw new BenchError('BENCH_THROUGHPUT_MINUTES must be in (0, 30]');
     const gateway = ctx.stack.url('gateway');
     ctx.log(`rendering the ${MINUTES}-minute meeting (flite + sox, cached in the OS temp dir)`);
@@ -205,8 +265,16 @@ export const pipelineThroughputCase: BenchCase = {
     ctx.checkAborted();
     const submitters: Submitter[] = [];
     for (const name of ACCOUNTS) {
-      const account = await createAccount(gateway, { displayName: `bench throughput ${name}`, developerMode: true, balanceMinutes: 10_000 });
-      const token = await createToken(gateway, account.id, { name: `bench throughput ${name}`, scopes: ['recordings:write', 'recordings:read'], expiresInDays: 30 });
+      const account = await createAccount(gateway, {
+        displayName: `bench throughput ${name}`,
+        developerMode: true,
+        balanceMinutes: 10_000,
+      });
+      const token = await createToken(gateway, account.id, {
+        name: `bench throughput ${name}`,
+        scopes: ['recordings:write', 'recordings:read'],
+        expiresInDays: 30,
+      });
       submitters.push({ name, token: token.value });
     }
     const audio = { path: meeting.path, seconds: audioSeconds };
@@ -214,7 +282,13 @@ export const pipelineThroughputCase: BenchCase = {
     const batches: BatchResult[] = [];
     for (const run of RUNS) {
       if (batches.length) {
-        ctx.log(`restarting the pipeline with ${Object.entries(run.env).map(([k, v]) => `${k}=${v}`).join(' ') || 'its defaults'}`);
+        ctx.log(
+          `restarting the pipeline with ${
+            Object.entries(run.env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ') || 'its defaults'
+          }`,
+        );
         const launch = ctx.stack.launchOf('pipeline');
         await ctx.stack.kill('pipeline', true);
         await ctx.stack.restart('pipeline', launch, run.env);
@@ -226,12 +300,23 @@ export const pipelineThroughputCase: BenchCase = {
     const cpuRatio = single.pipelineCpuSeconds / parallel.pipelineCpuSeconds;
     const reference = batches[2];
     const referenceLine = reference
-      ? [`reference: ${(reference.makespanSeconds / parallel.makespanSeconds).toFixed(2)}x one transcription at a time with its decoders over every core (the previous default), which already keeps ${(reference.pipelineCpuSeconds / reference.makespanSeconds).toFixed(2)} cores busy`]
+      ? [
+          `reference: ${(reference.makespanSeconds / parallel.makespanSeconds).toFixed(2)}x one transcription at a time with its decoders over every core (the previous default), which already keeps ${(reference.pipelineCpuSeconds / reference.makespanSeconds).toFixed(2)} cores busy`,
+        ]
       : [];
     const rows = batches.flatMap((b) =>
       [...b.meetings]
         .sort((x, y) => x.acceptedAt - y.acceptedAt)
-        .map((m, i) => [b.label, String(i + 1), m.account, s1(m.acceptedAt), s1(m.startedAt), s1(m.startedAt - m.acceptedAt), s1(m.transcribedAt - m.startedAt), s1(m.readyAt)]),
+        .map((m, i) => [
+          b.label,
+          String(i + 1),
+          m.account,
+          s1(m.acceptedAt),
+          s1(m.startedAt),
+          s1(m.startedAt - m.acceptedAt),
+          s1(m.transcribedAt - m.startedAt),
+          s1(m.readyAt),
+        ]),
     );
     const logLevel = ctx.opts.serviceEnv.LOG_LEVEL ?? 'warn';
     return {
@@ -248,8 +333,16 @@ export const pipelineThroughputCase: BenchCase = {
         `conditions: ${cpuCount()} cores, log level ${logLevel}, naming=skip, offline engines (pocketsphinx, extractive digest); the machine is shared: at load average > 1 the ratio is bounded by the cores others leave`,
       ],
       targets: [
-        { label: `throughput with one transcription per core >= ${THROUGHPUT_TARGET}x one worker (one transcription, one decoder)`, pass: ratio >= THROUGHPUT_TARGET, measured: `${ratio.toFixed(2)}x (${single.makespanSeconds.toFixed(1)} s vs ${parallel.makespanSeconds.toFixed(1)} s)` },
-        ...batches.map((b) => ({ label: `fair order, ${b.label}: every account's first transcription starts before any other account's last one starts`, pass: b.fairness.pass, measured: startOrder(b) })),
+        {
+          label: `throughput with one transcription per core >= ${THROUGHPUT_TARGET}x one worker (one transcription, one decoder)`,
+          pass: ratio >= THROUGHPUT_TARGET,
+          measured: `${ratio.toFixed(2)}x (${single.makespanSeconds.toFixed(1)} s vs ${parallel.makespanSeconds.toFixed(1)} s)`,
+        },
+        ...batches.map((b) => ({
+          label: `fair order, ${b.label}: every account's first transcription starts before any other account's last one starts`,
+          pass: b.fairness.pass,
+          measured: startOrder(b),
+        })),
       ],
       summary: `${ratio.toFixed(2)}x one worker (makespan ${parallel.makespanSeconds.toFixed(0)} s vs ${single.makespanSeconds.toFixed(0)} s), start orders ${batches.map(startOrder).join(' / ')}; load ${parallel.loadBefore.toFixed(2)} → ${batches[batches.length - 1].loadAfter.toFixed(2)}`,
       data: { meetings: MEETINGS, minutes: MINUTES, audioSeconds, cores, ratio, cpuRatio, batches },

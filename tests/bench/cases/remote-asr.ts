@@ -47,7 +47,8 @@ export function alignCounts(ref: string[], hyp: string[]): { lost: number; doubl
   let prev = new Uint32Array(hyp.length + 1);
   let cur = new Uint32Array(hyp.length + 1);
   for (let i = 1; i <= ref.length; i++) {
-    for (let j = 1; j <= hyp.length; j++) cur[j] = ref[i - 1] === hyp[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    for (let j = 1; j <= hyp.length; j++)
+      cur[j] = ref[i - 1] === hyp[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
     [prev, cur] = [cur, prev];
   }
   const common = prev[hyp.length];
@@ -55,9 +56,19 @@ export function alignCounts(ref: string[], hyp: string[]): { lost: number; doubl
 }
 
 /** The piece's number and start, from the file name the pipeline gives it (piece-0007-4200000.flac). */
-const pieceOrder = (r: StandinRequest) => r.fileName.match(/^piece-(\d+)-(\d+)\./)!.slice(1).map(Number);
+const pieceOrder = (r: StandinRequest) =>
+  r.fileName
+    .match(/^piece-(\d+)-(\d+)\./)!
+    .slice(1)
+    .map(Number);
 
-async function runOne(ctx: CaseContext, file: string, minutes: number, concurrency: number, token: string): Promise<RunResult> {
+async function runOne(
+  ctx: CaseContext,
+  file: string,
+  minutes: number,
+  concurrency: number,
+  token: string,
+): Promise<RunResult> {
   const gateway = ctx.stack.url('gateway');
   const pid = ctx.stack.servicePid('pipeline');
   if (!pid || !standin) throw new BenchError('pipeline or stand-in is not running');
@@ -67,7 +78,12 @@ async function runOne(ctx: CaseContext, file: string, minutes: number, concurren
   const hwmBefore = hwmMiB(pid) ?? 0;
   const t0 = performance.now();
   const headers = { Authorization: `Bearer ${token}` };
-  const up = await postMultipart(`${gateway}/api/v1/recordings`, headers, { naming: 'skip' }, { field: 'audio', path: file, filename: 'long.mp3', contentType: 'audio/mpeg' });
+  const up = await postMultipart(
+    `${gateway}/api/v1/recordings`,
+    headers,
+    { naming: 'skip' },
+    { field: 'audio', path: file, filename: 'long.mp3', contentType: 'audio/mpeg' },
+  );
   if (up.status !== 202) throw new BenchError(`POST /api/v1/recordings answered ${up.status}: ${up.text}`);
   const id = (up.body as { recording: { id: string } }).recording.id;
   for (;;) {
@@ -75,7 +91,8 @@ async function runOne(ctx: CaseContext, file: string, minutes: number, concurren
     ctx.stack.assertAlive();
     const seen = await statusOf(gateway, id, token);
     if (seen?.status === 'READY') break;
-    if (seen?.status === 'FAILED' || seen?.status === 'NAMING') throw new BenchError(`${id} ended ${seen.status}: ${seen.text}`);
+    if (seen?.status === 'FAILED' || seen?.status === 'NAMING')
+      throw new BenchError(`${id} ended ${seen.status}: ${seen.text}`);
     if (performance.now() - t0 > minutes * 60_000) throw new BenchError(`${id} not READY after ${minutes} minutes`);
     await sleep(1000);
   }
@@ -84,11 +101,13 @@ async function runOne(ctx: CaseContext, file: string, minutes: number, concurren
   const hwmAfter = hwmMiB(pid) ?? 0;
   const peakMiB = Math.max(sampled.peakMiB, hwmAfter > hwmBefore ? hwmAfter : 0);
   const sent = standin.requests.slice(firstRequest);
-  const answered = sent.filter((r) => r.status === 200).sort((a, b) => {
-    const [ai, as] = pieceOrder(a);
-    const [bi, bs] = pieceOrder(b);
-    return ai - bi || as - bs;
-  });
+  const answered = sent
+    .filter((r) => r.status === 200)
+    .sort((a, b) => {
+      const [ai, as] = pieceOrder(a);
+      const [bi, bs] = pieceOrder(b);
+      return ai - bi || as - bs;
+    });
   const ref = answered.flatMap((r) => r.words.map(bare)).filter(Boolean);
   const bundle = await fetch(`${gateway}/api/v1/recordings/${id}/bundle`, { headers });
   if (bundle.status !== 200) throw new BenchError(`bundle of ${id} answered ${bundle.status}`);
@@ -110,7 +129,9 @@ async function runOne(ctx: CaseContext, file: string, minutes: number, concurren
     lost,
     doubled,
   };
-  ctx.log(`${minutes} min at concurrency ${concurrency}: READY in ${wallSeconds.toFixed(0)} s, peak RSS ${peakMiB.toFixed(0)} MiB, ${answered.length} pieces, lost ${lost}, doubled ${doubled}`);
+  ctx.log(
+    `${minutes} min at concurrency ${concurrency}: READY in ${wallSeconds.toFixed(0)} s, peak RSS ${peakMiB.toFixed(0)} MiB, ${answered.length} pieces, lost ${lost}, doubled ${doubled}`,
+  );
   return result;
 }
 
@@ -136,8 +157,16 @@ export const remoteAsrCase: BenchCase = {
     try {
       const files = new Map<number, string>();
       for (const m of MEETINGS) files.set(m, await quietMeeting(m, ctx.log));
-      const account = await createAccount(gateway, { displayName: 'bench remote-asr', developerMode: true, balanceMinutes: 2000 });
-      const token = await createToken(gateway, account.id, { name: 'bench remote-asr', scopes: ['recordings:write', 'recordings:read'], expiresInDays: 30 });
+      const account = await createAccount(gateway, {
+        displayName: 'bench remote-asr',
+        developerMode: true,
+        balanceMinutes: 2000,
+      });
+      const token = await createToken(gateway, account.id, {
+        name: 'bench remote-asr',
+        scopes: ['recordings:write', 'recordings:read'],
+        expiresInDays: 30,
+      });
       const results: RunResult[] = [];
       for (const concurrency of CONCURRENCY) {
         if (concurrency !== CONCURRENCY[0]) {
@@ -155,7 +184,19 @@ export const remoteAsrCase: BenchCase = {
           {
             title: 'remote-asr — submit → READY through the gateway, ASR_ENGINE=openai against the Whisper stand-in',
             table: {
-              headers: ['meeting', 'concurrency', 'wall s', 'peak RSS MiB', 'pieces', 'requests', 'max MB/piece', 'mean MB/piece', 'words', 'lost', 'doubled'],
+              headers: [
+                'meeting',
+                'concurrency',
+                'wall s',
+                'peak RSS MiB',
+                'pieces',
+                'requests',
+                'max MB/piece',
+                'mean MB/piece',
+                'words',
+                'lost',
+                'doubled',
+              ],
               rows: results.map((r) => [
                 `${r.minutes} min`,
                 String(r.concurrency),
@@ -178,15 +219,25 @@ export const remoteAsrCase: BenchCase = {
           `load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (a shared machine)`,
         ],
         targets: [
-          { label: 'every piece under 25 MB', pass: results.every((r) => r.maxBytes < OPENAI_MAX_FILE_BYTES), measured: `largest ${(Math.max(...results.map((r) => r.maxBytes)) / 1e6).toFixed(2)} MB` },
-          { label: 'no words lost or doubled at cuts', pass: results.every((r) => r.lost === 0 && r.doubled === 0), measured: results.map((r) => `${r.lost}/${r.doubled}`).join(', ') },
+          {
+            label: 'every piece under 25 MB',
+            pass: results.every((r) => r.maxBytes < OPENAI_MAX_FILE_BYTES),
+            measured: `largest ${(Math.max(...results.map((r) => r.maxBytes)) / 1e6).toFixed(2)} MB`,
+          },
+          {
+            label: 'no words lost or doubled at cuts',
+            pass: results.every((r) => r.lost === 0 && r.doubled === 0),
+            measured: results.map((r) => `${r.lost}/${r.doubled}`).join(', '),
+          },
           {
             label: `pipeline peak RSS < ${REMOTE_PEAK_RSS_TARGET_MIB} MiB on the 300-minute meeting`,
             pass: long.every((r) => r.peakMiB < REMOTE_PEAK_RSS_TARGET_MIB),
             measured: long.map((r) => `${r.peakMiB.toFixed(0)} MiB at ${r.concurrency}`).join(', '),
           },
         ],
-        summary: results.map((r) => `${r.minutes}m@${r.concurrency}: ${r.wallSeconds.toFixed(0)} s, ${r.peakMiB.toFixed(0)} MiB`).join('; '),
+        summary: results
+          .map((r) => `${r.minutes}m@${r.concurrency}: ${r.wallSeconds.toFixed(0)} s, ${r.peakMiB.toFixed(0)} MiB`)
+          .join('; '),
         data: results,
       };
     } finally {

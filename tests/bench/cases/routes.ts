@@ -14,7 +14,16 @@ import { startBareServer } from '../lib/bare-server';
 import { measureEachOnce } from '../lib/each-once';
 import { loadAverage } from '../lib/proc';
 import { fmt } from '../lib/report';
-import { BODIED_CALLS, bodiedRequests, bodilessReads, namingSkipRequests, prepareFixtures, rotatedRequests, routePath, type FixtureAccount } from '../lib/route-fixtures';
+import {
+  BODIED_CALLS,
+  bodiedRequests,
+  bodilessReads,
+  namingSkipRequests,
+  prepareFixtures,
+  rotatedRequests,
+  routePath,
+  type FixtureAccount,
+} from '../lib/route-fixtures';
 import { BenchError, type BenchCase, type CaseContext, type CaseReport, type ServiceName } from '../lib/types';
 import type { RotatedRequest } from '../lib/wrk';
 import { findRoute } from '@mm/contract';
@@ -38,9 +47,15 @@ async function checkAnswers(gateway: string, fixtures: FixtureAccount[]): Promis
   let sample = '';
   for (const route of bodilessReads()) {
     for (const f of fixtures) {
-      const res = await fetch(`${gateway}${routePath(route, f)}`, { headers: { Authorization: `Bearer ${f.tokens[0].value}` }, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${gateway}${routePath(route, f)}`, {
+        headers: { Authorization: `Bearer ${f.tokens[0].value}` },
+        signal: AbortSignal.timeout(10_000),
+      });
       const text = await res.text();
-      if (res.status !== 200) throw new BenchError(`${route.operationId} ${routePath(route, f)} answered ${res.status} before the load: ${text}`);
+      if (res.status !== 200)
+        throw new BenchError(
+          `${route.operationId} ${routePath(route, f)} answered ${res.status} before the load: ${text}`,
+        );
       if (route.operationId === 'whoami' && !sample) sample = text;
     }
   }
@@ -49,14 +64,20 @@ async function checkAnswers(gateway: string, fixtures: FixtureAccount[]): Promis
 
 /** A call with a body answers 2xx before its load (submit 202, Ask 200). */
 async function checkBodied(origin: string, r: RotatedRequest): Promise<void> {
-  const res = await fetch(`${origin}${r.path}`, { method: r.method, headers: r.headers, body: r.body ? new Uint8Array(r.body) : undefined, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${origin}${r.path}`, {
+    method: r.method,
+    headers: r.headers,
+    body: r.body ? new Uint8Array(r.body) : undefined,
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new BenchError(`${r.method} ${r.path} answered ${res.status} before the load: ${text}`);
 }
 
 export const routesCase: BenchCase = {
   name: 'routes',
-  description: 'every bodiless read of the route table through the gateway at 50 connections vs a bare node:http server (wrk)',
+  description:
+    'every bodiless read of the route table through the gateway at 50 connections vs a bare node:http server (wrk)',
   implemented: true,
   services: ROUTE_SERVICES,
   env: routeCaseEnv,
@@ -71,17 +92,35 @@ export const routesCase: BenchCase = {
     const bareRuns: LoadMeasurement[] = [];
     try {
       const bareRun = async (when: string) =>
-        bareRuns.push(await measureLoad(ctx, { label: `bare node:http (${when})`, url: `${bare.url}/`, headers: async () => ({}), extraGroups: [bareGroup] }, []));
+        bareRuns.push(
+          await measureLoad(
+            ctx,
+            {
+              label: `bare node:http (${when})`,
+              url: `${bare.url}/`,
+              headers: async () => ({}),
+              extraGroups: [bareGroup],
+            },
+            [],
+          ),
+        );
       await bareRun('before');
       for (const route of bodilessReads()) {
         ctx.checkAborted();
         const service = route.service as ServiceName;
         const m = await measureLoad(
           ctx,
-          { label: `${route.operationId} GET ${route.path}`, url: gateway, headers: async () => ({}), rotateRequests: rotatedRequests(route, fixtures) },
+          {
+            label: `${route.operationId} GET ${route.path}`,
+            url: gateway,
+            headers: async () => ({}),
+            rotateRequests: rotatedRequests(route, fixtures),
+          },
           ['gateway', service],
         );
-        ctx.log(`${route.operationId}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
+        ctx.log(
+          `${route.operationId}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`,
+        );
         measured.push({ route: route.operationId, service, m });
       }
       for (const op of BODIED_CALLS) {
@@ -91,18 +130,38 @@ export const routesCase: BenchCase = {
         const label = `${op} ${route.method.toUpperCase()} ${route.path}`;
         let m: LoadMeasurement;
         if (op === 'skipRecordingNaming') {
-          const perAccount = Math.ceil(((ctx.opts.duration + 1) * SKIPS_PER_SECOND_CEILING + SKIP_WARMUP) / fixtures.length);
+          const perAccount = Math.ceil(
+            ((ctx.opts.duration + 1) * SKIPS_PER_SECOND_CEILING + SKIP_WARMUP) / fixtures.length,
+          );
           const requests = await namingSkipRequests(ctx.opts.databaseUrl, fixtures, perAccount, 'skip');
-          m = await measureEachOnce(ctx, { label, origin: gateway, requests, warmupRequests: SKIP_WARMUP }, ['gateway', service]);
+          m = await measureEachOnce(ctx, { label, origin: gateway, requests, warmupRequests: SKIP_WARMUP }, [
+            'gateway',
+            service,
+          ]);
         } else {
           const requests = bodiedRequests(op, fixtures);
           await checkBodied(gateway, requests[0]);
           // A submit (upload, ffprobe, hold) takes seconds at 50 at once on a loaded machine: no
           // warm-up (its uploads would still run into the measured window), and at least 20 s.
-          const submitOpts = op === 'submitRecording' ? { ...ctx.opts, warmup: 0, duration: Math.max(ctx.opts.duration, SUBMIT_MIN_SECONDS) } : ctx.opts;
-          m = await measureLoad({ ...ctx, opts: submitOpts }, { label, url: gateway, headers: async () => ({}), rotateRequests: requests, timeoutSeconds: BODIED_TIMEOUT_S }, ['gateway', service]);
+          const submitOpts =
+            op === 'submitRecording'
+              ? { ...ctx.opts, warmup: 0, duration: Math.max(ctx.opts.duration, SUBMIT_MIN_SECONDS) }
+              : ctx.opts;
+          m = await measureLoad(
+            { ...ctx, opts: submitOpts },
+            {
+              label,
+              url: gateway,
+              headers: async () => ({}),
+              rotateRequests: requests,
+              timeoutSeconds: BODIED_TIMEOUT_S,
+            },
+            ['gateway', service],
+          );
         }
-        ctx.log(`${op}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`);
+        ctx.log(
+          `${op}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms (load average ${m.loadBefore.toFixed(2)})`,
+        );
         writes.push({ route: op, service, m });
       }
       await bareRun('after');
@@ -117,18 +176,52 @@ export const routesCase: BenchCase = {
       const us = (label: string) => per?.find((g) => g.label === label)?.us;
       const cell = (v: number | undefined) => (v === undefined ? '?' : fmt.int(v));
       const ceiling = cpuBoundCeiling(m);
-      const owner = per?.find((g) => !['gateway', 'postgres', 'redis', 'nats', 'wrk', 'client', 'bare'].includes(g.label));
-      return [cell(us('gateway')), owner ? `${fmt.int(owner.us)} (${owner.label})` : '-', cell(us('postgres')), cell(us('redis')), cell(us('nats')), cell(us('wrk') ?? us('client')), ceiling ? fmt.int(ceiling) : '?'];
+      const owner = per?.find(
+        (g) => !['gateway', 'postgres', 'redis', 'nats', 'wrk', 'client', 'bare'].includes(g.label),
+      );
+      return [
+        cell(us('gateway')),
+        owner ? `${fmt.int(owner.us)} (${owner.label})` : '-',
+        cell(us('postgres')),
+        cell(us('redis')),
+        cell(us('nats')),
+        cell(us('wrk') ?? us('client')),
+        ceiling ? fmt.int(ceiling) : '?',
+      ];
     };
     const rows = measured.map(({ route, m }) => [
-      route, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), fmt.ratio(m.wrk.requestsPerSec / bareRps), ...cpuCells(m), m.loadBefore.toFixed(1),
+      route,
+      fmt.int(m.wrk.requestsPerSec),
+      fmt.ms(m.wrk.latencyMs.p50),
+      fmt.ms(m.wrk.latencyMs.p99),
+      fmt.ratio(m.wrk.requestsPerSec / bareRps),
+      ...cpuCells(m),
+      m.loadBefore.toFixed(1),
     ]);
     for (const { route, m } of writes) {
-      rows.push([`${route} (no target)`, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), fmt.ratio(m.wrk.requestsPerSec / bareRps), ...cpuCells(m), m.loadBefore.toFixed(1)]);
+      rows.push([
+        `${route} (no target)`,
+        fmt.int(m.wrk.requestsPerSec),
+        fmt.ms(m.wrk.latencyMs.p50),
+        fmt.ms(m.wrk.latencyMs.p99),
+        fmt.ratio(m.wrk.requestsPerSec / bareRps),
+        ...cpuCells(m),
+        m.loadBefore.toFixed(1),
+      ]);
     }
-    for (const b of bareRuns) rows.push([b.label, fmt.int(b.wrk.requestsPerSec), fmt.ms(b.wrk.latencyMs.p50), fmt.ms(b.wrk.latencyMs.p99), '', ...cpuCells(b).map(() => ''), b.loadBefore.toFixed(1)]);
+    for (const b of bareRuns)
+      rows.push([
+        b.label,
+        fmt.int(b.wrk.requestsPerSec),
+        fmt.ms(b.wrk.latencyMs.p50),
+        fmt.ms(b.wrk.latencyMs.p99),
+        '',
+        ...cpuCells(b).map(() => ''),
+        b.loadBefore.toFixed(1),
+      ]);
     const { connections, threads } = ctx.opts;
-    const indicative = connections === ROUTES_TARGET.connections ? '' : ` (measured at ${connections} connections: indicative only)`;
+    const indicative =
+      connections === ROUTES_TARGET.connections ? '' : ` (measured at ${connections} connections: indicative only)`;
     const conditions = `log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${tokens} tokens over ${fixtures.length} accounts round robin, wrk ${threads} threads, ${connections} connections, ${ctx.opts.duration} s after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
     const targets = measured.map(({ route, m }) => {
       const share = m.wrk.requestsPerSec / bareRps;
@@ -143,7 +236,24 @@ export const routesCase: BenchCase = {
       tables: [
         {
           title: `routes — every bodiless read through the gateway, wrk ${threads} threads, ${connections} connections; CPU µs per request`,
-          table: { headers: ['route', 'req/s', 'p50 ms', 'p99 ms', '/ bare', 'gateway µs', 'owner µs', 'postgres µs', 'redis µs', 'nats µs', 'load tool µs', 'req/s if alone', 'load'], rows },
+          table: {
+            headers: [
+              'route',
+              'req/s',
+              'p50 ms',
+              'p99 ms',
+              '/ bare',
+              'gateway µs',
+              'owner µs',
+              'postgres µs',
+              'redis µs',
+              'nats µs',
+              'load tool µs',
+              'req/s if alone',
+              'load',
+            ],
+            rows,
+          },
         },
       ],
       lines: [
@@ -153,7 +263,15 @@ export const routesCase: BenchCase = {
       ],
       data: {
         conditions: { tokens, accounts: fixtures.length, connections, threads, loadAtStart, loadAtEnd, bareRps },
-        routes: [...measured, ...writes].map(({ route, service, m }) => ({ route, service, requestsPerSec: m.wrk.requestsPerSec, latencyMs: m.wrk.latencyMs, cpu: m.cpu, cpuPerRequestUs: cpuPerRequestUs(m), loadBefore: m.loadBefore })),
+        routes: [...measured, ...writes].map(({ route, service, m }) => ({
+          route,
+          service,
+          requestsPerSec: m.wrk.requestsPerSec,
+          latencyMs: m.wrk.latencyMs,
+          cpu: m.cpu,
+          cpuPerRequestUs: cpuPerRequestUs(m),
+          loadBefore: m.loadBefore,
+        })),
       },
       targets,
       summary: `${measured.length} routes; slowest ${slowest?.route} ${fmt.int(slowest?.m.wrk.requestsPerSec ?? 0)} req/s; bare ${fmt.int(bareRps)} req/s; ${conditions}`,

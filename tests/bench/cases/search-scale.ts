@@ -41,7 +41,12 @@ const SQL_QUERY = (words: string[]) =>
    ${words.map((_, i) => `and search_text like $${i + 2}`).join(' ')} order by recorded_at desc, id desc limit $${words.length + 2}`;
 const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-async function sqlIds(c: PoolClient, account: string, q: string, limit: number): Promise<{ ids: string[]; ms: number }> {
+async function sqlIds(
+  c: PoolClient,
+  account: string,
+  q: string,
+  limit: number,
+): Promise<{ ids: string[]; ms: number }> {
   const words = searchWords(q);
   const started = performance.now();
   const r = await c.query<{ id: string }>(SQL_QUERY(words), [account, ...words.map(likeOf), limit]);
@@ -53,17 +58,25 @@ interface SearchPage {
   nextCursor: string | null;
 }
 
-async function measureAccount(ctx: CaseContext, token: string, account: string): Promise<{ all: LatencySummary; perQuery: Map<string, LatencySummary> }> {
+async function measureAccount(
+  ctx: CaseContext,
+  token: string,
+  account: string,
+): Promise<{ all: LatencySummary; perQuery: Map<string, LatencySummary> }> {
   const base = `${ctx.stack.url('gateway')}/api/v1/recordings/search`;
   const headers = { Authorization: `Bearer ${token}` };
   const samples = new Map<string, number[]>(SEARCH_QUERIES.map((x) => [x.q, []]));
   for (const x of SEARCH_QUERIES) await timedGet(`${base}?q=${encodeURIComponent(x.q)}`, headers); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
     ctx.checkAborted();
-    for (const x of SEARCH_QUERIES) samples.get(x.q)!.push((await timedGet(`${base}?q=${encodeURIComponent(x.q)}`, headers)).ms);
+    for (const x of SEARCH_QUERIES)
+      samples.get(x.q)!.push((await timedGet(`${base}?q=${encodeURIComponent(x.q)}`, headers)).ms);
   }
   ctx.log(`search: ${ROUNDS} rounds of ${SEARCH_QUERIES.length} queries for ${account}`);
-  return { all: summarize([...samples.values()].flat()), perQuery: new Map([...samples].map(([q, s]) => [q, summarize(s)])) };
+  return {
+    all: summarize([...samples.values()].flat()),
+    perQuery: new Map([...samples].map(([q, s]) => [q, summarize(s)])),
+  };
 }
 
 /** The first page and a three-page cursor walk through the gateway equal the scan's answer. */
@@ -82,7 +95,8 @@ async function checkOrder(ctx: CaseContext, c: PoolClient, token: string, accoun
       cursor = body.nextCursor;
       if (!cursor) break;
     }
-    if (JSON.stringify(walked) !== JSON.stringify(truth)) problems.push(`${x.q}: gateway pages ${walked.length} ids differ from the scan's ${truth.length}`);
+    if (JSON.stringify(walked) !== JSON.stringify(truth))
+      problems.push(`${x.q}: gateway pages ${walked.length} ids differ from the scan's ${truth.length}`);
   }
   return problems;
 }
@@ -95,7 +109,14 @@ export const searchScaleCase: BenchCase = {
   async run(ctx: CaseContext): Promise<CaseReport> {
     const gateway = ctx.stack.url('gateway');
     const archive = await benchArchive(ctx);
-    const tokenOf = async (account: string) => (await createToken(gateway, account, { name: 'bench search', scopes: ['recordings:read', 'recordings:query'], expiresInDays: 30 })).value;
+    const tokenOf = async (account: string) =>
+      (
+        await createToken(gateway, account, {
+          name: 'bench search',
+          scopes: ['recordings:read', 'recordings:query'],
+          expiresInDays: 30,
+        })
+      ).value;
     const bigToken = await tokenOf(archive.bigAccountId);
     const smallToken = await tokenOf(archive.smallAccountId);
 
@@ -104,7 +125,8 @@ export const searchScaleCase: BenchCase = {
     try {
       const problems = await checkOrder(ctx, c, bigToken, archive.bigAccountId);
       problems.push(...(await checkOrder(ctx, c, smallToken, archive.smallAccountId)));
-      if (problems.length) throw new BenchError(`search answers differ from the sequential scan:\n  ${problems.join('\n  ')}`);
+      if (problems.length)
+        throw new BenchError(`search answers differ from the sequential scan:\n  ${problems.join('\n  ')}`);
 
       const big = await measureAccount(ctx, bigToken, archive.bigAccountId);
       const small = await measureAccount(ctx, smallToken, archive.smallAccountId);
@@ -128,30 +150,73 @@ export const searchScaleCase: BenchCase = {
         const slowest = [...big.perQuery].sort((a, b) => b[1].p99 - a[1].p99).slice(0, 3);
         for (const [q] of slowest) {
           const words = searchWords(q);
-          const plan = await c.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${SQL_QUERY(words)}`, [archive.bigAccountId, ...words.map(likeOf), PAGE + 1]);
+          const plan = await c.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${SQL_QUERY(words)}`, [
+            archive.bigAccountId,
+            ...words.map(likeOf),
+            PAGE + 1,
+          ]);
           lines.push(`EXPLAIN for "${q}" (big account):`, ...plan.rows.map((r) => `    ${r['QUERY PLAN']}`));
         }
       }
       const rows = SEARCH_QUERIES.map((x) => {
         const b = big.perQuery.get(x.q)!;
         const s = small.perQuery.get(x.q)!;
-        return [`${x.q} (${x.note})`, fmt.ms(b.p50), fmt.ms(b.p99), fmt.ms(s.p50), fmt.ms(s.p99), fmt.ms(scan.get(x.q)!), fmt.ratio(scan.get(x.q)! / b.p50)];
+        return [
+          `${x.q} (${x.note})`,
+          fmt.ms(b.p50),
+          fmt.ms(b.p99),
+          fmt.ms(s.p50),
+          fmt.ms(s.p99),
+          fmt.ms(scan.get(x.q)!),
+          fmt.ratio(scan.get(x.q)! / b.p50),
+        ];
       });
-      rows.push(['all queries', fmt.ms(big.all.p50), fmt.ms(big.all.p99), fmt.ms(small.all.p50), fmt.ms(small.all.p99), fmt.ms(scanAll.p50), fmt.ratio(ratio)]);
+      rows.push([
+        'all queries',
+        fmt.ms(big.all.p50),
+        fmt.ms(big.all.p99),
+        fmt.ms(small.all.p50),
+        fmt.ms(small.all.p99),
+        fmt.ms(scanAll.p50),
+        fmt.ratio(ratio),
+      ]);
       return {
         tables: [
           {
             title: `search-scale — ${archive.shape.meetings.toLocaleString('en-US')} meetings; one request at a time through the gateway, ${ROUNDS} rounds per query; scan = the same SQL with index scans off (median of 3)`,
-            table: { headers: ['query', `big p50 ms`, 'big p99', 'small p50', 'small p99', 'scan ms', 'scan / big p50'], rows },
+            table: {
+              headers: ['query', `big p50 ms`, 'big p99', 'small p50', 'small p99', 'scan ms', 'scan / big p50'],
+              rows,
+            },
           },
         ],
         lines,
-        data: { archive, big: big.all, small: small.all, scan: scanAll, perQuery: Object.fromEntries([...big.perQuery].map(([q, b]) => [q, { big: b, small: small.perQuery.get(q), scanMs: scan.get(q) }])) },
+        data: {
+          archive,
+          big: big.all,
+          small: small.all,
+          scan: scanAll,
+          perQuery: Object.fromEntries(
+            [...big.perQuery].map(([q, b]) => [q, { big: b, small: small.perQuery.get(q), scanMs: scan.get(q) }]),
+          ),
+        },
         summary: `big account p50 ${fmt.ms(big.all.p50)} ms, p99 ${fmt.ms(big.all.p99)} ms; small p99 ${fmt.ms(small.all.p99)} ms; scan ${fmt.ratio(ratio)} slower (${mib(archive.bytes.recording)} MiB recordings)`,
         targets: [
-          { label: `search p99 < ${TARGET.p99Ms} ms for the account with ${archive.shape.bigAccountMeetings.toLocaleString('en-US')} meetings`, pass, measured: `p99 ${fmt.ms(big.all.p99)} ms over ${big.all.n} requests` },
-          { label: `search >= ${TARGET.scanRatio}x faster than a sequential scan (median over the queries)`, pass: ratio >= TARGET.scanRatio, measured: `scan ${fmt.ms(scanAll.p50)} ms / search ${fmt.ms(big.all.p50)} ms = ${fmt.ratio(ratio)}` },
-          { label: 'ranking and cursors: three pages of every query equal the scan (newest recordedAt first)', pass: true, measured: `${SEARCH_QUERIES.length} queries x 2 accounts` },
+          {
+            label: `search p99 < ${TARGET.p99Ms} ms for the account with ${archive.shape.bigAccountMeetings.toLocaleString('en-US')} meetings`,
+            pass,
+            measured: `p99 ${fmt.ms(big.all.p99)} ms over ${big.all.n} requests`,
+          },
+          {
+            label: `search >= ${TARGET.scanRatio}x faster than a sequential scan (median over the queries)`,
+            pass: ratio >= TARGET.scanRatio,
+            measured: `scan ${fmt.ms(scanAll.p50)} ms / search ${fmt.ms(big.all.p50)} ms = ${fmt.ratio(ratio)}`,
+          },
+          {
+            label: 'ranking and cursors: three pages of every query equal the scan (newest recordedAt first)',
+            pass: true,
+            measured: `${SEARCH_QUERIES.length} queries x 2 accounts`,
+          },
         ],
       };
     } finally {

@@ -43,7 +43,11 @@ const REAL = (name: string, speakers: RealSpeaker[], seed: number): MeetingSpec 
   real: true,
   async make(scratch) {
     const all = await realUtterances();
-    const m = await assembleMeeting(all, { speakers, seed, maxTurnMs: 7000, maxPerSpeaker: 6, overlapShare: 0.15, noiseDb: -50 }, path.join(scratch, `${name}.wav`));
+    const m = await assembleMeeting(
+      all,
+      { speakers, seed, maxTurnMs: 7000, maxPerSpeaker: 6, overlapShare: 0.15, noiseDb: -50 },
+      path.join(scratch, `${name}.wav`),
+    );
     return { path: m.path, durationMs: m.durationMs, turns: m.turns };
   },
 });
@@ -53,7 +57,16 @@ const FLITE = (name: string, script: Parameters<typeof speakMeeting>[0]): Meetin
   real: false,
   async make() {
     const m = await speakMeeting(script);
-    return { path: m.path, durationMs: m.durationMs, turns: m.turns.map((t) => ({ speaker: t.voice, reference: normalizeWords(t.text), startMs: t.startMs, endMs: t.endMs })) };
+    return {
+      path: m.path,
+      durationMs: m.durationMs,
+      turns: m.turns.map((t) => ({
+        speaker: t.voice,
+        reference: normalizeWords(t.text),
+        startMs: t.startMs,
+        endMs: t.endMs,
+      })),
+    };
   },
 });
 
@@ -92,7 +105,11 @@ async function score(spec: MeetingSpec, ctx: CaseContext): Promise<MeetingResult
   const m = await spec.make(ctx.scratchDir);
   const audioSeconds = m.durationMs / 1000;
   const t0 = performance.now();
-  const out = await transcribeMeeting({ asr: new PocketsphinxAsr(), diarizer: new VoiceClusterDiarizer() }, { audioPath: m.path, keyterms: [] }, ctx.scratchDir);
+  const out = await transcribeMeeting(
+    { asr: new PocketsphinxAsr(), diarizer: new VoiceClusterDiarizer() },
+    { audioPath: m.path, keyterms: [] },
+    ctx.scratchDir,
+  );
   const rtf = (performance.now() - t0) / 1000 / audioSeconds;
   ctx.checkAborted();
   const wav16 = path.join(ctx.scratchDir, `${spec.name}-16k.wav`);
@@ -138,20 +155,33 @@ function summaryOf(t: MeetingTranscript): string {
 
 function targetsOf(r: MeetingResult): TargetCheck[] {
   const checks: TargetCheck[] = [
-    { label: `${r.name}: exact speaker count`, pass: r.speakers === r.refSpeakers, measured: `${r.speakers} found of ${r.refSpeakers}` },
+    {
+      label: `${r.name}: exact speaker count`,
+      pass: r.speakers === r.refSpeakers,
+      measured: `${r.speakers} found of ${r.refSpeakers}`,
+    },
     { label: `${r.name}: DER <= ${pct(DER_TARGET)}`, pass: r.der <= DER_TARGET, measured: `DER ${pct(r.der)}` },
-    { label: `${r.name}: every turn start within ${TURN_START_TARGET_MS} ms`, pass: r.turnStartsWithin === r.turns, measured: `${r.turnStartsWithin}/${r.turns}, worst ${Number.isFinite(r.turnStartMaxMs) ? `${Math.round(r.turnStartMaxMs)} ms` : 'none found'}` },
+    {
+      label: `${r.name}: every turn start within ${TURN_START_TARGET_MS} ms`,
+      pass: r.turnStartsWithin === r.turns,
+      measured: `${r.turnStartsWithin}/${r.turns}, worst ${Number.isFinite(r.turnStartMaxMs) ? `${Math.round(r.turnStartMaxMs)} ms` : 'none found'}`,
+    },
     { label: `${r.name}: RTF < ${RTF_TARGET}`, pass: r.rtf < RTF_TARGET, measured: `RTF ${r.rtf.toFixed(3)}` },
   ];
   if (r.real) {
-    checks.unshift({ label: `${r.name}: WER <= pocketsphinx defaults + ${WER_MARGIN * 100} point`, pass: r.wer <= r.baselineWer + WER_MARGIN, measured: `WER ${pct(r.wer)} vs defaults ${pct(r.baselineWer)} (${r.refWords} reference words)` });
+    checks.unshift({
+      label: `${r.name}: WER <= pocketsphinx defaults + ${WER_MARGIN * 100} point`,
+      pass: r.wer <= r.baselineWer + WER_MARGIN,
+      measured: `WER ${pct(r.wer)} vs defaults ${pct(r.baselineWer)} (${r.refWords} reference words)`,
+    });
   }
   return checks;
 }
 
 export const speechCase: BenchCase = {
   name: 'speech',
-  description: 'speech quality on real recorded voices (3- and 4-speaker meetings) and on the flite meetings: WER, speakers, DER, turn starts, RTF',
+  description:
+    'speech quality on real recorded voices (3- and 4-speaker meetings) and on the flite meetings: WER, speakers, DER, turn starts, RTF',
   implemented: true,
   services: [],
   async run(ctx: CaseContext): Promise<CaseReport> {
@@ -182,7 +212,20 @@ export const speechCase: BenchCase = {
         {
           title: 'speech — offline engines (pocketsphinx + voice clustering), scored against the assembled timeline',
           table: {
-            headers: ['meeting', 'audio s', 'turns', 'speakers', 'WER', 'WER defaults', 'DER', 'missed / FA / confusion', 'starts ≤ 1 s', 'worst start ms', 'RTF', 'RTF defaults'],
+            headers: [
+              'meeting',
+              'audio s',
+              'turns',
+              'speakers',
+              'WER',
+              'WER defaults',
+              'DER',
+              'missed / FA / confusion',
+              'starts ≤ 1 s',
+              'worst start ms',
+              'RTF',
+              'RTF defaults',
+            ],
             rows,
           },
         },
@@ -195,7 +238,12 @@ export const speechCase: BenchCase = {
         `load average: ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after${loadBefore > 1 ? ' — the machine was shared and loaded; RTFs are pessimistic' : ''}`,
       ],
       targets: results.flatMap(targetsOf),
-      summary: results.map((r) => `${r.name}: WER ${pct(r.wer)} (defaults ${pct(r.baselineWer)}), ${r.speakers}/${r.refSpeakers} speakers, DER ${pct(r.der)}, RTF ${r.rtf.toFixed(3)}`).join('; '),
+      summary: results
+        .map(
+          (r) =>
+            `${r.name}: WER ${pct(r.wer)} (defaults ${pct(r.baselineWer)}), ${r.speakers}/${r.refSpeakers} speakers, DER ${pct(r.der)}, RTF ${r.rtf.toFixed(3)}`,
+        )
+        .join('; '),
       data: { results, loadBefore, loadAfter },
     };
   },

@@ -33,7 +33,8 @@ const FLOOD_CLIENT = process.env.BENCH_FLOOD_CLIENT === 'expect' ? 'expect' : 's
 
 export const submitFloodCase: BenchCase = {
   name: 'submit-flood',
-  description: "whoami p99 of one account, quiet and while a zero-balance token floods submits (402, then 429 past its budget; production rate limits)",
+  description:
+    'whoami p99 of one account, quiet and while a zero-balance token floods submits (402, then 429 past its budget; production rate limits)',
   implemented: true,
   services: SERVICES,
   env: { RATE_LIMIT_SCALE: '1', IP_RATE_LIMIT: '1000000' },
@@ -41,17 +42,39 @@ export const submitFloodCase: BenchCase = {
     const gateway = ctx.stack.url('gateway');
     const readerTokens: string[] = [];
     for (let a = 0; a < READER_TOKENS / TOKENS_PER_ACCOUNT; a++) {
-      const reader = await createAccount(gateway, { displayName: `bench reader ${a}`, developerMode: true, balanceMinutes: 100 });
-      for (let i = 0; i < TOKENS_PER_ACCOUNT; i++) readerTokens.push((await createToken(gateway, reader.id, { name: `reader ${i}`, scopes: ['account:read'], expiresInDays: 30 })).value);
+      const reader = await createAccount(gateway, {
+        displayName: `bench reader ${a}`,
+        developerMode: true,
+        balanceMinutes: 100,
+      });
+      for (let i = 0; i < TOKENS_PER_ACCOUNT; i++)
+        readerTokens.push(
+          (await createToken(gateway, reader.id, { name: `reader ${i}`, scopes: ['account:read'], expiresInDays: 30 }))
+            .value,
+        );
     }
     const broke = await createAccount(gateway, { displayName: 'bench broke', developerMode: true, balanceMinutes: 0 });
-    const brokeToken = await createToken(gateway, broke.id, { name: 'flood', scopes: ['recordings:write'], expiresInDays: 30 });
+    const brokeToken = await createToken(gateway, broke.id, {
+      name: 'flood',
+      scopes: ['recordings:write'],
+      expiresInDays: 30,
+    });
     const wav = path.join(ctx.scratchDir, 'minute.wav');
     await writeLargeWav(wav, 16_000 * 2 * 60);
     const file = { field: 'audio', path: wav, filename: 'minute.wav', contentType: 'audio/wav' };
-    const submit = () => postMultipart(`${gateway}/api/v1/recordings`, { Authorization: `Bearer ${brokeToken.value}` }, {}, file, 60_000, undefined, FLOOD_CLIENT === 'expect');
+    const submit = () =>
+      postMultipart(
+        `${gateway}/api/v1/recordings`,
+        { Authorization: `Bearer ${brokeToken.value}` },
+        {},
+        file,
+        60_000,
+        undefined,
+        FLOOD_CLIENT === 'expect',
+      );
     const probe = await submit();
-    if (probe.status !== 402) throw new BenchError(`a zero-balance submit answered ${probe.status}, not 402: ${probe.text}`);
+    if (probe.status !== 402)
+      throw new BenchError(`a zero-balance submit answered ${probe.status}, not 402: ${probe.text}`);
 
     const light = { ...ctx, opts: { ...ctx.opts, connections: 4, threads: 1 } };
     const target = {
@@ -74,25 +97,57 @@ export const submitFloodCase: BenchCase = {
     let busy: LoadMeasurement;
     try {
       // The flooders run in this process: their CPU is shown apart from the services'.
-      busy = await measureLoad(light, { ...target, label: 'whoami, during the flood', extraGroups: [{ label: 'flood client', pids: () => [process.pid] }] }, SERVICES);
+      busy = await measureLoad(
+        light,
+        {
+          ...target,
+          label: 'whoami, during the flood',
+          extraGroups: [{ label: 'flood client', pids: () => [process.pid] }],
+        },
+        SERVICES,
+      );
     } finally {
       stop = true;
       await Promise.all(flood);
     }
     const ratio = busy.wrk.latencyMs.p99 / quiet.wrk.latencyMs.p99;
-    const row = (m: LoadMeasurement) => [m.label, fmt.int(m.wrk.requestsPerSec), fmt.ms(m.wrk.latencyMs.p50), fmt.ms(m.wrk.latencyMs.p99), fmt.int(m.wrk.requests), m.loadBefore.toFixed(2)];
-    const floodLine = [...statuses].sort().map(([s, n]) => `${s}: ${n}`).join(', ');
+    const row = (m: LoadMeasurement) => [
+      m.label,
+      fmt.int(m.wrk.requestsPerSec),
+      fmt.ms(m.wrk.latencyMs.p50),
+      fmt.ms(m.wrk.latencyMs.p99),
+      fmt.int(m.wrk.requests),
+      m.loadBefore.toFixed(2),
+    ];
+    const floodLine = [...statuses]
+      .sort()
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
     return {
       tables: [
         {
           title: `submit flood — whoami at 4 connections, ${ctx.opts.duration} s; ${FLOODERS} concurrent one-minute submits from a zero-balance token (flood client: ${FLOOD_CLIENT})`,
-          table: { headers: ['run', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'load avg before'], rows: [row(quiet), row(busy)] },
+          table: {
+            headers: ['run', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'load avg before'],
+            rows: [row(quiet), row(busy)],
+          },
         },
       ],
-      lines: [`CPU: ${cpuLine(quiet)}`, `CPU: ${cpuLine(busy)}`, `flood answers (status: count): ${floodLine}`, `p99 during the flood / quiet: ${fmt.ratio(ratio)}`],
+      lines: [
+        `CPU: ${cpuLine(quiet)}`,
+        `CPU: ${cpuLine(busy)}`,
+        `flood answers (status: count): ${floodLine}`,
+        `p99 during the flood / quiet: ${fmt.ratio(ratio)}`,
+      ],
       data: { quiet: quiet.wrk, busy: busy.wrk, flood: Object.fromEntries(statuses), flooders: FLOODERS },
       summary: `submit-flood: whoami p99 ${fmt.ms(quiet.wrk.latencyMs.p99)} ms quiet, ${fmt.ms(busy.wrk.latencyMs.p99)} ms during the flood (${fmt.ratio(ratio)})`,
-      targets: [{ label: `whoami p99 during a zero-balance submit flood <= ${P99_RATIO_TARGET}x quiet`, pass: ratio <= P99_RATIO_TARGET, measured: `${fmt.ratio(ratio)}` }],
+      targets: [
+        {
+          label: `whoami p99 during a zero-balance submit flood <= ${P99_RATIO_TARGET}x quiet`,
+          pass: ratio <= P99_RATIO_TARGET,
+          measured: `${fmt.ratio(ratio)}`,
+        },
+      ],
     };
   },
 };

@@ -58,7 +58,10 @@ async function measured(ctx: CaseContext, label: string, work: () => Promise<Upl
       return [s, pid];
     }),
   ) as Record<Watched, number>;
-  const samplers = Object.fromEntries(WATCHED.map((s) => [s, new RssSampler(pids[s], SAMPLE_MS)])) as Record<Watched, RssSampler>;
+  const samplers = Object.fromEntries(WATCHED.map((s) => [s, new RssSampler(pids[s], SAMPLE_MS)])) as Record<
+    Watched,
+    RssSampler
+  >;
   const hwmBefore = Object.fromEntries(WATCHED.map((s) => [s, hwmMiB(pids[s]) ?? 0])) as Record<Watched, number>;
   const loadBefore = loadAverage();
   for (const s of WATCHED) samplers[s].start();
@@ -90,16 +93,22 @@ async function measured(ctx: CaseContext, label: string, work: () => Promise<Upl
 }
 
 function upload(ctx: CaseContext, token: BenchToken, file: string, n: number): Promise<UploadResult> {
-  return postMultipart(`${ctx.stack.url('gateway')}/api/v1/recordings`, { Authorization: `Bearer ${token.value}` }, { naming: 'skip' }, {
-    field: 'audio',
-    path: file,
-    filename: `bench-upload-${n}.wav`,
-    contentType: 'audio/wav',
-  });
+  return postMultipart(
+    `${ctx.stack.url('gateway')}/api/v1/recordings`,
+    { Authorization: `Bearer ${token.value}` },
+    { naming: 'skip' },
+    {
+      field: 'audio',
+      path: file,
+      filename: `bench-upload-${n}.wav`,
+      contentType: 'audio/wav',
+    },
+  );
 }
 
 function check(u: UploadResult, what: string): void {
-  if (u.status !== 202) throw new BenchError(`${what}: POST /api/v1/recordings answered ${u.status}: ${u.text.slice(0, 500)}`);
+  if (u.status !== 202)
+    throw new BenchError(`${what}: POST /api/v1/recordings answered ${u.status}: ${u.text.slice(0, 500)}`);
 }
 
 const LIMITS = { MAX_UPLOAD_MB: '500', MAX_RECORDING_MINUTES: '300' };
@@ -132,18 +141,29 @@ export const uploadMemoryS3Case: BenchCase = {
 };
 
 async function runUploadMemory(ctx: CaseContext, store: 'file' | 's3'): Promise<CaseReport> {
-  if (!Number.isFinite(UPLOAD_MIB) || UPLOAD_MIB < 1 || UPLOAD_MIB > 480) throw new BenchError(`BENCH_UPLOAD_MIB must be 1 to 480 (got ${process.env.BENCH_UPLOAD_MIB})`);
+  if (!Number.isFinite(UPLOAD_MIB) || UPLOAD_MIB < 1 || UPLOAD_MIB > 480)
+    throw new BenchError(`BENCH_UPLOAD_MIB must be 1 to 480 (got ${process.env.BENCH_UPLOAD_MIB})`);
   const gateway = ctx.stack.url('gateway');
   const file = path.join(ctx.scratchDir, 'upload.wav');
   const genStart = performance.now();
   const audioMs = await writeLargeWav(file, UPLOAD_MIB * MiB);
   const fileBytes = statSync(file).size;
-  ctx.log(`generated ${file}: ${(fileBytes / MiB).toFixed(1)} MiB, ${(audioMs / 60_000).toFixed(1)} minutes of 16 kHz mono audio in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+  ctx.log(
+    `generated ${file}: ${(fileBytes / MiB).toFixed(1)} MiB, ${(audioMs / 60_000).toFixed(1)} minutes of 16 kHz mono audio in ${((performance.now() - genStart) / 1000).toFixed(1)} s`,
+  );
   ctx.checkAborted();
 
   const minutes = Math.ceil(audioMs / 60_000);
-  const account = await createAccount(gateway, { displayName: 'bench upload-memory', developerMode: true, balanceMinutes: minutes * (PARALLEL + 2) });
-  const token = await createToken(gateway, account.id, { name: 'bench upload-memory', scopes: ['recordings:write', 'recordings:read'], expiresInDays: 30 });
+  const account = await createAccount(gateway, {
+    displayName: 'bench upload-memory',
+    developerMode: true,
+    balanceMinutes: minutes * (PARALLEL + 2),
+  });
+  const token = await createToken(gateway, account.id, {
+    name: 'bench upload-memory',
+    scopes: ['recordings:write', 'recordings:read'],
+    expiresInDays: 30,
+  });
   ctx.log(`account ${account.id}, token ${token.id}`);
 
   // Let the services settle after start-up (tsx compile, migrations, first connections).
@@ -159,14 +179,25 @@ async function runUploadMemory(ctx: CaseContext, store: 'file' | 's3'): Promise<
 
   await sleep(2000);
   ctx.log(`${PARALLEL} uploads at once (load average ${loadAverage().toFixed(2)})`);
-  const parallel = await measured(ctx, `${PARALLEL} uploads at once`, () => Promise.all(Array.from({ length: PARALLEL }, (_, i) => upload(ctx, token, file, i + 2))));
+  const parallel = await measured(ctx, `${PARALLEL} uploads at once`, () =>
+    Promise.all(Array.from({ length: PARALLEL }, (_, i) => upload(ctx, token, file, i + 2))),
+  );
   parallel.uploads.forEach((u, i) => check(u, `parallel upload ${i + 1}`));
 
   const rate = (p: Phase) => p.uploads.reduce((a, u) => a + u.bytes, 0) / MiB / (p.wallMs / 1000);
   const memRows = [single, parallel].flatMap((p) =>
     WATCHED.map((s) => {
       const m = p.memory[s];
-      return [`${p.label}: ${s}`, fmt.ms(m.baselineMiB), fmt.ms(m.sampledPeakMiB), `${fmt.ms(m.hwmBeforeMiB)} → ${fmt.ms(m.hwmAfterMiB)}`, fmt.ms(m.peakMiB), fmt.ms(m.peakMiB - m.baselineMiB), fmt.ms(m.afterMiB), String(m.samples)];
+      return [
+        `${p.label}: ${s}`,
+        fmt.ms(m.baselineMiB),
+        fmt.ms(m.sampledPeakMiB),
+        `${fmt.ms(m.hwmBeforeMiB)} → ${fmt.ms(m.hwmAfterMiB)}`,
+        fmt.ms(m.peakMiB),
+        fmt.ms(m.peakMiB - m.baselineMiB),
+        fmt.ms(m.afterMiB),
+        String(m.samples),
+      ];
     }),
   );
   const uploadRows = [single, parallel].map((p) => [
@@ -187,11 +218,26 @@ async function runUploadMemory(ctx: CaseContext, store: 'file' | 's3'): Promise<
     tables: [
       {
         title: `upload-memory (${store} store) — ${(fileBytes / MiB).toFixed(0)} MiB WAV (${(audioMs / 60_000).toFixed(1)} min) streamed from disk through the gateway`,
-        table: { headers: ['upload', 'MiB sent', 'seconds', 'MiB/s', 'slowest s', 'answers', 'load avg'], rows: uploadRows },
+        table: {
+          headers: ['upload', 'MiB sent', 'seconds', 'MiB/s', 'slowest s', 'answers', 'load avg'],
+          rows: uploadRows,
+        },
       },
       {
         title: `resident memory (MiB; VmRSS sampled every ${SAMPLE_MS} ms, VmHWM before → after)`,
-        table: { headers: ['phase: service', 'baseline', 'sampled peak', 'VmHWM', 'peak', 'peak − baseline', 'after', 'samples'], rows: memRows },
+        table: {
+          headers: [
+            'phase: service',
+            'baseline',
+            'sampled peak',
+            'VmHWM',
+            'peak',
+            'peak − baseline',
+            'after',
+            'samples',
+          ],
+          rows: memRows,
+        },
       },
     ],
     lines: [

@@ -40,10 +40,20 @@ async function makeTokens(gateway: string): Promise<Array<{ account: BenchAccoun
   for (let a = 0; a < ACCOUNTS; a += 10) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(10, ACCOUNTS - a) }, async (_, i) => {
-        const account = await createAccount(gateway, { displayName: `bench whoami ${a + i}`, developerMode: true, balanceMinutes: BALANCE });
+        const account = await createAccount(gateway, {
+          displayName: `bench whoami ${a + i}`,
+          developerMode: true,
+          balanceMinutes: BALANCE,
+        });
         const tokens: BenchToken[] = [];
         for (let t = 0; t < TOKENS_PER_ACCOUNT; t++) {
-          tokens.push(await createToken(gateway, account.id, { name: `bench whoami ${t}`, scopes: ['recordings:read', 'account:read'], expiresInDays: 30 }));
+          tokens.push(
+            await createToken(gateway, account.id, {
+              name: `bench whoami ${t}`,
+              scopes: ['recordings:read', 'account:read'],
+              expiresInDays: 30,
+            }),
+          );
         }
         return tokens.map((token) => ({ account, token }));
       }),
@@ -55,7 +65,8 @@ async function makeTokens(gateway: string): Promise<Array<{ account: BenchAccoun
 
 export const whoamiCase: BenchCase = {
   name: 'whoami',
-  description: 'GET /api/v1/whoami through the gateway (1,000 tokens round robin, default log level) vs the account service direct vs a bare node:http server (wrk)',
+  description:
+    'GET /api/v1/whoami through the gateway (1,000 tokens round robin, default log level) vs the account service direct vs a bare node:http server (wrk)',
   implemented: true,
   services: SERVICES,
   env: { LOG_LEVEL },
@@ -64,7 +75,9 @@ export const whoamiCase: BenchCase = {
     const direct = ctx.stack.url('account');
     const maxJwtLife = 55; // principals live 60 s (libs/http PRINCIPAL_TTL_SECONDS); one is signed per wrk run
     if (ctx.opts.duration > maxJwtLife || ctx.opts.warmup > maxJwtLife) {
-      throw new BenchError(`whoami: --duration and --warmup must be <= ${maxJwtLife} s (the direct run's principal lives 60 s)`);
+      throw new BenchError(
+        `whoami: --duration and --warmup must be <= ${maxJwtLife} s (the direct run's principal lives 60 s)`,
+      );
     }
     const loadAtStart = loadAverage();
     const logLevel = ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL;
@@ -87,12 +100,17 @@ export const whoamiCase: BenchCase = {
       );
     }
     if (JSON.stringify(viaGateway) !== JSON.stringify(viaDirect)) {
-      throw new BenchError(`whoami answers differ between the gateway and the account service:\n gateway: ${JSON.stringify(viaGateway)}\n direct:  ${JSON.stringify(viaDirect)}`);
+      throw new BenchError(
+        `whoami answers differ between the gateway and the account service:\n gateway: ${JSON.stringify(viaGateway)}\n direct:  ${JSON.stringify(viaDirect)}`,
+      );
     }
     // Every token answers as itself through the gateway (a sample: the first token of each account).
     for (const pair of pairs.filter((_, i) => i % TOKENS_PER_ACCOUNT === 0)) {
-      const me = (await getJson(`${gateway}/api/v1/whoami`, { Authorization: `Bearer ${pair.token.value}` })) as { token?: { id?: string } };
-      if (me.token?.id !== pair.token.id) throw new BenchError(`token ${pair.token.id} answered whoami as ${JSON.stringify(me.token)}`);
+      const me = (await getJson(`${gateway}/api/v1/whoami`, { Authorization: `Bearer ${pair.token.value}` })) as {
+        token?: { id?: string };
+      };
+      if (me.token?.id !== pair.token.id)
+        throw new BenchError(`token ${pair.token.id} answered whoami as ${JSON.stringify(me.token)}`);
     }
 
     const bare = await startBareServer(JSON.stringify(viaGateway));
@@ -113,9 +131,27 @@ export const whoamiCase: BenchCase = {
         SERVICES,
       );
       ctx.checkAborted();
-      dr = await measureLoad(ctx, { label: 'account /whoami (direct)', url: `${direct}/whoami`, headers: directHeaders, extraGroups: [bareGroup] }, SERVICES);
+      dr = await measureLoad(
+        ctx,
+        {
+          label: 'account /whoami (direct)',
+          url: `${direct}/whoami`,
+          headers: directHeaders,
+          extraGroups: [bareGroup],
+        },
+        SERVICES,
+      );
       ctx.checkAborted();
-      bs = await measureLoad(ctx, { label: 'bare node:http (same bytes)', url: `${bare.url}/`, headers: async () => ({}), extraGroups: [bareGroup] }, SERVICES);
+      bs = await measureLoad(
+        ctx,
+        {
+          label: 'bare node:http (same bytes)',
+          url: `${bare.url}/`,
+          headers: async () => ({}),
+          extraGroups: [bareGroup],
+        },
+        SERVICES,
+      );
     } finally {
       await bare.stop();
     }
@@ -136,14 +172,21 @@ export const whoamiCase: BenchCase = {
       const per = cpuPerRequestUs(m);
       if (!per) return [m.label, ...perLabels.map(() => '?'), '?', '?'];
       const ceiling = cpuBoundCeiling(m);
-      return [m.label, ...per.map((g) => fmt.int(g.us)), fmt.int(per.reduce((a, g) => a + g.us, 0)), ceiling ? fmt.int(ceiling) : '?'];
+      return [
+        m.label,
+        ...per.map((g) => fmt.int(g.us)),
+        fmt.int(per.reduce((a, g) => a + g.us, 0)),
+        ceiling ? fmt.int(ceiling) : '?',
+      ];
     };
     const shareOfBare = gw.wrk.requestsPerSec / bs.wrk.requestsPerSec;
     const rpsRatio = gw.wrk.requestsPerSec / dr.wrk.requestsPerSec;
     const p99Ratio = gw.wrk.latencyMs.p99 / dr.wrk.latencyMs.p99;
     const { connections } = ctx.opts;
     const atTargetLoad = connections === WHOAMI_TARGET.connections && ctx.opts.threads === 2;
-    const indicative = atTargetLoad ? '' : ` (measured at ${connections} connections, ${ctx.opts.threads} threads: indicative only)`;
+    const indicative = atTargetLoad
+      ? ''
+      : ` (measured at ${connections} connections, ${ctx.opts.threads} threads: indicative only)`;
     const conditions = `log level ${logLevel}, gateway workers ${workers}, ${pairs.length} tokens over ${ACCOUNTS} accounts round robin, wrk ${ctx.opts.threads} threads, ${connections} connections; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
     return {
       tables: [
@@ -155,7 +198,16 @@ export const whoamiCase: BenchCase = {
               row(gw),
               row(dr),
               row(bs),
-              ['gateway / direct', fmt.ratio(rpsRatio), fmt.ratio(gw.wrk.latencyMs.p50 / dr.wrk.latencyMs.p50), fmt.ratio(gw.wrk.latencyMs.p90 / dr.wrk.latencyMs.p90), fmt.ratio(p99Ratio), '', '', ''],
+              [
+                'gateway / direct',
+                fmt.ratio(rpsRatio),
+                fmt.ratio(gw.wrk.latencyMs.p50 / dr.wrk.latencyMs.p50),
+                fmt.ratio(gw.wrk.latencyMs.p90 / dr.wrk.latencyMs.p90),
+                fmt.ratio(p99Ratio),
+                '',
+                '',
+                '',
+              ],
               ['gateway / bare', fmt.ratio(shareOfBare), '', '', '', '', '', ''],
             ],
           },
@@ -178,11 +230,29 @@ export const whoamiCase: BenchCase = {
         `load average before each run: gateway ${gw.loadBefore.toFixed(2)}, direct ${dr.loadBefore.toFixed(2)}, bare ${bs.loadBefore.toFixed(2)}${Math.max(gw.loadBefore, dr.loadBefore, bs.loadBefore) > 1 ? ' — the machine was not idle; numbers may be low (see "other" above)' : ''}`,
       ],
       data: {
-        conditions: { logLevel, workers, tokens: pairs.length, accounts: ACCOUNTS, connections, threads: ctx.opts.threads, loadAtStart, loadAtEnd },
+        conditions: {
+          logLevel,
+          workers,
+          tokens: pairs.length,
+          accounts: ACCOUNTS,
+          connections,
+          threads: ctx.opts.threads,
+          loadAtStart,
+          loadAtEnd,
+        },
         ...Object.fromEntries(
           [['gateway', gw] as const, ['direct', dr] as const, ['bare', bs] as const].map(([k, m]) => [
             k,
-            { requestsPerSec: m.wrk.requestsPerSec, latencyMs: m.wrk.latencyMs, requests: m.wrk.requests, exact: m.wrk.exact, cpu: m.cpu, cpuPerRequestUs: cpuPerRequestUs(m), ceiling: cpuBoundCeiling(m), loadBefore: m.loadBefore },
+            {
+              requestsPerSec: m.wrk.requestsPerSec,
+              latencyMs: m.wrk.latencyMs,
+              requests: m.wrk.requests,
+              exact: m.wrk.exact,
+              cpu: m.cpu,
+              cpuPerRequestUs: cpuPerRequestUs(m),
+              ceiling: cpuBoundCeiling(m),
+              loadBefore: m.loadBefore,
+            },
           ]),
         ),
       },

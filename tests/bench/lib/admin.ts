@@ -36,8 +36,16 @@ export async function createAccount(gatewayUrl: string, body: Record<string, unk
   return account;
 }
 
-export async function createToken(gatewayUrl: string, accountId: string, body: { name: string; scopes: string[]; expiresInDays?: number }): Promise<BenchToken> {
-  const r = await post<{ token: Omit<BenchToken, 'value'>; value: string }>(gatewayUrl, `/accounts/${accountId}/tokens`, body);
+export async function createToken(
+  gatewayUrl: string,
+  accountId: string,
+  body: { name: string; scopes: string[]; expiresInDays?: number },
+): Promise<BenchToken> {
+  const r = await post<{ token: Omit<BenchToken, 'value'>; value: string }>(
+    gatewayUrl,
+    `/accounts/${accountId}/tokens`,
+    body,
+  );
   return { ...r.token, value: r.value };
 }
 

@@ -30,7 +30,14 @@ export interface ArchiveShape {
   seed: number;
 }
 
-export const DEFAULT_ARCHIVE: ArchiveShape = { meetings: 100_000, accounts: 1_000, bigAccountMeetings: 5_000, wordsPerMinute: 150, persianShare: 0.3, seed: 14 };
+export const DEFAULT_ARCHIVE: ArchiveShape = {
+  meetings: 100_000,
+  accounts: 1_000,
+  bigAccountMeetings: 5_000,
+  wordsPerMinute: 150,
+  persianShare: 0.3,
+  seed: 14,
+};
 
 export interface LoadedArchive {
   shape: ArchiveShape;
@@ -133,14 +140,27 @@ function batchSql(first: number, shape: ArchiveShape, big: string, small: string
   ];
 }
 
-async function loadRows(c: PoolClient, shape: ArchiveShape, big: string, small: string, log: (m: string) => void): Promise<void> {
-  for (const t of ['transcript', 'digest']) await c.query(`delete from recordings.${t} where recording_id like '${ID_PREFIX}%'`);
+async function loadRows(
+  c: PoolClient,
+  shape: ArchiveShape,
+  big: string,
+  small: string,
+  log: (m: string) => void,
+): Promise<void> {
+  for (const t of ['transcript', 'digest'])
+    await c.query(`delete from recordings.${t} where recording_id like '${ID_PREFIX}%'`);
   await c.query(`delete from recordings.recording where id like '${ID_PREFIX}%'`);
   const pool = turnPool(shape.seed, POOL_TURNS);
   await c.query('create temp table if not exists bench_pool (fa boolean, i int, raw text, norm text)');
   await c.query('truncate bench_pool');
-  for (const [fa, turns] of [[false, pool.en], [true, pool.fa]] as const) {
-    await c.query('insert into bench_pool select $1, i, raw, norm from unnest($2::text[], $3::text[]) with ordinality as x(raw, norm, i)', [fa, turns.map((t) => t.raw), turns.map((t) => t.norm)]);
+  for (const [fa, turns] of [
+    [false, pool.en],
+    [true, pool.fa],
+  ] as const) {
+    await c.query(
+      'insert into bench_pool select $1, i, raw, norm from unnest($2::text[], $3::text[]) with ordinality as x(raw, norm, i)',
+      [fa, turns.map((t) => t.raw), turns.map((t) => t.norm)],
+    );
   }
   await c.query('create index if not exists bench_pool_pick on bench_pool (fa, i)');
   await c.query('analyze bench_pool');
@@ -151,7 +171,10 @@ async function loadRows(c: PoolClient, shape: ArchiveShape, big: string, small: 
     for (const stmt of batchSql(first, shape, big, small)) await c.query(stmt);
     await c.query('commit');
     const done = Math.min(shape.meetings, first + BATCH - 1);
-    if (done % 10_000 < BATCH || done === shape.meetings) log(`archive: ${done.toLocaleString('en-US')} of ${shape.meetings.toLocaleString('en-US')} meetings (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    if (done % 10_000 < BATCH || done === shape.meetings)
+      log(
+        `archive: ${done.toLocaleString('en-US')} of ${shape.meetings.toLocaleString('en-US')} meetings (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
   }
 }
 
@@ -162,14 +185,25 @@ async function loadRows(c: PoolClient, shape: ArchiveShape, big: string, small: 
 async function checkSameRows(url: string, sample: number): Promise<void> {
   const { db, pool } = openDatabase<Database>({ url, schema: 'recordings', poolSize: 1 });
   try {
-    const rows = await db.selectFrom('recording').select(['id', 'searchText']).where('id', 'like', `${ID_PREFIX}%`).orderBy('id').limit(sample).execute();
+    const rows = await db
+      .selectFrom('recording')
+      .select(['id', 'searchText'])
+      .where('id', 'like', `${ID_PREFIX}%`)
+      .orderBy('id')
+      .limit(sample)
+      .execute();
     for (const r of rows) {
       await db
         .transaction()
         .execute(async (trx) => {
           await refreshSearchText(trx, r.id);
-          const after = await trx.selectFrom('recording').select('searchText').where('id', '=', r.id).executeTakeFirstOrThrow();
-          if (after.searchText !== r.searchText) throw new BenchError(`archive loader: meeting ${r.id} has a search text the write path would not write`);
+          const after = await trx
+            .selectFrom('recording')
+            .select('searchText')
+            .where('id', '=', r.id)
+            .executeTakeFirstOrThrow();
+          if (after.searchText !== r.searchText)
+            throw new BenchError(`archive loader: meeting ${r.id} has a search text the write path would not write`);
           throw new RolledBack();
         })
         .catch((err: unknown) => {
@@ -197,10 +231,22 @@ export async function ensureArchive(
   const c = await pool.connect();
   try {
     await c.query('create schema if not exists bench_archive');
-    await c.query('create table if not exists bench_archive.dataset (name text primary key, shape jsonb not null, big text not null, small text not null)');
-    const found = await c.query<{ shape: ArchiveShape; big: string; small: string }>(`select shape, big, small from bench_archive.dataset where name = 'archive'`);
+    await c.query(
+      'create table if not exists bench_archive.dataset (name text primary key, shape jsonb not null, big text not null, small text not null)',
+    );
+    const found = await c.query<{ shape: ArchiveShape; big: string; small: string }>(
+      `select shape, big, small from bench_archive.dataset where name = 'archive'`,
+    );
     const have = found.rows[0];
-    const count = async (account: string) => Number((await c.query<{ n: string }>(`select count(*) as n from recordings.recording where account_id = $1 and id like '${ID_PREFIX}%'`, [account])).rows[0].n);
+    const count = async (account: string) =>
+      Number(
+        (
+          await c.query<{ n: string }>(
+            `select count(*) as n from recordings.recording where account_id = $1 and id like '${ID_PREFIX}%'`,
+            [account],
+          )
+        ).rows[0].n,
+      );
     let loadSeconds: number | null = null;
     let big: string;
     let small: string;
@@ -208,11 +254,16 @@ export async function ensureArchive(
     const sameShape = have && (Object.keys(shape) as (keyof ArchiveShape)[]).every((k) => have.shape[k] === shape[k]);
     if (have && sameShape && (await count(have.big)) === shape.bigAccountMeetings) {
       ({ big, small } = have);
-      log(`archive: reusing the loaded archive (${shape.meetings.toLocaleString('en-US')} meetings; accounts ${big}, ${small})`);
-      if ((await refreshOldSearchTexts(url, ID_PREFIX, [big, small], log)) > 0) await c.query('vacuum analyze recordings.recording');
+      log(
+        `archive: reusing the loaded archive (${shape.meetings.toLocaleString('en-US')} meetings; accounts ${big}, ${small})`,
+      );
+      if ((await refreshOldSearchTexts(url, ID_PREFIX, [big, small], log)) > 0)
+        await c.query('vacuum analyze recordings.recording');
     } else {
       ({ big, small } = await accounts());
-      log(`archive: loading ${shape.meetings.toLocaleString('en-US')} meetings over ${shape.accounts} accounts (takes minutes; kept for the next run)`);
+      log(
+        `archive: loading ${shape.meetings.toLocaleString('en-US')} meetings over ${shape.accounts} accounts (takes minutes; kept for the next run)`,
+      );
       const started = performance.now();
       await c.query(`delete from bench_archive.dataset where name = 'archive'`);
       await loadRows(c, shape, big, small, log);
@@ -220,10 +271,21 @@ export async function ensureArchive(
       await c.query('analyze recordings.transcript');
       await c.query('analyze recordings.digest');
       await checkSameRows(url, 20);
-      await c.query(`insert into bench_archive.dataset (name, shape, big, small) values ('archive', $1, $2, $3)`, [JSON.stringify(shape), big, small]);
+      await c.query(`insert into bench_archive.dataset (name, shape, big, small) values ('archive', $1, $2, $3)`, [
+        JSON.stringify(shape),
+        big,
+        small,
+      ]);
       loadSeconds = (performance.now() - started) / 1000;
     }
-    return { shape, bigAccountId: big, smallAccountId: small, smallAccountMeetings: await count(small), loadSeconds, bytes: await sizes(c) };
+    return {
+      shape,
+      bigAccountId: big,
+      smallAccountId: small,
+      smallAccountMeetings: await count(small),
+      loadSeconds,
+      bytes: await sizes(c),
+    };
   } finally {
     c.release();
     await pool.end();

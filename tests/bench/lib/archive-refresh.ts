@@ -34,7 +34,9 @@ export async function refreshOldSearchTexts(
     ).map((r) => r.id);
     if (ids.length === 0) return 0;
     const n = ids.length.toLocaleString('en-US');
-    log(`archive: ${n} meetings of the measured accounts stored before search_turns; rewriting them by refreshSearchText`);
+    log(
+      `archive: ${n} meetings of the measured accounts stored before search_turns; rewriting them by refreshSearchText`,
+    );
     const started = performance.now();
     let next = 0;
     let done = 0;

@@ -10,8 +10,14 @@ export const ARCHIVE_SERVICES: ServiceName[] = ['account', 'recordings', 'gatewa
 /** The archive of the environment's shape, its two measured accounts made through the admin API. */
 export async function benchArchive(ctx: CaseContext): Promise<LoadedArchive> {
   const gateway = ctx.stack.url('gateway');
-  const newAccount = async (name: string) => (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
-  const archive = await ensureArchive(ctx.opts.databaseUrl, archiveShapeFromEnv(DEFAULT_ARCHIVE), async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }), ctx.log);
+  const newAccount = async (name: string) =>
+    (await createAccount(gateway, { displayName: name, developerMode: true, balanceMinutes: 10 })).id;
+  const archive = await ensureArchive(
+    ctx.opts.databaseUrl,
+    archiveShapeFromEnv(DEFAULT_ARCHIVE),
+    async () => ({ big: await newAccount('bench archive big'), small: await newAccount('bench archive small') }),
+    ctx.log,
+  );
   await revokeEarlierTokens(ctx.opts.databaseUrl, [archive.bigAccountId, archive.smallAccountId]);
   return archive;
 }
@@ -23,7 +29,9 @@ export async function benchArchive(ctx: CaseContext): Promise<LoadedArchive> {
 async function revokeEarlierTokens(databaseUrl: string, accountIds: string[]): Promise<void> {
   const { pool } = openDatabase<unknown>({ url: databaseUrl, schema: 'access', poolSize: 1 });
   try {
-    await pool.query('update access.token set revoked_at = now() where account_id = any($1) and revoked_at is null', [accountIds]);
+    await pool.query('update access.token set revoked_at = now() where account_id = any($1) and revoked_at is null', [
+      accountIds,
+    ]);
   } finally {
     await pool.end();
   }
@@ -37,7 +45,11 @@ export const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
  */
 export function archiveShapeFromEnv(def: ArchiveShape): ArchiveShape {
   const n = (name: string, d: number) => (process.env[name] ? Number(process.env[name]) : d);
-  return { ...def, meetings: n('BENCH_ARCHIVE_MEETINGS', def.meetings), bigAccountMeetings: n('BENCH_ARCHIVE_BIG', def.bigAccountMeetings) };
+  return {
+    ...def,
+    meetings: n('BENCH_ARCHIVE_MEETINGS', def.meetings),
+    bigAccountMeetings: n('BENCH_ARCHIVE_BIG', def.bigAccountMeetings),
+  };
 }
 
 export function conditionLines(a: LoadedArchive): string[] {

@@ -7,7 +7,6 @@
 import { normalizeForSearch } from '../../../libs/text/src';
 import { seededRandom } from '../../support/seeded-random';
 
-
 const EN = (
   'the we and to of a that is it for on this in you have be so with about what can do at just think ' +
   'will our are if was not they but there need going one would like know next then week team time ' +

@@ -23,9 +23,15 @@ export interface BareServer {
 }
 
 export async function startBareServer(body: string): Promise<BareServer> {
-  const child: ChildProcess = spawn(process.execPath, ['-e', SERVER], { env: { ...process.env, BARE_BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['-e', SERVER], {
+    env: { ...process.env, BARE_BODY: body },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new BenchError('the bare node:http server did not start within 10 s')), 10_000);
+    const timer = setTimeout(
+      () => reject(new BenchError('the bare node:http server did not start within 10 s')),
+      10_000,
+    );
     child.once('exit', (code) => reject(new BenchError(`the bare node:http server exited (${code}) before listening`)));
     child.stdout?.once('data', (d: Buffer) => {
       clearTimeout(timer);

@@ -32,7 +32,12 @@ export const fliteMeeting = (name: string, script: Parameters<typeof speakMeetin
   set: 'flite',
   async make() {
     const m = await speakMeeting(script);
-    const turns = m.turns.map((t) => ({ speaker: t.voice, reference: normalizeWords(t.text), startMs: t.startMs, endMs: t.endMs }));
+    const turns = m.turns.map((t) => ({
+      speaker: t.voice,
+      reference: normalizeWords(t.text),
+      startMs: t.startMs,
+      endMs: t.endMs,
+    }));
     return { path: m.path, durationMs: m.durationMs, turns };
   },
 });

@@ -22,7 +22,14 @@ afterAll(() => server.close());
 
 it('sends at its rate, round robin, without waiting for answers', async () => {
   seen.length = 0;
-  const loop = new OpenLoop(origin, [{ path: '/a', headers: {} }, { path: '/b', headers: {}, method: 'post', body: Buffer.from('{}') }], 40);
+  const loop = new OpenLoop(
+    origin,
+    [
+      { path: '/a', headers: {} },
+      { path: '/b', headers: {}, method: 'post', body: Buffer.from('{}') },
+    ],
+    40,
+  );
   const t0 = performance.now();
   loop.start();
   await new Promise((r) => setTimeout(r, 1000));

@@ -22,12 +22,21 @@ function send(agent: http.Agent, origin: URL, r: RotatedRequest, timeoutMs = 5_0
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { agent, host: origin.hostname, port: origin.port, method: (r.method ?? 'GET').toUpperCase(), path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-length': String(r.body.length) } : {}) } },
+      {
+        agent,
+        host: origin.hostname,
+        port: origin.port,
+        method: (r.method ?? 'GET').toUpperCase(),
+        path: r.path,
+        headers: { ...r.headers, ...(r.body ? { 'content-length': String(r.body.length) } : {}) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6, text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6, text }),
+        );
         res.on('error', reject);
       },
     );
@@ -38,7 +47,12 @@ function send(agent: http.Agent, origin: URL, r: RotatedRequest, timeoutMs = 5_0
 }
 
 /** Sends `requests` in order over `connections` sockets; stops at `untilMs` (performance.now) or when none are left. */
-async function closedLoop(origin: URL, requests: RotatedRequest[], connections: number, untilMs: number): Promise<{ latencies: number[]; failures: string[]; seconds: number }> {
+async function closedLoop(
+  origin: URL,
+  requests: RotatedRequest[],
+  connections: number,
+  untilMs: number,
+): Promise<{ latencies: number[]; failures: string[]; seconds: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   const failures: string[] = [];
@@ -49,7 +63,8 @@ async function closedLoop(origin: URL, requests: RotatedRequest[], connections: 
       const r = requests[next++];
       try {
         const a = await send(agent, origin, r);
-        if (a.status >= 400) failures.push(`${r.method ?? 'GET'} ${r.path} answered ${a.status}: ${a.text.slice(0, 200)}`);
+        if (a.status >= 400)
+          failures.push(`${r.method ?? 'GET'} ${r.path} answered ${a.status}: ${a.text.slice(0, 200)}`);
         else latencies.push(a.ms);
       } catch (err) {
         failures.push(`${r.method ?? 'GET'} ${r.path}: ${(err as Error).message}`);
@@ -74,7 +89,14 @@ function asWrkResult(latencies: number[], seconds: number): WrkResult {
     requests: sorted.length,
     durationSeconds: seconds,
     requestsPerSec: sorted.length / seconds,
-    latencyMs: { avg, max: sorted[sorted.length - 1] ?? 0, p50: percentile(sorted, 50), p75: percentile(sorted, 75), p90: percentile(sorted, 90), p99: percentile(sorted, 99) },
+    latencyMs: {
+      avg,
+      max: sorted[sorted.length - 1] ?? 0,
+      p50: percentile(sorted, 50),
+      p75: percentile(sorted, 75),
+      p90: percentile(sorted, 90),
+      p99: percentile(sorted, 99),
+    },
     non2xx: 0,
     socketErrors: { connect: 0, read: 0, write: 0, timeout: 0 },
     exact: null,
@@ -94,17 +116,23 @@ export async function measureEachOnce(
   const { opts } = ctx;
   const origin = new URL(target.origin);
   const fail = (what: string, failures: string[]) => {
-    if (failures.length) throw new BenchError(`${target.label} (${what}): ${failures.length} requests failed, e.g. ${failures[0]}`);
+    if (failures.length)
+      throw new BenchError(`${target.label} (${what}): ${failures.length} requests failed, e.g. ${failures[0]}`);
   };
   if (target.warmupRequests > 0) {
     ctx.log(`${target.label}: warm-up on ${target.warmupRequests} requests`);
-    fail('warm-up', (await closedLoop(origin, target.requests.slice(0, target.warmupRequests), opts.connections, Infinity)).failures);
+    fail(
+      'warm-up',
+      (await closedLoop(origin, target.requests.slice(0, target.warmupRequests), opts.connections, Infinity)).failures,
+    );
   }
   ctx.checkAborted();
   ctx.stack.assertAlive();
   const rest = target.requests.slice(target.warmupRequests);
   const loadBefore = loadAverage();
-  ctx.log(`${target.label}: measuring at most ${opts.duration} s or ${rest.length} requests (${opts.connections} connections, each request once; load average ${loadBefore.toFixed(2)})`);
+  ctx.log(
+    `${target.label}: measuring at most ${opts.duration} s or ${rest.length} requests (${opts.connections} connections, each request once; load average ${loadBefore.toFixed(2)})`,
+  );
   const window = cpuWindow(ctx, services, () => process.pid, [], 'client');
   const run = await closedLoop(origin, rest, opts.connections, performance.now() + opts.duration * 1000);
   window.end();
@@ -148,7 +176,10 @@ export class OpenLoop {
         this.sent++;
         // A submit takes seconds on a loaded machine; what it costs is the figure, not a failure.
         const p = send(this.agent, this.origin, r, 60_000).then(
-          (a) => void (a.status >= 400 ? this.failures.push(`${r.method ?? 'GET'} ${r.path} answered ${a.status}: ${a.text.slice(0, 200)}`) : this.latencies.push(a.ms)),
+          (a) =>
+            void (a.status >= 400
+              ? this.failures.push(`${r.method ?? 'GET'} ${r.path} answered ${a.status}: ${a.text.slice(0, 200)}`)
+              : this.latencies.push(a.ms)),
           (err: Error) => void this.failures.push(`${r.method ?? 'GET'} ${r.path}: ${err.message}`),
         );
         this.inFlight.add(p);
@@ -164,7 +195,8 @@ export class OpenLoop {
     if (this.timer) clearTimeout(this.timer);
     await Promise.all([...this.inFlight]);
     this.agent.destroy();
-    if (this.failures.length) throw new BenchError(`${label}: ${this.failures.length} requests failed, e.g. ${this.failures[0]}`);
+    if (this.failures.length)
+      throw new BenchError(`${label}: ${this.failures.length} requests failed, e.g. ${this.failures[0]}`);
     const sorted = [...this.latencies].sort((a, b) => a - b);
     return { sent: this.sent, perSecond: this.perSecond, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   }

@@ -1,7 +1,8 @@
 import { checkFairStarts, type MeetingTimes } from './fair-starts';
 
 /** Meetings of `accounts` (one letter each) all submitted at 0, started in the given order 10 s apart. */
-const startedInOrder = (accounts: string): MeetingTimes[] => [...accounts].map((account, i) => ({ account, acceptedAt: 0, startedAt: i * 10_000 }));
+const startedInOrder = (accounts: string): MeetingTimes[] =>
+  [...accounts].map((account, i) => ({ account, acceptedAt: 0, startedAt: i * 10_000 }));
 
 describe('checkFairStarts', () => {
   it('fails submit order (FIFO) when one account submitted its four meetings first', () => {

@@ -25,13 +25,20 @@ export function checkFairStarts(meetings: readonly MeetingTimes[]): FairnessVerd
   for (const m of meetings) byAccount.set(m.account, [...(byAccount.get(m.account) ?? []), m]);
   const accounts = [...byAccount].map(([account, ms]) => {
     const first = ms.reduce((a, m) => (m.startedAt < a.startedAt ? m : a));
-    return { account, firstStart: first.startedAt, firstAccepted: first.acceptedAt, lastStart: Math.max(...ms.map((m) => m.startedAt)) };
+    return {
+      account,
+      firstStart: first.startedAt,
+      firstAccepted: first.acceptedAt,
+      lastStart: Math.max(...ms.map((m) => m.startedAt)),
+    };
   });
   const violations: string[] = [];
   for (const x of accounts) {
     for (const y of accounts) {
       if (x === y || x.firstStart < y.lastStart || x.firstAccepted >= y.lastStart) continue;
-      violations.push(`${x.account}'s first started ${((x.firstStart - y.lastStart) / 1000).toFixed(1)} s after ${y.account}'s last started`);
+      violations.push(
+        `${x.account}'s first started ${((x.firstStart - y.lastStart) / 1000).toFixed(1)} s after ${y.account}'s last started`,
+      );
     }
   }
   return { pass: violations.length === 0, violations, accounts };

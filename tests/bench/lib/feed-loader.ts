@@ -58,7 +58,15 @@ const BATCH = 100_000;
  * one when i % 1000 = 1, else to one of the other accounts; three events per meeting; occurred_at
  * rises with i (so seq order is time order, as in the live feed).
  */
-async function insertRange(c: PoolClient, from: number, to: number, startMs: number, stepMs: number, accounts: { big: string; small: string; others: number }, idPrefix: string): Promise<void> {
+async function insertRange(
+  c: PoolClient,
+  from: number,
+  to: number,
+  startMs: number,
+  stepMs: number,
+  accounts: { big: string; small: string; others: number },
+  idPrefix: string,
+): Promise<void> {
   await c.query(
     `insert into events.event (id, account_id, token_id, recording_id, series_id, type, occurred_at, data)
      select $1 || i,
@@ -70,37 +78,86 @@ async function insertRange(c: PoolClient, from: number, to: number, startMs: num
             to_timestamp(($6::float8 + i * $7::float8) / 1000),
             ($8::jsonb[])[i % 10 + 1]
        from generate_series($9::int, $10::int) as i`,
-    [idPrefix, accounts.big, accounts.small, accounts.others, KINDS.map((k) => k.type), startMs, stepMs, KINDS.map((k) => JSON.stringify(k.data)), from, to],
+    [
+      idPrefix,
+      accounts.big,
+      accounts.small,
+      accounts.others,
+      KINDS.map((k) => k.type),
+      startMs,
+      stepMs,
+      KINDS.map((k) => JSON.stringify(k.data)),
+      from,
+      to,
+    ],
   );
 }
 
 /** Rows read back as the bus messages they stand for must pass the table and map to themselves. */
 async function checkSameRows(c: PoolClient, sample: number): Promise<void> {
-  const { rows } = await c.query<{ id: string; type: RecordingEvent['type']; recording_id: string; account_id: string; token_id: string | null; series_id: string | null; occurred_at: Date; data: RecordingEvent['data'] }>(
-    `select * from events.event where id like '${ID_PREFIX}%' order by random() limit $1`,
-    [sample],
-  );
+  const { rows } = await c.query<{
+    id: string;
+    type: RecordingEvent['type'];
+    recording_id: string;
+    account_id: string;
+    token_id: string | null;
+    series_id: string | null;
+    occurred_at: Date;
+    data: RecordingEvent['data'];
+  }>(`select * from events.event where id like '${ID_PREFIX}%' order by random() limit $1`, [sample]);
   for (const r of rows) {
-    const message: RecordingEvent = { id: r.id, type: r.type, recordingId: r.recording_id, accountId: r.account_id, tokenId: r.token_id, seriesId: r.series_id, occurredAt: r.occurred_at.toISOString(), data: r.data };
+    const message: RecordingEvent = {
+      id: r.id,
+      type: r.type,
+      recordingId: r.recording_id,
+      accountId: r.account_id,
+      tokenId: r.token_id,
+      seriesId: r.series_id,
+      occurredAt: r.occurred_at.toISOString(),
+      data: r.data,
+    };
     check(BUS.recordingEvent, 'payload', message);
     const stored = toNewEvent(message);
     const same =
-      stored.id === r.id && stored.type === r.type && stored.recordingId === r.recording_id && stored.accountId === r.account_id && stored.tokenId === r.token_id && stored.seriesId === r.series_id &&
-      new Date(stored.occurredAt).getTime() === r.occurred_at.getTime() && stored.data === JSON.stringify(r.data);
+      stored.id === r.id &&
+      stored.type === r.type &&
+      stored.recordingId === r.recording_id &&
+      stored.accountId === r.account_id &&
+      stored.tokenId === r.token_id &&
+      stored.seriesId === r.series_id &&
+      new Date(stored.occurredAt).getTime() === r.occurred_at.getTime() &&
+      stored.data === JSON.stringify(r.data);
     if (!same) throw new BenchError(`feed loader: row ${r.id} is not what the events service stores for its message`);
   }
 }
 
 /** The events of `shape` for two accounts made by the caller: reused when already loaded, else loaded. */
-export async function ensureFeed(url: string, shape: FeedShape, accounts: () => Promise<{ big: string; small: string }>, log: (m: string) => void): Promise<LoadedFeed> {
+export async function ensureFeed(
+  url: string,
+  shape: FeedShape,
+  accounts: () => Promise<{ big: string; small: string }>,
+  log: (m: string) => void,
+): Promise<LoadedFeed> {
   const { pool } = openDatabase<unknown>({ url, schema: 'events', poolSize: 1 });
   const c = await pool.connect();
   try {
     await c.query('create schema if not exists bench_feed');
-    await c.query('create table if not exists bench_feed.dataset (name text primary key, shape jsonb not null, big text not null, small text not null)');
-    const found = await c.query<{ shape: FeedShape; big: string; small: string }>(`select shape, big, small from bench_feed.dataset where name = 'feed'`);
+    await c.query(
+      'create table if not exists bench_feed.dataset (name text primary key, shape jsonb not null, big text not null, small text not null)',
+    );
+    const found = await c.query<{ shape: FeedShape; big: string; small: string }>(
+      `select shape, big, small from bench_feed.dataset where name = 'feed'`,
+    );
     const have = found.rows[0];
-    const count = async (account: string) => Number((await c.query<{ n: string }>(`select count(*) as n from events.event where account_id = $1 and id like '${ID_PREFIX}%'`, [account])).rows[0].n);
+    const count = async (account: string) =>
+      Number(
+        (
+          await c.query<{ n: string }>(
+            `select count(*) as n from events.event where account_id = $1 and id like '${ID_PREFIX}%'`,
+            [account],
+          )
+        ).rows[0].n,
+      );
     const sameShape = have && (Object.keys(shape) as (keyof FeedShape)[]).every((k) => have.shape[k] === shape[k]);
     let loadSeconds: number | null = null;
     let big: string;
@@ -110,7 +167,9 @@ export async function ensureFeed(url: string, shape: FeedShape, accounts: () => 
       log(`feed: reusing the loaded events (${shape.events.toLocaleString('en-US')}; accounts ${big}, ${small})`);
     } else {
       ({ big, small } = await accounts());
-      log(`feed: loading ${shape.events.toLocaleString('en-US')} events over ${shape.accounts} accounts (kept for the next run)`);
+      log(
+        `feed: loading ${shape.events.toLocaleString('en-US')} events over ${shape.accounts} accounts (kept for the next run)`,
+      );
       const started = performance.now();
       await c.query(`delete from bench_feed.dataset where name = 'feed'`);
       await c.query(`delete from events.event where id like '${ID_PREFIX}%' or id like 'evx_%'`);
@@ -122,12 +181,25 @@ export async function ensureFeed(url: string, shape: FeedShape, accounts: () => 
         log(`feed: ${to.toLocaleString('en-US')} events`);
       }
       await c.query('vacuum analyze events.event');
-      await c.query(`insert into bench_feed.dataset (name, shape, big, small) values ('feed', $1, $2, $3)`, [JSON.stringify(shape), big, small]);
+      await c.query(`insert into bench_feed.dataset (name, shape, big, small) values ('feed', $1, $2, $3)`, [
+        JSON.stringify(shape),
+        big,
+        small,
+      ]);
       loadSeconds = (performance.now() - started) / 1000;
     }
     await checkSameRows(c, 20);
-    const tableBytes = Number((await c.query<{ b: string }>(`select pg_total_relation_size('events.event') as b`)).rows[0].b);
-    return { shape, bigAccountId: big, smallAccountId: small, smallAccountEvents: await count(small), loadSeconds, tableBytes };
+    const tableBytes = Number(
+      (await c.query<{ b: string }>(`select pg_total_relation_size('events.event') as b`)).rows[0].b,
+    );
+    return {
+      shape,
+      bigAccountId: big,
+      smallAccountId: small,
+      smallAccountEvents: await count(small),
+      loadSeconds,
+      tableBytes,
+    };
   } finally {
     c.release();
     await pool.end();
@@ -143,7 +215,15 @@ export async function addExpiredEvents(url: string, feed: LoadedFeed, n: number)
   const c = await pool.connect();
   try {
     const startMs = Date.now() - 60 * 86_400_000;
-    await insertRange(c, 1, n, startMs, (28 * 86_400_000) / n, { big: feed.bigAccountId, small: feed.smallAccountId, others: feed.shape.accounts - 2 }, 'evx_');
+    await insertRange(
+      c,
+      1,
+      n,
+      startMs,
+      (28 * 86_400_000) / n,
+      { big: feed.bigAccountId, small: feed.smallAccountId, others: feed.shape.accounts - 2 },
+      'evx_',
+    );
     await c.query('analyze events.event');
   } finally {
     c.release();

@@ -46,17 +46,26 @@ export interface LoadMeasurement {
 }
 
 /** The process groups whose CPU use is shown: the stack's services, then the shared infrastructure. */
-export function defaultCpuGroups(stack: Stack, services: ServiceName[], wrkPid: () => number | null, database: string, toolLabel = 'wrk'): CpuGroup[] {
+export function defaultCpuGroups(
+  stack: Stack,
+  services: ServiceName[],
+  wrkPid: () => number | null,
+  database: string,
+  toolLabel = 'wrk',
+): CpuGroup[] {
   return [
     ...services.map((s) => ({ label: s, pids: () => stack.pids(s) })),
     // Postgres is shared: only the backends serving the bench's database count.
     { label: 'postgres', pids: () => postgresBackendsOf(database) },
     { label: 'redis', pids: () => (stack.hasPrivate('redis') ? stack.pids('redis') : pidsByComm(['redis-server'])) },
     { label: 'nats', pids: () => (stack.hasPrivate('nats') ? stack.pids('nats') : pidsByComm(['nats-server'])) },
-    { label: toolLabel, pids: () => {
-      const p = wrkPid();
-      return p ? [p] : [];
-    } },
+    {
+      label: toolLabel,
+      pids: () => {
+        const p = wrkPid();
+        return p ? [p] : [];
+      },
+    },
   ];
 }
 
@@ -67,10 +76,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * `opts.duration` seconds (its first and last second skipped). `done` resolves once sampled;
  * `end()` cuts the window short when the run ends early (a load tool that ran out of work).
  */
-export function cpuWindow(ctx: CaseContext, services: ServiceName[], loadToolPid: () => number | null, extraGroups: CpuGroup[] = [], toolLabel = 'wrk'): { done: Promise<CpuBreakdown | null>; end: () => void } {
+export function cpuWindow(
+  ctx: CaseContext,
+  services: ServiceName[],
+  loadToolPid: () => number | null,
+  extraGroups: CpuGroup[] = [],
+  toolLabel = 'wrk',
+): { done: Promise<CpuBreakdown | null>; end: () => void } {
   const { opts } = ctx;
   const database = decodeURIComponent(new URL(opts.databaseUrl).pathname.replace(/^\//, ''));
-  const sampler = new CpuSampler([...defaultCpuGroups(ctx.stack, services, loadToolPid, database, toolLabel), ...extraGroups]);
+  const sampler = new CpuSampler([
+    ...defaultCpuGroups(ctx.stack, services, loadToolPid, database, toolLabel),
+    ...extraGroups,
+  ]);
   const edge = opts.duration >= 4 ? 1000 : 0;
   let cut: () => void = () => undefined;
   const ended = new Promise<void>((r) => (cut = r));
@@ -85,25 +103,49 @@ export function cpuWindow(ctx: CaseContext, services: ServiceName[], loadToolPid
     const s = sampler.stop();
     const known = s.shares.reduce((a, g) => a + g.percentOfCore, 0);
     return {
-      byGroup: [...s.shares, { label: 'other', percentOfCore: Math.max(0, (s.machineBusyPercent * s.cores) - known) }],
+      byGroup: [...s.shares, { label: 'other', percentOfCore: Math.max(0, s.machineBusyPercent * s.cores - known) }],
       machineBusyPercent: s.machineBusyPercent,
       stealPercent: s.stealPercent,
       cores: cpuCount(),
       wallSeconds: s.wallSeconds,
     };
   })();
-  return { done, end: () => { over = true; cut(); } };
+  return {
+    done,
+    end: () => {
+      over = true;
+      cut();
+    },
+  };
 }
 
-export async function measureLoad(ctx: CaseContext, target: LoadTarget, services: ServiceName[]): Promise<LoadMeasurement> {
+export async function measureLoad(
+  ctx: CaseContext,
+  target: LoadTarget,
+  services: ServiceName[],
+): Promise<LoadMeasurement> {
   const { opts } = ctx;
   const slug = target.label.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '');
-  const base = { url: target.url, threads: opts.threads, connections: opts.connections, rotateHeader: target.rotateHeader, timeoutSeconds: target.timeoutSeconds };
-  const common = async () => ({ ...base, rotateRequests: target.freshRequests ? await target.freshRequests() : target.rotateRequests });
+  const base = {
+    url: target.url,
+    threads: opts.threads,
+    connections: opts.connections,
+    rotateHeader: target.rotateHeader,
+    timeoutSeconds: target.timeoutSeconds,
+  };
+  const common = async () => ({
+    ...base,
+    rotateRequests: target.freshRequests ? await target.freshRequests() : target.rotateRequests,
+  });
 
   if (opts.warmup > 0) {
     ctx.log(`${target.label}: warm-up ${opts.warmup} s`);
-    const warm = await runWrk({ ...(await common()), headers: await target.headers(), durationSeconds: opts.warmup, rawFile: path.join(opts.logDir, `wrk-${slug}-warmup.txt`) });
+    const warm = await runWrk({
+      ...(await common()),
+      headers: await target.headers(),
+      durationSeconds: opts.warmup,
+      rawFile: path.join(opts.logDir, `wrk-${slug}-warmup.txt`),
+    });
     // A warm-up that completed nothing (a loaded machine, a short warm-up) only warmed less; errors still fail.
     const problems = wrkProblems(warm).filter((p) => p !== 'no request completed');
     if (problems.length) throw new BenchError(`${target.label} (warm-up): ${problems.join('; ')}`);
@@ -112,7 +154,9 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
   ctx.stack.assertAlive();
 
   const loadBefore = loadAverage();
-  ctx.log(`${target.label}: measuring ${opts.duration} s (${opts.threads} threads, ${opts.connections} connections; load average ${loadBefore.toFixed(2)})`);
+  ctx.log(
+    `${target.label}: measuring ${opts.duration} s (${opts.threads} threads, ${opts.connections} connections; load average ${loadBefore.toFixed(2)})`,
+  );
   const run = await common();
   let wrkPid: number | null = null;
   const window = cpuWindow(ctx, services, () => wrkPid, target.extraGroups);
@@ -127,7 +171,10 @@ export async function measureLoad(ctx: CaseContext, target: LoadTarget, services
   ctx.checkAborted();
   ctx.stack.assertAlive();
   const problems = wrkProblems(wrk);
-  if (problems.length) throw new BenchError(`${target.label}: ${problems.join('; ')} — the numbers are not valid (raw output in ${opts.logDir})`);
+  if (problems.length)
+    throw new BenchError(
+      `${target.label}: ${problems.join('; ')} — the numbers are not valid (raw output in ${opts.logDir})`,
+    );
   return { label: target.label, wrk, cpu, loadBefore };
 }
 
@@ -161,6 +208,8 @@ export function cpuBoundCeiling(m: LoadMeasurement): number | null {
 /** One line: each group's share of one core over the sampled window, and the machine's. */
 export function cpuLine(m: LoadMeasurement): string {
   if (!m.cpu) return `${m.label}: CPU not sampled (run too short)`;
-  const parts = m.cpu.byGroup.filter((g) => g.percentOfCore >= 0.5).map((g) => `${g.label} ${fmt.pct(g.percentOfCore)}`);
+  const parts = m.cpu.byGroup
+    .filter((g) => g.percentOfCore >= 0.5)
+    .map((g) => `${g.label} ${fmt.pct(g.percentOfCore)}`);
   return `${m.label}: ${parts.join(', ')} of one core; machine ${fmt.pct(m.cpu.machineBusyPercent)} busy of ${m.cpu.cores} cores, steal ${fmt.pct(m.cpu.stealPercent)}`;
 }

@@ -44,7 +44,8 @@ function positive(name: string, raw: string | undefined, def: number, min: numbe
 }
 
 function service(raw: string, flag: string): ServiceName {
-  if (!SERVICE_NAMES.includes(raw as ServiceName)) throw new UsageError(`${flag}: unknown service ${raw} (one of ${SERVICE_NAMES.join(', ')})`);
+  if (!SERVICE_NAMES.includes(raw as ServiceName))
+    throw new UsageError(`${flag}: unknown service ${raw} (one of ${SERVICE_NAMES.join(', ')})`);
   return raw as ServiceName;
 }
 
@@ -97,7 +98,8 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
   const logDir = path.resolve(values['log-dir'] ?? `/tmp/mm-bench-${stamp}`);
   const threads = positive('threads', values.threads, 2, 1);
   const connections = positive('connections', values.connections, 50, 1);
-  if (connections < threads) throw new UsageError('--connections must be >= --threads (wrk gives each thread at least one)');
+  if (connections < threads)
+    throw new UsageError('--connections must be >= --threads (wrk gives each thread at least one)');
   const opts: BenchOptions = {
     root: path.resolve(values.root ?? defaultRoot),
     duration: positive('duration', values.duration, 15, 1),
@@ -105,7 +107,10 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     connections,
     threads,
     ports,
-    databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_bench',
+    databaseUrl:
+      values['database-url'] ??
+      process.env.BENCH_DATABASE_URL ??
+      'postgres://postgres@127.0.0.1:5432/meeting_memory_bench',
     natsUrl: values['nats-url'] ?? null,
     redisUrl: values['redis-url'] ?? null,
     serviceEnv,
@@ -113,7 +118,12 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     logDir,
     compiled: values.compiled ? path.resolve(values.compiled) : null,
   };
-  const only = values.only ? values.only.flatMap((o) => o.split(',')).map((s) => s.trim()).filter(Boolean) : null;
+  const only = values.only
+    ? values.only
+        .flatMap((o) => o.split(','))
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : null;
   if (!values.list && !values.help) mkdirSync(logDir, { recursive: true });
   return { opts, only, list: !!values.list, help: !!values.help };
 }

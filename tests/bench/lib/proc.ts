@@ -128,7 +128,8 @@ export interface CpuShare {
  * that exit inside the window are under-counted; bench processes live through it.
  */
 export class CpuSampler {
-  private started: { at: number; perPid: Map<number, number>; machine: ReturnType<typeof machineJiffies> } | null = null;
+  private started: { at: number; perPid: Map<number, number>; machine: ReturnType<typeof machineJiffies> } | null =
+    null;
   constructor(private readonly groups: CpuGroup[]) {}
 
   start(): void {

@@ -51,7 +51,12 @@ const ALLISON_TEXT = '/usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.
 
 /** Lower case, hyphens as spaces, nothing but letters, apostrophes and single spaces. */
 export function normalizeWords(text: string): string {
-  return text.toLowerCase().replace(/-/g, ' ').replace(/[^a-z' ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/-/g, ' ')
+    .replace(/[^a-z' ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 async function pocketsphinxUtterances(): Promise<Utterance[]> {
@@ -59,7 +64,8 @@ async function pocketsphinxUtterances(): Promise<Utterance[]> {
   const libri = await fs.readFile(path.join(PS, 'librivox/transcription'), 'utf8');
   for (const line of libri.split('\n')) {
     const m = /^<s> (.*) <\/s> \((\S+)\)$/.exec(line.trim());
-    if (m) out.push({ speaker: 'reader', file: path.join(PS, 'librivox', `${m[2]}.wav`), reference: normalizeWords(m[1]) });
+    if (m)
+      out.push({ speaker: 'reader', file: path.join(PS, 'librivox', `${m[2]}.wav`), reference: normalizeWords(m[1]) });
   }
   const cards = await fs.readFile(path.join(PS, 'cards/cards.transcription'), 'utf8');
   for (const line of cards.split('\n')) {
@@ -85,20 +91,29 @@ async function allisonUtterances(): Promise<Utterance[]> {
     const file = path.join(ALLISON, `${m[1]}.wav`);
     out.push({ speaker: 'allison', file, reference: normalizeWords(m[2]) });
   }
-  const present = await Promise.all(out.map((u) => fs.access(u.file).then(() => true, () => false)));
+  const present = await Promise.all(
+    out.map((u) =>
+      fs.access(u.file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return out.filter((_, i) => present[i]);
 }
 
 /** Every utterance of the corpus; throws with the package to install when one is missing. */
 export async function realUtterances(): Promise<Utterance[]> {
-  for (const [dir, pkg] of [[PS, 'pocketsphinx-testdata'], [ALLISON, 'asterisk-core-sounds-en-wav']] as const) {
+  for (const [dir, pkg] of [
+    [PS, 'pocketsphinx-testdata'],
+    [ALLISON, 'asterisk-core-sounds-en-wav'],
+  ] as const) {
     await fs.access(dir).catch(() => {
       throw new Error(`${dir} is missing: apt-get install ${pkg} (deploy/install.sh)`);
     });
   }
   return [...(await pocketsphinxUtterances()), ...(await allisonUtterances())];
 }
-
 
 async function readUtterance(u: Utterance, scratch: string): Promise<Float32Array> {
   if (!u.raw) return readPcm16k(u.file);
@@ -146,14 +161,21 @@ export interface AssembleOptions {
  * another can go: gaps of 0.2–1.2 s, `overlapShare` of changes overlapping by 0.2–0.5 s, each
  * turn's level within ±4 dB of a common one, white noise under everything.
  */
-export async function assembleMeeting(all: readonly Utterance[], opts: AssembleOptions, outPath: string): Promise<RealMeeting> {
+export async function assembleMeeting(
+  all: readonly Utterance[],
+  opts: AssembleOptions,
+  outPath: string,
+): Promise<RealMeeting> {
   const rnd = seededRandom(opts.seed);
   const scratch = path.dirname(outPath);
   const pools = new Map<RealSpeaker, Array<{ u: Utterance; audio: Float32Array }>>();
   for (const speaker of opts.speakers) {
     const candidates = all.filter((u) => u.speaker === speaker);
     // Allison's list is long: take a seeded sample before decoding them all.
-    const order = candidates.map((u) => ({ u, k: rnd() })).sort((a, b) => a.k - b.k).map((x) => x.u);
+    const order = candidates
+      .map((u) => ({ u, k: rnd() }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.u);
     const pool: Array<{ u: Utterance; audio: Float32Array }> = [];
     for (const u of order) {
       if (pool.length >= opts.maxPerSpeaker) break;

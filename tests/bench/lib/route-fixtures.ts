@@ -16,7 +16,15 @@ import type { RotatedRequest } from './wrk';
 
 export const API_ROOT = '/api/v1';
 const FIXTURE_BALANCE = 1_000_000;
-const READ_SCOPES = ['recordings:read', 'recordings:query', 'recordings:write', 'series:read', 'series:write', 'series:query', 'account:read'];
+const READ_SCOPES = [
+  'recordings:read',
+  'recordings:query',
+  'recordings:write',
+  'series:read',
+  'series:write',
+  'series:query',
+  'account:read',
+];
 
 export interface FixtureAccount {
   account: BenchAccount;
@@ -49,7 +57,8 @@ export function routePath(route: RouteDef, f: FixtureAccount, n = 0): string {
     .filter((p) => p.in === 'query' && (p.required || p.name in QUERY_VALUES))
     .map((p) => {
       const v = QUERY_VALUES[p.name];
-      if (v === undefined) throw new BenchError(`route ${route.operationId}: no sample value for required query parameter ${p.name}`);
+      if (v === undefined)
+        throw new BenchError(`route ${route.operationId}: no sample value for required query parameter ${p.name}`);
       return `${p.name}=${encodeURIComponent(v)}`;
     });
   return `${API_ROOT}${filled}${query.length ? `?${query.join('&')}` : ''}`;
@@ -57,11 +66,19 @@ export function routePath(route: RouteDef, f: FixtureAccount, n = 0): string {
 
 /** One request per token (each for its own account's resources), for wrk's rotation. */
 export function rotatedRequests(route: RouteDef, fixtures: FixtureAccount[]): RotatedRequest[] {
-  return fixtures.flatMap((f) => f.tokens.map((t, i) => ({ path: routePath(route, f, i), headers: { Authorization: `Bearer ${t.value}` } })));
+  return fixtures.flatMap((f) =>
+    f.tokens.map((t, i) => ({ path: routePath(route, f, i), headers: { Authorization: `Bearer ${t.value}` } })),
+  );
 }
 
 /** Finished meetings of a series, written as the write path leaves them (see search-scale's archive loader). */
-async function seedMeetings(databaseUrl: string, accountId: string, count: number, tag: string, series: { id: string; name: string }): Promise<string[]> {
+async function seedMeetings(
+  databaseUrl: string,
+  accountId: string,
+  count: number,
+  tag: string,
+  series: { id: string; name: string },
+): Promise<string[]> {
   const { db, pool } = openDatabase<Database>({ url: databaseUrl, schema: 'recordings', poolSize: 1 });
   const ids: string[] = [];
   try {
@@ -73,13 +90,22 @@ async function seedMeetings(databaseUrl: string, accountId: string, count: numbe
         await trx.deleteFrom('transcript').where('recordingId', '=', id).execute();
         await trx.deleteFrom('digest').where('recordingId', '=', id).execute();
         await trx.deleteFrom('recording').where('id', '=', id).execute();
-        const segments = [0, 1, 2, 3].map((k) => ({ index: k, speaker: `speaker_${1 + (k % 2)}`, startMs: k * 15000, endMs: k * 15000 + 14000, text }));
+        const segments = [0, 1, 2, 3].map((k) => ({
+          index: k,
+          speaker: `speaker_${1 + (k % 2)}`,
+          startMs: k * 15000,
+          endMs: k * 15000 + 14000,
+          text,
+        }));
         await trx
           .insertInto('transcript')
           .values({
             recordingId: id,
             language: 'en',
-            speakers: JSON.stringify([{ label: 'speaker_1', name: null }, { label: 'speaker_2', name: null }]),
+            speakers: JSON.stringify([
+              { label: 'speaker_1', name: null },
+              { label: 'speaker_2', name: null },
+            ]),
             segments: JSON.stringify(segments),
             stats: JSON.stringify({ speakers: [], totalTurns: segments.length, durationMs: 60000 }),
           } as never)
@@ -91,14 +117,43 @@ async function seedMeetings(databaseUrl: string, accountId: string, count: numbe
         ];
         await trx
           .insertInto('digest')
-          .values({ recordingId: id, type: 'MEETING', language: 'en', title: `Budget review ${i + 1}`, sections: JSON.stringify(sections), markdown: `# Budget review ${i + 1}\n\n${text}`, generatedAt: at } as never)
+          .values({
+            recordingId: id,
+            type: 'MEETING',
+            language: 'en',
+            title: `Budget review ${i + 1}`,
+            sections: JSON.stringify(sections),
+            markdown: `# Budget review ${i + 1}\n\n${text}`,
+            generatedAt: at,
+          } as never)
           .execute();
         await trx
           .insertInto('recording')
           .values({
-            id, accountId, tokenId: null, source: 'api', status: 'READY', title: null, kind: 'MEETING', seriesId: series.id, seriesName: series.name, outputLanguage: 'auto', naming: 'skip', keyterms: [],
-            recordedAt: new Date(at.getTime() - 600_000), createdAt: at, readyAt: new Date(at.getTime() + 300_000), durationMs: 60000, minutes: 1,
-            attachmentMinutes: 0, audioKey: `audio/${id}`, holdRef: `hold_${id}`, charged: true, jobId: `job_${id}`, readyOnce: true, updatedAt: at,
+            id,
+            accountId,
+            tokenId: null,
+            source: 'api',
+            status: 'READY',
+            title: null,
+            kind: 'MEETING',
+            seriesId: series.id,
+            seriesName: series.name,
+            outputLanguage: 'auto',
+            naming: 'skip',
+            keyterms: [],
+            recordedAt: new Date(at.getTime() - 600_000),
+            createdAt: at,
+            readyAt: new Date(at.getTime() + 300_000),
+            durationMs: 60000,
+            minutes: 1,
+            attachmentMinutes: 0,
+            audioKey: `audio/${id}`,
+            holdRef: `hold_${id}`,
+            charged: true,
+            jobId: `job_${id}`,
+            readyOnce: true,
+            updatedAt: at,
           } as never)
           .execute();
         await refreshSearchText(trx, id);
@@ -119,7 +174,8 @@ async function createSeries(gateway: string, token: BenchToken, name: string): P
     signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
-  if (res.status !== 201 && res.status !== 200) throw new BenchError(`POST ${API_ROOT}/series answered ${res.status}: ${text}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new BenchError(`POST ${API_ROOT}/series answered ${res.status}: ${text}`);
   const body = JSON.parse(text) as { id?: string; series?: { id?: string } };
   const id = body.series?.id ?? body.id;
   if (!id) throw new BenchError(`POST ${API_ROOT}/series answered no id: ${text}`);
@@ -145,11 +201,20 @@ export async function makeFixtures(
         });
         const tokens: BenchToken[] = [];
         for (let t = 0; t < shape.tokensPerAccount; t++) {
-          tokens.push(await createToken(gateway, account.id, { name: `bench ${shape.tag} ${t}`, scopes: READ_SCOPES, expiresInDays: 30 }));
+          tokens.push(
+            await createToken(gateway, account.id, {
+              name: `bench ${shape.tag} ${t}`,
+              scopes: READ_SCOPES,
+              expiresInDays: 30,
+            }),
+          );
         }
         const name = `Bench series ${a + i}`;
         const series = await createSeries(gateway, tokens[0], name);
-        const recordings = await seedMeetings(databaseUrl, account.id, shape.meetingsPerAccount, shape.tag, { id: series, name });
+        const recordings = await seedMeetings(databaseUrl, account.id, shape.meetingsPerAccount, shape.tag, {
+          id: series,
+          name,
+        });
         return { account, tokens, recordings, series };
       }),
     );
@@ -166,7 +231,10 @@ export interface FixtureShape {
 }
 
 /** What the routes and mixed cases start from: the gateway's URL, the load average, the fixtures. */
-export async function prepareFixtures(ctx: CaseContext, shape: FixtureShape): Promise<{ gateway: string; loadAtStart: number; fixtures: FixtureAccount[]; tokens: number }> {
+export async function prepareFixtures(
+  ctx: CaseContext,
+  shape: FixtureShape,
+): Promise<{ gateway: string; loadAtStart: number; fixtures: FixtureAccount[]; tokens: number }> {
   const gateway = ctx.stack.url('gateway');
   const loadAtStart = loadAverage();
   const fixtures = await makeFixtures(gateway, ctx.opts.databaseUrl, shape);
@@ -205,7 +273,9 @@ export function submitBody(): { body: Buffer; contentType: string } {
   header.writeUInt32LE(data.length, 40);
   const boundary = 'benchBoundary7MA4YWxkTrZu0gW';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="naming"\r\n\r\nskip\r\n--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="second.wav"\r\nContent-Type: audio/wav\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="naming"\r\n\r\nskip\r\n--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="second.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+    ),
     header,
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -221,15 +291,27 @@ const SKIP_BODY = Buffer.from(JSON.stringify({ action: 'skip' }));
  * account's meeting or series; `prefix` '' sends them straight to a service (the gateway's
  * /api/v1 is not part of a service's paths).
  */
-export function bodiedRequests(op: (typeof BODIED_CALLS)[number], fixtures: FixtureAccount[], prefix = API_ROOT): RotatedRequest[] {
+export function bodiedRequests(
+  op: (typeof BODIED_CALLS)[number],
+  fixtures: FixtureAccount[],
+  prefix = API_ROOT,
+): RotatedRequest[] {
   const route = findRoute(op);
   if (!route) throw new BenchError(`the route table has no ${op}`);
   const submit = op === 'submitRecording' ? submitBody() : null;
   return fixtures.flatMap((f) =>
     f.tokens.map((t, i) => {
       const path = routePath(route, f, i).replace(API_ROOT, prefix);
-      const headers = { Authorization: `Bearer ${t.value}`, 'Content-Type': submit ? submit.contentType : 'application/json' };
-      return { path, headers, method: route.method, body: submit ? submit.body : op === 'skipRecordingNaming' ? SKIP_BODY : ASK_BODY };
+      const headers = {
+        Authorization: `Bearer ${t.value}`,
+        'Content-Type': submit ? submit.contentType : 'application/json',
+      };
+      return {
+        path,
+        headers,
+        method: route.method,
+        body: submit ? submit.body : op === 'skipRecordingNaming' ? SKIP_BODY : ASK_BODY,
+      };
     }),
   );
 }
@@ -239,7 +321,12 @@ export function bodiedRequests(op: (typeof BODIED_CALLS)[number], fixtures: Fixt
  * timer leaves them alone), `perAccount` for each account, and one naming skip request per
  * meeting, interleaved over the accounts' tokens: each can be sent once (measureEachOnce).
  */
-export async function namingSkipRequests(databaseUrl: string, fixtures: FixtureAccount[], perAccount: number, tag: string): Promise<RotatedRequest[]> {
+export async function namingSkipRequests(
+  databaseUrl: string,
+  fixtures: FixtureAccount[],
+  perAccount: number,
+  tag: string,
+): Promise<RotatedRequest[]> {
   const route = findRoute('skipRecordingNaming');
   if (!route) throw new BenchError('the route table has no skipRecordingNaming');
   const { db, pool } = openDatabase<Database>({ url: databaseUrl, schema: 'recordings', poolSize: 1 });
@@ -249,21 +336,63 @@ export async function namingSkipRequests(databaseUrl: string, fixtures: FixtureA
     for (const f of fixtures) {
       const ids = Array.from({ length: perAccount }, (_, i) => `rec_${tag}_${stamp}_${f.account.id.slice(-8)}_${i}`);
       const now = new Date();
-      const segments = JSON.stringify([0, 1].map((k) => ({ index: k, speaker: `speaker_${k + 1}`, startMs: k * 15000, endMs: k * 15000 + 14000, text: 'Hello, I am here for the budget review.' })));
+      const segments = JSON.stringify(
+        [0, 1].map((k) => ({
+          index: k,
+          speaker: `speaker_${k + 1}`,
+          startMs: k * 15000,
+          endMs: k * 15000 + 14000,
+          text: 'Hello, I am here for the budget review.',
+        })),
+      );
       for (let at = 0; at < ids.length; at += 500) {
         const chunk = ids.slice(at, at + 500);
         await db.transaction().execute(async (trx) => {
           await trx
             .insertInto('transcript')
-            .values(chunk.map((id) => ({ recordingId: id, language: 'en', speakers: JSON.stringify([{ label: 'speaker_1', name: null }, { label: 'speaker_2', name: null }]), segments, stats: JSON.stringify({ speakers: [], totalTurns: 2, durationMs: 30000 }) })) as never)
+            .values(
+              chunk.map((id) => ({
+                recordingId: id,
+                language: 'en',
+                speakers: JSON.stringify([
+                  { label: 'speaker_1', name: null },
+                  { label: 'speaker_2', name: null },
+                ]),
+                segments,
+                stats: JSON.stringify({ speakers: [], totalTurns: 2, durationMs: 30000 }),
+              })) as never,
+            )
             .execute();
           await trx
             .insertInto('recording')
-            .values(chunk.map((id) => ({
-              id, accountId: f.account.id, tokenId: null, source: 'api', status: 'NAMING', title: null, kind: 'MEETING', seriesId: null, seriesName: null, outputLanguage: 'auto', naming: 'default', keyterms: [],
-              recordedAt: now, createdAt: now, durationMs: 30000, minutes: 1, attachmentMinutes: 0, audioKey: `audio/${id}`, holdRef: `hold_${id}`, charged: true, jobId: `job_${id}`,
-              namingOpen: true, namingDeadline: new Date(now.getTime() + 86_400_000), updatedAt: now,
-            })) as never)
+            .values(
+              chunk.map((id) => ({
+                id,
+                accountId: f.account.id,
+                tokenId: null,
+                source: 'api',
+                status: 'NAMING',
+                title: null,
+                kind: 'MEETING',
+                seriesId: null,
+                seriesName: null,
+                outputLanguage: 'auto',
+                naming: 'default',
+                keyterms: [],
+                recordedAt: now,
+                createdAt: now,
+                durationMs: 30000,
+                minutes: 1,
+                attachmentMinutes: 0,
+                audioKey: `audio/${id}`,
+                holdRef: `hold_${id}`,
+                charged: true,
+                jobId: `job_${id}`,
+                namingOpen: true,
+                namingDeadline: new Date(now.getTime() + 86_400_000),
+                updatedAt: now,
+              })) as never,
+            )
             .execute();
         });
       }
@@ -276,7 +405,12 @@ export async function namingSkipRequests(databaseUrl: string, fixtures: FixtureA
   for (let i = 0; i < perAccount; i++) {
     fixtures.forEach((f, a) => {
       const t = f.tokens[i % f.tokens.length];
-      out.push({ path: `${API_ROOT}${route.path.replace('{id}', byAccount[a][i])}`, headers: { Authorization: `Bearer ${t.value}`, 'Content-Type': 'application/json' }, method: 'post', body: SKIP_BODY });
+      out.push({
+        path: `${API_ROOT}${route.path.replace('{id}', byAccount[a][i])}`,
+        headers: { Authorization: `Bearer ${t.value}`, 'Content-Type': 'application/json' },
+        method: 'post',
+        body: SKIP_BODY,
+      });
     });
   }
   return out;

@@ -41,7 +41,10 @@ export function editDistance(ref: readonly string[], hyp: readonly string[]): nu
  * Each hypothesis word goes to the reference turn it overlaps most (the nearest when it overlaps
  * none); WER = edits / reference words over the turns that have a reference.
  */
-export function wordErrorRate(turns: readonly RefTurn[], words: readonly HypWord[]): { wer: number; errors: number; refWords: number } {
+export function wordErrorRate(
+  turns: readonly RefTurn[],
+  words: readonly HypWord[],
+): { wer: number; errors: number; refWords: number } {
   const perTurn: string[][] = turns.map(() => []);
   for (const w of words) {
     let best = 0;
@@ -78,10 +81,18 @@ export interface DiarizationScore {
 
 const FRAME_MS = 10;
 
-function framesOf(durationMs: number, spans: ReadonlyArray<{ speaker: string; startMs: number; endMs: number }>): Array<Set<string>> {
+function framesOf(
+  durationMs: number,
+  spans: ReadonlyArray<{ speaker: string; startMs: number; endMs: number }>,
+): Array<Set<string>> {
   const frames = Array.from({ length: Math.ceil(durationMs / FRAME_MS) }, () => new Set<string>());
   for (const s of spans) {
-    for (let f = Math.max(0, Math.floor(s.startMs / FRAME_MS)); f < Math.min(frames.length, Math.ceil(s.endMs / FRAME_MS)); f++) frames[f].add(s.speaker);
+    for (
+      let f = Math.max(0, Math.floor(s.startMs / FRAME_MS));
+      f < Math.min(frames.length, Math.ceil(s.endMs / FRAME_MS));
+      f++
+    )
+      frames[f].add(s.speaker);
   }
   return frames;
 }
@@ -112,13 +123,23 @@ function bestMapping(shared: Map<string, Map<string, number>>, hyps: string[], r
   return best;
 }
 
-export function diarizationError(durationMs: number, ref: readonly RefTurn[], hyp: readonly HypTurn[], collarMs = 250): DiarizationScore {
+export function diarizationError(
+  durationMs: number,
+  ref: readonly RefTurn[],
+  hyp: readonly HypTurn[],
+  collarMs = 250,
+): DiarizationScore {
   const refFrames = framesOf(durationMs, ref);
   const hypFrames = framesOf(durationMs, hyp);
   const scored = refFrames.map(() => true);
   for (const t of ref) {
     for (const edge of [t.startMs, t.endMs]) {
-      for (let f = Math.max(0, Math.floor((edge - collarMs) / FRAME_MS)); f < Math.min(scored.length, Math.ceil((edge + collarMs) / FRAME_MS)); f++) scored[f] = false;
+      for (
+        let f = Math.max(0, Math.floor((edge - collarMs) / FRAME_MS));
+        f < Math.min(scored.length, Math.ceil((edge + collarMs) / FRAME_MS));
+        f++
+      )
+        scored[f] = false;
     }
   }
   const shared = new Map<string, Map<string, number>>();
@@ -148,11 +169,21 @@ export function diarizationError(durationMs: number, ref: readonly RefTurn[], hy
     confusion += Math.min(nRef, nHyp) - correct;
   });
   const share = (n: number): number => (total ? n / total : 0);
-  return { der: share(missed + falseAlarm + confusion), missed: share(missed), falseAlarm: share(falseAlarm), confusion: share(confusion), mapping };
+  return {
+    der: share(missed + falseAlarm + confusion),
+    missed: share(missed),
+    falseAlarm: share(falseAlarm),
+    confusion: share(confusion),
+    mapping,
+  };
 }
 
 /** Per reference turn: ms to the nearest start of a hypothesis turn mapped to its speaker (Infinity: none). */
-export function turnStartErrors(ref: readonly RefTurn[], hyp: readonly HypTurn[], mapping: Record<string, string>): number[] {
+export function turnStartErrors(
+  ref: readonly RefTurn[],
+  hyp: readonly HypTurn[],
+  mapping: Record<string, string>,
+): number[] {
   return ref.map((t) => {
     let best = Number.POSITIVE_INFINITY;
     for (const h of hyp) if (mapping[h.speaker] === t.speaker) best = Math.min(best, Math.abs(h.startMs - t.startMs));

@@ -49,7 +49,9 @@ interface ManagedProcess {
 }
 
 export function portOf(opts: BenchOptions, name: ServiceName | InfraName): number {
-  return opts.ports[name] ?? (name === 'nats' || name === 'redis' ? DEFAULT_INFRA_PORTS[name] : DEFAULT_BENCH_PORTS[name]);
+  return (
+    opts.ports[name] ?? (name === 'nats' || name === 'redis' ? DEFAULT_INFRA_PORTS[name] : DEFAULT_BENCH_PORTS[name])
+  );
 }
 
 export function natsUrlOf(opts: BenchOptions): string {
@@ -83,7 +85,9 @@ export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {
     // Subjects and streams of its own even on a shared NATS (--nats-url); see docs/decisions.md.
     BUS_NAMESPACE: NATS_NAMESPACE,
     // The private broker's users (on a shared one, --nats-url, NATS_PASSWORD_* come from the caller's environment).
-    ...(opts.natsUrl === null ? Object.fromEntries(Object.entries(NATS_PASSWORDS).map(([u, p]) => [`NATS_PASSWORD_${u.toUpperCase()}`, p])) : {}),
+    ...(opts.natsUrl === null
+      ? Object.fromEntries(Object.entries(NATS_PASSWORDS).map(([u, p]) => [`NATS_PASSWORD_${u.toUpperCase()}`, p]))
+      : {}),
     REDIS_URL: redisUrlOf(opts),
     INTERNAL_JWT_SECRET: BENCH_INTERNAL_SECRET,
     ADMIN_API_KEY: BENCH_ADMIN_KEY,
@@ -99,7 +103,11 @@ async function assertPortFree(port: number, name: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new BenchError(`port ${port} for ${name} is taken (${err.code}); a stale bench? pass --port ${name}=<free port> or stop that process`)),
+      reject(
+        new BenchError(
+          `port ${port} for ${name} is taken (${err.code}); a stale bench? pass --port ${name}=<free port> or stop that process`,
+        ),
+      ),
     );
     srv.listen(port, '0.0.0.0', () => srv.close(() => resolve()));
   });
@@ -117,9 +125,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A binary on PATH, or in an sbin directory (nats-server lives in /usr/sbin on Debian). */
 function findBinary(name: string): string {
-  const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'];
+  const dirs = [
+    ...(process.env.PATH ?? '').split(':').filter(Boolean),
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/usr/local/bin',
+  ];
   for (const d of dirs) if (existsSync(path.join(d, name))) return path.join(d, name);
-  throw new BenchError(`${name} not found (install it, see deploy/install.sh, or pass --${name.replace('-server', '')}-url to use a running one)`);
+  throw new BenchError(
+    `${name} not found (install it, see deploy/install.sh, or pass --${name.replace('-server', '')}-url to use a running one)`,
+  );
 }
 
 /** A set of running services; stop() is safe to call more than once and from a signal handler. */
@@ -198,27 +213,45 @@ export class Stack {
       // With authentication: the users and permissions generated from the bus table (libs/bus/src/auth.ts).
       const conf = path.join(this.opts.logDir, 'nats.conf');
       // The permissions name the namespace the services run in (a case, or chaos, may choose its own).
-      writeFileSync(conf, natsServerConfig({ port, storeDir: dataDir, passwords: NATS_PASSWORDS, namespace: this.env.BUS_NAMESPACE ?? NATS_NAMESPACE }), { mode: 0o600 });
+      writeFileSync(
+        conf,
+        natsServerConfig({
+          port,
+          storeDir: dataDir,
+          passwords: NATS_PASSWORDS,
+          namespace: this.env.BUS_NAMESPACE ?? NATS_NAMESPACE,
+        }),
+        { mode: 0o600 },
+      );
       const p = this.spawnLogged('nats', findBinary('nats-server'), ['-c', conf], conf);
       started.push({ p, readyLine: /Server is ready/ });
     }
     if (this.opts.redisUrl === null) {
       const port = portOf(this.opts, 'redis');
       await assertPortFree(port, 'redis');
-      const p = this.spawnLogged('redis', findBinary('redis-server'), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], `:${port}`);
+      const p = this.spawnLogged(
+        'redis',
+        findBinary('redis-server'),
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+        `:${port}`,
+      );
       started.push({ p, readyLine: /Ready to accept connections/ });
     }
     for (const { p, readyLine } of started) {
       const deadline = Date.now() + 15_000;
       for (;;) {
-        if (p.child.exitCode !== null || p.child.signalCode !== null) throw new BenchError(`${p.name} exited at start (is ${p.name}-server installed?); log:\n${tail(p.logFile)}`);
+        if (p.child.exitCode !== null || p.child.signalCode !== null)
+          throw new BenchError(`${p.name} exited at start (is ${p.name}-server installed?); log:\n${tail(p.logFile)}`);
         if (readyLine.test(tail(p.logFile, 200))) break;
         if (Date.now() > deadline) throw new BenchError(`${p.name} not ready after 15 s; log:\n${tail(p.logFile)}`);
         await sleep(100);
       }
       p.tree = p.child.pid ? [p.child.pid] : [];
     }
-    if (started.length) log(`private ${started.map(({ p }) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}`);
+    if (started.length)
+      log(
+        `private ${started.map(({ p }) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}`,
+      );
   }
 
   /**
@@ -231,7 +264,12 @@ export class Stack {
       return { cmd: process.execPath, main: path.join(cwd, 'src', 'main.js'), cwd, signature: `${name}/src/main.js` };
     }
     const main = path.join(this.opts.root, 'services', name, 'src', 'main.ts');
-    return { cmd: path.join(this.opts.root, 'node_modules', '.bin', 'tsx'), main, cwd: this.opts.root, signature: `services/${name}/src/main.ts` };
+    return {
+      cmd: path.join(this.opts.root, 'node_modules', '.bin', 'tsx'),
+      main,
+      cwd: this.opts.root,
+      signature: `services/${name}/src/main.ts`,
+    };
   }
 
   /**
@@ -240,10 +278,14 @@ export class Stack {
    */
   async start(services: ServiceName[], log: (m: string) => void): Promise<void> {
     const tsx = path.join(this.opts.root, 'node_modules', '.bin', 'tsx');
-    if (!this.opts.compiled && !existsSync(tsx)) throw new BenchError(`${tsx} is missing: --root must be a checkout with its dependencies installed`);
+    if (!this.opts.compiled && !existsSync(tsx))
+      throw new BenchError(`${tsx} is missing: --root must be a checkout with its dependencies installed`);
     for (const s of services) {
       const { main } = this.launch(s);
-      if (!existsSync(main)) throw new BenchError(`${main} is missing${this.opts.compiled ? ' (run pnpm build:services, or deploy/build.sh DIR)' : ''}`);
+      if (!existsSync(main))
+        throw new BenchError(
+          `${main} is missing${this.opts.compiled ? ' (run pnpm build:services, or deploy/build.sh DIR)' : ''}`,
+        );
       await assertPortFree(portOf(this.opts, s), s);
     }
     mkdirSync(this.opts.logDir, { recursive: true });
@@ -253,10 +295,14 @@ export class Stack {
     const launched: ManagedProcess[] = [];
     for (const name of services) {
       const { cmd, main, cwd, signature } = this.launch(name);
-      const nodeFlags = this.opts.cpuProf.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${path.join(this.opts.logDir, 'prof', name)}`] : [];
+      const nodeFlags = this.opts.cpuProf.includes(name)
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.join(this.opts.logDir, 'prof', name)}`]
+        : [];
       launched.push(this.spawnLogged(name, cmd, [...nodeFlags, main], signature, this.env, cwd));
     }
-    log(`started ${launched.map((p) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}; logs in ${this.opts.logDir}`);
+    log(
+      `started ${launched.map((p) => `${p.name} :${portOf(this.opts, p.name)} (pid ${p.child.pid})`).join(', ')}; logs in ${this.opts.logDir}`,
+    );
     await Promise.all(launched.map((p) => this.waitReady(p)));
     for (const p of launched) p.tree = p.child.pid ? treeOf(p.child.pid) : [];
   }
@@ -266,7 +312,11 @@ export class Stack {
    * service's start only checks its schema. A checkout older than the step (`--root`) migrates at start.
    */
   private async migrate(services: ServiceName[]): Promise<void> {
-    if (!this.opts.compiled && !readFileSync(path.join(this.opts.root, 'libs', 'db', 'src', 'migrate.ts'), 'utf8').includes('isMigrateCommand')) return;
+    if (
+      !this.opts.compiled &&
+      !readFileSync(path.join(this.opts.root, 'libs', 'db', 'src', 'migrate.ts'), 'utf8').includes('isMigrateCommand')
+    )
+      return;
     for (const name of services) {
       const { cmd, main, cwd } = this.launch(name);
       const run = spawnSync(cmd, [main, 'migrate'], { cwd, env: this.env, encoding: 'utf8', timeout: 120_000 });
@@ -275,11 +325,16 @@ export class Stack {
   }
 
   private async waitReady(p: ManagedProcess): Promise<void> {
-    const url = p.name === 'gateway' ? `http://127.0.0.1:${portOf(this.opts, 'gateway') + 1000}/readyz` : `${this.url(p.name)}/readyz`;
+    const url =
+      p.name === 'gateway'
+        ? `http://127.0.0.1:${portOf(this.opts, 'gateway') + 1000}/readyz`
+        : `${this.url(p.name)}/readyz`;
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
       if (p.child.exitCode !== null || p.child.signalCode !== null) {
-        throw new BenchError(`${p.name} exited (${p.child.signalCode ?? p.child.exitCode}) before it was ready; last log lines:\n${tail(p.logFile)}`);
+        throw new BenchError(
+          `${p.name} exited (${p.child.signalCode ?? p.child.exitCode}) before it was ready; last log lines:\n${tail(p.logFile)}`,
+        );
       }
       try {
         const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
@@ -287,7 +342,10 @@ export class Stack {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new BenchError(`${p.name} not ready after ${READY_TIMEOUT_MS / 1000} s (${url}); last log lines:\n${tail(p.logFile)}`);
+      if (Date.now() > deadline)
+        throw new BenchError(
+          `${p.name} not ready after ${READY_TIMEOUT_MS / 1000} s (${url}); last log lines:\n${tail(p.logFile)}`,
+        );
       await sleep(250);
     }
   }
@@ -296,7 +354,9 @@ export class Stack {
   assertAlive(): void {
     for (const p of this.procs) {
       if (p.child.exitCode !== null || p.child.signalCode !== null) {
-        throw new BenchError(`${p.name} died during the bench (${p.child.signalCode ?? p.child.exitCode}); last log lines:\n${tail(p.logFile)}`);
+        throw new BenchError(
+          `${p.name} died during the bench (${p.child.signalCode ?? p.child.exitCode}); last log lines:\n${tail(p.logFile)}`,
+        );
       }
     }
   }
@@ -338,7 +398,11 @@ export class Stack {
    * Starts a killed service (or private NATS/Redis) again as it was started, with `env` over the
    * stack's environment (a case comparing two settings in one run); resolves once it is ready.
    */
-  async restart(name: ServiceName | InfraName, was: { cmd: string; args: string[]; signature: string; cwd?: string }, env: Record<string, string> = {}): Promise<void> {
+  async restart(
+    name: ServiceName | InfraName,
+    was: { cmd: string; args: string[]; signature: string; cwd?: string },
+    env: Record<string, string> = {},
+  ): Promise<void> {
     const p = this.spawnLogged(name, was.cmd, was.args, was.signature, { ...this.env, ...env }, was.cwd);
     if (name === 'nats' || name === 'redis') await this.waitListening(p);
     else await this.waitReady(p);
@@ -364,14 +428,16 @@ export class Stack {
         socket.once('error', () => resolve(false));
       });
       if (open) return;
-      if (p.child.exitCode !== null || Date.now() > deadline) throw new BenchError(`${p.name} did not listen again; log:\n${tail(p.logFile)}`);
+      if (p.child.exitCode !== null || Date.now() > deadline)
+        throw new BenchError(`${p.name} did not listen again; log:\n${tail(p.logFile)}`);
       await sleep(100);
     }
   }
 
   /** Last resort on process exit (synchronous): kills every process this stack started. */
   killNow(): void {
-    for (const p of this.procs) for (const pid of new Set([...(p.child.pid ? treeOf(p.child.pid) : []), ...p.tree])) killIfOurs(pid, p.signature);
+    for (const p of this.procs)
+      for (const pid of new Set([...(p.child.pid ? treeOf(p.child.pid) : []), ...p.tree])) killIfOurs(pid, p.signature);
   }
 }
 

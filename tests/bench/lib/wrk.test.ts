@@ -42,7 +42,10 @@ describe('parseWrkOutput', () => {
     const r = parseWrkOutput(failing);
     expect(r.non2xx).toBe(1677);
     expect(r.socketErrors).toEqual({ connect: 0, read: 2, write: 0, timeout: 7 });
-    expect(wrkProblems(r)).toEqual(['1677 responses were errors (status >= 400)', 'socket errors: connect 0, read 2, write 0, timeout 7']);
+    expect(wrkProblems(r)).toEqual([
+      '1677 responses were errors (status >= 400)',
+      'socket errors: connect 0, read 2, write 0, timeout 7',
+    ]);
   });
 
   it('counts status errors from the summary line even without the text line', () => {
@@ -69,11 +72,21 @@ describe('runWrk with rotated requests', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     try {
-      const rotateRequests = ['a', 'b', 'c'].map((x) => ({ path: `/api/v1/${x}/status?after=latest`, headers: { Authorization: `Bearer tok_${x}` } }));
-      const r = await runWrk({ url: `http://127.0.0.1:${port}`, threads: 1, connections: 2, durationSeconds: 1, rotateRequests });
+      const rotateRequests = ['a', 'b', 'c'].map((x) => ({
+        path: `/api/v1/${x}/status?after=latest`,
+        headers: { Authorization: `Bearer tok_${x}` },
+      }));
+      const r = await runWrk({
+        url: `http://127.0.0.1:${port}`,
+        threads: 1,
+        connections: 2,
+        durationSeconds: 1,
+        rotateRequests,
+      });
       expect(wrkProblems(r)).toEqual([]);
       expect([...seen.keys()].sort()).toEqual(['Bearer tok_a', 'Bearer tok_b', 'Bearer tok_c']);
-      for (const x of ['a', 'b', 'c']) expect([...seen.get(`Bearer tok_${x}`)!]).toEqual([`/api/v1/${x}/status?after=latest`]);
+      for (const x of ['a', 'b', 'c'])
+        expect([...seen.get(`Bearer tok_${x}`)!]).toEqual([`/api/v1/${x}/status?after=latest`]);
     } finally {
       server.close();
     }
@@ -83,7 +96,10 @@ describe('runWrk with rotated requests', () => {
     const { createServer } = await import('node:http');
     const { runWrk } = await import('./wrk');
     // Every byte value, quotes, backslashes and digits right after an escaped byte.
-    const body = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from('\x01' + '2"\\\n9')]);
+    const body = Buffer.concat([
+      Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+      Buffer.from('\x01' + '2"\\\n9'),
+    ]);
     const bodies: Buffer[] = [];
     const methods = new Set<string>();
     const server = createServer((req, res) => {
@@ -102,7 +118,13 @@ describe('runWrk with rotated requests', () => {
         { path: '/a', headers: { Authorization: 'Bearer x' }, method: 'post', body },
         { path: '/b', headers: { Authorization: 'Bearer y' }, method: 'put', body },
       ];
-      const r = await runWrk({ url: `http://127.0.0.1:${port}`, threads: 1, connections: 2, durationSeconds: 1, rotateRequests });
+      const r = await runWrk({
+        url: `http://127.0.0.1:${port}`,
+        threads: 1,
+        connections: 2,
+        durationSeconds: 1,
+        rotateRequests,
+      });
       expect(wrkProblems(r)).toEqual([]);
       expect([...methods].sort()).toEqual(['POST /a', 'PUT /b']);
       expect(bodies.length).toBeGreaterThan(0);

@@ -47,7 +47,9 @@ export interface RotatedRequest {
 /** `bytes` as a Lua string literal: printable ASCII as is, every other byte (and `"`, `\\`) as a three-digit decimal escape (a digit after it stays a digit). */
 export function luaString(bytes: Buffer): string {
   let out = '"';
-  for (const b of bytes) out += b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`;
+  for (const b of bytes)
+    out +=
+      b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`;
   return `${out}"`;
 }
 
@@ -56,10 +58,13 @@ export function luaString(bytes: Buffer): string {
  * URL's), headers over wrk's own, and optionally a method and a body (bodies deduplicated). Built
  * once per thread in init(), so wrk does no work per request.
  */
-function rotationLua(specs: Array<{ path: string | null; headers: Record<string, string>; method?: string; body?: Buffer }>): string {
+function rotationLua(
+  specs: Array<{ path: string | null; headers: Record<string, string>; method?: string; body?: Buffer }>,
+): string {
   const lua = (v: string) => JSON.stringify(v); // a JSON string of printable ASCII is a Lua string
   const all = specs.flatMap((r) => [r.path ?? '', r.method ?? '', ...Object.entries(r.headers).flat()]);
-  if (all.some((v) => !/^[\x20-\x7e]*$/.test(v))) throw new BenchError('rotated paths, methods and header values must be printable ASCII');
+  if (all.some((v) => !/^[\x20-\x7e]*$/.test(v)))
+    throw new BenchError('rotated paths, methods and header values must be printable ASCII');
   const bodies: Buffer[] = [];
   const bodyIndex = (b: Buffer | undefined): string => {
     if (!b) return 'nil';
@@ -68,7 +73,12 @@ function rotationLua(specs: Array<{ path: string | null; headers: Record<string,
     return `bodies[${i + 1}]`;
   };
   const table = specs
-    .map((r) => `{ ${r.path === null ? 'nil' : lua(r.path)}, { ${Object.entries(r.headers).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')} }, ${r.method ? lua(r.method.toUpperCase()) : 'nil'}, ${bodyIndex(r.body)} }`)
+    .map(
+      (r) =>
+        `{ ${r.path === null ? 'nil' : lua(r.path)}, { ${Object.entries(r.headers)
+          .map(([k, v]) => `[${lua(k)}] = ${lua(v)}`)
+          .join(', ')} }, ${r.method ? lua(r.method.toUpperCase()) : 'nil'}, ${bodyIndex(r.body)} }`,
+    )
     .join(',\n  ');
   return `${readFileSync(path.join(__dirname, 'wrk-summary.lua'), 'utf8')}
 local bodies = {
@@ -106,7 +116,16 @@ export interface WrkExact {
   durationUs: number;
   bytes: number;
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
-  latencyUs: { min: number; mean: number; max: number; p50: number; p75: number; p90: number; p99: number; p999: number };
+  latencyUs: {
+    min: number;
+    mean: number;
+    max: number;
+    p50: number;
+    p75: number;
+    p90: number;
+    p99: number;
+    p999: number;
+  };
 }
 
 export interface WrkResult {
@@ -138,7 +157,10 @@ export function parseWrkOutput(raw: string): WrkResult {
     return m;
   };
   const pct = (p: string) => {
-    const m = need(new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s|m|h)\\s*$`, 'm'), `${p}% latency (was --latency passed?)`);
+    const m = need(
+      new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s|m|h)\\s*$`, 'm'),
+      `${p}% latency (was --latency passed?)`,
+    );
     return toMs(m[1], m[2]);
   };
   const lat = need(/^\s+Latency\s+([\d.]+)(us|ms|s|m|h)\s+[\d.]+\w+\s+([\d.]+)(us|ms|s|m|h)/m, 'Latency line');
@@ -151,9 +173,18 @@ export function parseWrkOutput(raw: string): WrkResult {
     requests: Number(total[1]),
     durationSeconds: toMs(total[2], total[3]) / 1000,
     requestsPerSec: Number(rps[1]),
-    latencyMs: { avg: toMs(lat[1], lat[2]), max: toMs(lat[3], lat[4]), p50: pct('50'), p75: pct('75'), p90: pct('90'), p99: pct('99') },
+    latencyMs: {
+      avg: toMs(lat[1], lat[2]),
+      max: toMs(lat[3], lat[4]),
+      p50: pct('50'),
+      p75: pct('75'),
+      p90: pct('90'),
+      p99: pct('99'),
+    },
     non2xx: non2xx ? Number(non2xx[1]) : 0,
-    socketErrors: sock ? { connect: Number(sock[1]), read: Number(sock[2]), write: Number(sock[3]), timeout: Number(sock[4]) } : { connect: 0, read: 0, write: 0, timeout: 0 },
+    socketErrors: sock
+      ? { connect: Number(sock[1]), read: Number(sock[2]), write: Number(sock[3]), timeout: Number(sock[4]) }
+      : { connect: 0, read: 0, write: 0, timeout: 0 },
     exact: json ? (JSON.parse(json[1]) as WrkExact) : null,
     raw,
   };
@@ -165,8 +196,16 @@ export function wrkProblems(r: WrkResult): string[] {
   const status = Math.max(r.non2xx, r.exact?.errors.status ?? 0);
   if (status > 0) problems.push(`${status} responses were errors (status >= 400)`);
   const s = r.exact?.errors ?? { ...r.socketErrors, status: 0 };
-  const sock = { connect: Math.max(s.connect, r.socketErrors.connect), read: Math.max(s.read, r.socketErrors.read), write: Math.max(s.write, r.socketErrors.write), timeout: Math.max(s.timeout, r.socketErrors.timeout) };
-  if (sock.connect + sock.read + sock.write + sock.timeout > 0) problems.push(`socket errors: connect ${sock.connect}, read ${sock.read}, write ${sock.write}, timeout ${sock.timeout}`);
+  const sock = {
+    connect: Math.max(s.connect, r.socketErrors.connect),
+    read: Math.max(s.read, r.socketErrors.read),
+    write: Math.max(s.write, r.socketErrors.write),
+    timeout: Math.max(s.timeout, r.socketErrors.timeout),
+  };
+  if (sock.connect + sock.read + sock.write + sock.timeout > 0)
+    problems.push(
+      `socket errors: connect ${sock.connect}, read ${sock.read}, write ${sock.write}, timeout ${sock.timeout}`,
+    );
   if (r.requests === 0) problems.push('no request completed');
   return problems;
 }
@@ -219,10 +258,16 @@ async function runWrkWith(run: WrkRun, script: string | null): Promise<WrkResult
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | string>((resolve, reject) => {
-    child.once('error', (e) => reject(new BenchError(`could not run ${WRK_BIN}: ${e.message} (install wrk, or set WRK=/path/to/wrk)`)));
+    child.once('error', (e) =>
+      reject(new BenchError(`could not run ${WRK_BIN}: ${e.message} (install wrk, or set WRK=/path/to/wrk)`)),
+    );
     child.once('exit', (c, sig) => resolve(sig ?? c ?? 0));
   }).finally(() => running.delete(child));
-  if (run.rawFile) writeFileSync(run.rawFile, `$ wrk ${args.map((a) => (a.startsWith('Authorization') || a.startsWith('x-mm-principal') ? `${a.split(':')[0]}: [redacted]` : a)).join(' ')}\n${out}${err}`);
+  if (run.rawFile)
+    writeFileSync(
+      run.rawFile,
+      `$ wrk ${args.map((a) => (a.startsWith('Authorization') || a.startsWith('x-mm-principal') ? `${a.split(':')[0]}: [redacted]` : a)).join(' ')}\n${out}${err}`,
+    );
   if (code !== 0) throw new BenchError(`wrk exited with ${code}:\n${err || out}`);
   return parseWrkOutput(out);
 }

@@ -5,8 +5,17 @@
 import { LIMITS, NAMING_MODES, SCOPES, SWITCHES, TOKEN_EXPIRY_DAYS, UI_LOCALES } from '../catalog';
 import type { JsonSchema } from '../schema-helpers';
 
-const closed = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false });
-const open = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required });
+const closed = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const open = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+});
 const bool = { type: 'boolean' };
 const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
@@ -30,7 +39,15 @@ export const createAccountBody = closed({
   features,
 });
 
-export const patchAccountBody = closed({ displayName, email, developerMode: bool, approved: bool, switches, features, trial: bool });
+export const patchAccountBody = closed({
+  displayName,
+  email,
+  developerMode: bool,
+  approved: bool,
+  switches,
+  features,
+  trial: bool,
+});
 
 export const minutesBody = closed({ minutes: { type: 'integer', minimum: 1, maximum: 10_000_000 } }, ['minutes']);
 
@@ -49,21 +66,38 @@ export const seriesMemberBody = closed({ accountId: { type: 'string', minLength:
 export const inviteBody = closed({ email: { type: 'string', maxLength: 320, pattern: emailPattern } });
 
 /** A meeting's changes the app makes: title and series. */
-export const patchRecordingBody = closed({ title: { type: ['string', 'null'], maxLength: 200 }, seriesId: nullableStr });
+export const patchRecordingBody = closed({
+  title: { type: ['string', 'null'], maxLength: 200 },
+  seriesId: nullableStr,
+});
 /** The naming sheet: speaker labels to names. */
 export const speakersBody = closed({ names: { type: 'object', additionalProperties: str } }, ['names']);
 export const segmentBody = closed({ text: { type: 'string', pattern: '\\S' } }, ['text']);
 export const replayBody = closed(
   {
-    payloadSha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'the letter\'s payloadSha256 as GET /dead-letters/{seq} shows it: read the payload before replaying it' },
-    operator: { type: 'string', pattern: '^\\S(.{0,98}\\S)?$', description: 'who asks for the replay, 1 to 100 characters' },
+    payloadSha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description:
+        "the letter's payloadSha256 as GET /dead-letters/{seq} shows it: read the payload before replaying it",
+    },
+    operator: {
+      type: 'string',
+      pattern: '^\\S(.{0,98}\\S)?$',
+      description: 'who asks for the replay, 1 to 100 characters',
+    },
   },
   ['payloadSha256', 'operator'],
 );
 export const developerModeBody = closed({ on: bool }, ['on']);
 export const profileBody = closed({ displayName }, ['displayName']);
 export const appSettingsBody = {
-  ...closed({ uiLocale: { enum: [...UI_LOCALES] }, speakerNamingMode: { enum: [...NAMING_MODES] }, memoryLearningEnabled: bool, summaryEmailEnabled: bool }),
+  ...closed({
+    uiLocale: { enum: [...UI_LOCALES] },
+    speakerNamingMode: { enum: [...NAMING_MODES] },
+    memoryLearningEnabled: bool,
+    summaryEmailEnabled: bool,
+  }),
   minProperties: 1,
 };
 
@@ -98,24 +132,43 @@ export const recordingRestoredAnswer = open({ id: str, restored: { const: true }
 export const recordingPatchedAnswer = open({ id: str, title: nullableStr, seriesId: nullableStr });
 export const segmentEditedAnswer = open({ id: str, index: { type: 'integer' } });
 export const submitAnswer = open({ recording: anyObject });
-export const deadLetterPage = open({ items: { type: 'array', items: anyObject }, total: { type: 'integer' }, nextAfter: { type: 'integer' } });
+export const deadLetterPage = open({
+  items: { type: 'array', items: anyObject },
+  total: { type: 'integer' },
+  nextAfter: { type: 'integer' },
+});
 export const deadLetterReplays = open({ items: { type: 'array', items: anyObject } });
 export const deadLetterAnswer = open({ letter: anyObject });
-export const replayedAnswer = open({ seq: { type: 'integer' }, subject: str, deadLetteredBy: str, askedBy: str, replayed: { const: true } });
+export const replayedAnswer = open({
+  seq: { type: 'integer' },
+  subject: str,
+  deadLetteredBy: str,
+  askedBy: str,
+  replayed: { const: true },
+});
 export const developerModeAnswer = open({ developerMode: bool });
-export const tokenListAnswer = open({ tokens: { type: 'array', items: open({ ...(tokenView.properties as Record<string, JsonSchema>), createdAt: str }) } });
-export const sessionListAnswer = open({ sessions: { type: 'array', items: open({ id: str, device: str, createdAt: str, lastSeenAt: str, current: bool }) } });
+export const tokenListAnswer = open({
+  tokens: { type: 'array', items: open({ ...(tokenView.properties as Record<string, JsonSchema>), createdAt: str }) },
+});
+export const sessionListAnswer = open({
+  sessions: { type: 'array', items: open({ id: str, device: str, createdAt: str, lastSeenAt: str, current: bool }) },
+});
 export const appSettingsAnswer = open({ settings: anyObject });
 export const walletAnswer = open({
   balanceMinutes: { type: 'integer' },
   heldMinutes: { type: 'integer' },
-  entries: { type: 'array', items: open({ kind: str, creditKind: nullableStr, minutes: { type: 'integer' }, createdAt: str }) },
+  entries: {
+    type: 'array',
+    items: open({ kind: str, creditKind: nullableStr, minutes: { type: 'integer' }, createdAt: str }),
+  },
 });
 
 /** Series sharing, in the app only (the contract: invites, members and the email list stay in the app). */
 const seriesInviteView = open({ id: str, seriesId: str, url: str, expiresAt: str });
 export const seriesInviteAnswer = open({ invite: seriesInviteView });
-export const seriesInvitePreviewAnswer = open({ invite: open({ seriesId: str, seriesName: str, ownerName: nullableStr, expiresAt: str, alreadyIn: bool }) });
+export const seriesInvitePreviewAnswer = open({
+  invite: open({ seriesId: str, seriesName: str, ownerName: nullableStr, expiresAt: str, alreadyIn: bool }),
+});
 export const seriesInviteAcceptedAnswer = open({ seriesId: str, joined: bool });
 export const seriesMembersAnswer = open({
   members: { type: 'array', items: open({ accountId: str, displayName: nullableStr, joinedAt: str }) },
@@ -124,7 +177,14 @@ export const seriesMembersAnswer = open({
 export const seriesMemberRemovedAnswer = open({ seriesId: str, accountId: str, removed: { const: true } });
 /** A series' email list: where its owner sends summaries; at most 50 addresses, none twice. */
 export const seriesEmailListBody = closed(
-  { emails: { type: 'array', maxItems: 50, uniqueItems: true, items: { type: 'string', minLength: 3, maxLength: 320, pattern: emailPattern } } },
+  {
+    emails: {
+      type: 'array',
+      maxItems: 50,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 3, maxLength: 320, pattern: emailPattern },
+    },
+  },
   ['emails'],
 );
 export const seriesEmailListAnswer = open({ emails: { type: 'array', items: str } });

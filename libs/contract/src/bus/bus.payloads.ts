@@ -4,7 +4,17 @@
  * enums of internal messages are here too.
  */
 import type { AskMeetingDoc } from '../artefacts';
-import type { AccessRole, DateCalendar, EventType, FailureCode, NamingMode, RecordingKind, TitleStyle, UiLocale, UpdateChange } from '../catalog';
+import type {
+  AccessRole,
+  DateCalendar,
+  EventType,
+  FailureCode,
+  NamingMode,
+  RecordingKind,
+  TitleStyle,
+  UiLocale,
+  UpdateChange,
+} from '../catalog';
 
 export const CREDIT_KINDS = ['trial', 'grant', 'purchase'] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
@@ -75,7 +85,12 @@ export interface MemoryLearned {
 }
 
 export interface MeetingSettings {
-  settings: { speakerNamingMode: NamingMode; memoryLearningEnabled: boolean; summaryEmailEnabled: boolean; uiLocale: UiLocale };
+  settings: {
+    speakerNamingMode: NamingMode;
+    memoryLearningEnabled: boolean;
+    summaryEmailEnabled: boolean;
+    uiLocale: UiLocale;
+  };
   keyterms: string[];
 }
 

@@ -12,7 +12,12 @@ export function busSnapshot(): BusSnapshot {
     subjects[e.subject] = {
       kind: e.kind,
       owner: e.owner,
-      versions: Object.fromEntries(Object.entries(e.versions).map(([v, s]) => [v, s.reply ? { payload: s.payload, reply: s.reply } : { payload: s.payload }])),
+      versions: Object.fromEntries(
+        Object.entries(e.versions).map(([v, s]) => [
+          v,
+          s.reply ? { payload: s.payload, reply: s.reply } : { payload: s.payload },
+        ]),
+      ),
       ...(e.retired?.length ? { retired: e.retired.map(String) } : {}),
     };
   }

@@ -8,7 +8,18 @@
  * break a receiver of the last snapshot (`snapshots/bus.json`) needs a new version kept beside the
  * old one (docs/decisions.md, "Versions").
  */
-import { ACCESS_ROLES, DATE_CALENDARS, EVENT_TYPES, FAILURE_CODES, NAMING_MODES, RECORDING_KINDS, RECORDING_STATUSES, TITLE_STYLES, UI_LOCALES, UPDATE_CHANGES } from '../catalog';
+import {
+  ACCESS_ROLES,
+  DATE_CALENDARS,
+  EVENT_TYPES,
+  FAILURE_CODES,
+  NAMING_MODES,
+  RECORDING_KINDS,
+  RECORDING_STATUSES,
+  TITLE_STYLES,
+  UI_LOCALES,
+  UPDATE_CHANGES,
+} from '../catalog';
 import type { JsonSchema } from '../schema-helpers';
 import type { BusEntry, BusKind, BusService, BusStream } from './bus.types';
 import { CREDIT_KINDS, PIPELINE_STEPS } from './bus.payloads';
@@ -26,14 +37,20 @@ const oneOf = (values: readonly (string | number | boolean)[], what: string) => 
 const list = (items: JsonSchema, what: string, extra: JsonSchema = {}) => d({ type: 'array', items, ...extra }, what);
 const dateTime = (what: string) => str(what, { format: 'date-time' });
 /** An open object: the listed properties, `required` (all by default); other properties may come. */
-const obj = (properties: Record<string, JsonSchema>, what: string, required: string[] = Object.keys(properties)): JsonSchema =>
-  d({ type: 'object', properties, required }, what);
+const obj = (
+  properties: Record<string, JsonSchema>,
+  what: string,
+  required: string[] = Object.keys(properties),
+): JsonSchema => d({ type: 'object', properties, required }, what);
 
 const accountId = id('The account the message is about.');
 const recordingId = id('The meeting (recording id).');
 const jobId = id('The pipeline job.');
 const texts = (what: string) => list(str('One entry.', { maxLength: 4000 }), what, { maxItems: 5000 });
-const speakers = list(obj({ label: str('The voice label (`speaker_0`).'), name: strOrNull('The name given it, or null.') }, 'One voice.'), 'Every voice of the transcript.');
+const speakers = list(
+  obj({ label: str('The voice label (`speaker_0`).'), name: strOrNull('The name given it, or null.') }, 'One voice.'),
+  'Every voice of the transcript.',
+);
 const segments = list(
   obj(
     {
@@ -54,7 +71,10 @@ const askMeetingDoc = obj(
     title: strOrNull('The meeting title, or null.'),
     language: str('Transcript language.'),
     digestText: str('The digest as plain text.'),
-    transcript: d({ anyOf: [obj({ speakers, segments }, 'Speakers and turns.'), { type: 'null' }] }, 'The transcript; null when a series budget left it out.'),
+    transcript: d(
+      { anyOf: [obj({ speakers, segments }, 'Speakers and turns.'), { type: 'null' }] },
+      'The transcript; null when a series budget left it out.',
+    ),
   },
   'What an Ask reads of one meeting.',
 );
@@ -67,7 +87,9 @@ const spend = obj(
     dailyMinuteCap: d({ type: ['integer', 'null'], minimum: 0 }, "The token's daily minute cap, or null."),
     showBalance: bool('Whether a refusal may show the balance (the caller may read the account).'),
     force: bool('Skip admission: a retried meeting is not a new meeting.'),
-    dryRun: bool('Only ask whether the spend would be admitted now, writing nothing (a cheap refusal before expensive work).'),
+    dryRun: bool(
+      'Only ask whether the spend would be admitted now, writing nothing (a cheap refusal before expensive work).',
+    ),
   },
   'A hold for a meeting or the charge of an Ask.',
   ['accountId', 'reference', 'minutes', 'tokenId', 'dailyMinuteCap', 'showBalance'],
@@ -75,15 +97,31 @@ const spend = obj(
 const closed = obj({ captured: bool('Whether the hold ended captured (charged).') }, 'The hold after the move.');
 const accountRef = obj({ accountId }, 'One account.');
 /** What every pipeline job carries, with its step; `fields` and `required` add the step's own. */
-const jobPayload = (step: P.PipelineStep, what: string, fields: Record<string, JsonSchema>, required: string[]): JsonSchema =>
+const jobPayload = (
+  step: P.PipelineStep,
+  what: string,
+  fields: Record<string, JsonSchema>,
+  required: string[],
+): JsonSchema =>
   obj(
-    { jobId, step: oneOf([step], 'The step.'), recordingId, accountId, attempt: int('Attempt number, from 1.', { minimum: 1 }), ...fields },
+    {
+      jobId,
+      step: oneOf([step], 'The step.'),
+      recordingId,
+      accountId,
+      attempt: int('Attempt number, from 1.', { minimum: 1 }),
+      ...fields,
+    },
     what,
     ['jobId', 'step', 'recordingId', 'accountId', 'attempt', ...required],
   );
 const SPEND_REFUSALS = ['INSUFFICIENT_MINUTES', 'TOKEN_DAILY_CAP', 'DAILY_LIMIT_REACHED'] as const;
 
-type EntryInput<Pl, R> = Omit<BusEntry<Pl, R>, 'kind' | 'versions' | 'version' | 'refusals'> & { payload: JsonSchema; reply?: JsonSchema; refusals?: BusEntry['refusals'] };
+type EntryInput<Pl, R> = Omit<BusEntry<Pl, R>, 'kind' | 'versions' | 'version' | 'refusals'> & {
+  payload: JsonSchema;
+  reply?: JsonSchema;
+  refusals?: BusEntry['refusals'];
+};
 
 function entry<Pl, R, K extends BusKind>(kind: K, e: EntryInput<Pl, R>): BusEntry<Pl, R> & { kind: K } {
   const { payload, reply, refusals = [], ...rest } = e;
@@ -92,9 +130,11 @@ function entry<Pl, R, K extends BusKind>(kind: K, e: EntryInput<Pl, R>): BusEntr
 /** A request/reply entry; `Pl` and `R` are the payload and reply types its schemas describe. */
 const request = <Pl, R>(e: EntryInput<Pl, R> & { reply: JsonSchema }) => entry<Pl, R, 'request'>('request', e);
 /** A fact (the owner publishes, users consume) in a stream. */
-const fact = <Pl>(e: EntryInput<Pl, never> & { stream: BusStream }) => entry<Pl, never, 'fact'>('fact', e) as BusEntry<Pl, never> & { kind: 'fact'; stream: BusStream };
+const fact = <Pl>(e: EntryInput<Pl, never> & { stream: BusStream }) =>
+  entry<Pl, never, 'fact'>('fact', e) as BusEntry<Pl, never> & { kind: 'fact'; stream: BusStream };
 /** A job (users publish, the owner does it) in a stream. */
-const job = <Pl>(e: EntryInput<Pl, never> & { stream: BusStream }) => entry<Pl, never, 'job'>('job', e) as BusEntry<Pl, never> & { kind: 'job'; stream: BusStream };
+const job = <Pl>(e: EntryInput<Pl, never> & { stream: BusStream }) =>
+  entry<Pl, never, 'job'>('job', e) as BusEntry<Pl, never> & { kind: 'job'; stream: BusStream };
 
 export const BUS = {
   // ---- account: the wallet ----
@@ -104,7 +144,15 @@ export const BUS = {
     owner: 'account',
     users: ['gateway'],
     description: 'Adds minutes to a wallet (trial, grant, purchase); idempotent by reference.',
-    payload: obj({ accountId, minutes: int('Minutes to add (0 opens an empty wallet).', { minimum: 0 }), kind: oneOf(CREDIT_KINDS, 'Why the minutes come.'), reference: id('Idempotency reference.') }, 'A credit.'),
+    payload: obj(
+      {
+        accountId,
+        minutes: int('Minutes to add (0 opens an empty wallet).', { minimum: 0 }),
+        kind: oneOf(CREDIT_KINDS, 'Why the minutes come.'),
+        reference: id('Idempotency reference.'),
+      },
+      'A credit.',
+    ),
     reply: obj({ balanceMinutes: num('The balance after the credit.') }, 'The balance.'),
   }),
   walletHold: request<P.WalletSpend, { held: boolean; replay: boolean }>({
@@ -114,7 +162,13 @@ export const BUS = {
     users: ['recordings'],
     description: "Holds a meeting's price until its transcript is ready; idempotent by reference.",
     payload: spend,
-    reply: obj({ held: d({ enum: [true, false] }, 'True once held; false only for a dry run that would be admitted.'), replay: bool('The hold existed already.') }, 'The hold.'),
+    reply: obj(
+      {
+        held: d({ enum: [true, false] }, 'True once held; false only for a dry run that would be admitted.'),
+        replay: bool('The hold existed already.'),
+      },
+      'The hold.',
+    ),
     refusals: SPEND_REFUSALS,
   }),
   walletCapture: request<P.WalletClose, { captured: boolean }>({
@@ -123,7 +177,15 @@ export const BUS = {
     owner: 'account',
     users: ['recordings'],
     description: 'Charges a held meeting (its transcript is ready); idempotent.',
-    payload: obj({ accountId, reference: id('The hold (meeting id).'), minutes: int('Minutes to charge when fewer than held.', { minimum: 0 }) }, 'A capture.', ['accountId', 'reference']),
+    payload: obj(
+      {
+        accountId,
+        reference: id('The hold (meeting id).'),
+        minutes: int('Minutes to charge when fewer than held.', { minimum: 0 }),
+      },
+      'A capture.',
+      ['accountId', 'reference'],
+    ),
     reply: closed,
     // No hold has that reference (yet: a hold whose answer was lost may land later).
     refusals: ['NOT_FOUND'],
@@ -145,7 +207,13 @@ export const BUS = {
     users: ['ask'],
     description: 'Charges an Ask; idempotent by reference (the Ask id).',
     payload: spend,
-    reply: obj({ charged: d({ enum: [true, false] }, 'True once charged; false only for a dry run that would be admitted.'), replay: bool('The charge existed already.') }, 'The charge.'),
+    reply: obj(
+      {
+        charged: d({ enum: [true, false] }, 'True once charged; false only for a dry run that would be admitted.'),
+        replay: bool('The charge existed already.'),
+      },
+      'The charge.',
+    ),
     refusals: SPEND_REFUSALS,
   }),
   walletStaleHolds: request<P.StaleHoldsQuery, { holds: P.StaleHold[] }>({
@@ -158,12 +226,26 @@ export const BUS = {
       {
         olderThanSeconds: int('Minimum age of a hold.', { minimum: 0 }),
         limit: int('Page size.', { minimum: 1, maximum: 500 }),
-        after: obj({ createdAt: dateTime('Creation time of the last hold seen.'), reference: id('Its reference.') }, 'Where the previous page ended.'),
+        after: obj(
+          { createdAt: dateTime('Creation time of the last hold seen.'), reference: id('Its reference.') },
+          'Where the previous page ended.',
+        ),
       },
       'A page request.',
       ['olderThanSeconds'],
     ),
-    reply: obj({ holds: list(obj({ accountId, reference: id('The hold reference.'), createdAt: dateTime('When it was made.') }, 'One open hold.'), 'Oldest first.') }, 'A page of holds.'),
+    reply: obj(
+      {
+        holds: list(
+          obj(
+            { accountId, reference: id('The hold reference.'), createdAt: dateTime('When it was made.') },
+            'One open hold.',
+          ),
+          'Oldest first.',
+        ),
+      },
+      'A page of holds.',
+    ),
   }),
   // ---- account: settings and memory ----
   settingsGet: request<P.AccountRef, P.MeetingSettings>({
@@ -195,10 +277,25 @@ export const BUS = {
     owner: 'account',
     // No service asks: the account learns from digestCreated itself. Operators (and tests) teach memory directly here.
     users: [],
-    description: "Memory notes from one finished meeting, once per meeting (what the account learns from a meeting's first digest).",
-    payload: obj({ accountId, meetingId: recordingId, people: texts('People named.'), terms: texts('Terms used.'), topics: texts('Topics.') }, 'What a meeting teaches.'),
+    description:
+      "Memory notes from one finished meeting, once per meeting (what the account learns from a meeting's first digest).",
+    payload: obj(
+      {
+        accountId,
+        meetingId: recordingId,
+        people: texts('People named.'),
+        terms: texts('Terms used.'),
+        topics: texts('Topics.'),
+      },
+      'What a meeting teaches.',
+    ),
     reply: obj(
-      { applied: bool('Whether notes were learned.'), replay: bool('The meeting was learned from before.'), added: int('New notes.', { minimum: 0 }), strengthened: int('Notes that gained a meeting.', { minimum: 0 }) },
+      {
+        applied: bool('Whether notes were learned.'),
+        replay: bool('The meeting was learned from before.'),
+        added: int('New notes.', { minimum: 0 }),
+        strengthened: int('Notes that gained a meeting.', { minimum: 0 }),
+      },
       'What was learned.',
     ),
   }),
@@ -219,7 +316,10 @@ export const BUS = {
     users: ['account'],
     description: "How to reach an account's owner (the summary email); the gateway's access schema owns identity.",
     payload: accountRef,
-    reply: obj({ email: strOrNull('Email address, or null.'), displayName: strOrNull('Display name, or null.') }, 'Contact.'),
+    reply: obj(
+      { email: strOrNull('Email address, or null.'), displayName: strOrNull('Display name, or null.') },
+      'Contact.',
+    ),
     refusals: ['NOT_FOUND'],
   }),
   // ---- series ----
@@ -251,7 +351,10 @@ export const BUS = {
     users: ['gateway'],
     description: "The admin API's member join.",
     payload: obj({ seriesId: id('The series.'), accountId }, 'Who joins what.'),
-    reply: obj({ seriesId: id('The series.'), accountId, added: bool('False when already a member.') }, 'The membership.'),
+    reply: obj(
+      { seriesId: id('The series.'), accountId, added: bool('False when already a member.') },
+      'The membership.',
+    ),
     refusals: ['NOT_FOUND'],
   }),
   // ---- recordings: what other services read of meetings ----
@@ -263,7 +366,21 @@ export const BUS = {
     description: 'Finished meetings per series (meetingCount, lastRecordedAt); the asker checks access.',
     payload: obj({ seriesIds: list(id('A series.'), 'Series to count.', { maxItems: 1000 }) }, 'Which series.'),
     reply: obj(
-      { stats: d({ type: 'object', additionalProperties: obj({ meetingCount: int('Finished meetings.', { minimum: 0 }), lastRecordedAt: strOrNull('Newest recordedAt, or null.') }, 'Counts.') }, 'Per series id.') },
+      {
+        stats: d(
+          {
+            type: 'object',
+            additionalProperties: obj(
+              {
+                meetingCount: int('Finished meetings.', { minimum: 0 }),
+                lastRecordedAt: strOrNull('Newest recordedAt, or null.'),
+              },
+              'Counts.',
+            ),
+          },
+          'Per series id.',
+        ),
+      },
       'Counts.',
     ),
   }),
@@ -292,7 +409,13 @@ export const BUS = {
     principal: true,
     description: 'A meeting the signed caller can reach, with its transcript and digest once READY.',
     payload: obj({ recordingId }, 'Which meeting.'),
-    reply: obj({ status: oneOf(RECORDING_STATUSES, 'The meeting status.'), meeting: d({ anyOf: [askMeetingDoc, { type: 'null' }] }, 'The meeting once READY, else null.') }, 'The meeting.'),
+    reply: obj(
+      {
+        status: oneOf(RECORDING_STATUSES, 'The meeting status.'),
+        meeting: d({ anyOf: [askMeetingDoc, { type: 'null' }] }, 'The meeting once READY, else null.'),
+      },
+      'The meeting.',
+    ),
     refusals: ['NOT_FOUND'],
   }),
   askSeries: request<P.AskSeriesQuery, P.AskSeriesReply>({
@@ -301,12 +424,23 @@ export const BUS = {
     owner: 'recordings',
     users: ['ask'],
     principal: true,
-    description: 'The finished meetings of a series the signed caller can reach, newest first, transcripts within a budget.',
+    description:
+      'The finished meetings of a series the signed caller can reach, newest first, transcripts within a budget.',
     payload: obj(
-      { seriesId: id('The series.'), maxMeetings: int('Most meetings to read.', { minimum: 1, maximum: 500 }), transcriptBudgetChars: int('Characters of transcripts to include.', { minimum: 0 }) },
+      {
+        seriesId: id('The series.'),
+        maxMeetings: int('Most meetings to read.', { minimum: 1, maximum: 500 }),
+        transcriptBudgetChars: int('Characters of transcripts to include.', { minimum: 0 }),
+      },
       'Which series and how much.',
     ),
-    reply: obj({ finishedCount: int('Finished meetings in the series.', { minimum: 0 }), meetings: list(askMeetingDoc, 'Newest first.') }, 'The meetings.'),
+    reply: obj(
+      {
+        finishedCount: int('Finished meetings in the series.', { minimum: 0 }),
+        meetings: list(askMeetingDoc, 'Newest first.'),
+      },
+      'The meetings.',
+    ),
     refusals: ['NOT_FOUND'],
   }),
   // ---- recordings: facts ----
@@ -328,11 +462,18 @@ export const BUS = {
         seriesId: strOrNull('The series at the time, or null.'),
         occurredAt: dateTime('When it happened.'),
         data: obj(
-          { status: oneOf(RECORDING_STATUSES, 'Status with the event.'), error: d({}, 'recording.failed: the failure.'), change: oneOf(UPDATE_CHANGES, 'recording.updated: what changed.') },
+          {
+            status: oneOf(RECORDING_STATUSES, 'Status with the event.'),
+            error: d({}, 'recording.failed: the failure.'),
+            change: oneOf(UPDATE_CHANGES, 'recording.updated: what changed.'),
+          },
           'Facts of the event.',
           ['status'],
         ),
-        meetingSeq: int("The event's place among its meeting's events (from 1, no gaps), stamped by recordings; the feed orders by it.", { minimum: 1 }),
+        meetingSeq: int(
+          "The event's place among its meeting's events (from 1, no gaps), stamped by recordings; the feed orders by it.",
+          { minimum: 1 },
+        ),
       },
       'A meeting event.',
       ['id', 'type', 'recordingId', 'accountId', 'tokenId', 'seriesId', 'occurredAt', 'data'],
@@ -359,7 +500,11 @@ export const BUS = {
         kind: str('Meeting kind.'),
         language: str('Digest language.', { maxLength: 16 }),
         sections: list(obj({ kind: str('Section kind.') }, 'A digest section.'), 'Digest sections.', { maxItems: 100 }),
-        speakers: list(obj({ label: str('Voice label.'), name: strOrNull('Given name, or null.') }, 'One voice.'), 'Voices.', { maxItems: 100 }),
+        speakers: list(
+          obj({ label: str('Voice label.'), name: strOrNull('Given name, or null.') }, 'One voice.'),
+          'Voices.',
+          { maxItems: 100 },
+        ),
         recordedAt: dateTime('When the meeting was recorded.'),
         occurredAt: dateTime('When the digest was made.'),
       },
@@ -374,7 +519,12 @@ export const BUS = {
     users: ['recordings', 'pipeline'],
     stream: 'PIPELINE',
     description: "Transcribe a meeting's audio (recordings asks; the pipeline re-sends for an automatic retry).",
-    payload: jobPayload('transcribe', 'A transcription job.', { audioKey: str('Audio object key.'), keyterms: texts('Keyterms for the recognizer.') }, ['audioKey']),
+    payload: jobPayload(
+      'transcribe',
+      'A transcription job.',
+      { audioKey: str('Audio object key.'), keyterms: texts('Keyterms for the recognizer.') },
+      ['audioKey'],
+    ),
   }),
   generateJob: job<P.PipelineJob>({
     name: 'generateJob',
@@ -403,7 +553,16 @@ export const BUS = {
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'Set a timer (naming deadline); it fires back as pipeline.result.timer.',
-    payload: obj({ timerId: id('Timer id (idempotency).'), recordingId, kind: oneOf(['naming_deadline'], 'Timer kind.'), runAt: dateTime('When it fires.'), ref: str('Echoed back when it fires.') }, 'A timer.'),
+    payload: obj(
+      {
+        timerId: id('Timer id (idempotency).'),
+        recordingId,
+        kind: oneOf(['naming_deadline'], 'Timer kind.'),
+        runAt: dateTime('When it fires.'),
+        ref: str('Echoed back when it fires.'),
+      },
+      'A timer.',
+    ),
   }),
   // ---- pipeline: results back to recordings ----
   jobStarted: fact<P.JobStarted>({
@@ -440,7 +599,16 @@ export const BUS = {
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A job attempt failed; final when no automatic retry follows.',
-    payload: obj({ recordingId, jobId, step: oneOf(PIPELINE_STEPS, 'The step.'), code: oneOf(FAILURE_CODES, 'Why.'), final: bool('No automatic retry follows.') }, 'A failure.'),
+    payload: obj(
+      {
+        recordingId,
+        jobId,
+        step: oneOf(PIPELINE_STEPS, 'The step.'),
+        code: oneOf(FAILURE_CODES, 'Why.'),
+        final: bool('No automatic retry follows.'),
+      },
+      'A failure.',
+    ),
   }),
   timerFired: fact<P.TimerFired>({
     name: 'timerFired',
@@ -449,7 +617,10 @@ export const BUS = {
     users: ['recordings'],
     stream: 'PIPELINE',
     description: 'A timer fired (naming deadline).',
-    payload: obj({ recordingId, kind: oneOf(['naming_deadline'], 'Timer kind.'), ref: str('The ref it was set with.') }, 'A fired timer.'),
+    payload: obj(
+      { recordingId, kind: oneOf(['naming_deadline'], 'Timer kind.'), ref: str('The ref it was set with.') },
+      'A fired timer.',
+    ),
   }),
 } as const satisfies Record<string, BusEntry<any, any>>;
 
@@ -467,7 +638,12 @@ export interface BusConsumer {
   entries: readonly BusEntry<any, any>[];
 }
 
-const consumer = (durable: string, service: BusService, entries: readonly BusEntry<any, any>[]): BusConsumer => ({ durable, service, stream: entries[0].stream!, entries });
+const consumer = (durable: string, service: BusService, entries: readonly BusEntry<any, any>[]): BusConsumer => ({
+  durable,
+  service,
+  stream: entries[0].stream!,
+  entries,
+});
 
 /**
  * Every durable consumer. A service's NATS rights to create, read, pull and ack a consumer are
@@ -480,5 +656,11 @@ export const BUS_CONSUMERS: readonly BusConsumer[] = [
   consumer('pipeline-transcribe', 'pipeline', [BUS.transcribeJob]),
   consumer('pipeline-generate', 'pipeline', [BUS.generateJob]),
   consumer('pipeline-timers', 'pipeline', [BUS.timerSet]),
-  consumer('recordings-results', 'recordings', [BUS.jobStarted, BUS.jobTranscribed, BUS.jobGenerated, BUS.jobFailed, BUS.timerFired]),
+  consumer('recordings-results', 'recordings', [
+    BUS.jobStarted,
+    BUS.jobTranscribed,
+    BUS.jobGenerated,
+    BUS.jobFailed,
+    BUS.timerFired,
+  ]),
 ];

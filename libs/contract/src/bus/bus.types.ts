@@ -80,6 +80,9 @@ export type RequestEntry<P = unknown, R = unknown> = BusEntry<P, R> & { kind: 'r
 /** A fact or job entry (travels in a stream). */
 export type StreamEntry<P = unknown> = BusEntry<P, any> & { kind: 'fact' | 'job'; stream: BusStream };
 
-
 /** Codes any refusal may carry, whatever the subject. */
-export const BUS_GENERIC_REFUSALS = ['VALIDATION', 'UNAUTHORIZED', 'INTERNAL_ERROR'] as const satisfies readonly ErrorCode[];
+export const BUS_GENERIC_REFUSALS = [
+  'VALIDATION',
+  'UNAUTHORIZED',
+  'INTERNAL_ERROR',
+] as const satisfies readonly ErrorCode[];

@@ -59,7 +59,10 @@ export function tsOf(schema: JsonSchema | boolean, mode: Mode, indent = ''): str
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return union(schema.enum.map((v) => JSON.stringify(v)));
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (alternatives) return union(alternatives.map((a) => paren(tsOf({ ...withoutKeys(schema, ['anyOf', 'oneOf']), ...a }, mode, indent))));
+  if (alternatives)
+    return union(
+      alternatives.map((a) => paren(tsOf({ ...withoutKeys(schema, ['anyOf', 'oneOf']), ...a }, mode, indent))),
+    );
   const t = schema.type;
   if (Array.isArray(t)) return union(t.map((one) => tsOf({ ...schema, type: one }, mode, indent)));
   // allOf holds the contract's conditional fragments (if/then): they narrow values, not the shape.
@@ -107,7 +110,9 @@ function inputType(op: OperationDef): string {
   if (body?.contentType === 'multipart/form-data') {
     bodyType = tsOf(withoutBinaryParts(body.schema), 'input', '  ');
     const required = new Set((body.schema.required ?? []) as string[]);
-    files = `\n  files: {\n${binaryPartsOf(body.schema).map((n) => `    ${key(n)}${required.has(n) ? '' : '?'}: UploadedPart;`).join('\n')}\n  };`;
+    files = `\n  files: {\n${binaryPartsOf(body.schema)
+      .map((n) => `    ${key(n)}${required.has(n) ? '' : '?'}: UploadedPart;`)
+      .join('\n')}\n  };`;
   }
   return `{\n  params: ${paramsType(op, 'path')};\n  query: ${paramsType(op, 'query')};\n  headers: ${paramsType(op, 'header')};\n  body: ${bodyType};${files}\n}`;
 }
@@ -159,7 +164,9 @@ export function operationTypesSource(ops: readonly OperationDef[] = ALL_OPERATIO
   out.push('export interface OperationTypes {');
   for (const op of ops) {
     const status = op.responses.find((r) => r.status < 300)?.status ?? 200;
-    out.push(`  ${key(op.operationId)}: { input: ${pascal(op.operationId)}Input; output: ${pascal(op.operationId)}Output; status: ${status} };`);
+    out.push(
+      `  ${key(op.operationId)}: { input: ${pascal(op.operationId)}Input; output: ${pascal(op.operationId)}Output; status: ${status} };`,
+    );
   }
   out.push('}');
   out.push('');

@@ -30,9 +30,12 @@ export function contractBreaks(committed: Partial<ContractSnapshots>, current: C
   const notes: string[] = [];
   if (committed.openapi) {
     // Request bounds the contract states (stated-bounds.ts) are accepted by name; nothing else is.
-    breaks.push(...openapiBreaks(committed.openapi, current.openapi).filter((b) => !isStatedBound(b)).map((b) => `openapi: ${b}`));
-  }
-  else notes.push('openapi.json has no snapshot yet: the public API is not checked');
+    breaks.push(
+      ...openapiBreaks(committed.openapi, current.openapi)
+        .filter((b) => !isStatedBound(b))
+        .map((b) => `openapi: ${b}`),
+    );
+  } else notes.push('openapi.json has no snapshot yet: the public API is not checked');
   if (!committed.bus) notes.push('bus.json has no snapshot yet: the bus table is not checked');
   else if (!current.bus) breaks.push('bus: a bus snapshot is committed but the current bus table was not given');
   else breaks.push(...busBreaks(committed.bus, current.bus).map((b) => `bus: ${b}`));

@@ -141,11 +141,13 @@ function constraintBreaks(old: Json, neu: Json, path: string, answers: boolean):
   // An answer that promises tighter bounds than before still fits every client of the old schema.
   for (const k of answers ? [] : UPPER_BOUNDS) {
     const [a, b] = [num(old, k), num(neu, k)];
-    if (b !== undefined && (a === undefined || b < a) && !beyondExactIntegers(k, b)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
+    if (b !== undefined && (a === undefined || b < a) && !beyondExactIntegers(k, b))
+      out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
   }
   for (const k of answers ? [] : LOWER_BOUNDS) {
     const [a, b] = [num(old, k), num(neu, k)];
-    if (b !== undefined && (a === undefined || b > a) && !beyondExactIntegers(k, b)) out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
+    if (b !== undefined && (a === undefined || b > a) && !beyondExactIntegers(k, b))
+      out.push(`${path}: ${k} tightened from ${a ?? 'none'} to ${b}`);
   }
   for (const k of EXACT_KEYWORDS) {
     if (neu[k] === undefined || show(neu[k]) === show(old[k])) continue;
@@ -205,13 +207,7 @@ function combinatorBreaks(old: Json, neu: Json, path: string, roots: Context, se
   return out;
 }
 
-function compare(
-  oldSchema: unknown,
-  newSchema: unknown,
-  path: string,
-  roots: Context,
-  seen: Set<string>,
-): string[] {
+function compare(oldSchema: unknown, newSchema: unknown, path: string, roots: Context, seen: Set<string>): string[] {
   const oldRefs: string[] = [];
   const newRefs: string[] = [];
   const old = resolve(roots.old, oldSchema, oldRefs);
@@ -255,7 +251,13 @@ function compare(
  * format that the old bounds already implied, a bound beyond the integers JSON carries exactly.
  * An empty list means the change is compatible.
  */
-export function schemaBreaks(oldSchema: unknown, newSchema: unknown, path: string, roots?: SchemaRoots, answers = false): string[] {
+export function schemaBreaks(
+  oldSchema: unknown,
+  newSchema: unknown,
+  path: string,
+  roots?: SchemaRoots,
+  answers = false,
+): string[] {
   const { old, new: neu } = roots ?? { old: oldSchema, new: newSchema };
   return compare(oldSchema, newSchema, path, { old, new: neu, answers }, new Set());
 }

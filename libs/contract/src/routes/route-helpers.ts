@@ -45,7 +45,12 @@ export const seriesIdQuery = (en: string, fa: string): ParamDef => ({
 });
 
 /** A query parameter. */
-export const query = (name: string, schema: JsonSchema, required = false): ParamDef => ({ name, in: 'query', required, schema });
+export const query = (name: string, schema: JsonSchema, required = false): ParamDef => ({
+  name,
+  in: 'query',
+  required,
+  schema,
+});
 
 /** A required JSON body. */
 export const jsonBody = (schema: JsonSchema): BodyDef => ({ contentType: 'application/json', required: true, schema });

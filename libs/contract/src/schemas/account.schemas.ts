@@ -4,7 +4,22 @@
  */
 import { LIMITS, MEMORY_CATEGORIES, NAMING_MODES, SCOPES, UI_LOCALES } from '../catalog';
 import { described as d, faDigits, nullable, object, trimmedLength } from '../schema-helpers';
-import { ANSWER_CEILINGS, arrayOf, bool, dateTime, enumOf, idString, integer, keytermField, keytermsListField, objectOf, ownerField, responseSchema, text, wideInteger } from './common.schemas';
+import {
+  ANSWER_CEILINGS,
+  arrayOf,
+  bool,
+  dateTime,
+  enumOf,
+  idString,
+  integer,
+  keytermField,
+  keytermsListField,
+  objectOf,
+  ownerField,
+  responseSchema,
+  text,
+  wideInteger,
+} from './common.schemas';
 
 const walletField = objectOf(
   {
@@ -14,7 +29,7 @@ const walletField = objectOf(
       'دقیقه‌های باقی‌مانده؛ جلسه‌هایی که متنشان هنوز آماده نیست کسر نشده‌اند و ممکن است منفی شود.',
     ),
   },
-  'The account\'s minute balance.',
+  "The account's minute balance.",
   'موجودی دقیقهٔ حساب.',
 );
 
@@ -41,8 +56,14 @@ export const tokenInfoSchema = responseSchema(
             { maximum: LIMITS.dailyMinuteCapMax },
           ),
         ),
-        usedMinutes24h: wideInteger(0, 'Minutes committed in the last 24 hours, the sum the cap is checked against.', 'دقیقه‌های خرج‌شده در ۲۴ ساعت گذشته؛ همان مجموعی که با سقف سنجیده می‌شود.'),
-        expiresAt: nullable(dateTime('When the token expires; null means never.', 'زمان انقضای توکن؛ null یعنی هرگز منقضی نمی‌شود.')),
+        usedMinutes24h: wideInteger(
+          0,
+          'Minutes committed in the last 24 hours, the sum the cap is checked against.',
+          'دقیقه‌های خرج‌شده در ۲۴ ساعت گذشته؛ همان مجموعی که با سقف سنجیده می‌شود.',
+        ),
+        expiresAt: nullable(
+          dateTime('When the token expires; null means never.', 'زمان انقضای توکن؛ null یعنی هرگز منقضی نمی‌شود.'),
+        ),
       },
       'The calling token.',
       'توکنی که درخواست را فرستاده است.',
@@ -54,8 +75,16 @@ export const tokenInfoSchema = responseSchema(
     }),
     limits: objectOf(
       {
-        maxUploadMb: d({ type: 'number', exclusiveMinimum: 0 }, 'Largest audio file accepted, in megabytes.', 'بزرگ‌ترین پروندهٔ صوتی پذیرفتنی، به مگابایت.'),
-        maxRecordingMinutes: d({ type: 'number', exclusiveMinimum: 0 }, 'Longest meeting accepted, in minutes of audio.', 'طولانی‌ترین جلسهٔ پذیرفتنی، به دقیقهٔ صدا.'),
+        maxUploadMb: d(
+          { type: 'number', exclusiveMinimum: 0 },
+          'Largest audio file accepted, in megabytes.',
+          'بزرگ‌ترین پروندهٔ صوتی پذیرفتنی، به مگابایت.',
+        ),
+        maxRecordingMinutes: d(
+          { type: 'number', exclusiveMinimum: 0 },
+          'Longest meeting accepted, in minutes of audio.',
+          'طولانی‌ترین جلسهٔ پذیرفتنی، به دقیقهٔ صدا.',
+        ),
       },
       'Current upload limits; they can change.',
       'محدودیت‌های کنونی بارگذاری؛ ممکن است تغییر کنند.',
@@ -89,9 +118,13 @@ export const accountSchema = responseSchema(
     settings: objectOf(
       {
         ...settingsFields,
-        uiLocale: enumOf(UI_LOCALES, 'App language; set only in the app, never by a token.', 'زبان برنامه؛ فقط در خود برنامه تنظیم می‌شود، هرگز با توکن.'),
+        uiLocale: enumOf(
+          UI_LOCALES,
+          'App language; set only in the app, never by a token.',
+          'زبان برنامه؛ فقط در خود برنامه تنظیم می‌شود، هرگز با توکن.',
+        ),
       },
-      'The account\'s settings.',
+      "The account's settings.",
       'تنظیمات حساب.',
     ),
   },
@@ -100,16 +133,27 @@ export const accountSchema = responseSchema(
 );
 
 /** Account keyterms: `{ schemaVersion, keyterms }`. */
-export const accountKeytermsSchema = responseSchema({ keyterms: keytermsListField }, 'The account\'s vocabulary.', 'واژگان کلیدی حساب.');
+export const accountKeytermsSchema = responseSchema(
+  { keyterms: keytermsListField },
+  "The account's vocabulary.",
+  'واژگان کلیدی حساب.',
+);
 
 /** One memory note. */
 export const memoryItemSchema = objectOf(
   {
     id: idString('Note id.', 'شناسهٔ یادداشت.'),
-    category: enumOf(MEMORY_CATEGORIES, 'ABOUT_YOU, PEOPLE or TERMS.', 'دسته: ABOUT_YOU (دربارهٔ شما)، PEOPLE (افراد) یا TERMS (اصطلاحات).'),
+    category: enumOf(
+      MEMORY_CATEGORIES,
+      'ABOUT_YOU, PEOPLE or TERMS.',
+      'دسته: ABOUT_YOU (دربارهٔ شما)، PEOPLE (افراد) یا TERMS (اصطلاحات).',
+    ),
     text: text('The note.', 'متن یادداشت.', { maxLength: LIMITS.memoryNoteMaxChars }),
     meetingCount: integer(0, 'Meetings the note was learned from.', 'شمار جلسه‌هایی که یادداشت از آن‌ها آموخته شده است.'),
-    pinned: bool('True after the owner edits it; the service then never rewrites or deletes it.', 'پس از ویرایش صاحب حساب درست می‌شود؛ از آن پس سرویس هرگز آن را بازنویسی یا حذف نمی‌کند.'),
+    pinned: bool(
+      'True after the owner edits it; the service then never rewrites or deletes it.',
+      'پس از ویرایش صاحب حساب درست می‌شود؛ از آن پس سرویس هرگز آن را بازنویسی یا حذف نمی‌کند.',
+    ),
   },
   'A short note the service keeps about the owner to make digests more exact.',
   'یادداشتی کوتاه که سرویس دربارهٔ صاحب حساب نگه می‌دارد تا گزارش‌ها دقیق‌تر شوند.',
@@ -118,7 +162,10 @@ export const memoryItemSchema = objectOf(
 /** The answer of listMemory. */
 export const memoryListSchema = responseSchema(
   {
-    memoryEnabled: bool('Whether memory is on; while false, items is empty.', 'آیا حافظه روشن است؛ اگر نادرست باشد فهرست خالی است.'),
+    memoryEnabled: bool(
+      'Whether memory is on; while false, items is empty.',
+      'آیا حافظه روشن است؛ اگر نادرست باشد فهرست خالی است.',
+    ),
     items: arrayOf(memoryItemSchema, ANSWER_CEILINGS.memoryNotes, 'The notes.', 'یادداشت‌ها.'),
   },
   'The memory notes.',
@@ -126,7 +173,11 @@ export const memoryListSchema = responseSchema(
 );
 
 /** The answer of updateMemoryItem: `{ schemaVersion, item }`. */
-export const memoryItemResponseSchema = responseSchema({ item: memoryItemSchema }, 'The edited note, now pinned.', 'یادداشت ویرایش‌شده که اکنون سنجاق شده است.');
+export const memoryItemResponseSchema = responseSchema(
+  { item: memoryItemSchema },
+  'The edited note, now pinned.',
+  'یادداشت ویرایش‌شده که اکنون سنجاق شده است.',
+);
 
 /** The answer of deleteMemoryItem. */
 export const memoryDeleteSchema = responseSchema(
@@ -156,7 +207,7 @@ export const replaceAccountKeytermsBodySchema = d(
       { uniqueItems: true },
     ),
   }),
-  'Replaces the account\'s whole vocabulary.',
+  "Replaces the account's whole vocabulary.",
   'کل واژگان کلیدی حساب را جایگزین می‌کند.',
 );
 
@@ -169,6 +220,6 @@ export const updateMemoryItemBodySchema = d(
       trimmedLength(1, LIMITS.memoryNoteMaxChars),
     ),
   }),
-  'The note\'s new text.',
+  "The note's new text.",
   'متن تازهٔ یادداشت.',
 );

@@ -1,7 +1,25 @@
 /** Schemas of Ask: the question body, the answers with citations, and the price quotes. */
 import { LIMITS } from '../catalog';
-import { described as d, faDigits, nullable, object, trimmedLength, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
-import { ANSWER_CEILINGS, arrayOf, bool, idString, integer, objectOf, responseSchema, text, wideInteger } from './common.schemas';
+import {
+  described as d,
+  faDigits,
+  nullable,
+  object,
+  trimmedLength,
+  trimmedLengthPattern,
+  type JsonSchema,
+} from '../schema-helpers';
+import {
+  ANSWER_CEILINGS,
+  arrayOf,
+  bool,
+  idString,
+  integer,
+  objectOf,
+  responseSchema,
+  text,
+  wideInteger,
+} from './common.schemas';
 
 /** The pattern of an Idempotency-Key: 8 to 64 characters after trimming spaces. */
 export const idempotencyKeyPattern = trimmedLengthPattern(LIMITS.idempotencyKeyMin, LIMITS.idempotencyKeyMax);
@@ -41,9 +59,13 @@ const citationFields: Record<string, JsonSchema> = {
     'آغاز نوبت گفتار ارجاع‌شده، به میلی‌ثانیه از آغاز صدا؛ همان نوبتی در بستهٔ جلسه که startMs برابر دارد.',
   ),
   speaker: nullable(
-    text('The transcribed speaker label such as speaker_0, never a given name; null when unknown.', 'برچسب گوینده در متن پیاده‌شده مانند speaker_0 و هرگز نام داده‌شده؛ اگر نامعلوم باشد null است.', {
-      maxLength: ANSWER_CEILINGS.codeChars,
-    }),
+    text(
+      'The transcribed speaker label such as speaker_0, never a given name; null when unknown.',
+      'برچسب گوینده در متن پیاده‌شده مانند speaker_0 و هرگز نام داده‌شده؛ اگر نامعلوم باشد null است.',
+      {
+        maxLength: ANSWER_CEILINGS.codeChars,
+      },
+    ),
   ),
 };
 
@@ -83,12 +105,15 @@ export const recordingAskAnswerSchema = answerSchema(
 /** The answer of askSeries: at most 5 citations, each with recordingId. */
 export const seriesAskAnswerSchema = answerSchema(
   objectOf(
-    { ...citationFields, recordingId: idString('The meeting of the cited turn.', 'جلسه‌ای که نوبت ارجاع‌شده از آن است.') },
-    'A cited turn of one of the series\' meetings.',
+    {
+      ...citationFields,
+      recordingId: idString('The meeting of the cited turn.', 'جلسه‌ای که نوبت ارجاع‌شده از آن است.'),
+    },
+    "A cited turn of one of the series' meetings.",
     'نوبتی از گفتار یکی از جلسه‌های مجموعه که به آن ارجاع شده است.',
   ),
   LIMITS.seriesAskCitationsMax,
-  'The answer, from what was said in the series\' meetings.',
+  "The answer, from what was said in the series' meetings.",
   'پاسخ، بر پایهٔ آنچه در جلسه‌های مجموعه گفته شد.',
 );
 
@@ -99,7 +124,11 @@ const priceField = wideInteger(
 );
 
 /** The answer of quoteRecordingAsk. */
-export const recordingAskQuoteSchema = responseSchema({ minutes: priceField }, 'The price of asking this meeting.', 'بهای پرسیدن از این جلسه.');
+export const recordingAskQuoteSchema = responseSchema(
+  { minutes: priceField },
+  'The price of asking this meeting.',
+  'بهای پرسیدن از این جلسه.',
+);
 
 /** The answer of quoteSeriesAsk. */
 export const seriesAskQuoteSchema = responseSchema(

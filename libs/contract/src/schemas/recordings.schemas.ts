@@ -4,7 +4,21 @@
  */
 import { LIMITS, OUTPUT_LANGUAGES, RECORDING_KINDS, RECORDING_STATUSES, SUBMIT_NAMING_OPTIONS } from '../catalog';
 import { described as d, faDigits, nullable, object, trimmedLengthPattern, type JsonSchema } from '../schema-helpers';
-import { arrayOf, dateTime, enumOf, failureField, idString, integer, kindField, objectOf, responseSchema, seriesRefField, text, uri, wideInteger } from './common.schemas';
+import {
+  arrayOf,
+  dateTime,
+  enumOf,
+  failureField,
+  idString,
+  integer,
+  kindField,
+  objectOf,
+  responseSchema,
+  seriesRefField,
+  text,
+  uri,
+  wideInteger,
+} from './common.schemas';
 
 /** A title as the app shows it: the meeting's own title, or the series name plus a date. */
 export const DISPLAY_TITLE_MAX_CHARS = 2 * LIMITS.recordingTitleMaxChars;
@@ -12,16 +26,35 @@ export const DISPLAY_TITLE_MAX_CHARS = 2 * LIMITS.recordingTitleMaxChars;
 const recordingListItemFields: Record<string, JsonSchema> = {
   id: idString('Meeting id; never changes.', 'شناسهٔ جلسه؛ هرگز تغییر نمی‌کند.'),
   title: nullable(
-    text('The title its owner or the submitting token gave, else the digest\'s; null when none.', 'عنوانی که صاحب جلسه یا توکن فرستنده داده است، وگرنه عنوان گزارش جلسه؛ اگر هیچ‌کدام نباشد null است.', {
-      maxLength: LIMITS.recordingTitleMaxChars,
-    }),
+    text(
+      "The title its owner or the submitting token gave, else the digest's; null when none.",
+      'عنوانی که صاحب جلسه یا توکن فرستنده داده است، وگرنه عنوان گزارش جلسه؛ اگر هیچ‌کدام نباشد null است.',
+      {
+        maxLength: LIMITS.recordingTitleMaxChars,
+      },
+    ),
   ),
   kind: kindField(),
-  createdAt: dateTime('When the service received the meeting; the list is ordered by it.', 'زمانی که سرویس جلسه را دریافت کرد؛ فهرست بر پایهٔ آن مرتب می‌شود.'),
-  recordedAt: dateTime('When the meeting happened: the submitted recordedAt, else the receive time.', 'زمان برگزاری جلسه: مقدار recordedAt فرستاده‌شده، وگرنه زمان دریافت.'),
-  durationSeconds: nullable(integer(0, 'Measured audio length in seconds; null if unknown.', 'طول اندازه‌گیری‌شدهٔ صدا به ثانیه؛ اگر نامعلوم باشد null است.')),
-  url: uri('The meeting\'s page in the web app.', 'صفحهٔ جلسه در برنامهٔ وب.'),
-  bundleUrl: uri('GET it with a token holding recordings:read for the whole meeting.', 'با توکنی که recordings:read دارد آن را بخوانید تا کل جلسه را بگیرید.'),
+  createdAt: dateTime(
+    'When the service received the meeting; the list is ordered by it.',
+    'زمانی که سرویس جلسه را دریافت کرد؛ فهرست بر پایهٔ آن مرتب می‌شود.',
+  ),
+  recordedAt: dateTime(
+    'When the meeting happened: the submitted recordedAt, else the receive time.',
+    'زمان برگزاری جلسه: مقدار recordedAt فرستاده‌شده، وگرنه زمان دریافت.',
+  ),
+  durationSeconds: nullable(
+    integer(
+      0,
+      'Measured audio length in seconds; null if unknown.',
+      'طول اندازه‌گیری‌شدهٔ صدا به ثانیه؛ اگر نامعلوم باشد null است.',
+    ),
+  ),
+  url: uri("The meeting's page in the web app.", 'صفحهٔ جلسه در برنامهٔ وب.'),
+  bundleUrl: uri(
+    'GET it with a token holding recordings:read for the whole meeting.',
+    'با توکنی که recordings:read دارد آن را بخوانید تا کل جلسه را بگیرید.',
+  ),
   series: seriesRefField,
   displayTitle: text(
     'The title as the app shows it; in a series whose titleStyle is SESSION it is the series name plus the meeting date.',
@@ -50,15 +83,24 @@ export const searchItemSchema = objectOf(
 );
 
 const nextCursorOrNull = nullable(
-  text('Send it back as cursor for the next page, unchanged; null on the last page.', 'برای صفحهٔ بعد، بدون تغییر به‌عنوان cursor بفرستید؛ در صفحهٔ آخر null است.', {
-    maxLength: LIMITS.cursorMaxChars,
-  }),
+  text(
+    'Send it back as cursor for the next page, unchanged; null on the last page.',
+    'برای صفحهٔ بعد، بدون تغییر به‌عنوان cursor بفرستید؛ در صفحهٔ آخر null است.',
+    {
+      maxLength: LIMITS.cursorMaxChars,
+    },
+  ),
 );
 
 /** The page of listReadyRecordings. */
 export const recordingListPageSchema = responseSchema(
   {
-    items: arrayOf(recordingListItemSchema, LIMITS.listLimitMax, 'Finished meetings, newest first by createdAt.', 'جلسه‌های آماده، از جدیدترین بر پایهٔ createdAt.'),
+    items: arrayOf(
+      recordingListItemSchema,
+      LIMITS.listLimitMax,
+      'Finished meetings, newest first by createdAt.',
+      'جلسه‌های آماده، از جدیدترین بر پایهٔ createdAt.',
+    ),
     nextCursor: nextCursorOrNull,
   },
   'A page of finished meetings.',
@@ -68,18 +110,30 @@ export const recordingListPageSchema = responseSchema(
 /** The page of searchRecordings. */
 export const searchPageSchema = responseSchema(
   {
-    items: arrayOf(searchItemSchema, LIMITS.searchLimitMax, 'Matching meetings, newest first by recordedAt.', 'جلسه‌های مطابق، از جدیدترین بر پایهٔ recordedAt.'),
+    items: arrayOf(
+      searchItemSchema,
+      LIMITS.searchLimitMax,
+      'Matching meetings, newest first by recordedAt.',
+      'جلسه‌های مطابق، از جدیدترین بر پایهٔ recordedAt.',
+    ),
     nextCursor: nextCursorOrNull,
   },
   'A page of search results.',
   'یک صفحه از نتیجه‌های جست‌وجو.',
 );
 
-const statusField = enumOf(RECORDING_STATUSES, 'Where the meeting is in its life.', 'جلسه در کدام مرحله از چرخهٔ پردازش خود است.');
-const bundleUrlOrNull = nullable(
-  uri('The bundle\'s address; null until the meeting is READY.', 'نشانی بستهٔ کامل جلسه؛ تا پیش از آماده شدن جلسه null است.'),
+const statusField = enumOf(
+  RECORDING_STATUSES,
+  'Where the meeting is in its life.',
+  'جلسه در کدام مرحله از چرخهٔ پردازش خود است.',
 );
-const appUrl = uri('The meeting\'s page in the web app.', 'صفحهٔ جلسه در برنامهٔ وب.');
+const bundleUrlOrNull = nullable(
+  uri(
+    "The bundle's address; null until the meeting is READY.",
+    'نشانی بستهٔ کامل جلسه؛ تا پیش از آماده شدن جلسه null است.',
+  ),
+);
+const appUrl = uri("The meeting's page in the web app.", 'صفحهٔ جلسه در برنامهٔ وب.');
 
 /** The 202 of submitRecording: `{ schemaVersion, recording }`. */
 export const submitResultSchema = responseSchema(
@@ -94,11 +148,14 @@ export const submitResultSchema = responseSchema(
         ),
         minutes: wideInteger(
           0,
-          'The price in minutes: audio length, plus 20% when keyterms apply, plus the attachment\'s minutes.',
+          "The price in minutes: audio length, plus 20% when keyterms apply, plus the attachment's minutes.",
           'بها به دقیقه: طول صدا، به‌علاوهٔ ۲۰ درصد اگر واژگان کلیدی به کار روند، به‌علاوهٔ دقیقه‌های پیوست.',
         ),
         recordedAt: dateTime('When the meeting happened.', 'زمان برگزاری جلسه.'),
-        statusUrl: uri('Address of getRecordingStatus for this meeting; poll it about once a minute.', 'نشانی وضعیت این جلسه؛ حدوداً هر یک دقیقه یک بار آن را بخوانید.'),
+        statusUrl: uri(
+          'Address of getRecordingStatus for this meeting; poll it about once a minute.',
+          'نشانی وضعیت این جلسه؛ حدوداً هر یک دقیقه یک بار آن را بخوانید.',
+        ),
         bundleUrl: bundleUrlOrNull,
         url: appUrl,
       },
@@ -115,7 +172,11 @@ export const recordingStatusSchema = responseSchema(
   {
     id: idString('Meeting id.', 'شناسهٔ جلسه.'),
     status: statusField,
-    title: nullable(text('The meeting\'s title; null when none.', 'عنوان جلسه؛ اگر عنوانی نباشد null است.', { maxLength: LIMITS.recordingTitleMaxChars })),
+    title: nullable(
+      text("The meeting's title; null when none.", 'عنوان جلسه؛ اگر عنوانی نباشد null است.', {
+        maxLength: LIMITS.recordingTitleMaxChars,
+      }),
+    ),
     error: nullable({
       ...failureField,
       description: 'Present at FAILED; null otherwise.',
@@ -142,14 +203,14 @@ export const recordingStatusSchema = responseSchema(
     bundleUrl: bundleUrlOrNull,
     url: appUrl,
   },
-  'The meeting\'s status.',
+  "The meeting's status.",
   'وضعیت جلسه.',
 );
 
 const submitParts: Record<string, JsonSchema> = {
   audio: d(
     { contentMediaType: 'application/octet-stream' },
-    'The audio file (or a video when video upload is enabled). Its type is the part\'s content type; without one the service sniffs the first bytes.',
+    "The audio file (or a video when video upload is enabled). Its type is the part's content type; without one the service sniffs the first bytes.",
     'پروندهٔ صوتی (یا ویدئو اگر بارگذاری ویدئو روشن باشد). نوع آن از نوع محتوای همین بخش خوانده می‌شود و اگر نباشد، سرویس از نخستین بایت‌ها تشخیص می‌دهد.',
   ),
   recordedAt: dateTime(
@@ -158,7 +219,7 @@ const submitParts: Record<string, JsonSchema> = {
   ),
   naming: enumOf(
     SUBMIT_NAMING_OPTIONS,
-    '`default` lets the owner\'s speakerNamingMode decide; `skip` never stops at NAMING.',
+    "`default` lets the owner's speakerNamingMode decide; `skip` never stops at NAMING.",
     'مقدار `default` تصمیم را به speakerNamingMode صاحب حساب می‌سپارد؛ `skip` هرگز در مرحلهٔ نام‌گذاری نمی‌ایستد.',
   ),
   useKeyterms: enumOf(
@@ -176,10 +237,14 @@ const submitParts: Record<string, JsonSchema> = {
     'جلسه را در این مجموعه (خودی یا پیوسته) قرار می‌دهد؛ مجموعه‌ای که توکن به آن دسترسی ندارد پاسخ ۴۰۴ می‌گیرد. فقط هنگام فرستادن ممکن است.',
     { minLength: 1, maxLength: LIMITS.idMaxChars },
   ),
-  kind: enumOf(RECORDING_KINDS, 'Meeting kind; picks the digest template. Default MEETING.', 'نوع جلسه؛ قالب گزارش جلسه را تعیین می‌کند. پیش‌فرض MEETING است.'),
+  kind: enumOf(
+    RECORDING_KINDS,
+    'Meeting kind; picks the digest template. Default MEETING.',
+    'نوع جلسه؛ قالب گزارش جلسه را تعیین می‌کند. پیش‌فرض MEETING است.',
+  ),
   outputLanguage: enumOf(
     OUTPUT_LANGUAGES,
-    'Digest language: MATCH (the meeting\'s own), FA or EN. Default MATCH.',
+    "Digest language: MATCH (the meeting's own), FA or EN. Default MATCH.",
     'زبان گزارش جلسه: MATCH (زبان خود جلسه)، FA یا EN. پیش‌فرض MATCH است.',
   ),
   attachment: d(
@@ -199,7 +264,11 @@ export const submitRecordingBodySchema = d(
 /** The JSON body of skipRecordingNaming: `{ action: "skip" }`. */
 export const skipNamingBodySchema = d(
   object({
-    action: enumOf(['skip'], 'The only action: skip naming; a token cannot write names.', 'تنها کنش ممکن: رد کردن نام‌گذاری؛ توکن نمی‌تواند نام بنویسد.'),
+    action: enumOf(
+      ['skip'],
+      'The only action: skip naming; a token cannot write names.',
+      'تنها کنش ممکن: رد کردن نام‌گذاری؛ توکن نمی‌تواند نام بنویسد.',
+    ),
   }),
   'Which naming action to take.',
   'کنشی که برای نام‌گذاری گویندگان انجام می‌شود.',

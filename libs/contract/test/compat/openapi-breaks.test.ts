@@ -25,17 +25,30 @@ function doc(): Doc {
         },
         patch: {
           operationId: 'updateNote',
-          requestBody: { required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/NotePatch' } } } },
+          requestBody: {
+            required: false,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/NotePatch' } } },
+          },
           responses: { '200': { description: 'Saved.' } },
         },
       },
     },
     components: {
       parameters: { Id: { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 40 } } },
-      responses: { NotFound: { description: 'No such note.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        NotFound: { description: 'No such note.', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
       schemas: {
-        Note: { type: 'object', properties: { id: { type: 'string' }, text: { type: 'string' } }, required: ['id', 'text'] },
-        NotePatch: { type: 'object', properties: { text: { type: 'string', maxLength: 1000 } }, additionalProperties: false },
+        Note: {
+          type: 'object',
+          properties: { id: { type: 'string' }, text: { type: 'string' } },
+          required: ['id', 'text'],
+        },
+        NotePatch: {
+          type: 'object',
+          properties: { text: { type: 'string', maxLength: 1000 } },
+          additionalProperties: false,
+        },
       },
     },
   };
@@ -61,7 +74,9 @@ describe('openapiBreaks', () => {
 
   it('reports a removed parameter, a parameter made required and a narrowed parameter', () => {
     const after = doc();
-    after.paths['/notes/{id}'].get.parameters = [{ name: 'format', in: 'query', required: true, schema: { enum: ['json'] } }];
+    after.paths['/notes/{id}'].get.parameters = [
+      { name: 'format', in: 'query', required: true, schema: { enum: ['json'] } },
+    ];
     after.paths['/notes/{id}'].parameters = [];
     expect(openapiBreaks(doc(), after)).toEqual([
       'GET /notes/{id} (getNote) path parameter id: removed',
@@ -101,13 +116,18 @@ describe('openapiBreaks', () => {
     after.paths['/notes/{id}'].get.parameters.push({ name: 'lang', in: 'query', schema: { type: 'string' } });
     after.paths['/notes/{id}'].get.responses['410'] = { description: 'Gone.' };
     after.paths['/notes/{id}'].get.responses['200'].content['text/plain'] = { schema: { type: 'string' } };
-    after.paths['/notes/{id}'].delete = { operationId: 'deleteNote', responses: { '204': { description: 'Deleted.' } } };
+    after.paths['/notes/{id}'].delete = {
+      operationId: 'deleteNote',
+      responses: { '204': { description: 'Deleted.' } },
+    };
     expect(openapiBreaks(doc(), after)).toEqual([]);
   });
 });
 
 describe('contractBreaks', () => {
-  const bus: BusSnapshot = { subjects: { 'a.b.c': { kind: 'fact', owner: 'a', versions: { '1': { payload: { type: 'object' } } } } } };
+  const bus: BusSnapshot = {
+    subjects: { 'a.b.c': { kind: 'fact', owner: 'a', versions: { '1': { payload: { type: 'object' } } } } },
+  };
 
   it('skips the bus with a note while no bus snapshot is committed', () => {
     expect(contractBreaks({ openapi: doc() }, { openapi: doc(), bus })).toEqual({
@@ -124,19 +144,32 @@ describe('contractBreaks', () => {
       'openapi: PATCH /notes/{id} (updateNote): PATCH /notes/{id} removed',
       'bus: a bus snapshot is committed but the current bus table was not given',
     ]);
-    expect(contractBreaks({ bus }, { openapi: doc(), bus: { subjects: {} } }).breaks).toEqual(['bus: a.b.c: subject removed']);
+    expect(contractBreaks({ bus }, { openapi: doc(), bus: { subjects: {} } }).breaks).toEqual([
+      'bus: a.b.c: subject removed',
+    ]);
   });
 
   it('accepts a request bound the contract states only as the exact line stated-bounds.ts names', () => {
     const ask = (question: Doc): Doc => ({
       openapi: '3.1.0',
-      paths: { '/ask': { post: { operationId: 'ask', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { question } } } } }, responses: {} } } },
+      paths: {
+        '/ask': {
+          post: {
+            operationId: 'ask',
+            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { question } } } } },
+            responses: {},
+          },
+        },
+      },
     });
     const before = ask({ type: 'string', pattern: '\\S' });
-    expect(contractBreaks({ openapi: before }, { openapi: ask({ type: 'string', pattern: '\\S', maxLength: 1000 }) }).breaks).toEqual([]);
-    expect(contractBreaks({ openapi: before }, { openapi: ask({ type: 'string', pattern: '\\S', maxLength: 999 }) }).breaks).toEqual([
+    expect(
+      contractBreaks({ openapi: before }, { openapi: ask({ type: 'string', pattern: '\\S', maxLength: 1000 }) }).breaks,
+    ).toEqual([]);
+    expect(
+      contractBreaks({ openapi: before }, { openapi: ask({ type: 'string', pattern: '\\S', maxLength: 999 }) }).breaks,
+    ).toEqual([
       'openapi: POST /ask (ask) request body application/json.question: maxLength tightened from none to 999',
     ]);
   });
 });
-

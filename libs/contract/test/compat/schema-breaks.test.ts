@@ -34,7 +34,10 @@ describe('schemaBreaks', () => {
       delete (s.properties as Partial<typeof s.properties>).name;
       s.required = ['fullName'];
     });
-    expect(schemaBreaks(person, renamed, 'person')).toEqual(['person.name: property removed', 'person.fullName: new required property']);
+    expect(schemaBreaks(person, renamed, 'person')).toEqual([
+      'person.name: property removed',
+      'person.fullName: new required property',
+    ]);
   });
 
   it('reports a narrowed type, a removed enum value and a changed const', () => {
@@ -42,7 +45,10 @@ describe('schemaBreaks', () => {
       s.properties.note = { type: 'string' };
       s.properties.role = { enum: ['owner'] };
     });
-    expect(schemaBreaks(person, after, 'p')).toEqual(['p.role: value "member" removed', 'p.note: type narrowed, no longer null']);
+    expect(schemaBreaks(person, after, 'p')).toEqual([
+      'p.role: value "member" removed',
+      'p.note: type narrowed, no longer null',
+    ]);
     expect(schemaBreaks({ const: 1 }, { const: 2 }, 'v')).toEqual(['v: value 1 removed']);
     expect(schemaBreaks({ type: 'number' }, { type: 'integer' }, 'n')).toEqual(['n: type narrowed, no longer number']);
     expect(schemaBreaks({}, { type: 'string' }, 'any')).toEqual(['any: type restricted to ["string"]']);
@@ -88,12 +94,17 @@ describe('schemaBreaks', () => {
     });
     expect(schemaBreaks(person, after, 'p')).toEqual([]);
     expect(schemaBreaks({ type: 'integer' }, { type: 'number' }, 'n')).toEqual([]);
-    expect(schemaBreaks({ properties: { a: false, b: true } }, { properties: {} }, 'f')).toEqual(['f.b: property removed']);
+    expect(schemaBreaks({ properties: { a: false, b: true } }, { properties: {} }, 'f')).toEqual([
+      'f.b: property removed',
+    ]);
   });
 
   it('recurses into items, additionalProperties and combinators by index', () => {
     const list = { type: 'array', items: person };
-    const narrowed = { type: 'array', items: changed((s) => delete (s.properties as Partial<typeof s.properties>).role) };
+    const narrowed = {
+      type: 'array',
+      items: changed((s) => delete (s.properties as Partial<typeof s.properties>).role),
+    };
     expect(schemaBreaks(list, narrowed, 'list')).toEqual(['list[].role: property removed']);
     const map = { type: 'object', additionalProperties: { type: 'integer', maximum: 10 } };
     expect(schemaBreaks(map, { type: 'object', additionalProperties: { type: 'integer', maximum: 5 } }, 'm')).toEqual([
@@ -104,9 +115,9 @@ describe('schemaBreaks', () => {
     expect(schemaBreaks(either, { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'integer' }] }, 'e')).toEqual([
       'e.anyOf[0]: maxLength tightened from none to 3',
     ]);
-    expect(schemaBreaks({ allOf: [{ type: 'object' }] }, { allOf: [{ type: 'object' }, { required: ['x'] }] }, 'a')).toEqual([
-      'a.allOf[1].x: new required property',
-    ]);
+    expect(
+      schemaBreaks({ allOf: [{ type: 'object' }] }, { allOf: [{ type: 'object' }, { required: ['x'] }] }, 'a'),
+    ).toEqual(['a.allOf[1].x: new required property']);
   });
 
   it('accepts a schema made nullable and refuses the reverse', () => {
@@ -117,9 +128,11 @@ describe('schemaBreaks', () => {
     expect(schemaBreaks(made, ref, 'p')).toEqual(['p: type narrowed, no longer null']);
   });
 
-  it('resolves $ref within each side\'s own document', () => {
+  it("resolves $ref within each side's own document", () => {
     const oldDoc = { components: { schemas: { Person: person } } };
-    const newDoc = { components: { schemas: { Person: changed((s) => delete (s.properties as Partial<typeof s.properties>).note) } } };
+    const newDoc = {
+      components: { schemas: { Person: changed((s) => delete (s.properties as Partial<typeof s.properties>).note) } },
+    };
     const at = { $ref: '#/components/schemas/Person' };
     expect(schemaBreaks(at, at, 'body', { old: oldDoc, new: newDoc })).toEqual(['body.note: property removed']);
   });
@@ -154,7 +167,9 @@ describe('schemaBreaks', () => {
     ]);
     // A changed pattern (not an added one) is a break in an answer too.
     const repatterned = changed((s) => void (s.properties.name.pattern = '^[a-z]'));
-    expect(schemaBreaks(person, repatterned, 'p', undefined, true)).toEqual([`p.name: pattern changed from ${JSON.stringify('^\\S')} to "^[a-z]"`]);
+    expect(schemaBreaks(person, repatterned, 'p', undefined, true)).toEqual([
+      `p.name: pattern changed from ${JSON.stringify('^\\S')} to "^[a-z]"`,
+    ]);
   });
 
   it('accepts an integer format its old bounds implied, and bounds beyond the integers JSON carries exactly', () => {
@@ -163,6 +178,8 @@ describe('schemaBreaks', () => {
     expect(schemaBreaks(count, { ...count, format: 'int32' }, 'c')).toEqual([]);
     expect(schemaBreaks(open, { ...open, format: 'int64', maximum: Number.MAX_SAFE_INTEGER }, 'o')).toEqual([]);
     expect(schemaBreaks(open, { ...open, format: 'int32' }, 'o')).toEqual(['o: format changed from none to "int32"']);
-    expect(schemaBreaks(open, { ...open, maximum: 2 ** 31 - 1 }, 'o')).toEqual(['o: maximum tightened from none to 2147483647']);
+    expect(schemaBreaks(open, { ...open, maximum: 2 ** 31 - 1 }, 'o')).toEqual([
+      'o: maximum tightened from none to 2147483647',
+    ]);
   });
 });

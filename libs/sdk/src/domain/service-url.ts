@@ -14,8 +14,10 @@ export function serviceUrlProblem(url: string): string | null {
     return `is not a URL: "${redactUrl(url)}"`;
   }
   const shown = `"${redactUrl(url)}"`;
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') return `is not an http or https URL: ${shown}`;
-  if (parsed.username || parsed.password) return `must not hold a user name or password (the token is the only credential): ${shown}`;
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '')
+    return `is not an http or https URL: ${shown}`;
+  if (parsed.username || parsed.password)
+    return `must not hold a user name or password (the token is the only credential): ${shown}`;
   if (parsed.search) return `must not hold a query string: ${shown}`;
   if (parsed.hash) return `must not hold a fragment: ${shown}`;
   return null;

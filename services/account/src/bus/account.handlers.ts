@@ -11,7 +11,11 @@ import type { SettingsService } from '../services/settings.service';
  * `memoryNotes`, the notes a new digest reads; `settingsGet`, what a new meeting needs (naming
  * mode, memory and email settings, account keyterms).
  */
-export function serveAccount(nc: NatsConnection, deps: { memory: MemoryService; settings: SettingsService }, logger: Logger): Subscription[] {
+export function serveAccount(
+  nc: NatsConnection,
+  deps: { memory: MemoryService; settings: SettingsService },
+  logger: Logger,
+): Subscription[] {
   const onError = (err: unknown) => logger.error({ err }, 'account request failed');
   return [
     serve(nc, BUS.memoryLearn, (p) => deps.memory.learn(p), onError),

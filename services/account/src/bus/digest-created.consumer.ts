@@ -13,7 +13,11 @@ const RETRY_DELAY_MS = 10_000;
  * so a redelivery, or a retry after the email failed, repeats nothing. The bus checks the fact
  * against the table; a malformed one goes to the dead letters.
  */
-export async function consumeDigestCreated(bus: Bus, deps: { memory: MemoryService; summaryEmail: SummaryEmailService }, logger: Logger): Promise<() => Promise<void>> {
+export async function consumeDigestCreated(
+  bus: Bus,
+  deps: { memory: MemoryService; summaryEmail: SummaryEmailService },
+  logger: Logger,
+): Promise<() => Promise<void>> {
   const lastDelivery = BUS.digestCreated.maxDeliver ?? DEFAULT_MAX_DELIVER;
   return consume(
     bus,

@@ -14,7 +14,9 @@ export interface MemoryItem {
   pinned: boolean;
 }
 
-export function toMemoryItem(row: Pick<Selectable<MemoryNoteTable>, 'id' | 'category' | 'text' | 'meetingCount' | 'pinned'>): MemoryItem {
+export function toMemoryItem(
+  row: Pick<Selectable<MemoryNoteTable>, 'id' | 'category' | 'text' | 'meetingCount' | 'pinned'>,
+): MemoryItem {
   return { id: row.id, category: row.category, text: row.text, meetingCount: row.meetingCount, pinned: row.pinned };
 }
 
@@ -40,7 +42,12 @@ export class MemoryRepository {
   }
 
   async find(db: Db, accountId: string, id: string) {
-    return db.selectFrom('memoryNote').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('memoryNote')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Another note of the category with this key, if any. */
@@ -56,7 +63,13 @@ export class MemoryRepository {
   }
 
   /** Saves an owner's edit and pins the note; 'duplicate' when another note took the key meanwhile. */
-  async saveEdit(db: Db, accountId: string, id: string, text: string, key: string): Promise<MemoryItem | 'duplicate' | null> {
+  async saveEdit(
+    db: Db,
+    accountId: string,
+    id: string,
+    text: string,
+    key: string,
+  ): Promise<MemoryItem | 'duplicate' | null> {
     try {
       const row = await db
         .updateTable('memoryNote')
@@ -73,7 +86,11 @@ export class MemoryRepository {
   }
 
   async delete(db: Db, accountId: string, id: string): Promise<boolean> {
-    const r = await db.deleteFrom('memoryNote').where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const r = await db
+      .deleteFrom('memoryNote')
+      .where('accountId', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 

@@ -28,7 +28,11 @@ export class SettingsRepository {
   }
 
   /** Writes the given settings (creating the row with defaults for the rest) and returns them all. */
-  async updateSettings(db: Db, accountId: string, patch: SettingsPatch | Partial<AccountSettings>): Promise<AccountSettings> {
+  async updateSettings(
+    db: Db,
+    accountId: string,
+    patch: SettingsPatch | Partial<AccountSettings>,
+  ): Promise<AccountSettings> {
     const row = await db
       .insertInto('setting')
       .values({ accountId, ...patch })

@@ -8,7 +8,11 @@ export class SummaryEmailRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async state(recordingId: string): Promise<SummaryEmailTable['state'] | null> {
-    const row = await this.db.selectFrom('summaryEmail').select('state').where('recordingId', '=', recordingId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('summaryEmail')
+      .select('state')
+      .where('recordingId', '=', recordingId)
+      .executeTakeFirst();
     return row?.state ?? null;
   }
 
@@ -37,15 +41,27 @@ export class SummaryEmailRepository {
   }
 
   async markSent(recordingId: string, messageId: string): Promise<void> {
-    await this.db.updateTable('summaryEmail').set({ state: 'sent', sentAt: new Date(), messageId, error: null }).where('recordingId', '=', recordingId).execute();
+    await this.db
+      .updateTable('summaryEmail')
+      .set({ state: 'sent', sentAt: new Date(), messageId, error: null })
+      .where('recordingId', '=', recordingId)
+      .execute();
   }
 
   async markFailed(recordingId: string, error: string): Promise<void> {
-    await this.db.updateTable('summaryEmail').set({ state: 'failed', error: error.slice(0, 1000) }).where('recordingId', '=', recordingId).execute();
+    await this.db
+      .updateTable('summaryEmail')
+      .set({ state: 'failed', error: error.slice(0, 1000) })
+      .where('recordingId', '=', recordingId)
+      .execute();
   }
 
   /** Gives a claim back after a failure worth retrying, so the next delivery may send at once. */
   async release(recordingId: string): Promise<void> {
-    await this.db.deleteFrom('summaryEmail').where('recordingId', '=', recordingId).where('state', '=', 'sending').execute();
+    await this.db
+      .deleteFrom('summaryEmail')
+      .where('recordingId', '=', recordingId)
+      .where('state', '=', 'sending')
+      .execute();
   }
 }

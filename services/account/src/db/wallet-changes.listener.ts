@@ -50,7 +50,10 @@ export class WalletChangesListener {
       client.on('error', () => undefined);
       void client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.logger.warn({ err: err ? String(err) : undefined, retryMs: this.retryMs }, 'wallet change notifications lost: whoami reads the ledger until they are back');
+      this.logger.warn(
+        { err: err ? String(err) : undefined, retryMs: this.retryMs },
+        'wallet change notifications lost: whoami reads the ledger until they are back',
+      );
       this.schedule();
     };
     client.on('error', lost);
@@ -68,7 +71,9 @@ export class WalletChangesListener {
       // Anything cached before the LISTEN may have missed a change.
       this.sink.setEnabled(true);
       this.heartbeat = setInterval(() => {
-        const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('heartbeat timed out')), HEARTBEAT_TIMEOUT_MS).unref());
+        const timeout = new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('heartbeat timed out')), HEARTBEAT_TIMEOUT_MS).unref(),
+        );
         Promise.race([client.query('select 1'), timeout]).catch(lost);
       }, HEARTBEAT_MS);
       this.heartbeat.unref();

@@ -31,23 +31,45 @@ export class WalletRepository {
   ) {}
 
   async summary(accountId: string, tokenId: string | null, since: Date): Promise<LoadedSummary> {
-    const { rows } = await this.pool.query<{ balance: string; open_holds: string; used: string; oldest_used: Date | null }>({
+    const { rows } = await this.pool.query<{
+      balance: string;
+      open_holds: string;
+      used: string;
+      oldest_used: Date | null;
+    }>({
       name: 'wallet-summary',
       text: SUMMARY_SQL,
       values: [accountId, tokenId, since],
     });
     const r = rows[0];
-    return { balance: Number(r.balance), openHolds: Number(r.open_holds), used: Number(r.used), since, oldestCountedAt: r.oldest_used };
+    return {
+      balance: Number(r.balance),
+      openHolds: Number(r.open_holds),
+      used: Number(r.used),
+      since,
+      oldestCountedAt: r.oldest_used,
+    };
   }
 
   /** Creates the account's wallet row if needed and locks it for the transaction. */
   async lock(trx: Transaction<Database>, accountId: string): Promise<void> {
-    await trx.insertInto('wallet').values({ accountId }).onConflict((oc) => oc.column('accountId').doNothing()).execute();
+    await trx
+      .insertInto('wallet')
+      .values({ accountId })
+      .onConflict((oc) => oc.column('accountId').doNothing())
+      .execute();
     await trx.selectFrom('wallet').select('accountId').where('accountId', '=', accountId).forUpdate().execute();
   }
 
   async facts(db: Db, accountId: string): Promise<LedgerFacts> {
-    const { rows } = await sql<{ credits: string; captures: string; askCharges: string; openHolds: string; hasTrial: boolean | null; hasPurchase: boolean | null }>`
+    const { rows } = await sql<{
+      credits: string;
+      captures: string;
+      askCharges: string;
+      openHolds: string;
+      hasTrial: boolean | null;
+      hasPurchase: boolean | null;
+    }>`
       select
         coalesce(sum(l.minutes) filter (where l.kind = 'credit'), 0) as credits,
         coalesce(sum(l.minutes) filter (where l.kind = 'capture'), 0) as captures,
@@ -84,7 +106,12 @@ export class WalletRepository {
    * How many entries of a kind the account made in the last 24 hours, and when the oldest was.
    * Forced holds (a retried or restored meeting) are not new meetings and do not count.
    */
-  async dailyCount(db: Db, accountId: string, kind: LedgerKind, now: Date): Promise<{ used: number; oldestAt: Date | null }> {
+  async dailyCount(
+    db: Db,
+    accountId: string,
+    kind: LedgerKind,
+    now: Date,
+  ): Promise<{ used: number; oldestAt: Date | null }> {
     const r = await db
       .selectFrom('ledgerEntry')
       .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('createdAt').as('oldest')])
@@ -104,7 +131,12 @@ export class WalletRepository {
    * Holds neither captured nor released, made before `before`, oldest first, after the `after`
    * hold of an earlier page (references without the `hold:` prefix).
    */
-  async openHoldsBefore(db: Db, before: Date, limit: number, after?: { createdAt: string; reference: string }): Promise<{ accountId: string; reference: string; createdAt: string }[]> {
+  async openHoldsBefore(
+    db: Db,
+    before: Date,
+    limit: number,
+    after?: { createdAt: string; reference: string },
+  ): Promise<{ accountId: string; reference: string; createdAt: string }[]> {
     // Pages are keyed on (created_at, reference), the time passed as Postgres text so that no
     // microsecond is lost on the way (index ledger_open_hold, migration 0006).
     let q = db
@@ -113,31 +145,69 @@ export class WalletRepository {
       .where('h.kind', '=', 'hold')
       .where('h.createdAt', '<', before);
     if (after) {
-      q = q.where(sql<boolean>`(h.created_at, h.reference) > (${after.createdAt}::timestamptz, ${`hold:${after.reference}`})`);
+      q = q.where(
+        sql<boolean>`(h.created_at, h.reference) > (${after.createdAt}::timestamptz, ${`hold:${after.reference}`})`,
+      );
     }
     const rows = await q
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('ledgerEntry as c').select('c.id').whereRef('c.holdReference', '=', 'h.reference').where('c.kind', 'in', ['capture', 'release']))),
+        not(
+          exists(
+            selectFrom('ledgerEntry as c')
+              .select('c.id')
+              .whereRef('c.holdReference', '=', 'h.reference')
+              .where('c.kind', 'in', ['capture', 'release']),
+          ),
+        ),
       )
       .orderBy('h.createdAt')
       .orderBy('h.reference')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ accountId: r.accountId, reference: r.reference.replace(/^hold:/, ''), createdAt: r.createdAt }));
+    return rows.map((r) => ({
+      accountId: r.accountId,
+      reference: r.reference.replace(/^hold:/, ''),
+      createdAt: r.createdAt,
+    }));
   }
 
   /** The entry that closed a hold (capture or release), if any. */
   async closing(db: Db, holdReference: string) {
-    return db.selectFrom('ledgerEntry').selectAll().where('holdReference', '=', holdReference).where('kind', 'in', ['capture', 'release']).executeTakeFirst();
+    return db
+      .selectFrom('ledgerEntry')
+      .selectAll()
+      .where('holdReference', '=', holdReference)
+      .where('kind', 'in', ['capture', 'release'])
+      .executeTakeFirst();
   }
 
   async insert(
     db: Db,
-    e: { accountId: string; kind: LedgerKind; minutes: number; reference: string; creditKind?: CreditKind; holdReference?: string; tokenId?: string | null; forced?: boolean; createdAt?: Date },
+    e: {
+      accountId: string;
+      kind: LedgerKind;
+      minutes: number;
+      reference: string;
+      creditKind?: CreditKind;
+      holdReference?: string;
+      tokenId?: string | null;
+      forced?: boolean;
+      createdAt?: Date;
+    },
   ): Promise<void> {
     await db
       .insertInto('ledgerEntry')
-      .values({ accountId: e.accountId, kind: e.kind, minutes: e.minutes, reference: e.reference, creditKind: e.creditKind ?? null, holdReference: e.holdReference ?? null, tokenId: e.tokenId ?? null, forced: e.forced ?? false, ...(e.createdAt ? { createdAt: e.createdAt } : {}) })
+      .values({
+        accountId: e.accountId,
+        kind: e.kind,
+        minutes: e.minutes,
+        reference: e.reference,
+        creditKind: e.creditKind ?? null,
+        holdReference: e.holdReference ?? null,
+        tokenId: e.tokenId ?? null,
+        forced: e.forced ?? false,
+        ...(e.createdAt ? { createdAt: e.createdAt } : {}),
+      })
       .execute();
   }
 }

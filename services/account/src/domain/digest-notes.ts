@@ -3,7 +3,15 @@
  * text, because the digest is all the account service sees of a meeting; the notes are hints
  * the owner can edit or delete. No I/O.
  */
-import { CALENDAR_WORDS, isCapitalized, isKeytermLike, isStopword, placedWords, type DigestLanguage, type PlacedWord } from './digest-words';
+import {
+  CALENDAR_WORDS,
+  isCapitalized,
+  isKeytermLike,
+  isStopword,
+  placedWords,
+  type DigestLanguage,
+  type PlacedWord,
+} from './digest-words';
 
 /** The part of a digest section memory reads: a text, or items that are texts or `{text, owner}`. */
 export interface SectionLike {
@@ -46,7 +54,8 @@ export function sectionTexts(sections: readonly SectionLike[]): string[] {
     if (typeof s.text === 'string' && s.text.trim()) out.push(s.text);
     if (Array.isArray(s.items)) {
       for (const item of s.items) {
-        const text = typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { text?: unknown }).text : null;
+        const text =
+          typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { text?: unknown }).text : null;
         if (typeof text === 'string' && text.trim()) out.push(text);
       }
     }
@@ -114,7 +123,11 @@ export function digestTerms(d: DigestForNotes, people: readonly string[] = []): 
  * login problem and budget"), an owner's title names it ("Weekly standup"). Stopwords at either
  * end are dropped, capitalized words lowered (acronyms kept), names left out; at most 5 words.
  */
-export function titlePhrases(title: string, language: DigestLanguage, names: ReadonlySet<string> = new Set()): string[] {
+export function titlePhrases(
+  title: string,
+  language: DigestLanguage,
+  names: ReadonlySet<string> = new Set(),
+): string[] {
   const phrases: string[] = [];
   for (const part of title.split(/\s*[,،;:|]\s*|\s+(?:and|&|و)\s+/u)) {
     const words = part.split(/\s+/).filter(Boolean);
@@ -151,7 +164,11 @@ export function digestNotes(d: DigestForNotes, knownTerms: readonly string[] = [
 }
 
 /** Plain content words in lower case with their count and first position; names and vocabulary-like words left out. */
-function countPlain(words: readonly PlacedWord[], language: DigestLanguage, names: ReadonlySet<string>): Map<string, { count: number; first: number }> {
+function countPlain(
+  words: readonly PlacedWord[],
+  language: DigestLanguage,
+  names: ReadonlySet<string>,
+): Map<string, { count: number; first: number }> {
   const counts = new Map<string, { count: number; first: number }>();
   words.forEach((w, i) => {
     const key = w.text.toLowerCase();

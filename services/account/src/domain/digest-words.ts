@@ -7,7 +7,7 @@ export type DigestLanguage = 'en' | 'fa';
 
 const EN_STOPWORDS = new Set(
   (
-    "a about above after again against all also am an and any are as at be because been before being below between both but by can cannot " +
+    'a about above after again against all also am an and any are as at be because been before being below between both but by can cannot ' +
     'could did do does doing down during each few for from further get got had has have having he her here hers him his how i if in into is ' +
     'it its itself just let like me more most my no nor not now of off on once only or other our ours out over own really same she should so ' +
     'some such than that the their theirs them then there these they this those through to too under until up us very was we were what when ' +
@@ -32,7 +32,9 @@ const FA_STOPWORDS = new Set(
 
 /** English weekday and month names: capitalized mid-sentence, yet never a person. */
 export const CALENDAR_WORDS: ReadonlySet<string> = new Set(
-  'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december'.split(' '),
+  'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december'.split(
+    ' ',
+  ),
 );
 
 /** A word of the digest with where it stands in its sentence. */
@@ -56,7 +58,12 @@ export function placedWords(texts: readonly string[]): PlacedWord[] {
       let position = 0;
       for (const m of part.replace(/[’‘]/g, "'").matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'\u200c]*/gu)) {
         const text = m[0].replace(/'+$/, '');
-        out.push({ text, sentence, position: position++, beforeComma: /^\s*[,،]/u.test(part.slice(m.index! + m[0].length)) });
+        out.push({
+          text,
+          sentence,
+          position: position++,
+          beforeComma: /^\s*[,،]/u.test(part.slice(m.index! + m[0].length)),
+        });
       }
       sentence++;
     }

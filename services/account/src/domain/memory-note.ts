@@ -20,7 +20,8 @@ export function editedNoteText(raw: string): { text: string } | { problem: strin
   const text = raw.trim();
   if (text === '') return { problem: 'text must have at least 1 character after trimming' };
   const chars = charCount(text);
-  if (chars > NOTE_MAX_CHARS) return { problem: `text is ${chars} characters long; at most ${NOTE_MAX_CHARS} are allowed` };
+  if (chars > NOTE_MAX_CHARS)
+    return { problem: `text is ${chars} characters long; at most ${NOTE_MAX_CHARS} are allowed` };
   const control = firstControlChar(text);
   if (control) return { problem: `text contains the control character ${codePointLabel(control)}` };
   return { text };

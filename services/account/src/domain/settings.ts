@@ -17,7 +17,9 @@ export const DEFAULT_SETTINGS: Readonly<AccountSettings> = Object.freeze({
 });
 
 /** The settings a token may change; uiLocale is set only in the app. */
-export type SettingsPatch = Partial<Pick<AccountSettings, 'speakerNamingMode' | 'memoryLearningEnabled' | 'summaryEmailEnabled'>>;
+export type SettingsPatch = Partial<
+  Pick<AccountSettings, 'speakerNamingMode' | 'memoryLearningEnabled' | 'summaryEmailEnabled'>
+>;
 
 const PATCHABLE = ['speakerNamingMode', 'memoryLearningEnabled', 'summaryEmailEnabled'] as const;
 

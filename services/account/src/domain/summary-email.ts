@@ -24,7 +24,10 @@ export interface DigestBlock {
 
 type Locale = 'en' | 'fa';
 
-const WORDS: Record<Locale, { subject: string; none: string; speakers: string; attached: string; open: string; noPdf: string }> = {
+const WORDS: Record<
+  Locale,
+  { subject: string; none: string; speakers: string; attached: string; open: string; noPdf: string }
+> = {
   en: {
     subject: 'Meeting notes',
     none: 'None noted.',
@@ -68,7 +71,12 @@ export function digestBlocks(sections: readonly SectionLike[], language: string)
           .filter(Boolean)
       : [];
     const empty = !text && items.length === 0;
-    return { kind: s.kind, heading: oneLine(typeof s.title === 'string' ? s.title : s.kind), text: empty ? none : text || null, items };
+    return {
+      kind: s.kind,
+      heading: oneLine(typeof s.title === 'string' ? s.title : s.kind),
+      text: empty ? none : text || null,
+      items,
+    };
   });
 }
 
@@ -86,7 +94,9 @@ export function meetingDate(recordedAt: string, language: string): string {
 
 export function speakerLine(d: Pick<DigestForEmail, 'speakers' | 'language'>): string | null {
   const names = [...new Set(d.speakers.map((s) => oneLine(s.name ?? '')).filter(Boolean))];
-  return names.length ? `${WORDS[localeOf(d.language)].speakers}: ${names.join(localeOf(d.language) === 'fa' ? '، ' : ', ')}` : null;
+  return names.length
+    ? `${WORDS[localeOf(d.language)].speakers}: ${names.join(localeOf(d.language) === 'fa' ? '، ' : ', ')}`
+    : null;
 }
 
 /** The subject, in the owner's app language. */
@@ -96,7 +106,10 @@ export function emailSubject(d: Pick<DigestForEmail, 'displayTitle'>, uiLocale: 
 
 /** A file name mail clients accept: the title and day, no path or reserved characters, bounded. */
 export function attachmentName(d: Pick<DigestForEmail, 'displayTitle' | 'recordedAt'>): string {
-  const base = oneLine(d.displayTitle.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')).slice(0, 80).trim() || 'meeting';
+  const base =
+    oneLine(d.displayTitle.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' '))
+      .slice(0, 80)
+      .trim() || 'meeting';
   return `${base} ${d.recordedAt.slice(0, 10)}.pdf`;
 }
 
@@ -122,12 +135,17 @@ export function emailHtml(d: DigestForEmail, opts: { url: string; withPdf: boole
   const w = WORDS[localeOf(d.language)];
   const dir = localeOf(d.language) === 'fa' ? 'rtl' : 'ltr';
   const who = speakerLine(d);
-  const parts = [`<h1>${escapeHtml(oneLine(d.displayTitle))}</h1>`, `<p>${escapeHtml(meetingDate(d.recordedAt, d.language))}${who ? `<br>${escapeHtml(who)}` : ''}</p>`];
+  const parts = [
+    `<h1>${escapeHtml(oneLine(d.displayTitle))}</h1>`,
+    `<p>${escapeHtml(meetingDate(d.recordedAt, d.language))}${who ? `<br>${escapeHtml(who)}` : ''}</p>`,
+  ];
   for (const b of digestBlocks(d.sections, d.language)) {
     parts.push(`<h2>${escapeHtml(b.heading)}</h2>`);
     if (b.text) parts.push(`<p>${escapeHtml(b.text)}</p>`);
     if (b.items.length) parts.push(`<ul>${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`);
   }
-  parts.push(`<p>${escapeHtml(opts.withPdf ? w.attached : w.noPdf)} <a href="${escapeHtml(opts.url)}">${escapeHtml(w.open)}</a></p>`);
+  parts.push(
+    `<p>${escapeHtml(opts.withPdf ? w.attached : w.noPdf)} <a href="${escapeHtml(opts.url)}">${escapeHtml(w.open)}</a></p>`,
+  );
   return `<!doctype html><html lang="${localeOf(d.language)}" dir="${dir}"><body>${parts.join('\n')}</body></html>`;
 }

@@ -37,7 +37,9 @@ export interface Spend {
 /** Minutes a token spent in the 24 hours before `now`. */
 export function usedInWindow(spends: readonly Spend[], now: Date): number {
   const from = now.getTime() - DAY_MS;
-  return spends.filter((s) => s.at.getTime() > from && s.at.getTime() <= now.getTime()).reduce((a, s) => a + s.minutes, 0);
+  return spends
+    .filter((s) => s.at.getTime() > from && s.at.getTime() <= now.getTime())
+    .reduce((a, s) => a + s.minutes, 0);
 }
 
 /**
@@ -58,7 +60,11 @@ export function capRetryAfter(spends: readonly Spend[], cap: number, price: numb
 
 export type Refusal =
   | { code: 'DAILY_LIMIT_REACHED'; retryAfter: number | null }
-  | { code: 'TOKEN_DAILY_CAP'; details: { capMinutes: number; usedMinutes: number; requiredMinutes: number }; retryAfter: number | null }
+  | {
+      code: 'TOKEN_DAILY_CAP';
+      details: { capMinutes: number; usedMinutes: number; requiredMinutes: number };
+      retryAfter: number | null;
+    }
   | { code: 'INSUFFICIENT_MINUTES'; details: { requiredMinutes: number; balanceMinutes?: number } };
 
 export interface AdmissionInput {
@@ -89,7 +95,9 @@ export function admit(i: AdmissionInput): Refusal | null {
     // On a meeting the contract's 429 has no Retry-After ("will not pass by waiting"); on an Ask it
     // says when the oldest Ask of the window leaves it.
     if (i.against === 'available') return { code: 'DAILY_LIMIT_REACHED', retryAfter: null };
-    const retryAfter = i.dailyCount.oldestAt ? Math.max(1, Math.ceil((i.dailyCount.oldestAt.getTime() + DAY_MS - i.now.getTime()) / 1000)) : null;
+    const retryAfter = i.dailyCount.oldestAt
+      ? Math.max(1, Math.ceil((i.dailyCount.oldestAt.getTime() + DAY_MS - i.now.getTime()) / 1000))
+      : null;
     return { code: 'DAILY_LIMIT_REACHED', retryAfter };
   }
   if (i.tokenCap) {
@@ -104,7 +112,12 @@ export function admit(i: AdmissionInput): Refusal | null {
   }
   const have = i.against === 'available' ? availableOf(i.facts) : balanceOf(i.facts);
   if (have >= i.price) return null;
-  const overdraftAllowed = i.trialOverdraftMinutes > 0 && i.facts.hasTrialCredit && !i.facts.hasPurchase && have >= 0 && i.price - have <= i.trialOverdraftMinutes;
+  const overdraftAllowed =
+    i.trialOverdraftMinutes > 0 &&
+    i.facts.hasTrialCredit &&
+    !i.facts.hasPurchase &&
+    have >= 0 &&
+    i.price - have <= i.trialOverdraftMinutes;
   if (overdraftAllowed) return null;
   return {
     code: 'INSUFFICIENT_MINUTES',

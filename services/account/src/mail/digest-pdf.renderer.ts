@@ -39,7 +39,12 @@ function writeRtl(doc: Doc, text: string): void {
  * paragraph (Persian) is right-aligned in reading order; the rest is left to pdfkit.
  */
 export async function renderDigestPdf(d: DigestForEmail, fonts: PdfFonts): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: oneLine(d.displayTitle), Creator: 'Meeting Memory' }, lang: d.language === 'fa' ? 'fa' : 'en' });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: { Title: oneLine(d.displayTitle), Creator: 'Meeting Memory' },
+    lang: d.language === 'fa' ? 'fa' : 'en',
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -52,7 +57,10 @@ export async function renderDigestPdf(d: DigestForEmail, fonts: PdfFonts): Promi
   const bold = fonts.bold ? 'body-bold' : fonts.regular ? 'body' : 'Helvetica-Bold';
   const persian = d.language === 'fa';
   const write = (text: string, font: string, size: number, opts: { color?: string; gap?: number } = {}) => {
-    doc.font(font).fontSize(size).fillColor(opts.color ?? '#111111');
+    doc
+      .font(font)
+      .fontSize(size)
+      .fillColor(opts.color ?? '#111111');
     // In a Persian digest a line with no Latin letter at all (a date in Persian digits) reads right to left too.
     if (isRtlText(text) || (persian && !/\p{Script=Latin}/u.test(text))) writeRtl(doc, text);
     else doc.text(text, doc.page.margins.left, doc.y, { align: 'left' });

@@ -35,7 +35,8 @@ export function createSmtpMailer(cfg: { smtpUrl: string | null; from: string }):
         return { messageId: String(info.messageId ?? '') };
       } catch (err) {
         const code = (err as { responseCode?: number }).responseCode;
-        if (typeof code === 'number' && code >= 500 && code < 600) throw new PermanentMailError(`SMTP refused the message (${code}): ${(err as Error).message}`);
+        if (typeof code === 'number' && code >= 500 && code < 600)
+          throw new PermanentMailError(`SMTP refused the message (${code}): ${(err as Error).message}`);
         throw err;
       }
     },

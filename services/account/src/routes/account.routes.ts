@@ -13,7 +13,10 @@ export interface AccountRouteDeps {
 /** The Account resource: owner from the principal (never phone or email), wallet and settings. */
 async function accountOf(res: Response, deps: AccountRouteDeps, settings?: AccountSettings): Promise<GetAccountOutput> {
   const p = principalOf(res);
-  const [summary, current] = await Promise.all([deps.wallet.summary(p.accountId, null), settings ?? deps.settings.settings(p.accountId)]);
+  const [summary, current] = await Promise.all([
+    deps.wallet.summary(p.accountId, null),
+    settings ?? deps.settings.settings(p.accountId),
+  ]);
   return {
     owner: { type: 'user', id: p.accountId, displayName: p.displayName },
     wallet: { balanceMinutes: summary.balanceMinutes },

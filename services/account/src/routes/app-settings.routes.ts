@@ -12,9 +12,14 @@ import type { WalletService } from '../services/wallet.service';
  */
 export function appSettingsRoutes(deps: { settings: SettingsService }): Router {
   const router = Router();
-  mountOperation(router, 'appUpdateSettings', async ({ body }, { res }) => ({ settings: await deps.settings.update(principalOf(res).accountId, body) }), {
-    guards: [appPrincipalOnly],
-  });
+  mountOperation(
+    router,
+    'appUpdateSettings',
+    async ({ body }, { res }) => ({ settings: await deps.settings.update(principalOf(res).accountId, body) }),
+    {
+      guards: [appPrincipalOnly],
+    },
+  );
   return router;
 }
 
@@ -28,12 +33,23 @@ export function appWalletRoutes(deps: { wallet: WalletService; db: Kysely<Databa
       const p = principalOf(res);
       const [figures, rows] = await Promise.all([
         deps.wallet.summary(p.accountId, null),
-        deps.db.selectFrom('ledgerEntry').select(['kind', 'creditKind', 'minutes', 'createdAt']).where('accountId', '=', p.accountId).orderBy('createdAt', 'desc').limit(20).execute(),
+        deps.db
+          .selectFrom('ledgerEntry')
+          .select(['kind', 'creditKind', 'minutes', 'createdAt'])
+          .where('accountId', '=', p.accountId)
+          .orderBy('createdAt', 'desc')
+          .limit(20)
+          .execute(),
       ]);
       return {
         balanceMinutes: figures.balanceMinutes,
         heldMinutes: figures.balanceMinutes - figures.availableMinutes,
-        entries: rows.map((r) => ({ kind: r.kind, creditKind: r.creditKind, minutes: r.minutes, createdAt: r.createdAt.toISOString() })),
+        entries: rows.map((r) => ({
+          kind: r.kind,
+          creditKind: r.creditKind,
+          minutes: r.minutes,
+          createdAt: r.createdAt.toISOString(),
+        })),
       };
     },
     { guards: [appPrincipalOnly] },

@@ -19,11 +19,15 @@ export function keytermRulesFirst(req: Request, _res: Response, next: NextFuncti
 /** GET and PUT /account/keyterms. */
 export function keytermsRoutes(deps: { settings: SettingsService }): Router {
   const router = Router();
-  mountOperation(router, 'getAccountKeyterms', async (_input, { res }) => ({ keyterms: await deps.settings.keyterms(principalOf(res).accountId) }));
+  mountOperation(router, 'getAccountKeyterms', async (_input, { res }) => ({
+    keyterms: await deps.settings.keyterms(principalOf(res).accountId),
+  }));
   mountOperation(
     router,
     'replaceAccountKeyterms',
-    async ({ body }, { res }) => ({ keyterms: await deps.settings.replaceKeyterms(principalOf(res).accountId, body.keyterms) }),
+    async ({ body }, { res }) => ({
+      keyterms: await deps.settings.replaceKeyterms(principalOf(res).accountId, body.keyterms),
+    }),
     { guards: [keytermRulesFirst] },
   );
   return router;

@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { operationOf, type WhoamiOutput } from '@mm/contract';
-import { ApiError, checkUrlEncoding, hasScope, PRINCIPAL_HEADER, requestObserver, writeError, type Principal, type PrincipalVerifier, type RequestFacts } from '@mm/http';
+import {
+  ApiError,
+  checkUrlEncoding,
+  hasScope,
+  PRINCIPAL_HEADER,
+  requestObserver,
+  writeError,
+  type Principal,
+  type PrincipalVerifier,
+  type RequestFacts,
+} from '@mm/http';
 import type { WalletService } from '../services/wallet.service';
 
 export interface WhoamiDeps {
@@ -12,13 +22,25 @@ export interface WhoamiDeps {
 }
 
 /** The Token info resource, from the principal and the wallet's figures. */
-export function tokenInfo(p: Principal, s: { balanceMinutes: number; usedMinutes24h: number }, limits: WhoamiDeps['uploadLimits']): { schemaVersion: 1 } & WhoamiOutput {
+export function tokenInfo(
+  p: Principal,
+  s: { balanceMinutes: number; usedMinutes24h: number },
+  limits: WhoamiDeps['uploadLimits'],
+): { schemaVersion: 1 } & WhoamiOutput {
   // Only a token's principal reaches whoami (the gateway routes no app session to it).
-  if (p.tokenId === null || p.tokenName === null) throw new ApiError('TOKEN_NOT_ACCEPTED', 'whoami describes an API token; this request carries none.');
+  if (p.tokenId === null || p.tokenName === null)
+    throw new ApiError('TOKEN_NOT_ACCEPTED', 'whoami describes an API token; this request carries none.');
   return {
     schemaVersion: 1 as const,
     owner: { type: 'user', id: p.accountId, displayName: p.displayName },
-    token: { id: p.tokenId, name: p.tokenName, scopes: p.scopes, dailyMinuteCap: p.dailyMinuteCap, usedMinutes24h: s.usedMinutes24h, expiresAt: p.tokenExpiresAt },
+    token: {
+      id: p.tokenId,
+      name: p.tokenName,
+      scopes: p.scopes,
+      dailyMinuteCap: p.dailyMinuteCap,
+      usedMinutes24h: s.usedMinutes24h,
+      expiresAt: p.tokenExpiresAt,
+    },
     wallet: hasScope(p, 'account:read') ? { balanceMinutes: s.balanceMinutes } : null,
     limits,
   };
@@ -50,7 +72,8 @@ export function whoamiHandler(deps: WhoamiDeps): (req: IncomingMessage, res: Ser
       facts.principal = p;
       checkUrlEncoding(url);
       const query = url.slice(path.length + 1);
-      if (query) throw new ApiError('VALIDATION', `query parameter ${decodeURIComponent(query.split('=')[0])} is not allowed`);
+      if (query)
+        throw new ApiError('VALIDATION', `query parameter ${decodeURIComponent(query.split('=')[0])} is not allowed`);
       send(res, tokenInfo(p, await deps.wallet.summary(p.accountId, p.tokenId), deps.uploadLimits));
     })().catch((err: unknown) => writeError(res, err, deps.logger, facts.reqId));
     return true;

@@ -6,7 +6,8 @@ import { SettingsRepository } from '../db/settings.repository';
 import { editedNoteText, learnCandidates, noteKey, type LearnInput } from '../domain/memory-note';
 import { digestNotes, type DigestForNotes } from '../domain/digest-notes';
 
-const disabled = () => new ApiError('MEMORY_DISABLED', 'Memory is switched off for this account; notes cannot be edited or deleted.');
+const disabled = () =>
+  new ApiError('MEMORY_DISABLED', 'Memory is switched off for this account; notes cannot be edited or deleted.');
 const noNote = () => new ApiError('NOT_FOUND', 'No memory note with that id.');
 
 export interface LearnResult {
@@ -82,7 +83,12 @@ export class MemoryService {
     return this.db.transaction().execute(async (trx) => {
       const { memoryLearningEnabled } = await this.settings.settings(trx, input.accountId);
       const first = await this.repo.markLearned(trx, input.accountId, input.meetingId, memoryLearningEnabled);
-      const result: LearnResult = { applied: first && memoryLearningEnabled, replay: !first, added: 0, strengthened: 0 };
+      const result: LearnResult = {
+        applied: first && memoryLearningEnabled,
+        replay: !first,
+        added: 0,
+        strengthened: 0,
+      };
       if (!result.applied) return result;
       // One order for every meeting, so two meetings learning the same notes at once cannot deadlock.
       const candidates = learnCandidates(input).sort((a, b) => (a.category + a.key < b.category + b.key ? -1 : 1));

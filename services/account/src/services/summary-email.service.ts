@@ -45,7 +45,10 @@ export class SummaryEmailService {
    * Sends the digest's email if it should go. A failure worth retrying is thrown (the fact is
    * redelivered), unless `lastAttempt`: then the email is given up and recorded as failed.
    */
-  async send(d: DigestForEmail & { accountId: string }, opts: { lastAttempt?: boolean } = {}): Promise<SummaryEmailOutcome> {
+  async send(
+    d: DigestForEmail & { accountId: string },
+    opts: { lastAttempt?: boolean } = {},
+  ): Promise<SummaryEmailOutcome> {
     const settings = await this.settings.settings(this.deps.db, d.accountId);
     if (!settings.summaryEmailEnabled) return 'setting-off';
     const mailer = this.deps.mailer;
@@ -54,7 +57,10 @@ export class SummaryEmailService {
     if (state === 'sent' || state === 'failed') return 'already-handled';
     const contact = await this.contact(d.accountId).catch((err: unknown) => {
       if (!opts.lastAttempt) throw err;
-      this.deps.logger.error({ err, recordingId: d.recordingId }, 'summary email given up: no answer about the owner\'s address');
+      this.deps.logger.error(
+        { err, recordingId: d.recordingId },
+        "summary email given up: no answer about the owner's address",
+      );
       return 'gave-up' as const;
     });
     if (contact === 'gave-up') return 'failed';
@@ -62,13 +68,18 @@ export class SummaryEmailService {
     const claim = await this.repo.claim(d.accountId, d.recordingId, CLAIM_STALE_SECONDS);
     // On the last attempt the other delivery is left to finish what it started.
     if (claim === 'sending' && opts.lastAttempt) return 'already-handled';
-    if (claim === 'sending') throw new EmailBusyError(`the summary email of ${d.recordingId} is being sent by another delivery`);
+    if (claim === 'sending')
+      throw new EmailBusyError(`the summary email of ${d.recordingId} is being sent by another delivery`);
     if (claim !== 'claimed') return 'already-handled';
     try {
       // Without a font for its script a Persian digest goes without the PDF rather than with an unreadable one.
       const withPdf = canRenderLanguage(this.deps.fonts, d.language);
       const pdf = withPdf ? await renderDigestPdf(d, this.deps.fonts) : null;
-      if (!withPdf) this.deps.logger.warn({ recordingId: d.recordingId }, 'no PDF font can write this digest; sending it without the PDF');
+      if (!withPdf)
+        this.deps.logger.warn(
+          { recordingId: d.recordingId },
+          'no PDF font can write this digest; sending it without the PDF',
+        );
       const body = { url: `${this.deps.appUrl}/recordings/${d.recordingId}`, withPdf };
       const { messageId } = await mailer.send({
         to: contact.email,

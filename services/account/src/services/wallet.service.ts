@@ -63,10 +63,17 @@ export class WalletService {
     }
   }
 
-  async credit(accountId: string, minutes: number, kind: CreditKind, reference: string, clock?: Date): Promise<{ balanceMinutes: number }> {
+  async credit(
+    accountId: string,
+    minutes: number,
+    kind: CreditKind,
+    reference: string,
+    clock?: Date,
+  ): Promise<{ balanceMinutes: number }> {
     return this.move(accountId, async (trx) => {
       await this.repo.lock(trx, accountId);
-      if (!(await this.repo.byReference(trx, reference))) await this.repo.insert(trx, { accountId, kind: 'credit', creditKind: kind, minutes, reference, ...at(clock) });
+      if (!(await this.repo.byReference(trx, reference)))
+        await this.repo.insert(trx, { accountId, kind: 'credit', creditKind: kind, minutes, reference, ...at(clock) });
       return { balanceMinutes: balanceOf(await this.repo.facts(trx, accountId)) };
     });
   }
@@ -81,18 +88,32 @@ export class WalletService {
       const refusal = req.force
         ? null
         : admit({
-        facts: await this.repo.facts(trx, req.accountId),
-        price: req.minutes,
-        now,
-        dailyCount: { ...(await this.repo.dailyCount(trx, req.accountId, 'hold', now)), limit: this.limits.dailyMeetingLimit },
-        tokenCap: req.tokenId && req.dailyMinuteCap !== null ? { cap: req.dailyMinuteCap, spends: await this.repo.tokenSpends(trx, req.tokenId, now) } : null,
-        showBalance: req.showBalance,
-        trialOverdraftMinutes: this.limits.trialOverdraftMinutes,
-        against: 'available',
-      });
+            facts: await this.repo.facts(trx, req.accountId),
+            price: req.minutes,
+            now,
+            dailyCount: {
+              ...(await this.repo.dailyCount(trx, req.accountId, 'hold', now)),
+              limit: this.limits.dailyMeetingLimit,
+            },
+            tokenCap:
+              req.tokenId && req.dailyMinuteCap !== null
+                ? { cap: req.dailyMinuteCap, spends: await this.repo.tokenSpends(trx, req.tokenId, now) }
+                : null,
+            showBalance: req.showBalance,
+            trialOverdraftMinutes: this.limits.trialOverdraftMinutes,
+            against: 'available',
+          });
       if (refusal) refuse(refusal);
       if (req.dryRun) return { held: false, replay: false };
-      await this.repo.insert(trx, { accountId: req.accountId, kind: 'hold', minutes: req.minutes, reference: `hold:${req.reference}`, tokenId: req.tokenId, forced: req.force === true, ...at(clock) });
+      await this.repo.insert(trx, {
+        accountId: req.accountId,
+        kind: 'hold',
+        minutes: req.minutes,
+        reference: `hold:${req.reference}`,
+        tokenId: req.tokenId,
+        forced: req.force === true,
+        ...at(clock),
+      });
       return { held: true as const, replay: false };
     });
   }
@@ -110,7 +131,13 @@ export class WalletService {
     return this.close(accountId, reference, 'release', undefined, clock);
   }
 
-  private async close(accountId: string, reference: string, kind: 'capture' | 'release', minutes?: number, clock?: Date): Promise<{ captured: boolean }> {
+  private async close(
+    accountId: string,
+    reference: string,
+    kind: 'capture' | 'release',
+    minutes?: number,
+    clock?: Date,
+  ): Promise<{ captured: boolean }> {
     return this.move(accountId, async (trx) => {
       await this.repo.lock(trx, accountId);
       const hold = await this.repo.byReference(trx, `hold:${reference}`);
@@ -118,7 +145,15 @@ export class WalletService {
       const closed = await this.repo.closing(trx, hold.reference);
       if (closed) return { captured: closed.kind === 'capture' };
       const charged = kind === 'capture' ? Math.min(hold.minutes, minutes ?? hold.minutes) : 0;
-      await this.repo.insert(trx, { accountId, kind, minutes: charged, reference: `${kind}:${reference}`, holdReference: hold.reference, tokenId: hold.tokenId, ...at(clock) });
+      await this.repo.insert(trx, {
+        accountId,
+        kind,
+        minutes: charged,
+        reference: `${kind}:${reference}`,
+        holdReference: hold.reference,
+        tokenId: hold.tokenId,
+        ...at(clock),
+      });
       return { captured: kind === 'capture' };
     });
   }
@@ -133,22 +168,41 @@ export class WalletService {
         facts: await this.repo.facts(trx, req.accountId),
         price: req.minutes,
         now,
-        dailyCount: { ...(await this.repo.dailyCount(trx, req.accountId, 'ask_charge', now)), limit: this.limits.dailyAskLimit },
-        tokenCap: req.tokenId && req.dailyMinuteCap !== null ? { cap: req.dailyMinuteCap, spends: await this.repo.tokenSpends(trx, req.tokenId, now) } : null,
+        dailyCount: {
+          ...(await this.repo.dailyCount(trx, req.accountId, 'ask_charge', now)),
+          limit: this.limits.dailyAskLimit,
+        },
+        tokenCap:
+          req.tokenId && req.dailyMinuteCap !== null
+            ? { cap: req.dailyMinuteCap, spends: await this.repo.tokenSpends(trx, req.tokenId, now) }
+            : null,
         showBalance: req.showBalance,
         trialOverdraftMinutes: 0,
         against: 'balance',
       });
       if (refusal) refuse(refusal);
       if (req.dryRun) return { charged: false, replay: false };
-      await this.repo.insert(trx, { accountId: req.accountId, kind: 'ask_charge', minutes: req.minutes, reference: `ask:${req.reference}`, tokenId: req.tokenId, ...at(clock) });
+      await this.repo.insert(trx, {
+        accountId: req.accountId,
+        kind: 'ask_charge',
+        minutes: req.minutes,
+        reference: `ask:${req.reference}`,
+        tokenId: req.tokenId,
+        ...at(clock),
+      });
       return { charged: true as const, replay: false };
     });
   }
 
   /** Open holds older than `olderThanSeconds`, for the recordings service's reconciler. */
-  async staleHolds(olderThanSeconds: number, limit = 100, after?: { createdAt: string; reference: string }): Promise<{ holds: { accountId: string; reference: string; createdAt: string }[] }> {
-    return { holds: await this.repo.openHoldsBefore(this.db, new Date(Date.now() - olderThanSeconds * 1000), limit, after) };
+  async staleHolds(
+    olderThanSeconds: number,
+    limit = 100,
+    after?: { createdAt: string; reference: string },
+  ): Promise<{ holds: { accountId: string; reference: string; createdAt: string }[] }> {
+    return {
+      holds: await this.repo.openHoldsBefore(this.db, new Date(Date.now() - olderThanSeconds * 1000), limit, after),
+    };
   }
 
   /** Balance, available minutes and a token's 24-hour use, for whoami and the account. */
@@ -163,5 +217,4 @@ export class WalletService {
     }
     return { balanceMinutes: s.balance, availableMinutes: s.balance - s.openHolds, usedMinutes24h: s.used };
   }
-
 }

@@ -146,30 +146,54 @@ export class WalletModel {
       // A meeting's refusal does not pass by waiting (no Retry-After); an Ask's says when the oldest leaves the window.
       if (what === 'meeting') return { ok: false, code: 'DAILY_LIMIT_REACHED', retryAfter: null };
       const oldest = Math.min(...today.map((e) => e.at));
-      return { ok: false, code: 'DAILY_LIMIT_REACHED', retryAfter: Math.max(1, Math.ceil((oldest + DAY_MS - this.now) / 1000)) };
+      return {
+        ok: false,
+        code: 'DAILY_LIMIT_REACHED',
+        retryAfter: Math.max(1, Math.ceil((oldest + DAY_MS - this.now) / 1000)),
+      };
     }
     // 2. The token's cap over the rolling 24 h.
     if (caller.tokenId !== null && caller.cap !== null) {
       const used = this.used24h(caller.tokenId);
       if (used + price > caller.cap) {
-        return { ok: false, code: 'TOKEN_DAILY_CAP', details: { capMinutes: caller.cap, usedMinutes: used, requiredMinutes: price }, retryAfter: this.capWait(caller.tokenId, caller.cap, price) };
+        return {
+          ok: false,
+          code: 'TOKEN_DAILY_CAP',
+          details: { capMinutes: caller.cap, usedMinutes: used, requiredMinutes: price },
+          retryAfter: this.capWait(caller.tokenId, caller.cap, price),
+        };
       }
     }
     // 3. The balance: meetings against the balance less meetings in progress, Asks against the balance.
     const have = what === 'meeting' ? this.available() : this.balance();
     if (have >= price) return null;
     // Trial overdraft: trial minutes, never bought, not already below 0, shortfall within the allowance; meetings only.
-    if (what === 'meeting' && this.hasTrial && !this.hasPurchase && have >= 0 && price - have <= this.limits.trialOverdraftMinutes) return null;
-    return { ok: false, code: 'INSUFFICIENT_MINUTES', details: { requiredMinutes: price, ...(caller.showBalance ? { balanceMinutes: have } : {}) } };
+    if (
+      what === 'meeting' &&
+      this.hasTrial &&
+      !this.hasPurchase &&
+      have >= 0 &&
+      price - have <= this.limits.trialOverdraftMinutes
+    )
+      return null;
+    return {
+      ok: false,
+      code: 'INSUFFICIENT_MINUTES',
+      details: { requiredMinutes: price, ...(caller.showBalance ? { balanceMinutes: have } : {}) },
+    };
   }
 
   /** Seconds until enough spending ages out of the window; null when the price alone exceeds the cap. */
   private capWait(tokenId: string, cap: number, price: number): number | null {
     if (price > cap) return null;
     // Try each moment a spend leaves the window, earliest first; the first that makes room wins.
-    const leaves = this.spends(tokenId).map((s) => s.at + DAY_MS).sort((a, b) => a - b);
+    const leaves = this.spends(tokenId)
+      .map((s) => s.at + DAY_MS)
+      .sort((a, b) => a - b);
     for (const t of leaves) {
-      const usedThen = this.spends(tokenId).filter((s) => s.at + DAY_MS > t).reduce((a, s) => a + s.minutes, 0);
+      const usedThen = this.spends(tokenId)
+        .filter((s) => s.at + DAY_MS > t)
+        .reduce((a, s) => a + s.minutes, 0);
       if (usedThen + price <= cap) return Math.max(1, Math.ceil((t - this.now) / 1000));
     }
     return 1;
@@ -180,7 +204,11 @@ const ADVANCES = [1000, 60_000, 3_600_000, 6 * 3_600_000, DAY_MS - 1000, DAY_MS,
 
 /** A sequence's setting: limits small enough to be reached, and three callers. */
 export function randomSetting(rng: Rng, seq: number) {
-  const limits: Limits = { dailyMeetingLimit: rng.int(2, 8), dailyAskLimit: rng.int(2, 8), trialOverdraftMinutes: rng.pick([0, 10, 30]) };
+  const limits: Limits = {
+    dailyMeetingLimit: rng.int(2, 8),
+    dailyAskLimit: rng.int(2, 8),
+    trialOverdraftMinutes: rng.pick([0, 10, 30]),
+  };
   const callers: Caller[] = [
     { tokenId: `tok_capped_${seq}`, cap: rng.int(15, 120), showBalance: rng.next() < 0.5 },
     { tokenId: `tok_free_${seq}`, cap: null, showBalance: false },
@@ -194,14 +222,21 @@ export function randomOp(rng: Rng, model: WalletModel, callers: Caller[], n: num
   const r = rng.next();
   const holdRefs = [...model.holds.keys()];
   const open = holdRefs.filter((k) => model.holds.get(k)!.state === 'open');
-  if (r < 0.14) return { kind: 'credit', ref: `cr_${n}`, creditKind: rng.pick(['trial', 'trial', 'grant', 'purchase'] as const), minutes: rng.int(1, 60) };
+  if (r < 0.14)
+    return {
+      kind: 'credit',
+      ref: `cr_${n}`,
+      creditKind: rng.pick(['trial', 'trial', 'grant', 'purchase'] as const),
+      minutes: rng.int(1, 60),
+    };
   if (r < 0.38) return { kind: 'hold', ref: `m_${n}`, minutes: rng.int(1, 40), caller: rng.pick(callers) };
   if (r < 0.52 && holdRefs.length) {
     const ref = open.length && rng.next() < 0.85 ? rng.pick(open) : rng.pick(holdRefs);
     const held = model.holds.get(ref)!.minutes;
     return { kind: 'capture', ref, minutes: rng.next() < 0.4 ? undefined : rng.int(0, held + 5) };
   }
-  if (r < 0.6 && holdRefs.length) return { kind: 'release', ref: open.length && rng.next() < 0.85 ? rng.pick(open) : rng.pick(holdRefs) };
+  if (r < 0.6 && holdRefs.length)
+    return { kind: 'release', ref: open.length && rng.next() < 0.85 ? rng.pick(open) : rng.pick(holdRefs) };
   if (r < 0.74) return { kind: 'ask', ref: `a_${n}`, minutes: rng.int(1, 20), caller: rng.pick(callers) };
   if (r < 0.9) return { kind: 'advance', ms: rng.pick(ADVANCES) };
   // A repeat of an earlier request (same reference and body): idempotency, or a second try after a refusal.
@@ -223,7 +258,10 @@ export function newSequence(seed: number) {
   const trial = rng.next() < 0.5 ? rng.int(5, 40) : 0;
   const past: Op[] = [];
   const next = (): Op => {
-    const op: Op = past.length === 0 && trial > 0 ? { kind: 'credit', ref: 'cr_trial', creditKind: 'trial', minutes: trial } : randomOp(rng, model, callers, past.length, past);
+    const op: Op =
+      past.length === 0 && trial > 0
+        ? { kind: 'credit', ref: 'cr_trial', creditKind: 'trial', minutes: trial }
+        : randomOp(rng, model, callers, past.length, past);
     past.push(op);
     return op;
   };

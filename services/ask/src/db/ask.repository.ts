@@ -22,7 +22,16 @@ export class AskRepository {
   }
 
   /** Claims an Ask before its work; false when another request holds the same key. */
-  async claim(row: { id: string; attempt: string; accountId: string; tokenId: string | null; target: Target; key: string | null; question: string; minutes: number }): Promise<boolean> {
+  async claim(row: {
+    id: string;
+    attempt: string;
+    accountId: string;
+    tokenId: string | null;
+    target: Target;
+    key: string | null;
+    question: string;
+    minutes: number;
+  }): Promise<boolean> {
     const inserted = await this.db
       .insertInto('ask')
       .values({
@@ -39,7 +48,12 @@ export class AskRepository {
         answer: null,
         answeredAt: null,
       })
-      .onConflict((oc) => oc.columns(['accountId', 'targetKind', 'targetId', 'idempotencyKey']).where('idempotencyKey', 'is not', null).doNothing())
+      .onConflict((oc) =>
+        oc
+          .columns(['accountId', 'targetKind', 'targetId', 'idempotencyKey'])
+          .where('idempotencyKey', 'is not', null)
+          .doNothing(),
+      )
       .returning('id')
       .executeTakeFirst();
     return inserted !== undefined;
@@ -73,7 +87,12 @@ export class AskRepository {
 
   /** Forgets a claim whose Ask failed (the same key runs for real next time), unless it was taken over. */
   async release(id: string, attempt: string): Promise<void> {
-    await this.db.deleteFrom('ask').where('id', '=', id).where('attempt', '=', attempt).where('state', '=', 'answering').execute();
+    await this.db
+      .deleteFrom('ask')
+      .where('id', '=', id)
+      .where('attempt', '=', attempt)
+      .where('state', '=', 'answering')
+      .execute();
   }
 
   async get(id: string): Promise<AskRow | undefined> {
@@ -81,7 +100,11 @@ export class AskRepository {
   }
 
   /** The account's answered Asks on a meeting or series, newest first, as the app shows them. */
-  async answeredOf(accountId: string, target: Target, limit: number): Promise<{ id: string; question: string; answer: unknown; createdAt: Date }[]> {
+  async answeredOf(
+    accountId: string,
+    target: Target,
+    limit: number,
+  ): Promise<{ id: string; question: string; answer: unknown; createdAt: Date }[]> {
     return this.db
       .selectFrom('ask')
       .select(['id', 'question', 'answer', 'createdAt'])

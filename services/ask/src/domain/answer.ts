@@ -13,7 +13,9 @@ export interface Citation {
   recordingId?: string;
 }
 
-export type Finished = { ok: true; answer: string; citations: Citation[]; refused: boolean } | { ok: false; reason: string };
+export type Finished =
+  | { ok: true; answer: string; citations: Citation[]; refused: boolean }
+  | { ok: false; reason: string };
 
 const MARKER = /\[(\d+)\]/g;
 
@@ -25,10 +27,16 @@ const keyOf = (c: { recordingId?: string; startMs: number }) => `${c.recordingId
  * citations listed in the order first cited, at most `maxCitations` (later markers are removed).
  * A draft whose every citation was invented is not an answer (GENERATE_FAILED).
  */
-export function finishAnswer(draft: AnswerDraft, turns: readonly Turn[], maxCitations: number, series: boolean): Finished {
+export function finishAnswer(
+  draft: AnswerDraft,
+  turns: readonly Turn[],
+  maxCitations: number,
+  series: boolean,
+): Finished {
   const real = new Map(turns.map((t) => [keyOf(series ? t : { startMs: t.startMs }), t]));
   const resolved = draft.citations.map((c) => real.get(keyOf(series ? c : { startMs: c.startMs })) ?? null);
-  if (draft.citations.length > 0 && resolved.every((t) => t === null)) return { ok: false, reason: 'every citation points at no real turn' };
+  if (draft.citations.length > 0 && resolved.every((t) => t === null))
+    return { ok: false, reason: 'every citation points at no real turn' };
 
   const numberOf = new Map<number, number>(); // draft index → new number
   const citations: Citation[] = [];
@@ -43,7 +51,11 @@ export function finishAnswer(draft: AnswerDraft, turns: readonly Turn[], maxCita
       if (same >= 0) number = same + 1;
       else {
         if (citations.length >= maxCitations) return '';
-        citations.push(series ? { startMs: turn.startMs, speaker: turn.speaker || null, recordingId: turn.recordingId } : { startMs: turn.startMs, speaker: turn.speaker || null });
+        citations.push(
+          series
+            ? { startMs: turn.startMs, speaker: turn.speaker || null, recordingId: turn.recordingId }
+            : { startMs: turn.startMs, speaker: turn.speaker || null },
+        );
         number = citations.length;
       }
       numberOf.set(i, number);
@@ -52,7 +64,10 @@ export function finishAnswer(draft: AnswerDraft, turns: readonly Turn[], maxCita
   });
   // A repeated marker right after itself ([1][1]) says nothing more.
   text = text.replace(/(\[\d+\])(?:\1)+/g, '$1');
-  text = text.replace(/[ \t]+([.,;:!?،؛])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim();
+  text = text
+    .replace(/[ \t]+([.,;:!?،؛])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
   if (!text) return { ok: false, reason: 'the answer is empty' };
   return { ok: true, answer: text, citations, refused: draft.refused };
 }

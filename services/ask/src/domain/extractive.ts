@@ -44,15 +44,20 @@ export function extractiveAnswer(input: AskInput): AnswerDraft {
   let query = input.question;
   if (contentWords(query).length < 2 && input.history.length > 0) query = `${query} ${input.history[0].question}`;
   const ranked = rankTurns(query, input.turns);
-  if (ranked.length === 0) return { answer: input.series ? t.refusedSeries : t.refusedMeeting, citations: [], refused: true };
+  if (ranked.length === 0)
+    return { answer: input.series ? t.refusedSeries : t.refusedMeeting, citations: [], refused: true };
   const best = ranked[0].score;
-  const chosen = ranked.filter((r) => r.score >= best * KEEP_SHARE).slice(0, input.maxCitations).map((r) => r.turn);
+  const chosen = ranked
+    .filter((r) => r.score >= best * KEEP_SHARE)
+    .slice(0, input.maxCitations)
+    .map((r) => r.turn);
   const order = new Map(input.turns.map((turn, i) => [turn, i]));
   chosen.sort((a, b) => order.get(a)! - order.get(b)!);
   const parts: string[] = [t.intro];
   let lastTitle: string | null | undefined;
   chosen.forEach((turn, i) => {
-    if (input.series && turn.meetingTitle && turn.meetingTitle !== lastTitle) parts.push(t.inMeeting(turn.meetingTitle));
+    if (input.series && turn.meetingTitle && turn.meetingTitle !== lastTitle)
+      parts.push(t.inMeeting(turn.meetingTitle));
     lastTitle = turn.meetingTitle;
     const trimmed = excerptOf(turn.text, query).replace(/[.!?۔]+$/u, '');
     const said = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
@@ -60,7 +65,9 @@ export function extractiveAnswer(input: AskInput): AnswerDraft {
   });
   return {
     answer: parts.join(' '),
-    citations: chosen.map((turn) => (input.series ? { recordingId: turn.recordingId, startMs: turn.startMs } : { startMs: turn.startMs })),
+    citations: chosen.map((turn) =>
+      input.series ? { recordingId: turn.recordingId, startMs: turn.startMs } : { startMs: turn.startMs },
+    ),
     refused: false,
   };
 }

@@ -85,7 +85,10 @@ export function excerptOf(text: string, question: string, maxWords = EXCERPT_MAX
     const kept = sentences.filter(shares);
     if (kept.length > 0 && kept.join(' ').split(/\s+/).length <= maxWords * 1.5) return kept.join(' ');
   }
-  const first = Math.max(0, words.findIndex((w) => shares(w)));
+  const first = Math.max(
+    0,
+    words.findIndex((w) => shares(w)),
+  );
   const start = Math.max(0, first - 8);
   const end = Math.min(words.length, start + maxWords);
   return `${start > 0 ? '… ' : ''}${words.slice(start, end).join(' ')}${end < words.length ? ' …' : ''}`;

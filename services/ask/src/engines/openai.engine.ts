@@ -24,8 +24,15 @@ export class OpenAiAskEngine implements AskEngine {
   constructor(private readonly opts: OpenAiAskOptions) {}
 
   async answer(input: AskInput, documents: AskContext['documents']): Promise<AnswerDraft> {
-    const digests = documents.map((d) => `Meeting "${d.title ?? d.recordingId}" (${d.recordedAt.slice(0, 10)}) digest:\n${d.digestText}`).join('\n\n');
-    const turns = input.turns.map((t, i) => `T${i + 1} [${t.speaker} at ${clock(t.startMs)}${input.series ? `, meeting "${t.meetingTitle ?? t.recordingId}"` : ''}]: ${t.text}`).join('\n');
+    const digests = documents
+      .map((d) => `Meeting "${d.title ?? d.recordingId}" (${d.recordedAt.slice(0, 10)}) digest:\n${d.digestText}`)
+      .join('\n\n');
+    const turns = input.turns
+      .map(
+        (t, i) =>
+          `T${i + 1} [${t.speaker} at ${clock(t.startMs)}${input.series ? `, meeting "${t.meetingTitle ?? t.recordingId}"` : ''}]: ${t.text}`,
+      )
+      .join('\n');
     const history = input.history.map((h) => `Q: ${h.question}\nA: ${h.answer}`).join('\n');
     const system = [
       'You answer questions about meetings only from what was said in them.',
@@ -36,14 +43,27 @@ export class OpenAiAskEngine implements AskEngine {
     const user = `${digests}\n\nTurns:\n${turns}\n\n${history ? `Earlier questions on these meetings:\n${history}\n\n` : ''}Question: ${input.question}`;
     const res = await fetch(`${this.opts.baseUrl.replace(/\/$/, '')}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
-      body: JSON.stringify({ model: this.opts.model, temperature: 0.1, response_format: { type: 'json_object' }, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }),
+      headers: {
+        'content-type': 'application/json',
+        ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: this.opts.model,
+        temperature: 0.1,
+        response_format: { type: 'json_object' },
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+      }),
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 120_000),
     }).catch((err: unknown) => {
       throw new EngineFailed(`chat server unreachable: ${String(err)}`);
     });
     if (!res.ok) throw new EngineFailed(`chat server answered ${res.status}`);
-    const body = (await res.json().catch(() => null)) as { choices?: { message?: { content?: string | null } }[] } | null;
+    const body = (await res.json().catch(() => null)) as {
+      choices?: { message?: { content?: string | null } }[];
+    } | null;
     const content = body?.choices?.[0]?.message?.content;
     if (typeof content !== 'string') throw new EngineFailed('chat server answered without message content');
     let parsed: { answer?: unknown; citations?: unknown; refused?: unknown };
@@ -53,7 +73,9 @@ export class OpenAiAskEngine implements AskEngine {
       throw new EngineFailed('the model answered no JSON');
     }
     if (typeof parsed.answer !== 'string') throw new EngineFailed('the model answered no text');
-    const numbers = Array.isArray(parsed.citations) ? parsed.citations.map((c) => Number(String(c).replace(/^T/i, ''))) : [];
+    const numbers = Array.isArray(parsed.citations)
+      ? parsed.citations.map((c) => Number(String(c).replace(/^T/i, '')))
+      : [];
     return {
       answer: parsed.answer,
       // A number that is no turn keeps an impossible start time: finishAnswer drops it as invented.

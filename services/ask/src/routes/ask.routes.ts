@@ -23,17 +23,42 @@ export function askRoutes(deps: { asks: AskService }): Router {
   const replayFirst = (kind: 'recording' | 'series') => async (req: Request, res: Response, next: NextFunction) => {
     const replayOnly = req.headers[REPLAY_ONLY_HEADER];
     if (typeof replayOnly !== 'string') return next();
-    res.status(200).json(await asks.replayOnly(principalOf(res), { kind, id: String(req.params.id) }, req.headers['idempotency-key'], replayOnly));
+    res
+      .status(200)
+      .json(
+        await asks.replayOnly(
+          principalOf(res),
+          { kind, id: String(req.params.id) },
+          req.headers['idempotency-key'],
+          replayOnly,
+        ),
+      );
   };
 
-  mountOperation(router, 'quoteRecordingAsk', async ({ params }, { res }) => asks.quoteRecording(principalOf(res), params.id));
-  mountOperation(router, 'askRecording', async ({ params, body, headers }, { res }) => asks.askRecording(principalOf(res), params.id, body, headers['idempotency-key']), {
-    guards: [replayFirst('recording')],
-  });
-  mountOperation(router, 'quoteSeriesAsk', async ({ params }, { res }) => asks.quoteSeries(principalOf(res), params.id));
-  mountOperation(router, 'askSeries', async ({ params, body, headers }, { res }) => seriesAnswer(await asks.askSeries(principalOf(res), params.id, body, headers['idempotency-key'])), {
-    guards: [replayFirst('series')],
-  });
+  mountOperation(router, 'quoteRecordingAsk', async ({ params }, { res }) =>
+    asks.quoteRecording(principalOf(res), params.id),
+  );
+  mountOperation(
+    router,
+    'askRecording',
+    async ({ params, body, headers }, { res }) =>
+      asks.askRecording(principalOf(res), params.id, body, headers['idempotency-key']),
+    {
+      guards: [replayFirst('recording')],
+    },
+  );
+  mountOperation(router, 'quoteSeriesAsk', async ({ params }, { res }) =>
+    asks.quoteSeries(principalOf(res), params.id),
+  );
+  mountOperation(
+    router,
+    'askSeries',
+    async ({ params, body, headers }, { res }) =>
+      seriesAnswer(await asks.askSeries(principalOf(res), params.id, body, headers['idempotency-key'])),
+    {
+      guards: [replayFirst('series')],
+    },
+  );
   // The app's Ask tab (an app principal only): the person's earlier questions and answers.
   for (const kind of ['recording', 'series'] as const) {
     router.get(`/internal/app/${kind === 'recording' ? 'recordings' : 'series'}/:id/asks`, async (req, res) => {

@@ -38,7 +38,13 @@ export interface AskAnswer {
 /** Quotes and Asks, on one meeting or on a series. */
 export class AskService {
   constructor(
-    private readonly deps: { repo: AskRepository; context: ContextLoader; engine: AskEngine; nc: NatsConnection; logger: Logger },
+    private readonly deps: {
+      repo: AskRepository;
+      context: ContextLoader;
+      engine: AskEngine;
+      nc: NatsConnection;
+      logger: Logger;
+    },
   ) {}
 
   async quoteRecording(p: Principal, recordingId: string): Promise<{ minutes: number }> {
@@ -58,10 +64,19 @@ export class AskService {
    * newest first (the latest of them are what the next question reads as context). 404 unless
    * the person can still reach it.
    */
-  async earlier(p: Principal, target: Target, limit = 20): Promise<{ id: string; question: string; answer: AskAnswer; askedAt: string }[]> {
+  async earlier(
+    p: Principal,
+    target: Target,
+    limit = 20,
+  ): Promise<{ id: string; question: string; answer: AskAnswer; askedAt: string }[]> {
     await this.deps.context.reach(p, target);
     const rows = await this.deps.repo.answeredOf(p.accountId, target, limit);
-    return rows.map((r) => ({ id: r.id, question: r.question, answer: r.answer as AskAnswer, askedAt: r.createdAt.toISOString() }));
+    return rows.map((r) => ({
+      id: r.id,
+      question: r.question,
+      answer: r.answer as AskAnswer,
+      askedAt: r.createdAt.toISOString(),
+    }));
   }
 
   askRecording(p: Principal, recordingId: string, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
@@ -86,7 +101,8 @@ export class AskService {
 
   private async ask(p: Principal, target: Target, body: AskBody, headerKey: unknown): Promise<AskAnswer> {
     // Every series is 404 while series are switched off, before anything else is said of it.
-    if (target.kind === 'series' && !p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (target.kind === 'series' && !p.features.series)
+      throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
     // The Idempotency-Key header wins over the body's idempotencyKey.
     const key = readIdempotencyKey(headerKey ?? body.idempotencyKey);
@@ -102,14 +118,32 @@ export class AskService {
       }
       takenOver = first;
     }
-    const context = target.kind === 'recording' ? await this.deps.context.meeting(p, target.id) : await this.deps.context.series(p, target.id);
+    const context =
+      target.kind === 'recording'
+        ? await this.deps.context.meeting(p, target.id)
+        : await this.deps.context.series(p, target.id);
     if (body.maxMinutes !== undefined && context.minutes > body.maxMinutes) {
-      throw new ApiError('PRICE_ABOVE_MAX', `The price, ${context.minutes} minutes, is above maxMinutes; nothing was charged.`, { minutes: context.minutes, maxMinutes: body.maxMinutes });
+      throw new ApiError(
+        'PRICE_ABOVE_MAX',
+        `The price, ${context.minutes} minutes, is above maxMinutes; nothing was charged.`,
+        { minutes: context.minutes, maxMinutes: body.maxMinutes },
+      );
     }
     let id = takenOver?.id;
     if (!id) {
       id = newId('ask');
-      if (!(await this.deps.repo.claim({ id, attempt, accountId: p.accountId, tokenId: p.tokenId, target, key, question, minutes: context.minutes }))) {
+      if (
+        !(await this.deps.repo.claim({
+          id,
+          attempt,
+          accountId: p.accountId,
+          tokenId: p.tokenId,
+          target,
+          key,
+          question,
+          minutes: context.minutes,
+        }))
+      ) {
         // Another request with the same key got in first: answer as a repeat of it.
         return this.ask(p, target, body, headerKey);
       }
@@ -130,9 +164,16 @@ export class AskService {
         // The wallet may have charged (or did, and saving the answer failed): keep the claim, so
         // a retry with the same key takes it over with the same Ask id and is not charged twice.
         this.deps.logger.error({ err, askId: id }, 'ask failed after its charge was sent');
-        throw err instanceof ApiError ? err : new ApiError('INTERNAL', 'The answer could not be saved; retry with the same key (it is not charged twice).');
+        throw err instanceof ApiError
+          ? err
+          : new ApiError(
+              'INTERNAL',
+              'The answer could not be saved; retry with the same key (it is not charged twice).',
+            );
       }
-      await this.deps.repo.release(id, attempt).catch((e: unknown) => this.deps.logger.error({ err: e, askId: id }, 'could not release an Ask claim'));
+      await this.deps.repo
+        .release(id, attempt)
+        .catch((e: unknown) => this.deps.logger.error({ err: e, askId: id }, 'could not release an Ask claim'));
       throw err;
     }
   }
@@ -147,10 +188,18 @@ export class AskService {
     for (;;) {
       const first = await this.deps.repo.byKey(p.accountId, target, key);
       if (!first) return null;
-      if (first.tokenId !== p.tokenId) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was already used by another token or the app.');
+      if (first.tokenId !== p.tokenId)
+        throw new ApiError(
+          'IDEMPOTENCY_KEY_IN_USE',
+          'This Idempotency-Key was already used by another token or the app.',
+        );
       if (first.state === 'answered') return first;
       if (await this.deps.repo.takeOver(first.id, attempt, CLAIM_STALE_MS)) return { ...first, attempt };
-      if (Date.now() > until) throw new ApiError('INTERNAL', 'The first request with this Idempotency-Key is still running; retry with the same key.');
+      if (Date.now() > until)
+        throw new ApiError(
+          'INTERNAL',
+          'The first request with this Idempotency-Key is still running; retry with the same key.',
+        );
       await sleep(100);
     }
   }
@@ -161,7 +210,10 @@ export class AskService {
     const history = await this.deps.repo.history(p.accountId, target, HISTORY);
     let draft;
     try {
-      draft = await this.deps.engine.answer({ question, turns: context.turns, maxCitations, series, history }, context.documents);
+      draft = await this.deps.engine.answer(
+        { question, turns: context.turns, maxCitations, series, history },
+        context.documents,
+      );
     } catch (err) {
       this.deps.logger.warn({ err: String(err) }, 'ask engine failed');
       throw new ApiError('GENERATE_FAILED', 'The model could not answer; nothing was charged.');
@@ -171,7 +223,13 @@ export class AskService {
       this.deps.logger.warn({ reason: done.reason }, 'ask answer rejected');
       throw new ApiError('GENERATE_FAILED', 'The model could not answer from real turns; nothing was charged.');
     }
-    return { schemaVersion: 1, answer: done.answer, citations: done.citations, minutes: context.minutes, refused: done.refused };
+    return {
+      schemaVersion: 1,
+      answer: done.answer,
+      citations: done.citations,
+      minutes: context.minutes,
+      refused: done.refused,
+    };
   }
 
   private async charge(p: Principal, askId: string, minutes: number, opts: { dryRun?: true } = {}): Promise<void> {
@@ -179,7 +237,15 @@ export class AskService {
       await request(
         this.deps.nc,
         BUS.walletCharge,
-        { accountId: p.accountId, reference: askId, minutes, tokenId: p.tokenId, dailyMinuteCap: p.dailyMinuteCap, showBalance: p.source === 'app' || hasScope(p, 'account:read'), ...opts },
+        {
+          accountId: p.accountId,
+          reference: askId,
+          minutes,
+          tokenId: p.tokenId,
+          dailyMinuteCap: p.dailyMinuteCap,
+          showBalance: p.source === 'app' || hasScope(p, 'account:read'),
+          ...opts,
+        },
         { timeoutMs: 10_000 },
       );
     } catch (err) {

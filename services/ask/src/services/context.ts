@@ -11,11 +11,23 @@ export interface AskContext {
   minutes: number;
   meetingCount: number;
   /** The text an engine that reads (a language model) is given: digests and transcripts. */
-  documents: { recordingId: string; title: string | null; recordedAt: string; digestText: string; transcriptText: string | null }[];
+  documents: {
+    recordingId: string;
+    title: string | null;
+    recordedAt: string;
+    digestText: string;
+    transcriptText: string | null;
+  }[];
 }
 
 /** Asks the recordings service for the caller, passing NOT_FOUND on as the same 404 and anything else as a 500. */
-async function ask<P, R>(nc: NatsConnection, entry: RequestEntry<P, R>, caller: Principal, payload: P, notFound: string): Promise<R> {
+async function ask<P, R>(
+  nc: NatsConnection,
+  entry: RequestEntry<P, R>,
+  caller: Principal,
+  payload: P,
+  notFound: string,
+): Promise<R> {
   try {
     return await request(nc, entry, payload, { timeoutMs: 10_000, principal: caller });
   } catch (err) {
@@ -27,7 +39,11 @@ async function ask<P, R>(nc: NatsConnection, entry: RequestEntry<P, R>, caller: 
 const turnsOf = (m: AskMeetingDoc, withMeeting: boolean): AskContext['turns'] =>
   (m.transcript?.segments ?? [])
     .filter((s) => s.text.trim().length > 0)
-    .map((s) => (withMeeting ? { recordingId: m.recordingId, meetingTitle: m.title, startMs: s.startMs, speaker: s.speaker, text: s.text } : { startMs: s.startMs, speaker: s.speaker, text: s.text }));
+    .map((s) =>
+      withMeeting
+        ? { recordingId: m.recordingId, meetingTitle: m.title, startMs: s.startMs, speaker: s.speaker, text: s.text }
+        : { startMs: s.startMs, speaker: s.speaker, text: s.text },
+    );
 
 /** Loads what Asks read from the recordings service (the owner of transcripts and digests). */
 export class ContextLoader {
@@ -39,14 +55,26 @@ export class ContextLoader {
   /** A meeting the caller can reach: 404 otherwise, 409 ASK_NOT_READY before READY. */
   async meeting(p: Principal, recordingId: string): Promise<AskContext> {
     const r = await ask(this.nc, BUS.askMeeting, p, { recordingId }, 'No meeting the token can reach has that id.');
-    if (r.status !== 'READY' || !r.meeting?.transcript) throw new ApiError('ASK_NOT_READY', `The meeting has no digest yet (status ${r.status}); ask again once it is READY.`);
+    if (r.status !== 'READY' || !r.meeting?.transcript)
+      throw new ApiError(
+        'ASK_NOT_READY',
+        `The meeting has no digest yet (status ${r.status}); ask again once it is READY.`,
+      );
     const m = r.meeting;
     const transcriptText = transcriptAsText(m.transcript!);
     return {
       turns: turnsOf(m, false),
       minutes: priceOf(transcriptText.length, this.charsPerMinute),
       meetingCount: 1,
-      documents: [{ recordingId: m.recordingId, title: m.title, recordedAt: m.recordedAt, digestText: m.digestText, transcriptText }],
+      documents: [
+        {
+          recordingId: m.recordingId,
+          title: m.title,
+          recordedAt: m.recordedAt,
+          digestText: m.digestText,
+          transcriptText,
+        },
+      ],
     };
   }
 
@@ -55,8 +83,16 @@ export class ContextLoader {
    * answer is shown only to whom could ask it now; a deleted meeting's is not.
    */
   async reach(p: Principal, target: { kind: 'recording' | 'series'; id: string }): Promise<void> {
-    if (target.kind === 'recording') await ask(this.nc, BUS.askMeeting, p, { recordingId: target.id }, 'No meeting the token can reach has that id.');
-    else await ask(this.nc, BUS.askSeries, p, { seriesId: target.id, maxMeetings: 1, transcriptBudgetChars: 0 }, 'No series the token can reach has that id.');
+    if (target.kind === 'recording')
+      await ask(this.nc, BUS.askMeeting, p, { recordingId: target.id }, 'No meeting the token can reach has that id.');
+    else
+      await ask(
+        this.nc,
+        BUS.askSeries,
+        p,
+        { seriesId: target.id, maxMeetings: 1, transcriptBudgetChars: 0 },
+        'No series the token can reach has that id.',
+      );
   }
 
   /** A series the caller can reach (404 otherwise, and while series are off) with 2+ finished meetings. */
@@ -69,7 +105,10 @@ export class ContextLoader {
       'No series the token can reach has that id.',
     );
     if (r.finishedCount < SERIES_MIN_MEETINGS) {
-      throw new ApiError('SERIES_ASK_TOO_FEW', `A series Ask needs at least ${SERIES_MIN_MEETINGS} finished meetings; this one has ${r.finishedCount}.`);
+      throw new ApiError(
+        'SERIES_ASK_TOO_FEW',
+        `A series Ask needs at least ${SERIES_MIN_MEETINGS} finished meetings; this one has ${r.finishedCount}.`,
+      );
     }
     // Reading order: oldest meeting first.
     const meetings = [...r.meetings].reverse();
@@ -81,6 +120,11 @@ export class ContextLoader {
       transcriptText: m.transcript ? transcriptAsText(m.transcript) : null,
     }));
     const chars = documents.reduce((n, d) => n + d.digestText.length + (d.transcriptText?.length ?? 0), 0);
-    return { turns: meetings.flatMap((m) => turnsOf(m, true)), minutes: priceOf(chars, this.charsPerMinute), meetingCount: meetings.length, documents };
+    return {
+      turns: meetings.flatMap((m) => turnsOf(m, true)),
+      minutes: priceOf(chars, this.charsPerMinute),
+      meetingCount: meetings.length,
+      documents,
+    };
   }
 }

@@ -25,9 +25,7 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .option('--series <id>', 'only this series')
     .action((opts) =>
       run(opts, async (ctx) => {
-        const page = await (
-          await ctx.client()
-        ).listReady({
+        const page = await (await ctx.client()).listReady({
           limit: opts.limit as number | undefined,
           cursor: opts.cursor as string | undefined,
           seriesId: opts.series as string | undefined,
@@ -66,9 +64,7 @@ export function registerMeetingCommands(program: Command, run: Run): void {
     .option('--to <time>', 'latest recordedAt, ISO 8601 with an offset (included)')
     .action((q: string, opts) =>
       run(opts, async (ctx) => {
-        const page = await (
-          await ctx.client()
-        ).search({
+        const page = await (await ctx.client()).search({
           q,
           limit: opts.limit as number | undefined,
           cursor: opts.cursor as string | undefined,

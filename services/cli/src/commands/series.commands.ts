@@ -39,7 +39,9 @@ export function registerSeriesCommands(program: Command, run: Run): void {
     .argument('<name>')
     .addOption(new Option('--kind <kind>', 'default kind of its meetings').choices(RECORDING_KINDS))
     .addOption(new Option('--language <lang>', 'default digest language').choices(OUTPUT_LANGUAGES))
-    .addOption(new Option('--title-style <style>', 'SESSION: series name and date; TOPIC: own title').choices(TITLE_STYLES))
+    .addOption(
+      new Option('--title-style <style>', 'SESSION: series name and date; TOPIC: own title').choices(TITLE_STYLES),
+    )
     .action((name: string, opts) =>
       run(opts, async (ctx) => {
         const input = {
@@ -66,7 +68,10 @@ export function registerSeriesCommands(program: Command, run: Run): void {
         const mm = await ctx.client();
         if (seriesId) {
           const q = await mm.quoteSeriesAsk(seriesId);
-          ctx.out.result({ seriesId, ...q }, () => `${q.minutes} min to ask series ${seriesId} (${q.meetingCount} meetings)`);
+          ctx.out.result(
+            { seriesId, ...q },
+            () => `${q.minutes} min to ask series ${seriesId} (${q.meetingCount} meetings)`,
+          );
           return;
         }
         const minutes = await mm.quoteRecordingAsk(id!);

@@ -189,7 +189,8 @@ async function waitFor(
         p.status(s.status, s.id);
       },
     });
-    if (final.status !== 'NAMING') return { final, exitCode: final.status === 'FAILED' ? EXIT.MEETING_FAILED : EXIT.OK };
+    if (final.status !== 'NAMING')
+      return { final, exitCode: final.status === 'FAILED' ? EXIT.MEETING_FAILED : EXIT.OK };
     if (!skip) {
       const stop = namingStop(id, final.naming);
       p.note(stop.hint);
@@ -240,6 +241,7 @@ const stoppedText = (r: ItemResult) => (r.stoppedBy ? ` (stopped by ${r.stoppedB
 
 function waitLine(r: ItemResult): string {
   if (r.error) return errorLine(r.error, r.id);
-  if (r.next) return `${r.final!.status} ${r.final!.id} ${namingStop(r.final!.id, r.final!.naming).hint}${stoppedText(r)}`;
+  if (r.next)
+    return `${r.final!.status} ${r.final!.id} ${namingStop(r.final!.id, r.final!.naming).hint}${stoppedText(r)}`;
   return `${statusLine(r.final!)}${stoppedText(r)}`;
 }

@@ -19,7 +19,12 @@ export interface ShownCitation {
 }
 
 /** An Ask answer for a person: the answer, then `[n] mm:ss Name (label): "words"` per citation, then the charge. */
-export function answerText(a: { answer: string; citations: ShownCitation[]; minutes: number; refused: boolean }): string {
+export function answerText(a: {
+  answer: string;
+  citations: ShownCitation[];
+  minutes: number;
+  refused: boolean;
+}): string {
   const lines = [a.answer, ''];
   a.citations.forEach((c, i) => {
     const name = c.speakerName && c.speakerName !== c.speaker ? `${c.speakerName} (${c.speaker})` : c.speaker;

@@ -10,7 +10,10 @@ export interface NamingStop {
   next: string[];
 }
 
-export function namingStop(id: string, naming: { url: string; deadline: string | null } | null | undefined): NamingStop {
+export function namingStop(
+  id: string,
+  naming: { url: string; deadline: string | null } | null | undefined,
+): NamingStop {
   const next = [`mm skip-naming ${id}`, `mm wait ${id}`];
   const until = naming?.deadline
     ? `until ${naming.deadline} (then it goes on without names)`

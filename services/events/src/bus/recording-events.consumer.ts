@@ -14,7 +14,12 @@ import { toNewEvent } from '../domain/feed-event';
  * before it is stored anyway; longer than the ack wait (60 s), so that an event held by a crashed
  * instance comes back in time. `retryInMs`: between two looks.
  */
-export async function consumeRecordingEvents(bus: Bus, repo: EventRepository, logger: Logger, order: { orderWaitMs: number; retryInMs?: number }): Promise<() => Promise<void>> {
+export async function consumeRecordingEvents(
+  bus: Bus,
+  repo: EventRepository,
+  logger: Logger,
+  order: { orderWaitMs: number; retryInMs?: number },
+): Promise<() => Promise<void>> {
   return consume(
     bus,
     [
@@ -22,9 +27,16 @@ export async function consumeRecordingEvents(bus: Bus, repo: EventRepository, lo
         const row = toNewEvent(event);
         const waitedMs = Date.now() - msg.info.timestampNanos / 1e6;
         const outcome = await repo.insert(row, { waitForEarlier: waitedMs < order.orderWaitMs });
-        if (outcome.waiting) throw new NotYet(`event ${event.meetingSeq} of ${event.recordingId} waits for the one before it`, order.retryInMs ?? 1000);
+        if (outcome.waiting)
+          throw new NotYet(
+            `event ${event.meetingSeq} of ${event.recordingId} waits for the one before it`,
+            order.retryInMs ?? 1000,
+          );
         if (outcome.gap) {
-          logger.warn({ eventId: row.id, recordingId: row.recordingId, meetingSeq: row.meetingSeq, waitedMs }, 'stored a meeting event whose predecessor never came (lost, or parked in the dead letters)');
+          logger.warn(
+            { eventId: row.id, recordingId: row.recordingId, meetingSeq: row.meetingSeq, waitedMs },
+            'stored a meeting event whose predecessor never came (lost, or parked in the dead letters)',
+          );
         }
         logger.debug({ eventId: row.id, type: row.type, stored: outcome.stored }, 'meeting event');
       }),

@@ -41,20 +41,30 @@ export class EventRepository {
       const seq = e.meetingSeq ?? null;
       let gap = false;
       if (seq !== null && seq > 1) {
-        const order = await trx.selectFrom('meetingOrder').select('lastSeq').where('recordingId', '=', e.recordingId).executeTakeFirst();
+        const order = await trx
+          .selectFrom('meetingOrder')
+          .select('lastSeq')
+          .where('recordingId', '=', e.recordingId)
+          .executeTakeFirst();
         gap = (order?.lastSeq ?? 0) < seq - 1;
         if (gap && opts.waitForEarlier) {
           const there = await trx.selectFrom('event').select('id').where('id', '=', e.id).executeTakeFirst();
           return there ? { stored: false, waiting: false, gap: false } : { stored: false, waiting: true, gap: true };
         }
       }
-      const r = await trx.insertInto('event').values(e).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+      const r = await trx
+        .insertInto('event')
+        .values(e)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
       const stored = Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
       if (seq !== null) {
         await trx
           .insertInto('meetingOrder')
           .values({ recordingId: e.recordingId, lastSeq: seq })
-          .onConflict((oc) => oc.column('recordingId').doUpdateSet({ lastSeq: sql`greatest(meeting_order.last_seq, excluded.last_seq)` }))
+          .onConflict((oc) =>
+            oc.column('recordingId').doUpdateSet({ lastSeq: sql`greatest(meeting_order.last_seq, excluded.last_seq)` }),
+          )
           .execute();
       }
       return { stored, waiting: false, gap: stored && gap };
@@ -72,10 +82,16 @@ export class EventRepository {
    * joined to the page. A follow reads both on every poll, most often to find the page empty.
    */
   async pageWithCeiling(q: FeedQuery): Promise<{ rows: FeedRow[]; ceiling: bigint }> {
-    const { rows } = await sql<FeedRow & { ceilingValue: string; ceilingCalled: boolean }>`select s.last_value as ceiling_value, s.is_called as ceiling_called, e.* from event_seq_seq s left join lateral (${this.pageQuery(q)}) e on true order by e.seq asc`.execute(this.db);
+    const { rows } = await sql<
+      FeedRow & { ceilingValue: string; ceilingCalled: boolean }
+    >`select s.last_value as ceiling_value, s.is_called as ceiling_called, e.* from event_seq_seq s left join lateral (${this.pageQuery(q)}) e on true order by e.seq asc`.execute(
+      this.db,
+    );
     const first = rows[0];
     const ceiling = first && first.ceilingCalled ? BigInt(first.ceilingValue) : 0n;
-    const page = rows.filter((r) => r.id !== null).map(({ ceilingValue: _v, ceilingCalled: _c, ...row }) => row as FeedRow);
+    const page = rows
+      .filter((r) => r.id !== null)
+      .map(({ ceilingValue: _v, ceilingCalled: _c, ...row }) => row as FeedRow);
     return { rows: page, ceiling };
   }
 
@@ -86,7 +102,8 @@ export class EventRepository {
       .where('accountId', '=', q.accountId)
       .where('seq', '>', q.afterSeq.toString())
       .where('occurredAt', '>=', q.notBefore);
-    if (q.tokenId !== undefined) query = q.tokenId === null ? query.where(sql<boolean>`false`) : query.where('tokenId', '=', q.tokenId);
+    if (q.tokenId !== undefined)
+      query = q.tokenId === null ? query.where(sql<boolean>`false`) : query.where('tokenId', '=', q.tokenId);
     return query.orderBy('seq', 'asc').limit(q.limit);
   }
 
@@ -100,7 +117,11 @@ export class EventRepository {
   async currentSeq(): Promise<bigint> {
     // Shared: it still waits for every insert in flight (they hold the lock exclusively), but
     // readers of `latest` no longer queue behind one another (every account's polls took turns).
-    const { rows } = await sql<{ lastValue: string | null }>`select l.locked, pg_sequence_last_value('event_seq_seq'::regclass) as last_value from (select pg_advisory_xact_lock_shared(${INSERT_LOCK}) as locked offset 0) l`.execute(this.db);
+    const { rows } = await sql<{
+      lastValue: string | null;
+    }>`select l.locked, pg_sequence_last_value('event_seq_seq'::regclass) as last_value from (select pg_advisory_xact_lock_shared(${INSERT_LOCK}) as locked offset 0) l`.execute(
+      this.db,
+    );
     const last = rows[0]?.lastValue;
     return last === null || last === undefined ? 0n : BigInt(last);
   }
@@ -110,7 +131,12 @@ export class EventRepository {
    * occurred_at index), in one short statement of its own; returns how many.
    */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
-    const oldest = this.db.selectFrom('event').select('seq').where('occurredAt', '<', before).orderBy('occurredAt').limit(limit);
+    const oldest = this.db
+      .selectFrom('event')
+      .select('seq')
+      .where('occurredAt', '<', before)
+      .orderBy('occurredAt')
+      .limit(limit);
     const r = await this.db.deleteFrom('event').where('seq', 'in', oldest).executeTakeFirst();
     return Number(r.numDeletedRows ?? 0);
   }

@@ -25,7 +25,15 @@ export interface MeetingOrderTable {
 
 export type EventRow = Selectable<EventTable>;
 /** What a feed page reads of an event: its view (toEventView) and its place (seq, for the cursor). */
-export const FEED_COLUMNS = ['id', 'seq', 'type', 'recordingId', 'seriesId', 'occurredAt', 'data'] as const satisfies readonly (keyof EventRow)[];
+export const FEED_COLUMNS = [
+  'id',
+  'seq',
+  'type',
+  'recordingId',
+  'seriesId',
+  'occurredAt',
+  'data',
+] as const satisfies readonly (keyof EventRow)[];
 export type FeedRow = Pick<EventRow, (typeof FEED_COLUMNS)[number]>;
 export type NewEvent = Insertable<EventTable>;
 

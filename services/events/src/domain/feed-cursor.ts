@@ -37,7 +37,8 @@ export class CursorCodec {
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw new CursorError('after is not a cursor this service issued');
     const text = Buffer.from(cursor, 'base64url').toString('utf8');
     // Round trip: a cursor with extra or changed padding bits is not the one issued.
-    if (Buffer.from(text, 'utf8').toString('base64url') !== cursor) throw new CursorError('after is not a cursor this service issued');
+    if (Buffer.from(text, 'utf8').toString('base64url') !== cursor)
+      throw new CursorError('after is not a cursor this service issued');
     const m = /^(v1)\.(0|[1-9]\d{0,18})\.(0|[1-9]\d{0,15})\.([A-Za-z0-9_-]+)$/.exec(text);
     if (!m) throw new CursorError('after is not a cursor this service issued');
     const body = `${m[1]}.${m[2]}.${m[3]}`;

@@ -14,7 +14,11 @@ export interface FeedPage {
   nextCursor: string;
 }
 
-const expired = () => new ApiError('CURSOR_EXPIRED', 'The cursor is older than the 30 days events are kept, or from before a restore; take after=latest and catch up.');
+const expired = () =>
+  new ApiError(
+    'CURSOR_EXPIRED',
+    'The cursor is older than the 30 days events are kept, or from before a restore; take after=latest and catch up.',
+  );
 
 /** The events feed: who sees what, cursors, expiry. */
 export class EventsService {

@@ -25,7 +25,12 @@ export interface PruneResult {
  * Deletes every event older than `before`, oldest first, batch by batch until none is left (or
  * `stopped()` says the service is going away; the next run goes on from there).
  */
-export async function pruneEvents(repo: EventRepository, before: Date, opts: RetentionOptions = DEFAULT_RETENTION, stopped: () => boolean = () => false): Promise<PruneResult> {
+export async function pruneEvents(
+  repo: EventRepository,
+  before: Date,
+  opts: RetentionOptions = DEFAULT_RETENTION,
+  stopped: () => boolean = () => false,
+): Promise<PruneResult> {
   let deleted = 0;
   let batches = 0;
   while (!stopped()) {
@@ -40,14 +45,24 @@ export async function pruneEvents(repo: EventRepository, before: Date, opts: Ret
 }
 
 /** Deletes events older than 31 days now and then every hour; returns a stop function. */
-export function startRetention(repo: EventRepository, logger: Logger, everyMs = HOUR_MS, opts: RetentionOptions = DEFAULT_RETENTION): () => void {
+export function startRetention(
+  repo: EventRepository,
+  logger: Logger,
+  everyMs = HOUR_MS,
+  opts: RetentionOptions = DEFAULT_RETENTION,
+): () => void {
   let stopped = false;
   let running = false;
   const run = async () => {
     if (running) return; // a backlog still being worked through: this run's work is already its
     running = true;
     try {
-      const { deleted, batches } = await pruneEvents(repo, new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS), opts, () => stopped);
+      const { deleted, batches } = await pruneEvents(
+        repo,
+        new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS),
+        opts,
+        () => stopped,
+      );
       if (deleted) logger.info({ deleted, batches }, 'old events deleted');
     } catch (err) {
       logger.warn({ err }, 'event retention failed; tried again next time');

@@ -24,7 +24,12 @@ export function toAccountView(row: AccountRow): AccountView {
     approved: row.approved,
     trial: row.trial,
     switches: { API_WRITE_ENABLED: row.apiWriteEnabled, API_QUERY_ENABLED: row.apiQueryEnabled },
-    features: { series: row.featureSeries, ask: row.featureAsk, videoUpload: row.featureVideoUpload, memory: row.featureMemory },
+    features: {
+      series: row.featureSeries,
+      ask: row.featureAsk,
+      videoUpload: row.featureVideoUpload,
+      memory: row.featureMemory,
+    },
   };
 }
 
@@ -37,7 +42,15 @@ export class AccessRepository {
       .selectFrom('token')
       .innerJoin('account', 'account.id', 'token.accountId')
       .selectAll('account')
-      .select(['token.hash', 'token.id as tokenId', 'token.name as tokenName', 'token.scopes', 'token.expiresAt', 'token.revokedAt', 'token.dailyMinuteCap'])
+      .select([
+        'token.hash',
+        'token.id as tokenId',
+        'token.name as tokenName',
+        'token.scopes',
+        'token.expiresAt',
+        'token.revokedAt',
+        'token.dailyMinuteCap',
+      ])
       .where('token.hash', 'in', hashes)
       .execute();
     const found = new Map<string, ResolvedToken>();
@@ -61,7 +74,11 @@ export class AccessRepository {
 
   /** The version of the whole access state (migration 0003): one indexed row, no join. */
   async accessVersion(): Promise<string> {
-    const row = await this.db.selectFrom('accessVersion').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('accessVersion')
+      .select('version')
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     return String(row.version);
   }
 
@@ -83,7 +100,14 @@ export class AccessRepository {
     return row ? toAccountView(row) : null;
   }
 
-  async insertAccount(row: { id: string; displayName: string | null; email: string | null; developerMode: boolean; approved: boolean; trial: boolean }): Promise<AccountView> {
+  async insertAccount(row: {
+    id: string;
+    displayName: string | null;
+    email: string | null;
+    developerMode: boolean;
+    approved: boolean;
+    trial: boolean;
+  }): Promise<AccountView> {
     const inserted = await this.db.insertInto('account').values(row).returningAll().executeTakeFirstOrThrow();
     return toAccountView(inserted);
   }
@@ -98,7 +122,10 @@ export class AccessRepository {
    * Inserts a token unless the account already has `maxActive` active ones. The account row is
    * locked so that concurrent creations cannot pass the count together.
    */
-  async insertTokenWithinLimit(row: Omit<TokenRow, 'createdAt' | 'revokedAt'>, maxActive: number): Promise<TokenRow | 'limit'> {
+  async insertTokenWithinLimit(
+    row: Omit<TokenRow, 'createdAt' | 'revokedAt'>,
+    maxActive: number,
+  ): Promise<TokenRow | 'limit'> {
     return this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('account').select('id').where('id', '=', row.accountId).forUpdate().executeTakeFirst();
       const { n } = await trx
@@ -114,7 +141,11 @@ export class AccessRepository {
   }
 
   async revokeToken(id: string): Promise<boolean> {
-    const res = await this.db.updateTable('token').set({ revokedAt: sql`coalesce(revoked_at, now())` }).where('id', '=', id).executeTakeFirst();
+    const res = await this.db
+      .updateTable('token')
+      .set({ revokedAt: sql`coalesce(revoked_at, now())` })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 }

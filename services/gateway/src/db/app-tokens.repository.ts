@@ -27,14 +27,23 @@ export class AppTokensRepository {
       .orderBy('createdAt', 'desc')
       .execute();
     return rows.map((r) => ({
-      id: r.id, name: r.name, scopes: r.scopes as Scope[], dailyMinuteCap: r.dailyMinuteCap,
-      expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null, createdAt: r.createdAt.toISOString(),
+      id: r.id,
+      name: r.name,
+      scopes: r.scopes as Scope[],
+      dailyMinuteCap: r.dailyMinuteCap,
+      expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
+      createdAt: r.createdAt.toISOString(),
     }));
   }
 
   /** Whether the token is the account's own (another account's answers like a missing one). */
   async owns(accountId: string, tokenId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('token').select('id').where('id', '=', tokenId).where('accountId', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('token')
+      .select('id')
+      .where('id', '=', tokenId)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 }

@@ -13,8 +13,16 @@ export interface SessionWithAccount {
 export class SignInRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insertLink(row: { hash: string; accountId: string; purpose: 'invite' | 'reset'; expiresAt: Date }): Promise<void> {
-    await this.db.insertInto('signInLink').values({ ...row, usedAt: null }).execute();
+  async insertLink(row: {
+    hash: string;
+    accountId: string;
+    purpose: 'invite' | 'reset';
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db
+      .insertInto('signInLink')
+      .values({ ...row, usedAt: null })
+      .execute();
   }
 
   /** The link's account when it is unused and unexpired (not used up: see useLink). */
@@ -40,7 +48,11 @@ export class SignInRepository {
   }
 
   async findCredential(accountId: string): Promise<{ email: string; passwordHash: string } | null> {
-    const row = await this.db.selectFrom('credential').select(['email', 'passwordHash']).where('accountId', '=', accountId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('credential')
+      .select(['email', 'passwordHash'])
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     return row ?? null;
   }
 
@@ -50,7 +62,12 @@ export class SignInRepository {
    * ends (a reset, or a new password). Returns null when the link was already used or expired,
    * 'email_taken' when another account signs in with that email.
    */
-  async useLinkAndSetPassword(hash: string, purpose: 'invite' | 'reset', email: string, passwordHash: string): Promise<{ accountId: string } | null | 'email_taken'> {
+  async useLinkAndSetPassword(
+    hash: string,
+    purpose: 'invite' | 'reset',
+    email: string,
+    passwordHash: string,
+  ): Promise<{ accountId: string } | null | 'email_taken'> {
     return this.db.transaction().execute(async (trx) => {
       const link = await trx
         .updateTable('signInLink')
@@ -74,7 +91,12 @@ export class SignInRepository {
         .values({ accountId: link.accountId, email, passwordHash })
         .onConflict((oc) => oc.column('accountId').doUpdateSet({ email, passwordHash, updatedAt: sql`now()` }))
         .execute();
-      await trx.updateTable('session').set({ endedAt: sql`now()` }).where('accountId', '=', link.accountId).where('endedAt', 'is', null).execute();
+      await trx
+        .updateTable('session')
+        .set({ endedAt: sql`now()` })
+        .where('accountId', '=', link.accountId)
+        .where('endedAt', 'is', null)
+        .execute();
       return { accountId: link.accountId };
     });
   }
@@ -82,13 +104,33 @@ export class SignInRepository {
   /** A new password for a signed-in account: every other session ends. */
   async changePassword(accountId: string, passwordHash: string, keepSessionId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('credential').set({ passwordHash, updatedAt: sql`now()` }).where('accountId', '=', accountId).execute();
-      await trx.updateTable('session').set({ endedAt: sql`now()` }).where('accountId', '=', accountId).where('id', '!=', keepSessionId).where('endedAt', 'is', null).execute();
+      await trx
+        .updateTable('credential')
+        .set({ passwordHash, updatedAt: sql`now()` })
+        .where('accountId', '=', accountId)
+        .execute();
+      await trx
+        .updateTable('session')
+        .set({ endedAt: sql`now()` })
+        .where('accountId', '=', accountId)
+        .where('id', '!=', keepSessionId)
+        .where('endedAt', 'is', null)
+        .execute();
     });
   }
 
-  async insertSession(row: { id: string; hash: string; accountId: string; csrfToken: string; device: string; expiresAt: Date }): Promise<void> {
-    await this.db.insertInto('session').values({ ...row, endedAt: null }).execute();
+  async insertSession(row: {
+    id: string;
+    hash: string;
+    accountId: string;
+    csrfToken: string;
+    device: string;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db
+      .insertInto('session')
+      .values({ ...row, endedAt: null })
+      .execute();
   }
 
   async findSession(hash: string): Promise<SessionWithAccount | null> {
@@ -97,8 +139,15 @@ export class SignInRepository {
       .innerJoin('account', 'account.id', 'session.accountId')
       .selectAll('account')
       .select([
-        'session.id as sessionId', 'session.hash', 'session.accountId as sessionAccountId', 'session.csrfToken', 'session.device',
-        'session.createdAt as sessionCreatedAt', 'session.lastSeenAt', 'session.expiresAt', 'session.endedAt',
+        'session.id as sessionId',
+        'session.hash',
+        'session.accountId as sessionAccountId',
+        'session.csrfToken',
+        'session.device',
+        'session.createdAt as sessionCreatedAt',
+        'session.lastSeenAt',
+        'session.expiresAt',
+        'session.endedAt',
       ])
       .where('session.hash', '=', hash)
       .executeTakeFirst();
@@ -106,8 +155,15 @@ export class SignInRepository {
     return {
       account: toAccountView(row),
       session: {
-        id: row.sessionId, hash: row.hash, accountId: row.sessionAccountId, csrfToken: row.csrfToken, device: row.device,
-        createdAt: row.sessionCreatedAt, lastSeenAt: row.lastSeenAt, expiresAt: row.expiresAt, endedAt: row.endedAt,
+        id: row.sessionId,
+        hash: row.hash,
+        accountId: row.sessionAccountId,
+        csrfToken: row.csrfToken,
+        device: row.device,
+        createdAt: row.sessionCreatedAt,
+        lastSeenAt: row.lastSeenAt,
+        expiresAt: row.expiresAt,
+        endedAt: row.endedAt,
       },
     };
   }
@@ -117,12 +173,23 @@ export class SignInRepository {
   }
 
   async endSession(id: string): Promise<void> {
-    await this.db.updateTable('session').set({ endedAt: sql`now()` }).where('id', '=', id).where('endedAt', 'is', null).execute();
+    await this.db
+      .updateTable('session')
+      .set({ endedAt: sql`now()` })
+      .where('id', '=', id)
+      .where('endedAt', 'is', null)
+      .execute();
   }
 
   /** Ends every session of the account but one; answers how many ended. */
   async endOtherSessions(accountId: string, keepId: string): Promise<number> {
-    const res = await this.db.updateTable('session').set({ endedAt: sql`now()` }).where('accountId', '=', accountId).where('id', '!=', keepId).where('endedAt', 'is', null).executeTakeFirst();
+    const res = await this.db
+      .updateTable('session')
+      .set({ endedAt: sql`now()` })
+      .where('accountId', '=', accountId)
+      .where('id', '!=', keepId)
+      .where('endedAt', 'is', null)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
 

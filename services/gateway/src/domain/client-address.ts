@@ -15,7 +15,8 @@ export class TrustedProxies {
       if (bits === undefined) this.list.addAddress(addr, type);
       else {
         const prefix = Number(bits);
-        if (!/^\d{1,3}$/.test(bits) || prefix > (family === 4 ? 32 : 128)) throw new Error(`not an address or CIDR: ${raw}`);
+        if (!/^\d{1,3}$/.test(bits) || prefix > (family === 4 ? 32 : 128))
+          throw new Error(`not an address or CIDR: ${raw}`);
         this.list.addSubnet(addr, prefix, type);
       }
     }
@@ -46,7 +47,11 @@ function normalize(address: string): string {
  * long as each hop is trusted. The first untrusted hop is the client: anything to its left was
  * written by the client itself and could be forged.
  */
-export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: TrustedProxies): string {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trusted: TrustedProxies,
+): string {
   let current = normalize(peer ?? 'unknown');
   if (trusted.empty || !forwardedFor) return current;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map((h) => h.trim());
@@ -94,6 +99,7 @@ export function addressBucket(address: string, v6Prefix: number): string {
     i = j === i ? i + 1 : j;
   }
   const hex = groups.map((g) => g.toString(16));
-  const text = best.at < 0 ? hex.join(':') : `${hex.slice(0, best.at).join(':')}::${hex.slice(best.at + best.len).join(':')}`;
+  const text =
+    best.at < 0 ? hex.join(':') : `${hex.slice(0, best.at).join(':')}::${hex.slice(best.at + best.len).join(':')}`;
   return `${text}/${v6Prefix}`;
 }

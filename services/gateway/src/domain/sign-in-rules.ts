@@ -16,11 +16,45 @@ export const SESSION_TOUCH_MS = 60_000;
 
 /** Passwords people pick first; refused whatever their length (lower-cased comparison). */
 const COMMON_PASSWORDS = new Set([
-  '1234567890', '12345678910', '0123456789', '1111111111', '0000000000', '1q2w3e4r5t', 'qwertyuiop', 'password123',
-  'password1234', 'passw0rd123', 'iloveyou123', 'qwerty12345', 'qwerty123456', 'abcdefghij', 'abcd123456', 'letmein123',
-  'welcome123', 'admin12345', 'administrator', 'football123', 'baseball123', 'superman123', 'sunshine123', 'princess123',
-  'dragon12345', 'monkey12345', 'changeme123', 'trustno1234', 'asdfghjkl1', 'zxcvbnm123', 'meetingmemory', 'password!!',
-  'passwordpassword', 'qwertyqwerty', '123123123123', 'aaaaaaaaaa', 'starwars123', 'whatever123', 'computer123',
+  '1234567890',
+  '12345678910',
+  '0123456789',
+  '1111111111',
+  '0000000000',
+  '1q2w3e4r5t',
+  'qwertyuiop',
+  'password123',
+  'password1234',
+  'passw0rd123',
+  'iloveyou123',
+  'qwerty12345',
+  'qwerty123456',
+  'abcdefghij',
+  'abcd123456',
+  'letmein123',
+  'welcome123',
+  'admin12345',
+  'administrator',
+  'football123',
+  'baseball123',
+  'superman123',
+  'sunshine123',
+  'princess123',
+  'dragon12345',
+  'monkey12345',
+  'changeme123',
+  'trustno1234',
+  'asdfghjkl1',
+  'zxcvbnm123',
+  'meetingmemory',
+  'password!!',
+  'passwordpassword',
+  'qwertyqwerty',
+  '123123123123',
+  'aaaaaaaaaa',
+  'starwars123',
+  'whatever123',
+  'computer123',
 ]);
 
 export type PasswordProblem = 'PASSWORD_TOO_SHORT' | 'PASSWORD_TOO_LONG' | 'PASSWORD_COMMON';
@@ -30,7 +64,8 @@ export function passwordProblem(password: string, email: string | null): Passwor
   if ([...password].length < PASSWORD_MIN_LENGTH) return 'PASSWORD_TOO_SHORT';
   if (password.length > PASSWORD_MAX_LENGTH) return 'PASSWORD_TOO_LONG';
   const lower = password.toLowerCase();
-  if (COMMON_PASSWORDS.has(lower) || /^(.)\1+$/.test(password) || (email && lower === email.toLowerCase())) return 'PASSWORD_COMMON';
+  if (COMMON_PASSWORDS.has(lower) || /^(.)\1+$/.test(password) || (email && lower === email.toLowerCase()))
+    return 'PASSWORD_COMMON';
   return null;
 }
 
@@ -63,8 +98,28 @@ export function sessionHolds(s: { expiresAt: Date; lastSeenAt: Date; endedAt: Da
 /** A short, human name of the browser from its User-Agent (the sessions page shows it). */
 export function deviceOf(userAgent: string | undefined): string {
   const ua = userAgent ?? '';
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : /curl\//.test(ua) ? 'curl' : 'Browser';
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : /curl\//.test(ua)
+            ? 'curl'
+            : 'Browser';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
   return os ? `${browser} on ${os}` : browser;
 }
 

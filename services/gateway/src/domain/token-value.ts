@@ -12,7 +12,11 @@ const CHECK_LENGTH = 6;
 const TOKEN_PATTERN = /^svc_[A-Za-z0-9_-]{43}[a-z2-7]{6}$/;
 
 function checksum(body: string): string {
-  return (crc32(body) >>> 0).toString(32).padStart(CHECK_LENGTH, '0').replace(/[0189]/g, (c) => ({ '0': 'a', '1': 'b', '8': 'c', '9': 'd' })[c]!).slice(-CHECK_LENGTH);
+  return (crc32(body) >>> 0)
+    .toString(32)
+    .padStart(CHECK_LENGTH, '0')
+    .replace(/[0189]/g, (c) => ({ '0': 'a', '1': 'b', '8': 'c', '9': 'd' })[c]!)
+    .slice(-CHECK_LENGTH);
 }
 
 export function generateTokenValue(): string {

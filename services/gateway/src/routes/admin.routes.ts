@@ -5,7 +5,16 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { ANSWERED, ApiError, jsonBody, mountOperation, parseBearer, writeNotFound, type Answered, type OperationContext } from '@mm/http';
+import {
+  ANSWERED,
+  ApiError,
+  jsonBody,
+  mountOperation,
+  parseBearer,
+  writeNotFound,
+  type Answered,
+  type OperationContext,
+} from '@mm/http';
 import { request, RemoteError, type Bus } from '@mm/bus';
 import { BUS, forwardOf, pathOf, type OperationId } from '@mm/contract';
 import type { AccessService } from '../services/access.service';
@@ -45,7 +54,10 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function adminRouter(deps: AdminDeps): Router {
   const router = express.Router();
-  const limited = (retryAfter: number) => new ApiError('RATE_LIMITED', 'Too many admin requests; wait Retry-After seconds.', undefined, { 'Retry-After': String(retryAfter) });
+  const limited = (retryAfter: number) =>
+    new ApiError('RATE_LIMITED', 'Too many admin requests; wait Retry-After seconds.', undefined, {
+      'Retry-After': String(retryAfter),
+    });
   router.use((req: Request, res: Response, next: NextFunction) => {
     (async () => {
       if (!deps.adminApiKey) return writeNotFound(res);
@@ -68,10 +80,16 @@ export function adminRouter(deps: AdminDeps): Router {
   const { access } = deps;
   mountOperation(router, 'adminCreateAccount', async ({ body }) => ({ account: await access.createAccount(body) }));
   mountOperation(router, 'adminGetAccount', async ({ params }) => ({ account: await access.getAccount(params.id) }));
-  mountOperation(router, 'adminUpdateAccount', async ({ params, body }) => ({ account: await access.updateAccount(params.id, body) }));
-  mountOperation(router, 'adminBuyMinutes', async ({ params, body, headers }) => access.buyMinutes(params.id, body.minutes, headers['idempotency-key']));
+  mountOperation(router, 'adminUpdateAccount', async ({ params, body }) => ({
+    account: await access.updateAccount(params.id, body),
+  }));
+  mountOperation(router, 'adminBuyMinutes', async ({ params, body, headers }) =>
+    access.buyMinutes(params.id, body.minutes, headers['idempotency-key']),
+  );
   mountOperation(router, 'adminCreateToken', async ({ params, body }) => access.createToken(params.id, body));
-  mountOperation(router, 'adminCreateInvite', async ({ params, body }) => ({ invite: await deps.invites.createInvite(params.id, body.email) }));
+  mountOperation(router, 'adminCreateInvite', async ({ params, body }) => ({
+    invite: await deps.invites.createInvite(params.id, body.email),
+  }));
   mountOperation(router, 'adminRevokeToken', async ({ params }) => access.revokeToken(params.id));
   mountOperation(router, 'adminSetFlags', async ({ body }) => ({ flags: await access.setFlags(body.tokensDisabled) }));
   // Series members (an accepted invite in the app): the account must exist; the series service owns membership.
@@ -80,13 +98,19 @@ export function adminRouter(deps: AdminDeps): Router {
     try {
       return await request(deps.nc, BUS.seriesMembersAdd, { seriesId: params.id, accountId: body.accountId });
     } catch (err) {
-      if (err instanceof RemoteError && (err.code === 'NOT_FOUND' || err.code === 'VALIDATION')) throw new ApiError(err.code, err.message);
+      if (err instanceof RemoteError && (err.code === 'NOT_FOUND' || err.code === 'VALIDATION'))
+        throw new ApiError(err.code, err.message);
       throw new ApiError('INTERNAL', 'The series service did not answer; retry.');
     }
   });
 
   // Meeting routes: the app's side, forwarded to recordings (at the table's `forward` path) with an app principal.
-  const toRecordings = (operationId: OperationId, params: Record<string, string>, accountId: string, { req, res }: OperationContext): Promise<Answered> =>
+  const toRecordings = (
+    operationId: OperationId,
+    params: Record<string, string>,
+    accountId: string,
+    { req, res }: OperationContext,
+  ): Promise<Answered> =>
     (async (): Promise<Answered> => {
       const account = accountId === OPERATOR ? null : await access.getAccount(accountId);
       const principal = await deps.signer.forApp({
@@ -108,14 +132,30 @@ export function adminRouter(deps: AdminDeps): Router {
       });
       return ANSWERED;
     })();
-  mountOperation(router, 'adminSubmitRecording', async ({ params }, ctx) => toRecordings('adminSubmitRecording', {}, params.id, ctx));
-  mountOperation(router, 'adminDeleteRecording', async ({ params }, ctx) => toRecordings('adminDeleteRecording', params, OPERATOR, ctx));
-  mountOperation(router, 'adminRestoreRecording', async ({ params }, ctx) => toRecordings('adminRestoreRecording', params, OPERATOR, ctx));
-  mountOperation(router, 'adminUpdateRecording', async ({ params }, ctx) => toRecordings('adminUpdateRecording', params, OPERATOR, ctx));
-  mountOperation(router, 'adminNameSpeakers', async ({ params }, ctx) => toRecordings('adminNameSpeakers', params, OPERATOR, ctx));
-  mountOperation(router, 'adminEditSegment', async ({ params }, ctx) => toRecordings('adminEditSegment', params, OPERATOR, ctx));
-  mountOperation(router, 'adminRegenerateDigest', async ({ params }, ctx) => toRecordings('adminRegenerateDigest', params, OPERATOR, ctx));
-  mountOperation(router, 'adminRecheckRecording', async ({ params }, ctx) => toRecordings('adminRecheckRecording', params, OPERATOR, ctx));
+  mountOperation(router, 'adminSubmitRecording', async ({ params }, ctx) =>
+    toRecordings('adminSubmitRecording', {}, params.id, ctx),
+  );
+  mountOperation(router, 'adminDeleteRecording', async ({ params }, ctx) =>
+    toRecordings('adminDeleteRecording', params, OPERATOR, ctx),
+  );
+  mountOperation(router, 'adminRestoreRecording', async ({ params }, ctx) =>
+    toRecordings('adminRestoreRecording', params, OPERATOR, ctx),
+  );
+  mountOperation(router, 'adminUpdateRecording', async ({ params }, ctx) =>
+    toRecordings('adminUpdateRecording', params, OPERATOR, ctx),
+  );
+  mountOperation(router, 'adminNameSpeakers', async ({ params }, ctx) =>
+    toRecordings('adminNameSpeakers', params, OPERATOR, ctx),
+  );
+  mountOperation(router, 'adminEditSegment', async ({ params }, ctx) =>
+    toRecordings('adminEditSegment', params, OPERATOR, ctx),
+  );
+  mountOperation(router, 'adminRegenerateDigest', async ({ params }, ctx) =>
+    toRecordings('adminRegenerateDigest', params, OPERATOR, ctx),
+  );
+  mountOperation(router, 'adminRecheckRecording', async ({ params }, ctx) =>
+    toRecordings('adminRecheckRecording', params, OPERATOR, ctx),
+  );
 
   mountDeadLetters(router, deps.bus, deps.db, deps.addresses);
   return router;

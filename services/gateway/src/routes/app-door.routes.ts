@@ -3,7 +3,15 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Logger } from 'pino';
 import { request as undiciRequest } from 'undici';
 import { APP_SESSION_COOKIE } from '@mm/contract';
-import { ApiError, APP_CSRF_HEADER, APP_LINK_HEADER, CSRF_FIELD, CSRF_REQUEST_HEADER, parseBearer, PRINCIPAL_HEADER } from '@mm/http';
+import {
+  ApiError,
+  APP_CSRF_HEADER,
+  APP_LINK_HEADER,
+  CSRF_FIELD,
+  CSRF_REQUEST_HEADER,
+  parseBearer,
+  PRINCIPAL_HEADER,
+} from '@mm/http';
 import type { SessionWithAccount } from '../db/sign-in.repository';
 import { cookieValue, safeNextPath } from '../domain/sign-in-rules';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
@@ -50,11 +58,18 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
     }
     return l;
   };
-  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+  const wrap =
+    (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
+      fn(req, res).catch(next);
 
   const setCookie = (res: Response, s: NewSession | null) => {
     const attrs = `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-    res.append('Set-Cookie', s ? `${APP_SESSION_COOKIE}=${s.secret}; Max-Age=${s.maxAgeSeconds}; ${attrs}` : `${APP_SESSION_COOKIE}=; Max-Age=0; ${attrs}`);
+    res.append(
+      'Set-Cookie',
+      s
+        ? `${APP_SESSION_COOKIE}=${s.secret}; Max-Age=${s.maxAgeSeconds}; ${attrs}`
+        : `${APP_SESSION_COOKIE}=; Max-Age=0; ${attrs}`,
+    );
   };
   const seeOther = (res: Response, path: string) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -74,7 +89,8 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   // Who is asking: the session of the cookie, if it holds. A cookie that does not is cleared.
   // A token is refused here as on every app route (it never signs anyone in to the app).
   router.use((req, res, next) => {
-    if (parseBearer(req.headers.authorization)) return next(new ApiError('TOKEN_NOT_ACCEPTED', 'The app takes no API token; sign in instead.'));
+    if (parseBearer(req.headers.authorization))
+      return next(new ApiError('TOKEN_NOT_ACCEPTED', 'The app takes no API token; sign in instead.'));
     const secret = cookieValue(req.headers.cookie, APP_SESSION_COOKIE);
     (secret ? deps.signIn.resolve(secret) : Promise.resolve(null)).then((session) => {
       if (secret && !session) setCookie(res, null);
@@ -90,103 +106,153 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   const readBody = express.raw({ type: () => true, limit: '64kb' });
   router.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
-    if (!sameOrigin(req.headers.origin ?? refererOrigin(req.headers.referer), appOrigin, req.headers.host)) return forbidden(res, 'this request did not come from the app');
+    if (!sameOrigin(req.headers.origin ?? refererOrigin(req.headers.referer), appOrigin, req.headers.host))
+      return forbidden(res, 'this request did not come from the app');
     readBody(req, res, (err?: unknown) => {
       if (err) return forbidden(res, 'the form could not be read');
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       locals(res).body = raw;
       const type = String(req.headers['content-type'] ?? '');
-      if (type.startsWith('application/x-www-form-urlencoded')) locals(res).params = new URLSearchParams(raw.toString('utf8'));
+      if (type.startsWith('application/x-www-form-urlencoded'))
+        locals(res).params = new URLSearchParams(raw.toString('utf8'));
       const session = locals(res).session;
       if (session) {
         const sent = locals(res).params.get(CSRF_FIELD) ?? String(req.headers[CSRF_REQUEST_HEADER] ?? '');
-        if (!sameSecret(sent, session.session.csrfToken)) return forbidden(res, 'the form is out of date (its CSRF token does not match)');
+        if (!sameSecret(sent, session.session.csrfToken))
+          return forbidden(res, 'the form is out of date (its CSRF token does not match)');
       }
       next();
     });
   });
 
   const field = (res: Response, name: string, max = 1000) => (locals(res).params.get(name) ?? '').slice(0, max + 1);
-  const ipOf = (req: Request) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
+  const ipOf = (req: Request) =>
+    clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
 
-  router.post('/sign-in', wrap(async (req, res) => {
-    const next = safeNextPath(field(res, 'next'), appPath);
-    try {
-      const s = await deps.signIn.signIn(field(res, 'email'), field(res, 'password'), ipOf(req), req.headers['user-agent']);
-      if (locals(res).session) await deps.signIn.signOut(locals(res).session!.session.id);
-      setCookie(res, s);
-      seeOther(res, next);
-    } catch (err) {
-      refusedTo(res, `${appPath}/sign-in`, err, { next });
-    }
-  }));
-  for (const purpose of ['invite', 'reset'] as const) {
-    router.post(`/${purpose}/:secret`, wrap(async (req, res) => {
-      const page = `${appPath}/${purpose}/${encodeURIComponent(String(req.params.secret))}`;
-      if (field(res, 'password') !== field(res, 'confirm')) return seeOther(res, `${page}?error=PASSWORD_MISMATCH`);
+  router.post(
+    '/sign-in',
+    wrap(async (req, res) => {
+      const next = safeNextPath(field(res, 'next'), appPath);
       try {
-        const s = await deps.signIn.setPasswordFromLink(String(req.params.secret), purpose, field(res, 'password'), req.headers['user-agent']);
+        const s = await deps.signIn.signIn(
+          field(res, 'email'),
+          field(res, 'password'),
+          ipOf(req),
+          req.headers['user-agent'],
+        );
+        if (locals(res).session) await deps.signIn.signOut(locals(res).session!.session.id);
         setCookie(res, s);
-        seeOther(res, `${appPath}/`);
+        seeOther(res, next);
       } catch (err) {
-        refusedTo(res, page, err);
+        refusedTo(res, `${appPath}/sign-in`, err, { next });
       }
-    }));
+    }),
+  );
+  for (const purpose of ['invite', 'reset'] as const) {
+    router.post(
+      `/${purpose}/:secret`,
+      wrap(async (req, res) => {
+        const page = `${appPath}/${purpose}/${encodeURIComponent(String(req.params.secret))}`;
+        if (field(res, 'password') !== field(res, 'confirm')) return seeOther(res, `${page}?error=PASSWORD_MISMATCH`);
+        try {
+          const s = await deps.signIn.setPasswordFromLink(
+            String(req.params.secret),
+            purpose,
+            field(res, 'password'),
+            req.headers['user-agent'],
+          );
+          setCookie(res, s);
+          seeOther(res, `${appPath}/`);
+        } catch (err) {
+          refusedTo(res, page, err);
+        }
+      }),
+    );
   }
-  router.post('/reset', wrap(async (_req, res) => {
-    await deps.signIn.requestReset(field(res, 'email', 320));
-    seeOther(res, `${appPath}/reset?sent=1`);
-  }));
+  router.post(
+    '/reset',
+    wrap(async (_req, res) => {
+      await deps.signIn.requestReset(field(res, 'email', 320));
+      seeOther(res, `${appPath}/reset?sent=1`);
+    }),
+  );
 
   // Signed in from here on.
   router.use((req, res, next) => {
     if (locals(res).session || req.method === 'GET' || req.method === 'HEAD') return next();
     seeOther(res, `${appPath}/sign-in`);
   });
-  router.post('/sign-out', wrap(async (_req, res) => {
-    await deps.signIn.signOut(locals(res).session!.session.id);
-    setCookie(res, null);
-    seeOther(res, `${appPath}/sign-in`);
-  }));
-  router.post('/sessions/sign-out-others', wrap(async (_req, res) => {
-    const { session } = locals(res).session!;
-    await deps.signIn.signOutOthers(session.accountId, session.id);
-    seeOther(res, `${appPath}/sessions?done=signed-out-others`);
-  }));
-  router.post('/password', wrap(async (_req, res) => {
-    const { session } = locals(res).session!;
-    if (field(res, 'password') !== field(res, 'confirm')) return seeOther(res, `${appPath}/profile?error=PASSWORD_MISMATCH`);
-    try {
-      await deps.signIn.changePassword(session.accountId, session.id, field(res, 'current'), field(res, 'password'));
-      seeOther(res, `${appPath}/profile?done=password`);
-    } catch (err) {
-      refusedTo(res, `${appPath}/profile`, err);
-    }
-  }));
+  router.post(
+    '/sign-out',
+    wrap(async (_req, res) => {
+      await deps.signIn.signOut(locals(res).session!.session.id);
+      setCookie(res, null);
+      seeOther(res, `${appPath}/sign-in`);
+    }),
+  );
+  router.post(
+    '/sessions/sign-out-others',
+    wrap(async (_req, res) => {
+      const { session } = locals(res).session!;
+      await deps.signIn.signOutOthers(session.accountId, session.id);
+      seeOther(res, `${appPath}/sessions?done=signed-out-others`);
+    }),
+  );
+  router.post(
+    '/password',
+    wrap(async (_req, res) => {
+      const { session } = locals(res).session!;
+      if (field(res, 'password') !== field(res, 'confirm'))
+        return seeOther(res, `${appPath}/profile?error=PASSWORD_MISMATCH`);
+      try {
+        await deps.signIn.changePassword(session.accountId, session.id, field(res, 'current'), field(res, 'password'));
+        seeOther(res, `${appPath}/profile?done=password`);
+      } catch (err) {
+        refusedTo(res, `${appPath}/profile`, err);
+      }
+    }),
+  );
 
   // Everything else is the app's.
-  router.use(wrap(async (req, res) => {
-    const s = locals(res).session;
-    const headers: Record<string, string> = { 'x-request-id': String(res.locals.reqId ?? ''), 'x-forwarded-for': ipOf(req) };
-    for (const h of PASS) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-    if (s) {
-      headers[PRINCIPAL_HEADER] = await deps.signer.forApp({ accountId: s.account.id, displayName: s.account.displayName, features: s.account.features, sessionId: s.session.id });
-      headers[APP_CSRF_HEADER] = s.session.csrfToken;
-    }
-    const link = /^\/(invite|reset)\/([^/?]+)$/.exec(req.path);
-    if (link && req.method === 'GET') headers[APP_LINK_HEADER] = (await deps.signIn.linkUsable(decodeURIComponent(link[2]), link[1] as 'invite' | 'reset')) ? 'usable' : 'invalid';
-    const body = locals(res).body;
-    const up = await undiciRequest(`${deps.serviceUrls.web}${req.originalUrl}`, {
-      method: req.method as 'GET',
-      headers,
-      body: body && body.length ? body : undefined,
-      headersTimeout: 30_000,
-      bodyTimeout: 30_000,
-    });
-    res.status(up.statusCode);
-    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !DROP_BACK.has(k) && !k.startsWith('x-mm-')) res.append(k, v);
-    res.send(Buffer.from(await up.body.arrayBuffer()));
-  }));
+  router.use(
+    wrap(async (req, res) => {
+      const s = locals(res).session;
+      const headers: Record<string, string> = {
+        'x-request-id': String(res.locals.reqId ?? ''),
+        'x-forwarded-for': ipOf(req),
+      };
+      for (const h of PASS) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      if (s) {
+        headers[PRINCIPAL_HEADER] = await deps.signer.forApp({
+          accountId: s.account.id,
+          displayName: s.account.displayName,
+          features: s.account.features,
+          sessionId: s.session.id,
+        });
+        headers[APP_CSRF_HEADER] = s.session.csrfToken;
+      }
+      const link = /^\/(invite|reset)\/([^/?]+)$/.exec(req.path);
+      if (link && req.method === 'GET')
+        headers[APP_LINK_HEADER] = (await deps.signIn.linkUsable(
+          decodeURIComponent(link[2]),
+          link[1] as 'invite' | 'reset',
+        ))
+          ? 'usable'
+          : 'invalid';
+      const body = locals(res).body;
+      const up = await undiciRequest(`${deps.serviceUrls.web}${req.originalUrl}`, {
+        method: req.method as 'GET',
+        headers,
+        body: body && body.length ? body : undefined,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
+      res.status(up.statusCode);
+      for (const [k, v] of Object.entries(up.headers))
+        if (v !== undefined && !DROP_BACK.has(k) && !k.startsWith('x-mm-')) res.append(k, v);
+      res.send(Buffer.from(await up.body.arrayBuffer()));
+    }),
+  );
   return router;
 }
 

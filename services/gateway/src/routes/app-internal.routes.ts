@@ -28,17 +28,23 @@ function personOf(res: Response): Principal & { sessionId: string } {
 export function appInternalRouter(deps: AppInternalDeps): Router {
   const router = express.Router();
   const signedIn = (req: Request, res: Response, next: NextFunction) => {
-    deps.verifier.verify(req.headers[PRINCIPAL_HEADER] as string | undefined).then((p) => {
-      const sessionId = p.sessionId;
-      if (p.source !== 'app' || !sessionId) throw new ApiError('TOKEN_NOT_ACCEPTED', 'Only the app, for a signed-in person.');
-      res.locals.principal = p;
-      sessions.set(res, { ...p, sessionId });
-      next();
-    }).catch(next);
+    deps.verifier
+      .verify(req.headers[PRINCIPAL_HEADER] as string | undefined)
+      .then((p) => {
+        const sessionId = p.sessionId;
+        if (p.source !== 'app' || !sessionId)
+          throw new ApiError('TOKEN_NOT_ACCEPTED', 'Only the app, for a signed-in person.');
+        res.locals.principal = p;
+        sessions.set(res, { ...p, sessionId });
+        next();
+      })
+      .catch(next);
   };
   router.use('/internal/app', signedIn, jsonBody('16kb'));
 
-  mountOperation(router, 'appGetAccess', async (_i, { res }) => ({ account: await deps.access.getAccount(personOf(res).accountId) }));
+  mountOperation(router, 'appGetAccess', async (_i, { res }) => ({
+    account: await deps.access.getAccount(personOf(res).accountId),
+  }));
   mountOperation(router, 'appSetDeveloperMode', async ({ body }, { res }) => {
     const account = await deps.access.updateAccount(personOf(res).accountId, { developerMode: body.on });
     return { developerMode: account.developerMode };
@@ -47,10 +53,15 @@ export function appInternalRouter(deps: AppInternalDeps): Router {
     const name = body.displayName?.trim() || null;
     return { account: await deps.access.updateAccount(personOf(res).accountId, { displayName: name }) };
   });
-  mountOperation(router, 'appListTokens', async (_i, { res }) => ({ tokens: await deps.tokens.listActive(personOf(res).accountId) }));
-  mountOperation(router, 'appCreateToken', async ({ body }, { res }) => deps.access.createToken(personOf(res).accountId, body));
+  mountOperation(router, 'appListTokens', async (_i, { res }) => ({
+    tokens: await deps.tokens.listActive(personOf(res).accountId),
+  }));
+  mountOperation(router, 'appCreateToken', async ({ body }, { res }) =>
+    deps.access.createToken(personOf(res).accountId, body),
+  );
   mountOperation(router, 'appRevokeToken', async ({ params }, { res }) => {
-    if (!(await deps.tokens.owns(personOf(res).accountId, params.id))) throw new ApiError('NOT_FOUND', 'No such token.');
+    if (!(await deps.tokens.owns(personOf(res).accountId, params.id)))
+      throw new ApiError('NOT_FOUND', 'No such token.');
     return deps.access.revokeToken(params.id);
   });
   mountOperation(router, 'appListSessions', async (_i, { res }) => {

@@ -23,7 +23,9 @@ export function mountDeadLetters(router: Router, bus: Bus, db: Kysely<Database>,
   // Before /dead-letters/{seq}, which would otherwise take "replays" for a sequence (and refuse it).
   mountOperation(router, 'adminListDeadLetterReplays', async () => {
     const items = await db.selectFrom('deadLetterReplay').selectAll().orderBy('id', 'desc').limit(500).execute();
-    return { items: items.map(({ id: _id, ...r }) => ({ ...r, seq: Number(r.seq), replayedAt: r.replayedAt.toISOString() })) };
+    return {
+      items: items.map(({ id: _id, ...r }) => ({ ...r, seq: Number(r.seq), replayedAt: r.replayedAt.toISOString() })),
+    };
   });
   mountOperation(router, 'adminReadDeadLetter', async ({ params }) => {
     const letter = await readDeadLetter(bus, Number(params.seq));
@@ -40,13 +42,25 @@ export function mountDeadLetters(router: Router, bus: Bus, db: Kysely<Database>,
       if (done?.replayed) {
         await trx
           .insertInto('deadLetterReplay')
-          .values({ seq, subject: done.subject, deadLetteredBy: done.by, payloadSha256, askedBy: operator, clientAddress: address, requestId: String(res.locals.reqId ?? '') })
+          .values({
+            seq,
+            subject: done.subject,
+            deadLetteredBy: done.by,
+            payloadSha256,
+            askedBy: operator,
+            clientAddress: address,
+            requestId: String(res.locals.reqId ?? ''),
+          })
           .execute();
       }
       return done;
     });
     if (!outcome) throw new ApiError('NOT_FOUND', 'No dead letter has that sequence.');
-    if (!outcome.replayed) throw new ApiError('VALIDATION', `Not replayed: ${outcome.refusal}.`, { refusal: outcome.refusal, letter: outcome.letter });
+    if (!outcome.replayed)
+      throw new ApiError('VALIDATION', `Not replayed: ${outcome.refusal}.`, {
+        refusal: outcome.refusal,
+        letter: outcome.letter,
+      });
     return { seq, subject: outcome.subject, deadLetteredBy: outcome.by, askedBy: operator, replayed: true as const };
   });
 }

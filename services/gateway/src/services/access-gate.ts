@@ -129,7 +129,13 @@ export class AccessGate {
     /** What the gate reads of the access schema. */
     private readonly repo: Pick<AccessRepository, 'findTokensByHashes' | 'accessVersion' | 'tokensDisabled'>,
     private readonly redis: Redis,
-    private readonly opts: { rateLimitScale: number; ipRateLimit: number; junkRateLimit: number; logger: Logger; maxCachedTokens?: number },
+    private readonly opts: {
+      rateLimitScale: number;
+      ipRateLimit: number;
+      junkRateLimit: number;
+      logger: Logger;
+      maxCachedTokens?: number;
+    },
   ) {
     this.loader = new TokenLoader(repo);
     this.redis.defineCommand('mmGate', { numberOfKeys: 4, lua: SCRIPT });
@@ -145,7 +151,14 @@ export class AccessGate {
     const r = this.redis;
     try {
       counted = hash
-        ? await r.mmGate(`rl:t:${hash.slice(0, 22)}:${rateClass}`, `rl:ip:${ip}`, ACCESS_EPOCH_KEY, `rl:unknown:${ip}`, RATE_WINDOW_SECONDS, randomUUID())
+        ? await r.mmGate(
+            `rl:t:${hash.slice(0, 22)}:${rateClass}`,
+            `rl:ip:${ip}`,
+            ACCESS_EPOCH_KEY,
+            `rl:unknown:${ip}`,
+            RATE_WINDOW_SECONDS,
+            randomUUID(),
+          )
         : await r.mmJunk(`rl:junk:${ip}`, '', ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID());
     } catch (err) {
       this.warnRedis(err);
@@ -158,7 +171,10 @@ export class AccessGate {
     }
     // Without the epoch nothing cached can be trusted, and there is nothing to prove against Postgres.
     const version = epoch === null ? null : await this.pgVersion();
-    const [token, tokensDisabled] = await Promise.all([hash ? this.token(hash, epoch, version) : null, this.tokensDisabled(epoch, version)]);
+    const [token, tokensDisabled] = await Promise.all([
+      hash ? this.token(hash, epoch, version) : null,
+      this.tokensDisabled(epoch, version),
+    ]);
     if (hash && token === null && counted) this.countJunk(ip);
     let retryAfter: number | null = null;
     let slowDownMs = 0;
@@ -186,7 +202,11 @@ export class AccessGate {
     const scale = this.opts.rateLimitScale;
     const over = Math.max(unknown - this.opts.junkRateLimit * scale, i - this.opts.ipRateLimit * scale - 1);
     if (over < 0) return null;
-    const retryAfter = Math.max(1, unknown >= this.opts.junkRateLimit * scale ? unknownTtl : 0, i > this.opts.ipRateLimit * scale ? iTtl : 0);
+    const retryAfter = Math.max(
+      1,
+      unknown >= this.opts.junkRateLimit * scale ? unknownTtl : 0,
+      i > this.opts.ipRateLimit * scale ? iTtl : 0,
+    );
     return { retryAfter, slowDownMs: over >= PROMPT_REFUSALS ? SLOW_REFUSAL_MS : 0 };
   }
 
@@ -196,7 +216,9 @@ export class AccessGate {
    * never keep a live token that is not cached yet from being looked up.
    */
   private countJunk(ip: string): void {
-    this.redis.mmJunk(`rl:unknown:${ip}`, '', ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID()).catch(() => undefined);
+    this.redis
+      .mmJunk(`rl:unknown:${ip}`, '', ACCESS_EPOCH_KEY, RATE_WINDOW_SECONDS, randomUUID())
+      .catch(() => undefined);
   }
 
   /**
@@ -243,7 +265,8 @@ export class AccessGate {
       this.unknown.set(hash, now + UNKNOWN_TOKEN_TTL_MS);
     } else if (epoch !== null && version !== null) {
       // Full: the oldest entry goes (a Map keeps insertion order), never the whole cache at once.
-      if (!hit && this.cache.size >= (this.opts.maxCachedTokens ?? MAX_CACHE)) this.cache.delete(this.cache.keys().next().value!);
+      if (!hit && this.cache.size >= (this.opts.maxCachedTokens ?? MAX_CACHE))
+        this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hash, { epoch, version, value: token });
     }
     return token;

@@ -1,7 +1,15 @@
 import type { NatsConnection } from 'nats';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { BUS, SCOPES, SCOPE_SWITCH, LIMITS, type AdminCreateAccountInput, type AdminCreateTokenInput, type CreditKind } from '@mm/contract';
+import {
+  BUS,
+  SCOPES,
+  SCOPE_SWITCH,
+  LIMITS,
+  type AdminCreateAccountInput,
+  type AdminCreateTokenInput,
+  type CreditKind,
+} from '@mm/contract';
 import { ApiError, newId } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
 import type { AccessRepository, AccountView } from '../db/access.repository';
@@ -18,12 +26,27 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Use cases of the admin API on accounts, tokens, minutes and flags. */
 export class AccessService {
   constructor(
-    private readonly deps: { repo: AccessRepository; nc: NatsConnection; redis: Redis; logger: Logger; tokenHashKey: string },
+    private readonly deps: {
+      repo: AccessRepository;
+      nc: NatsConnection;
+      redis: Redis;
+      logger: Logger;
+      tokenHashKey: string;
+    },
   ) {}
 
   /** The public part of an account as the admin API answers it. */
   private present(a: AccountView) {
-    return { id: a.id, displayName: a.displayName, email: a.email, developerMode: a.developerMode, approved: a.approved, trial: a.trial, switches: a.switches, features: a.features };
+    return {
+      id: a.id,
+      displayName: a.displayName,
+      email: a.email,
+      developerMode: a.developerMode,
+      approved: a.approved,
+      trial: a.trial,
+      switches: a.switches,
+      features: a.features,
+    };
   }
 
   async createAccount(input: CreateAccountInput) {
@@ -57,7 +80,12 @@ export class AccessService {
 
   async buyMinutes(accountId: string, minutes: number, reference?: string) {
     await this.getAccount(accountId);
-    return this.credit(accountId, minutes, 'purchase', reference ? `admin:purchase:${accountId}:${reference}` : `admin:purchase:${newId('pur')}`);
+    return this.credit(
+      accountId,
+      minutes,
+      'purchase',
+      reference ? `admin:purchase:${accountId}:${reference}` : `admin:purchase:${newId('pur')}`,
+    );
   }
 
   async createToken(accountId: string, input: CreateTokenInput) {
@@ -72,14 +100,32 @@ export class AccessService {
     const scopes = SCOPES.filter((s) => input.scopes.includes(s));
     const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
     const row = await this.deps.repo.insertTokenWithinLimit(
-      { id: newId('tok'), accountId, name: input.name, scopes, hash: hashToken(this.deps.tokenHashKey, value), dailyMinuteCap: input.dailyMinuteCap ?? null, expiresAt },
+      {
+        id: newId('tok'),
+        accountId,
+        name: input.name,
+        scopes,
+        hash: hashToken(this.deps.tokenHashKey, value),
+        dailyMinuteCap: input.dailyMinuteCap ?? null,
+        expiresAt,
+      },
       LIMITS.activeTokensPerAccount,
     );
-    if (row === 'limit') throw new ApiError('VALIDATION', `An account has at most ${LIMITS.activeTokensPerAccount} active tokens; revoke one first.`);
+    if (row === 'limit')
+      throw new ApiError(
+        'VALIDATION',
+        `An account has at most ${LIMITS.activeTokensPerAccount} active tokens; revoke one first.`,
+      );
     // A new token may have been tried (and cached as unknown) before it existed.
     await bumpAccessEpoch(this.deps.redis, this.deps.logger);
     return {
-      token: { id: row.id, name: row.name, scopes, expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null, dailyMinuteCap: row.dailyMinuteCap },
+      token: {
+        id: row.id,
+        name: row.name,
+        scopes,
+        expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+        dailyMinuteCap: row.dailyMinuteCap,
+      },
       value,
     };
   }
@@ -104,7 +150,9 @@ export class AccessService {
    */
   private async announceAccessChange(): Promise<void> {
     if (!(await bumpAccessEpoch(this.deps.redis, this.deps.logger))) {
-      throw new Error('access change saved but not announced to the gateway replicas (Redis unavailable); repeat the call');
+      throw new Error(
+        'access change saved but not announced to the gateway replicas (Redis unavailable); repeat the call',
+      );
     }
   }
 
@@ -124,7 +172,12 @@ export class AccessService {
     return patch;
   }
 
-  private async credit(accountId: string, minutes: number, kind: CreditKind, reference: string): Promise<{ balanceMinutes: number }> {
+  private async credit(
+    accountId: string,
+    minutes: number,
+    kind: CreditKind,
+    reference: string,
+  ): Promise<{ balanceMinutes: number }> {
     try {
       return await request(this.deps.nc, BUS.walletCredit, { accountId, minutes, kind, reference });
     } catch (err) {

@@ -44,8 +44,8 @@ export class ClientAddresses {
     if (this.warned) return;
     this.warned = true;
     this.logger.warn(
-      'requests carry X-Forwarded-For but TRUSTED_PROXIES is unset: every client behind the proxy counts as the proxy\'s one address '
-        + '(one rate budget for all); set TRUSTED_PROXIES to the proxy\'s addresses (metric gateway_forwarded_for_untrusted_total)',
+      "requests carry X-Forwarded-For but TRUSTED_PROXIES is unset: every client behind the proxy counts as the proxy's one address " +
+        "(one rate budget for all); set TRUSTED_PROXIES to the proxy's addresses (metric gateway_forwarded_for_untrusted_total)",
     );
   }
 }

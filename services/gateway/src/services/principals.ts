@@ -31,7 +31,17 @@ export class PrincipalSigner {
   }
 
   /** The app's principal for an account (admin API acting as the signed-in owner). */
-  forApp(p: Omit<Principal, 'source' | 'tokenId' | 'tokenName' | 'tokenExpiresAt' | 'scopes' | 'dailyMinuteCap'>): Promise<string> {
-    return signPrincipal(this.key, { ...p, source: 'app', tokenId: null, tokenName: null, tokenExpiresAt: null, scopes: [], dailyMinuteCap: null });
+  forApp(
+    p: Omit<Principal, 'source' | 'tokenId' | 'tokenName' | 'tokenExpiresAt' | 'scopes' | 'dailyMinuteCap'>,
+  ): Promise<string> {
+    return signPrincipal(this.key, {
+      ...p,
+      source: 'app',
+      tokenId: null,
+      tokenName: null,
+      tokenExpiresAt: null,
+      scopes: [],
+      dailyMinuteCap: null,
+    });
   }
 }

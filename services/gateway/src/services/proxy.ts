@@ -6,7 +6,18 @@ import { allowBody, closeAfterEarlyAnswer, isMultipartPost, PRINCIPAL_HEADER, wr
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 });
 
 /** Headers never forwarded: credentials, hop-by-hop headers, and anything internal a client forged. */
-const DROP = new Set(['authorization', 'cookie', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'expect']);
+const DROP = new Set([
+  'authorization',
+  'cookie',
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
 /**
  * Headers of a service's answer never passed back: hop-by-hop ones, its own request id (the
  * gateway's is sent), and internal ones (x-mm-*).
@@ -71,13 +82,22 @@ export class ReadPipelines {
 
   /** True when this request can go through a pipeline: a GET with no body of any kind. */
   static takes(req: IncomingMessage): boolean {
-    return req.method === 'GET' && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    return (
+      req.method === 'GET' &&
+      req.headers['content-length'] === undefined &&
+      req.headers['transfer-encoding'] === undefined
+    );
   }
 
   send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders): void {
     let pool = this.pools.get(o.target);
     if (!pool) {
-      pool = new Pool(o.target, { pipelining: this.opts.pipelining, connections: this.opts.connections, headersTimeout: READ_TIMEOUT_MS, bodyTimeout: READ_TIMEOUT_MS });
+      pool = new Pool(o.target, {
+        pipelining: this.opts.pipelining,
+        connections: this.opts.connections,
+        headersTimeout: READ_TIMEOUT_MS,
+        bodyTimeout: READ_TIMEOUT_MS,
+      });
       this.pools.set(o.target, pool);
     }
     let abort: ((err?: Error) => void) | null = null;
@@ -92,7 +112,12 @@ export class ReadPipelines {
       return !res.destroyed;
     };
     pool.dispatch(
-      { path: o.path, method: 'GET', headers: headers as Record<string, string | string[]>, blocking: !o.reads?.pipelined },
+      {
+        path: o.path,
+        method: 'GET',
+        headers: headers as Record<string, string | string[]>,
+        blocking: !o.reads?.pipelined,
+      },
       {
         onConnect(a) {
           abort = a;
@@ -177,30 +202,33 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   }
   let sending = false;
   let waiting: NodeJS.Timeout | null = null;
-  const upstream = http.request({ host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent }, (up) => {
-    if (waiting) clearTimeout(waiting);
-    // The gateway already answered (a body that stopped arriving: body-watch.ts): the service's own answer is dropped.
-    if (res.headersSent) {
-      up.resume();
-      return void upstream.destroy();
-    }
-    const back: http.OutgoingHttpHeaders = {};
-    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !dropsBack(k)) back[k] = v;
-    if (!req.complete) {
-      // The service answered before reading the whole body (a refused upload, or a replay-only
-      // request sent without it): what it did not ask for stays on the client's connection. A
-      // small rest is read and dropped, keeping the connection; a large one is not read: the
-      // answer closes the connection (early-answer.ts).
-      if (sending) {
-        req.unpipe(upstream);
-        req.resume();
+  const upstream = http.request(
+    { host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent },
+    (up) => {
+      if (waiting) clearTimeout(waiting);
+      // The gateway already answered (a body that stopped arriving: body-watch.ts): the service's own answer is dropped.
+      if (res.headersSent) {
+        up.resume();
+        return void upstream.destroy();
       }
-      closeAfterEarlyAnswer(req, res);
-      if (streams) up.once('end', () => upstream.destroy());
-    }
-    res.writeHead(up.statusCode ?? 502, back);
-    up.pipe(res);
-  });
+      const back: http.OutgoingHttpHeaders = {};
+      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !dropsBack(k)) back[k] = v;
+      if (!req.complete) {
+        // The service answered before reading the whole body (a refused upload, or a replay-only
+        // request sent without it): what it did not ask for stays on the client's connection. A
+        // small rest is read and dropped, keeping the connection; a large one is not read: the
+        // answer closes the connection (early-answer.ts).
+        if (sending) {
+          req.unpipe(upstream);
+          req.resume();
+        }
+        closeAfterEarlyAnswer(req, res);
+        if (streams) up.once('end', () => upstream.destroy());
+      }
+      res.writeHead(up.statusCode ?? 502, back);
+      up.pipe(res);
+    },
+  );
   const send = (): void => {
     if (sending || upstream.destroyed || res.headersSent) return;
     sending = true;

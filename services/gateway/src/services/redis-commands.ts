@@ -14,7 +14,14 @@ export type AdminCounted = [number, number];
  */
 declare module 'ioredis' {
   interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
-    mmGate(tokenKey: string, ipKey: string, epochKey: string, unknownKey: string, window: number, member: string): Result<Counted, Context>;
+    mmGate(
+      tokenKey: string,
+      ipKey: string,
+      epochKey: string,
+      unknownKey: string,
+      window: number,
+      member: string,
+    ): Result<Counted, Context>;
     mmJunk(junkKey: string, unused: string, epochKey: string, window: number, member: string): Result<Counted, Context>;
     mmAdminCount(key: string, window: number): Result<AdminCounted, Context>;
   }

@@ -15,13 +15,21 @@ export interface SignInLimits {
   refuseAfterPerAddress: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { slowAfter: 3, slowMs: 250, refuseAfterPerAccount: 10, refuseAfterPerAddress: 50 };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  slowAfter: 3,
+  slowMs: 250,
+  refuseAfterPerAccount: 10,
+  refuseAfterPerAddress: 50,
+};
 
 /** What the limit says of one attempt before the password is checked. */
 export type Admission = { refused: true; retryAfterSeconds: number } | { refused: false; delayMs: number };
 
 /** The rule: refused past either count (until its window ends), else slowed past `slowAfter`, doubling. */
-export function admissionOf(c: { byEmail: number; emailTtl: number; byIp: number; ipTtl: number }, limits: SignInLimits): Admission {
+export function admissionOf(
+  c: { byEmail: number; emailTtl: number; byIp: number; ipTtl: number },
+  limits: SignInLimits,
+): Admission {
   if (c.byEmail >= limits.refuseAfterPerAccount) return { refused: true, retryAfterSeconds: Math.max(1, c.emailTtl) };
   if (c.byIp >= limits.refuseAfterPerAddress) return { refused: true, retryAfterSeconds: Math.max(1, c.ipTtl) };
   const over = c.byEmail - limits.slowAfter;
@@ -61,7 +69,13 @@ export class SignInLimit {
   async failed(email: string, ip: string): Promise<void> {
     const [ek, ik] = this.keys(email, ip);
     try {
-      await this.redis.multi().incr(ek).expire(ek, WINDOW_SECONDS, 'NX').incr(ik).expire(ik, WINDOW_SECONDS, 'NX').exec();
+      await this.redis
+        .multi()
+        .incr(ek)
+        .expire(ek, WINDOW_SECONDS, 'NX')
+        .incr(ik)
+        .expire(ik, WINDOW_SECONDS, 'NX')
+        .exec();
     } catch {
       // Logged by admit() already.
     }

@@ -4,8 +4,17 @@ import { ApiError, newId } from '@mm/http';
 import type { AccessRepository } from '../db/access.repository';
 import type { SessionWithAccount, SignInRepository } from '../db/sign-in.repository';
 import {
-  deviceOf, hashSecret, INVITE_TTL_MS, isWellFormedSecret, newSecret, passwordProblem, RESET_TTL_MS, SESSION_ABSOLUTE_MS,
-  SESSION_TOUCH_MS, sessionHolds, type PasswordProblem,
+  deviceOf,
+  hashSecret,
+  INVITE_TTL_MS,
+  isWellFormedSecret,
+  newSecret,
+  passwordProblem,
+  RESET_TTL_MS,
+  SESSION_ABSOLUTE_MS,
+  SESSION_TOUCH_MS,
+  sessionHolds,
+  type PasswordProblem,
 } from '../domain/sign-in-rules';
 import type { SignInLimit } from './sign-in-limit';
 
@@ -25,7 +34,13 @@ export interface NewSession {
 /** Why a form was refused; the app shows the message of the code in the person's language. */
 export class SignInRefusal extends Error {
   constructor(
-    readonly code: PasswordProblem | 'SIGN_IN_FAILED' | 'SIGN_IN_LIMITED' | 'LINK_INVALID' | 'EMAIL_TAKEN' | 'PASSWORD_WRONG',
+    readonly code:
+      | PasswordProblem
+      | 'SIGN_IN_FAILED'
+      | 'SIGN_IN_LIMITED'
+      | 'LINK_INVALID'
+      | 'EMAIL_TAKEN'
+      | 'PASSWORD_WRONG',
     readonly retryAfterSeconds?: number,
   ) {
     super(code);
@@ -55,13 +70,24 @@ export class SignInService {
   async createInvite(accountId: string, email: string | undefined): Promise<{ url: string; expiresAt: string }> {
     let account = await this.deps.access.getAccount(accountId);
     if (!account) throw new ApiError('NOT_FOUND', 'No such account.');
-    if (email !== undefined && email !== account.email) account = (await this.deps.access.updateAccount(accountId, { email }))!;
-    if (!account.email) throw new ApiError('VALIDATION', 'The account has no email to sign in with: send email in the body.');
+    if (email !== undefined && email !== account.email)
+      account = (await this.deps.access.updateAccount(accountId, { email }))!;
+    if (!account.email)
+      throw new ApiError('VALIDATION', 'The account has no email to sign in with: send email in the body.');
     const secret = newSecret();
     const expiresAt = new Date(Date.now() + INVITE_TTL_MS);
-    await this.deps.repo.insertLink({ hash: hashSecret(this.deps.hashKey, 'link', secret), accountId, purpose: 'invite', expiresAt });
+    await this.deps.repo.insertLink({
+      hash: hashSecret(this.deps.hashKey, 'link', secret),
+      accountId,
+      purpose: 'invite',
+      expiresAt,
+    });
     const url = `${this.deps.appUrl}/invite/${secret}`;
-    await this.mail(account.email, 'You are invited to Meeting Memory', `Open this link to set your password and sign in (it works once, for 7 days):\n\n${url}\n`);
+    await this.mail(
+      account.email,
+      'You are invited to Meeting Memory',
+      `Open this link to set your password and sign in (it works once, for 7 days):\n\n${url}\n`,
+    );
     return { url, expiresAt: expiresAt.toISOString() };
   }
 
@@ -72,7 +98,12 @@ export class SignInService {
   }
 
   /** Sets the password from an invite or reset link (used once), ends every session, signs in. */
-  async setPasswordFromLink(secret: string, purpose: 'invite' | 'reset', password: string, userAgent: string | undefined): Promise<NewSession> {
+  async setPasswordFromLink(
+    secret: string,
+    purpose: 'invite' | 'reset',
+    password: string,
+    userAgent: string | undefined,
+  ): Promise<NewSession> {
     if (!isWellFormedSecret(secret)) throw new SignInRefusal('LINK_INVALID');
     const hash = hashSecret(this.deps.hashKey, 'link', secret);
     const link = await this.deps.repo.findLink(hash, purpose);
@@ -81,7 +112,12 @@ export class SignInService {
     if (!account?.email) throw new SignInRefusal('LINK_INVALID');
     const problem = passwordProblem(password, account.email);
     if (problem) throw new SignInRefusal(problem);
-    const used = await this.deps.repo.useLinkAndSetPassword(hash, purpose, account.email, await argon2Hash(password, ARGON2));
+    const used = await this.deps.repo.useLinkAndSetPassword(
+      hash,
+      purpose,
+      account.email,
+      await argon2Hash(password, ARGON2),
+    );
     if (used === null) throw new SignInRefusal('LINK_INVALID');
     if (used === 'email_taken') throw new SignInRefusal('EMAIL_TAKEN');
     return this.startSession(used.accountId, userAgent);
@@ -92,7 +128,8 @@ export class SignInService {
     const admission = await this.deps.limit.admit(email, ip);
     if (admission.refused) throw new SignInRefusal('SIGN_IN_LIMITED', admission.retryAfterSeconds);
     if (admission.delayMs > 0) await new Promise((r) => setTimeout(r, admission.delayMs));
-    const credential = email.length <= 320 && password.length <= 1000 ? await this.deps.repo.findCredentialByEmail(email.trim()) : null;
+    const credential =
+      email.length <= 320 && password.length <= 1000 ? await this.deps.repo.findCredentialByEmail(email.trim()) : null;
     const ok = await argon2Verify(credential?.passwordHash ?? (await this.dummy()), password).catch(() => false);
     if (!credential || !ok) {
       await this.deps.limit.failed(email, ip);
@@ -106,16 +143,26 @@ export class SignInService {
     const credential = email.length <= 320 ? await this.deps.repo.findCredentialByEmail(email.trim()) : null;
     if (!credential) return;
     const secret = newSecret();
-    await this.deps.repo.insertLink({ hash: hashSecret(this.deps.hashKey, 'link', secret), accountId: credential.accountId, purpose: 'reset', expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+    await this.deps.repo.insertLink({
+      hash: hashSecret(this.deps.hashKey, 'link', secret),
+      accountId: credential.accountId,
+      purpose: 'reset',
+      expiresAt: new Date(Date.now() + RESET_TTL_MS),
+    });
     const url = `${this.deps.appUrl}/reset/${secret}`;
     const { email: to } = (await this.deps.repo.findCredential(credential.accountId))!;
-    await this.mail(to, 'Reset your Meeting Memory password', `Open this link to choose a new password (it works once, for 30 minutes):\n\n${url}\n\nIf you did not ask for it, ignore this email.\n`);
+    await this.mail(
+      to,
+      'Reset your Meeting Memory password',
+      `Open this link to choose a new password (it works once, for 30 minutes):\n\n${url}\n\nIf you did not ask for it, ignore this email.\n`,
+    );
   }
 
   /** A signed-in person's new password: the current one must be right; every other session ends. */
   async changePassword(accountId: string, sessionId: string, current: string, next: string): Promise<void> {
     const credential = await this.deps.repo.findCredential(accountId);
-    if (!credential || !(await argon2Verify(credential.passwordHash, current).catch(() => false))) throw new SignInRefusal('PASSWORD_WRONG');
+    if (!credential || !(await argon2Verify(credential.passwordHash, current).catch(() => false)))
+      throw new SignInRefusal('PASSWORD_WRONG');
     const problem = passwordProblem(next, credential.email);
     if (problem) throw new SignInRefusal(problem);
     await this.deps.repo.changePassword(accountId, await argon2Hash(next, ARGON2), sessionId);
@@ -127,7 +174,8 @@ export class SignInService {
     const found = await this.deps.repo.findSession(hashSecret(this.deps.hashKey, 'session', secret));
     const now = new Date();
     if (!found || !sessionHolds(found.session, now)) return null;
-    if (now.getTime() - found.session.lastSeenAt.getTime() > SESSION_TOUCH_MS) await this.deps.repo.touchSession(found.session.id);
+    if (now.getTime() - found.session.lastSeenAt.getTime() > SESSION_TOUCH_MS)
+      await this.deps.repo.touchSession(found.session.id);
     return found;
   }
 
@@ -141,7 +189,13 @@ export class SignInService {
 
   async listSessions(accountId: string, currentId: string) {
     const rows = await this.deps.repo.listSessions(accountId, new Date(Date.now() - 7 * 24 * 3600_000));
-    return rows.map((s) => ({ id: s.id, device: s.device, createdAt: s.createdAt.toISOString(), lastSeenAt: s.lastSeenAt.toISOString(), current: s.id === currentId }));
+    return rows.map((s) => ({
+      id: s.id,
+      device: s.device,
+      createdAt: s.createdAt.toISOString(),
+      lastSeenAt: s.lastSeenAt.toISOString(),
+      current: s.id === currentId,
+    }));
   }
 
   /** A fresh session (a new id at every sign-in: a cookie set before signing in is never kept). */
@@ -149,7 +203,11 @@ export class SignInService {
     const secret = newSecret();
     const id = newId('ses');
     await this.deps.repo.insertSession({
-      id, accountId, hash: hashSecret(this.deps.hashKey, 'session', secret), csrfToken: newSecret(), device: deviceOf(userAgent),
+      id,
+      accountId,
+      hash: hashSecret(this.deps.hashKey, 'session', secret),
+      csrfToken: newSecret(),
+      device: deviceOf(userAgent),
       expiresAt: new Date(Date.now() + SESSION_ABSOLUTE_MS),
     });
     return { secret, id, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 };
@@ -170,4 +228,3 @@ export class SignInService {
     }
   }
 }
-

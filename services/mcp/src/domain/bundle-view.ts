@@ -36,7 +36,9 @@ export function selectedTurns(bundle: Bundle, sel: Selection): Segment[] | { pro
   if (sel.speaker !== undefined) {
     const wanted = sel.speaker.trim().toLowerCase();
     const people = bundle.transcript.speakers;
-    labels = people.filter((s) => s.label.toLowerCase() === wanted || s.name?.toLowerCase() === wanted).map((s) => s.label);
+    labels = people
+      .filter((s) => s.label.toLowerCase() === wanted || s.name?.toLowerCase() === wanted)
+      .map((s) => s.label);
     if (!labels.length) {
       const known = people.map((s) => (s.name ? `${s.name} (${s.label})` : s.label)).join(', ');
       return { problem: `no speaker ${sel.speaker} in this meeting; its speakers: ${known}` };

@@ -35,8 +35,7 @@ function atNaming(s: StoppedStatus, naming: { deadline: string | null }, tools: 
     `The meeting waits for speaker names ${until}. Hand naming.url to the person who can name the speakers ` +
     `(it opens the naming sheet for the account owner), then call ${WAIT_TOOL} again`;
   const skip = offered('skipRecordingNaming', s.id, tools);
-  if (!skip.call)
-    return { message: `${person}; ${skip.unavailable} would go on without names.`, calls: [] };
+  if (!skip.call) return { message: `${person}; ${skip.unavailable} would go on without names.`, calls: [] };
   return {
     message: `${person}; or call skipRecordingNaming with the id to go on without names, then ${WAIT_TOOL}.`,
     calls: [skip.call, ...waitAgain(s.id, tools)],

@@ -45,7 +45,10 @@ const SELF_EXPLAINED = new Set(['id', 'limit', 'cursor', 'title', 'question', 's
 function shortText(text: string): string {
   if (text.length <= 70) return text;
   const cut = text.slice(0, 70).search(/[;:(]|, (?!and\b)[^,]*$/);
-  return (cut > 20 ? text.slice(0, cut) : text.slice(0, 67).replace(/\s+\S*$/, '') + '…').replace(/[,\s]+$/, '') + (cut > 20 ? '.' : '');
+  return (
+    (cut > 20 ? text.slice(0, cut) : text.slice(0, 67).replace(/\s+\S*$/, '') + '…').replace(/[,\s]+$/, '') +
+    (cut > 20 ? '.' : '')
+  );
 }
 
 const OUTPUT_DEPTH = 1;
@@ -60,7 +63,9 @@ export function compactOutput(s: JsonSchema, depth = 0): JsonSchema {
     // A union of objects (digest sections) is left open: its kinds are told by `kind`.
     const nonNull = variants.filter((v) => v.type !== 'null');
     if (nonNull.length > 1 || depth >= OUTPUT_DEPTH) return {};
-    return { anyOf: [compactOutput(nonNull[0], depth), ...(nonNull.length < variants.length ? [{ type: 'null' }] : [])] };
+    return {
+      anyOf: [compactOutput(nonNull[0], depth), ...(nonNull.length < variants.length ? [{ type: 'null' }] : [])],
+    };
   }
   const out: JsonSchema = {};
   if (s.type !== undefined) out.type = s.type;

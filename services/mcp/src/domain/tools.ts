@@ -24,7 +24,7 @@ export interface ToolDef {
   inputSchema: ObjectSchema;
   outputSchema: ObjectSchema;
   /** MCP's hints, each only where it differs from the spec's default (not read-only, destructive, not idempotent). */
-  annotations: { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true; };
+  annotations: { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true };
   _meta: Record<string, unknown>;
 }
 
@@ -73,12 +73,13 @@ export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[
  * that, and its answer states the charge. Listed alone (a token that may quote but not ask) it stays.
  */
 function quotedByItsAsk(route: RouteDef, scopes: readonly string[]): boolean {
-  const ask = route.path.endsWith('/ask/quote') && ROUTES.find((r) => r.method === 'post' && `${r.path}/quote` === route.path);
+  const ask =
+    route.path.endsWith('/ask/quote') && ROUTES.find((r) => r.method === 'post' && `${r.path}/quote` === route.path);
   return Boolean(ask && admits(ask, scopes));
 }
 
 function annotationsOf(route: RouteDef): ToolDef['annotations'] {
-  if (route.method === 'get') return { readOnlyHint: true, };
+  if (route.method === 'get') return { readOnlyHint: true };
   return {
     ...(route.method !== 'delete' ? { destructiveHint: false as const } : {}),
     ...(route.method === 'put' || route.method === 'delete' ? { idempotentHint: true as const } : {}),
@@ -99,11 +100,10 @@ function toolWording(route: RouteDef, opts: ToolOptions): string {
   const audio = route.body?.contentType === 'multipart/form-data' ? audioInput(opts) : null;
   if (audio) sentences.push(`The audio is ${audio.taken}.`);
   if (route.spends) sentences.push('The same call repeated returns the first result, charged once.');
-  if (route.operationId === 'getRecordingBundle')
-    sentences.push('Markdown; part, from, to and speaker read less.');
+  if (route.operationId === 'getRecordingBundle') sentences.push('Markdown; part, from, to and speaker read less.');
   if (route.operationId === 'searchRecordings') sentences.push('Hits link their bundle and the moment found.');
   if (route.operationId.startsWith('ask'))
-    sentences.push('Citations quote the words, with times and the speaker\'s name.');
+    sentences.push("Citations quote the words, with times and the speaker's name.");
   return sentences.filter(Boolean).join(' ');
 }
 
@@ -229,7 +229,7 @@ function waitTool(status: RouteDef, input: ObjectSchema): ToolDef {
     outputSchema: withFields(jsonAnswer(status), {
       next: { type: 'object', properties: { message: { type: 'string' }, calls: { type: 'array' } } },
     }) as ObjectSchema,
-    annotations: { destructiveHint: false, idempotentHint: true, },
+    annotations: { destructiveHint: false, idempotentHint: true },
     _meta: {},
   };
 }

@@ -43,7 +43,9 @@ export async function uploadableAudio(p: string, allowedDirs: readonly string[])
   if (!inside(real, realDirs)) throw outside();
   if (!stat.isFile()) throw new ToolInputError(`path ${p}: not a file`);
   if (!sniffMedia(await head(real)))
-    throw new ToolInputError(`path ${p}: not an audio or video file (its first bytes are no known format); nothing was sent`);
+    throw new ToolInputError(
+      `path ${p}: not an audio or video file (its first bytes are no known format); nothing was sent`,
+    );
   return { path: real, name: path.basename(p), size: stat.size };
 }
 

@@ -19,7 +19,11 @@ export interface FetchedAudio {
  * redirects (a redirect could leave the list). The body is streamed to a temporary file, never
  * held in memory, and cut off past `maxBytes` (a Content-Length above it is refused before reading).
  */
-export async function fetchAudio(url: string, allowedHosts: readonly string[], maxBytes: number): Promise<FetchedAudio> {
+export async function fetchAudio(
+  url: string,
+  allowedHosts: readonly string[],
+  maxBytes: number,
+): Promise<FetchedAudio> {
   if (allowedHosts.length === 0) throw new ToolInputError('this server does not fetch audio by URL');
   let parsed: URL;
   try {

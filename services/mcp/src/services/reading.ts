@@ -14,7 +14,10 @@ export interface ToolResult {
 
 /** A result whose text is the structured value as JSON (for clients that read only text). */
 export function json(value: unknown): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
 }
 
 export const bundleUri = (id: string) => `mm://recordings/${encodeURIComponent(id)}/bundle.md`;
@@ -30,7 +33,10 @@ export async function readBundle(client: MeetingMemory, args: Record<string, unk
   const part = sel.part ?? (sel.from || sel.to || sel.speaker ? 'transcript' : 'all');
   if (args.format === 'json') {
     const bundle = await client.bundle(id);
-    return { content: [{ type: 'text', text: JSON.stringify(bundle) }], structuredContent: { id, format: 'json', bundle } };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(bundle) }],
+      structuredContent: { id, format: 'json', bundle },
+    };
   }
   if (part === 'all') {
     const markdown = await client.bundleMarkdown(id);
@@ -79,7 +85,12 @@ export async function withQuotes(
       `[${i + 1}] ${c.at}${c.speakerName ? ` ${c.speakerName}` : ''}${c.recordingId ? ` in ${c.recordingId}` : ''}` +
       `${c.quote ? `: "${c.quote}"` : ''}`,
   );
-  const text = [String(answer.answer), ...(sources.length ? ['', ...sources] : []), '', `Charged ${answer.minutes} min.`];
+  const text = [
+    String(answer.answer),
+    ...(sources.length ? ['', ...sources] : []),
+    '',
+    `Charged ${answer.minutes} min.`,
+  ];
   return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: value };
 }
 

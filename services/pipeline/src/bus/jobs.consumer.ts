@@ -20,7 +20,13 @@ import { setTimer } from '../services/timers';
  * start-ups (pipeline-throughput: 12.0 CPU s per 1-minute meeting with 2 × 2 decoders, 8.8 with
  * 1). Either way its chunks run on the process's shared decoder slots (engines/decoder-slots.ts).
  */
-export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: JobRunner, logger: Logger, opts: Pick<PipelineConfig, 'transcribeConcurrency' | 'transcribeWindow' | 'asrDecoders' | 'ackWaitSeconds'>): Promise<() => Promise<void>> {
+export async function startConsumers(
+  bus: Bus,
+  db: Kysely<Database>,
+  runner: JobRunner,
+  logger: Logger,
+  opts: Pick<PipelineConfig, 'transcribeConcurrency' | 'transcribeWindow' | 'asrDecoders' | 'ackWaitSeconds'>,
+): Promise<() => Promise<void>> {
   const ackWaitMs = opts.ackWaitSeconds * 1000;
   const onError = (err: unknown, subject: string) => {
     if (err instanceof GateClosedError) logger.info({ subject }, 'held job returned to the queue: stopping');
@@ -29,15 +35,34 @@ export async function startConsumers(bus: Bus, db: Kysely<Database>, runner: Job
   const gate = new FairGate(opts.transcribeConcurrency);
   const window = Math.max(opts.transcribeWindow, opts.transcribeConcurrency);
   const stops = await Promise.all([
-    consume(bus, [on(BUS.transcribeJob, (job) => gate.run(job.accountId, () => runner.run(job, { decoders: Math.max(1, Math.floor(opts.asrDecoders / gate.depth.running)) })))], {
-      durable: 'pipeline-transcribe',
-      concurrency: window,
-      maxAckPending: window,
+    consume(
+      bus,
+      [
+        on(BUS.transcribeJob, (job) =>
+          gate.run(job.accountId, () =>
+            runner.run(job, { decoders: Math.max(1, Math.floor(opts.asrDecoders / gate.depth.running)) }),
+          ),
+        ),
+      ],
+      {
+        durable: 'pipeline-transcribe',
+        concurrency: window,
+        maxAckPending: window,
+        ackWaitMs,
+        onError,
+      },
+    ),
+    consume(bus, [on(BUS.generateJob, (job) => runner.run(job))], {
+      durable: 'pipeline-generate',
+      concurrency: 4,
       ackWaitMs,
       onError,
     }),
-    consume(bus, [on(BUS.generateJob, (job) => runner.run(job))], { durable: 'pipeline-generate', concurrency: 4, ackWaitMs, onError }),
-    consume(bus, [on(BUS.timerSet, (timer) => setTimer(db, timer))], { durable: 'pipeline-timers', concurrency: 8, onError }),
+    consume(bus, [on(BUS.timerSet, (timer) => setTimer(db, timer))], {
+      durable: 'pipeline-timers',
+      concurrency: 8,
+      onError,
+    }),
   ]);
   return async () => {
     gate.close();

@@ -30,7 +30,13 @@ export function planPieces(energyDb: ArrayLike<number>, hopMs: number, rules: Pi
   const limit = Math.min(rules.maxPieceMs, byBytes);
   const searchMs = Math.min(rules.searchMs, limit / 8);
   const planned = Math.max(hopMs, Math.floor(limit - 2 * searchMs));
-  return planChunks(energyDb, hopMs, { parallel: 1, minSplitMs: planned, maxChunkMs: planned, searchMs, quietWindowMs: 300 });
+  return planChunks(energyDb, hopMs, {
+    parallel: 1,
+    minSplitMs: planned,
+    maxChunkMs: planned,
+    searchMs,
+    quietWindowMs: 300,
+  });
 }
 
 /** Splits a piece in two at its quietest point near the middle (a piece that encoded too large). */
@@ -39,8 +45,17 @@ export function halvePiece(piece: Chunk, energyDb: ArrayLike<number>, hopMs: num
   const last = Math.max(first + 2, Math.ceil(piece.endMs / hopMs));
   const slice = Array.prototype.slice.call(energyDb, first, last) as number[];
   const span = piece.endMs - piece.startMs;
-  const halves = planChunks(slice, hopMs, { parallel: 2, minSplitMs: 0, maxChunkMs: span, searchMs: span / 8, quietWindowMs: 300 });
-  return halves.map((h) => ({ startMs: piece.startMs + h.startMs, endMs: Math.min(piece.endMs, piece.startMs + h.endMs) }));
+  const halves = planChunks(slice, hopMs, {
+    parallel: 2,
+    minSplitMs: 0,
+    maxChunkMs: span,
+    searchMs: span / 8,
+    quietWindowMs: 300,
+  });
+  return halves.map((h) => ({
+    startMs: piece.startMs + h.startMs,
+    endMs: Math.min(piece.endMs, piece.startMs + h.endMs),
+  }));
 }
 
 export interface PieceWords {
@@ -69,7 +84,11 @@ export function joinPieces(pieces: readonly PieceWords[]): TimedWord[] {
     let words = p.words.filter((w) => w.startMs < span + 200);
     words = words.slice(echoLength(words, p.prompt));
     for (const w of words) {
-      out.push({ ...w, startMs: p.startMs + Math.max(0, w.startMs), endMs: p.startMs + Math.min(span, Math.max(w.endMs, w.startMs)) });
+      out.push({
+        ...w,
+        startMs: p.startMs + Math.max(0, w.startMs),
+        endMs: p.startMs + Math.min(span, Math.max(w.endMs, w.startMs)),
+      });
     }
   }
   return out;
@@ -97,7 +116,11 @@ export const PROMPT_CHARS = 600;
  * The prompt of a piece: the meeting's vocabulary, then the last words of the previous piece
  * (Whisper continues its style and spelling from it). Keyterms take at most half the room.
  */
-export function piecePrompt(keyterms: readonly string[], previous: readonly TimedWord[] | null, maxChars = PROMPT_CHARS): string | undefined {
+export function piecePrompt(
+  keyterms: readonly string[],
+  previous: readonly TimedWord[] | null,
+  maxChars = PROMPT_CHARS,
+): string | undefined {
   let terms = '';
   for (const t of keyterms) {
     const next = terms ? `${terms}, ${t}` : t;

@@ -17,7 +17,13 @@ export interface ChunkRules {
   quietWindowMs: number;
 }
 
-export const DEFAULT_CHUNK_RULES: ChunkRules = { parallel: 2, minSplitMs: 20000, maxChunkMs: 180000, searchMs: 8000, quietWindowMs: 300 };
+export const DEFAULT_CHUNK_RULES: ChunkRules = {
+  parallel: 2,
+  minSplitMs: 20000,
+  maxChunkMs: 180000,
+  searchMs: 8000,
+  quietWindowMs: 300,
+};
 
 export interface Chunk {
   startMs: number;
@@ -25,9 +31,14 @@ export interface Chunk {
 }
 
 /** Plans chunks from per-frame energies (dB, one every `hopMs`). */
-export function planChunks(energyDb: ArrayLike<number>, hopMs: number, rules: ChunkRules = DEFAULT_CHUNK_RULES): Chunk[] {
+export function planChunks(
+  energyDb: ArrayLike<number>,
+  hopMs: number,
+  rules: ChunkRules = DEFAULT_CHUNK_RULES,
+): Chunk[] {
   const totalMs = energyDb.length * hopMs;
-  if (totalMs < rules.minSplitMs || (rules.parallel <= 1 && totalMs <= rules.maxChunkMs)) return [{ startMs: 0, endMs: totalMs }];
+  if (totalMs < rules.minSplitMs || (rules.parallel <= 1 && totalMs <= rules.maxChunkMs))
+    return [{ startMs: 0, endMs: totalMs }];
   const count = Math.max(rules.parallel, Math.ceil(totalMs / rules.maxChunkMs));
   const smooth = movingAverage(energyDb, Math.max(1, Math.round(rules.quietWindowMs / hopMs)));
   const cuts: number[] = [];
@@ -39,7 +50,8 @@ export function planChunks(energyDb: ArrayLike<number>, hopMs: number, rules: Ch
     let best = ideal;
     for (let f = lo; f <= hi; f++) {
       // Ties go to the cut nearest the ideal point, keeping chunks balanced.
-      if (smooth[f] < smooth[best] || (smooth[f] === smooth[best] && Math.abs(f - ideal) < Math.abs(best - ideal))) best = f;
+      if (smooth[f] < smooth[best] || (smooth[f] === smooth[best] && Math.abs(f - ideal) < Math.abs(best - ideal)))
+        best = f;
     }
     cuts.push(best);
   }

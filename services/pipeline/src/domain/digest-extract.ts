@@ -36,7 +36,13 @@ const EN_DECISION = [
   /\bwe(?:'re| are) going (?:to go )?with\b/,
   /\bit(?:'s| is) (?:decided|agreed|settled)\b/,
 ];
-const FA_DECISION = [/تصمیم\s*(?:گرفتیم|گرفته\s*شد|بر\s*این)/u, /توافق\s*(?:کردیم|شد)/u, /قرار\s*شد/u, /به\s*این\s*نتیجه\s*رسیدیم/u, /تصویب\s*(?:شد|کردیم)/u];
+const FA_DECISION = [
+  /تصمیم\s*(?:گرفتیم|گرفته\s*شد|بر\s*این)/u,
+  /توافق\s*(?:کردیم|شد)/u,
+  /قرار\s*شد/u,
+  /به\s*این\s*نتیجه\s*رسیدیم/u,
+  /تصویب\s*(?:شد|کردیم)/u,
+];
 
 const EN_ACTION = [
   /\baction items?\b/,
@@ -46,12 +52,33 @@ const EN_ACTION = [
 ];
 // "<name> will <verb>": the subject is checked against the names the meeting knows.
 const EN_NAMED_ACTION = /\b(\p{L}+)\s+(?:will|is going to|needs to|has to|must)\s+(?!be\b)\p{L}+/giu;
-const FA_ACTION = [/(?:^|\s)(?:باید|قرار\s*است|لطفا|لطفاً|پیگیری)(?:\s|$)/u, /(?:^|\s)خواه(?:م|د|یم|ند)\s/u, /(?:^|\s)اقدام(?:\s|$)/u];
+const FA_ACTION = [
+  /(?:^|\s)(?:باید|قرار\s*است|لطفا|لطفاً|پیگیری)(?:\s|$)/u,
+  /(?:^|\s)خواه(?:م|د|یم|ند)\s/u,
+  /(?:^|\s)اقدام(?:\s|$)/u,
+];
 
-const PRONOUNS = new Set(['i', 'you', 'he', 'she', 'we', 'they', 'it', 'this', 'that', 'who', 'someone', 'everyone', 'somebody', 'everybody', 'team']);
+const PRONOUNS = new Set([
+  'i',
+  'you',
+  'he',
+  'she',
+  'we',
+  'they',
+  'it',
+  'this',
+  'that',
+  'who',
+  'someone',
+  'everyone',
+  'somebody',
+  'everybody',
+  'team',
+]);
 
 // Opening and closing courtesies are central to nothing; they never summarize a meeting.
-const EN_SMALL_TALK = /^(?:(?:good (?:morning|afternoon|evening)|hello|hi|hey)(?: everyone| everybody| all)?|thank you(?: all| everyone| everybody)?|thanks(?: all| everyone)?|bye|see you)\b/;
+const EN_SMALL_TALK =
+  /^(?:(?:good (?:morning|afternoon|evening)|hello|hi|hey)(?: everyone| everybody| all)?|thank you(?: all| everyone| everybody)?|thanks(?: all| everyone)?|bye|see you)\b/;
 
 export function isDecision(sentence: string, language: TextLanguage): boolean {
   const s = sentence.toLowerCase();
@@ -72,7 +99,11 @@ export function isActionItem(sentence: string, language: TextLanguage, knownName
 }
 
 /** Splits segments into sentences and scores each by TF-IDF centrality, memory terms boosting. */
-export function scoreSentences(segments: readonly SourceSegment[], language: TextLanguage, memory: readonly string[] = []): Sentence[] {
+export function scoreSentences(
+  segments: readonly SourceSegment[],
+  language: TextLanguage,
+  memory: readonly string[] = [],
+): Sentence[] {
   const sentences: Sentence[] = [];
   const written = isWrittenTranscript(segments.map((s) => s.text));
   for (const segment of segments) {
@@ -107,8 +138,14 @@ export function scoreSentences(segments: readonly SourceSegment[], language: Tex
  * The best sentences, skipping any too similar to one already taken (so the summary does not
  * say the same thing twice), returned in reading order.
  */
-export function pickSentences(sentences: readonly Sentence[], count: number, exclude: ReadonlySet<number> = new Set()): Sentence[] {
-  const ranked = sentences.filter((s) => !exclude.has(s.order) && s.terms.length > 0).sort((a, b) => b.score - a.score || a.order - b.order);
+export function pickSentences(
+  sentences: readonly Sentence[],
+  count: number,
+  exclude: ReadonlySet<number> = new Set(),
+): Sentence[] {
+  const ranked = sentences
+    .filter((s) => !exclude.has(s.order) && s.terms.length > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order);
   const chosen: Sentence[] = [];
   for (const s of ranked) {
     if (chosen.length >= count) break;
@@ -164,7 +201,9 @@ export function actionOwner(sentence: Sentence, knownNames: readonly string[], l
 export function titleTerms(sentences: readonly Sentence[], language: TextLanguage, max = 3): string[] {
   const weight = new Map<string, number>();
   const isTopic = (w: string): boolean =>
-    contentTerms(w, language).length > 0 && !FIRST_NAMES.has(w) && (language !== 'en' || !/(?:ed|ing)$/.test(w) || w.length <= 4);
+    contentTerms(w, language).length > 0 &&
+    !FIRST_NAMES.has(w) &&
+    (language !== 'en' || !/(?:ed|ing)$/.test(w) || w.length <= 4);
   for (const s of sentences) {
     const words = wordsOf(s.text);
     const gain = 1 + s.score;

@@ -20,11 +20,18 @@ export class DigestCheckError extends Error {
   override readonly name = 'DigestCheckError';
 }
 
-const LIST_FIELDS = { decision_list: 'decisions', action_item_list: 'action_items', key_point_list: 'key_points', question_list: 'questions' } as const;
+const LIST_FIELDS = {
+  decision_list: 'decisions',
+  action_item_list: 'action_items',
+  key_point_list: 'key_points',
+  question_list: 'questions',
+} as const;
 
 /** The system and user messages for a chat completion that returns the digest as JSON. */
 export function digestPrompt(input: DigestInput): Array<{ role: 'system' | 'user'; content: string }> {
-  const wanted = DIGEST_TEMPLATES[input.kind].filter((k) => k !== 'summary').map((k) => LIST_FIELDS[k as keyof typeof LIST_FIELDS]);
+  const wanted = DIGEST_TEMPLATES[input.kind]
+    .filter((k) => k !== 'summary')
+    .map((k) => LIST_FIELDS[k as keyof typeof LIST_FIELDS]);
   const language = input.language === 'fa' ? 'Persian (Farsi)' : 'English';
   const system = [
     `You write the notes of a recorded ${input.kind.toLowerCase().replace('_', ' ')} from its transcript. Write in ${language}.`,
@@ -63,7 +70,14 @@ export function parseModelDigest(raw: string, input: DigestInput): ModelDigest {
   if (!isObject(json)) throw new DigestCheckError('the model answer is not a JSON object');
   const byIndex = new Map(input.segments.map((s) => [s.index, s]));
   const names = new Set(
-    [...input.segments.flatMap((s) => [s.speakerName ?? '']), ...(input.memory ?? []), ...input.segments.map((s) => s.text)].join(' ').toLowerCase().split(/[^\p{L}]+/u),
+    [
+      ...input.segments.flatMap((s) => [s.speakerName ?? '']),
+      ...(input.memory ?? []),
+      ...input.segments.map((s) => s.text),
+    ]
+      .join(' ')
+      .toLowerCase()
+      .split(/[^\p{L}]+/u),
   );
   let cited = 0;
   let dropped = 0;
@@ -72,11 +86,15 @@ export function parseModelDigest(raw: string, input: DigestInput): ModelDigest {
     cited += list.length > 0 ? 1 : 0;
     return list.filter((n) => byIndex.has(n));
   };
-  const keep = (value: unknown, check?: (item: Record<string, unknown>, segs: number[]) => boolean): Array<Record<string, unknown>> => {
+  const keep = (
+    value: unknown,
+    check?: (item: Record<string, unknown>, segs: number[]) => boolean,
+  ): Array<Record<string, unknown>> => {
     const items = Array.isArray(value) ? value.filter(isObject) : [];
     return items.filter((item) => {
       const segs = realCitations(item);
-      const pass = typeof item.text === 'string' && item.text.trim() !== '' && segs.length > 0 && (!check || check(item, segs));
+      const pass =
+        typeof item.text === 'string' && item.text.trim() !== '' && segs.length > 0 && (!check || check(item, segs));
       if (!pass) dropped++;
       return pass;
     });
@@ -85,13 +103,22 @@ export function parseModelDigest(raw: string, input: DigestInput): ModelDigest {
   const summaryText = typeof summaryObj.text === 'string' ? summaryObj.text.trim() : '';
   const summaryCites = Array.isArray(summaryObj.segments) ? summaryObj.segments : [];
   const summarySegments = summaryCites.length > 0 ? realCitations(summaryObj) : [];
-  if (summaryCites.length > 0 && summarySegments.length === 0) throw new DigestCheckError('the summary cites only segments that do not exist');
+  if (summaryCites.length > 0 && summarySegments.length === 0)
+    throw new DigestCheckError('the summary cites only segments that do not exist');
 
   const decisions = keep(json.decisions).map((i) => oneLine(i.text as string));
   const actions: ActionItem[] = keep(json.action_items).map((i) => ({
     text: oneLine(i.text as string),
     // An owner nobody mentioned is the model's invention: the item stays, the name goes.
-    owner: typeof i.owner === 'string' && i.owner.trim() && i.owner.toLowerCase().split(/\s+/).every((w) => names.has(w)) ? i.owner.trim() : null,
+    owner:
+      typeof i.owner === 'string' &&
+      i.owner.trim() &&
+      i.owner
+        .toLowerCase()
+        .split(/\s+/)
+        .every((w) => names.has(w))
+        ? i.owner.trim()
+        : null,
   }));
   const keyPoints = keep(json.key_points).map((i) => oneLine(i.text as string));
   const questions = keep(json.questions, (item, segs) => {
@@ -100,19 +127,29 @@ export function parseModelDigest(raw: string, input: DigestInput): ModelDigest {
   }).map((i) => oneLine(i.text as string));
 
   const kept = decisions.length + actions.length + keyPoints.length + questions.length;
-  if (cited > 0 && kept === 0 && dropped > 0) throw new DigestCheckError('every item the model cited points at no real segment');
+  if (cited > 0 && kept === 0 && dropped > 0)
+    throw new DigestCheckError('every item the model cited points at no real segment');
   if (summaryText === '' && kept === 0) throw new DigestCheckError('the model wrote an empty digest');
   const title = typeof json.title === 'string' && json.title.trim() ? oneLine(json.title).slice(0, 120) : '';
   return {
     title,
-    content: { summary: summaryText, decision_list: decisions, action_item_list: actions, key_point_list: keyPoints, question_list: questions },
+    content: {
+      summary: summaryText,
+      decision_list: decisions,
+      action_item_list: actions,
+      key_point_list: keyPoints,
+      question_list: questions,
+    },
     dropped,
     summarySegments,
   };
 }
 
 function normalized(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 function stripFence(raw: string): string {

@@ -14,7 +14,11 @@ export function estimateTokens(text: string): number {
 }
 
 /** Runs of consecutive segments whose lines cost at most `budgetTokens` each (a longer lone segment is a part alone). */
-export function splitSegments(segments: readonly DigestSegment[], budgetTokens: number, lineOf: (s: DigestSegment) => string): DigestSegment[][] {
+export function splitSegments(
+  segments: readonly DigestSegment[],
+  budgetTokens: number,
+  lineOf: (s: DigestSegment) => string,
+): DigestSegment[][] {
   const parts: DigestSegment[][] = [];
   let current: DigestSegment[] = [];
   let used = 0;
@@ -32,7 +36,11 @@ export function splitSegments(segments: readonly DigestSegment[], budgetTokens: 
   return parts;
 }
 
-const key = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const key = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** The parts' lists joined in meeting order, an item said the same way twice kept once; summary left to the merge. */
 export function mergeLists(parts: readonly SectionContent[]): Omit<SectionContent, 'summary'> {
@@ -47,22 +55,39 @@ export function mergeLists(parts: readonly SectionContent[]): Omit<SectionConten
   };
   const same = (s: string) => s;
   return {
-    decision_list: unique(parts.flatMap((p) => p.decision_list), same),
-    action_item_list: unique(parts.flatMap((p) => p.action_item_list), (a) => a.text),
-    key_point_list: unique(parts.flatMap((p) => p.key_point_list), same),
-    question_list: unique(parts.flatMap((p) => p.question_list), same),
+    decision_list: unique(
+      parts.flatMap((p) => p.decision_list),
+      same,
+    ),
+    action_item_list: unique(
+      parts.flatMap((p) => p.action_item_list),
+      (a) => a.text,
+    ),
+    key_point_list: unique(
+      parts.flatMap((p) => p.key_point_list),
+      same,
+    ),
+    question_list: unique(
+      parts.flatMap((p) => p.question_list),
+      same,
+    ),
   };
 }
 
 /** The request that merges the parts' summaries into one, citing segments the parts cited. */
-export function mergePrompt(language: 'en' | 'fa', summaries: Array<{ text: string; segments: number[] }>): Array<{ role: 'system' | 'user'; content: string }> {
+export function mergePrompt(
+  language: 'en' | 'fa',
+  summaries: Array<{ text: string; segments: number[] }>,
+): Array<{ role: 'system' | 'user'; content: string }> {
   const lang = language === 'fa' ? 'Persian (Farsi)' : 'English';
   const system = [
     `These are summaries of consecutive parts of one recorded meeting, in order. Write one summary of the whole meeting in ${lang}, and a short title.`,
     'Answer with one JSON object and nothing else: {"title": string, "summary": {"text": string, "segments": [int]}}.',
     '"segments" lists transcript line numbers taken from the parts\' own lists that support the summary. Never invent facts.',
   ];
-  const user = summaries.map((s, i) => `Part ${i + 1} (lines ${s.segments.join(', ') || 'none'}):\n${s.text}`).join('\n\n');
+  const user = summaries
+    .map((s, i) => `Part ${i + 1} (lines ${s.segments.join(', ') || 'none'}):\n${s.text}`)
+    .join('\n\n');
   return [
     { role: 'system', content: system.join('\n') },
     { role: 'user', content: user },

@@ -65,8 +65,20 @@ export const DIGEST_TEMPLATES: Readonly<Record<DigestKind, readonly SectionKind[
 };
 
 export const SECTION_TITLES: Readonly<Record<DigestLanguage, Record<SectionKind, string>>> = {
-  en: { summary: 'Summary', decision_list: 'Decisions', action_item_list: 'Action items', key_point_list: 'Key points', question_list: 'Questions' },
-  fa: { summary: 'خلاصه', decision_list: 'تصمیم‌ها', action_item_list: 'کارهای پیگیری', key_point_list: 'نکته‌های کلیدی', question_list: 'پرسش‌ها' },
+  en: {
+    summary: 'Summary',
+    decision_list: 'Decisions',
+    action_item_list: 'Action items',
+    key_point_list: 'Key points',
+    question_list: 'Questions',
+  },
+  fa: {
+    summary: 'خلاصه',
+    decision_list: 'تصمیم‌ها',
+    action_item_list: 'کارهای پیگیری',
+    key_point_list: 'نکته‌های کلیدی',
+    question_list: 'پرسش‌ها',
+  },
 };
 
 const KIND_NAMES: Readonly<Record<DigestLanguage, Record<DigestKind, string>>> = {
@@ -120,11 +132,17 @@ export function buildExtractiveDigest(input: DigestInput): Digest {
 }
 
 /** Puts section content into the kind's template, titles it in the language and renders Markdown. */
-export function assembleDigest(kind: DigestKind, language: DigestLanguage, title: string, content: SectionContent): Digest {
+export function assembleDigest(
+  kind: DigestKind,
+  language: DigestLanguage,
+  title: string,
+  content: SectionContent,
+): Digest {
   const titles = SECTION_TITLES[language];
   const sections = DIGEST_TEMPLATES[kind].map((section): DigestSection => {
     if (section === 'summary') return { kind: 'summary', title: titles.summary, text: content.summary };
-    if (section === 'action_item_list') return { kind: section, title: titles[section], items: content.action_item_list };
+    if (section === 'action_item_list')
+      return { kind: section, title: titles[section], items: content.action_item_list };
     return { kind: section, title: titles[section], items: content[section] };
   });
   const digest = { type: kind, language, title, sections };
@@ -140,7 +158,10 @@ export function suggestDigestTitle(input: DigestInput): string {
 export function suggestTitle(sentences: readonly Sentence[], kind: DigestKind, language: DigestLanguage): string {
   const terms = titleTerms(sentences, language);
   if (terms.length === 0) return KIND_NAMES[language][kind];
-  const joined = terms.length === 1 ? terms[0] : `${terms.slice(0, -1).join(language === 'fa' ? '، ' : ', ')}${language === 'fa' ? ' و ' : ' and '}${terms[terms.length - 1]}`;
+  const joined =
+    terms.length === 1
+      ? terms[0]
+      : `${terms.slice(0, -1).join(language === 'fa' ? '، ' : ', ')}${language === 'fa' ? ' و ' : ' and '}${terms[terms.length - 1]}`;
   return language === 'fa' ? joined : joined.charAt(0).toUpperCase() + joined.slice(1);
 }
 
@@ -154,7 +175,8 @@ export function renderDigestMarkdown(digest: Omit<Digest, 'markdown'>): string {
     } else if (section.items.length === 0) {
       lines.push(none);
     } else if (section.kind === 'action_item_list') {
-      for (const item of section.items) lines.push(`- [ ] ${oneLine(item.text)}${item.owner ? ` — **${oneLine(item.owner)}**` : ''}`);
+      for (const item of section.items)
+        lines.push(`- [ ] ${oneLine(item.text)}${item.owner ? ` — **${oneLine(item.owner)}**` : ''}`);
     } else {
       for (const item of section.items) lines.push(`- ${oneLine(item)}`);
     }

@@ -26,7 +26,11 @@ interface Term {
 }
 
 /** Replaces near-miss word runs with keyterms; words keep their times, a merged run spans its words. */
-export function correctKeyterms<W extends TimedWord>(words: readonly W[], keyterms: readonly string[], rules: KeytermRules = DEFAULT_KEYTERM_RULES): W[] {
+export function correctKeyterms<W extends TimedWord>(
+  words: readonly W[],
+  keyterms: readonly string[],
+  rules: KeytermRules = DEFAULT_KEYTERM_RULES,
+): W[] {
   const terms = prepareTerms(keyterms);
   if (terms.length === 0 || words.length === 0) return words.slice();
   const letters = words.map((w) => lettersOf(w.word));
@@ -56,7 +60,8 @@ export function correctKeyterms<W extends TimedWord>(words: readonly W[], keyter
         const to = i + size;
         if (to > words.length) continue;
         const joined = joinedOf(i, to);
-        if (joined === '' || Math.abs(joined.length - term.letters.length) > Math.max(2, term.letters.length * 0.4)) continue;
+        if (joined === '' || Math.abs(joined.length - term.letters.length) > Math.max(2, term.letters.length * 0.4))
+          continue;
         if (isInflection(joined, term.letters)) continue;
         const score = joined === term.letters ? 1 : fuzzy ? similarity(joined, soundOf(joined), term, need) : 0;
         if (score >= need) candidates.push({ from: i, to, score });
@@ -84,7 +89,11 @@ export function correctKeyterms<W extends TimedWord>(words: readonly W[], keyter
 }
 
 /** The same correction over plain text (for transcripts that come without word times). */
-export function correctKeytermsInText(text: string, keyterms: readonly string[], rules: KeytermRules = DEFAULT_KEYTERM_RULES): string {
+export function correctKeytermsInText(
+  text: string,
+  keyterms: readonly string[],
+  rules: KeytermRules = DEFAULT_KEYTERM_RULES,
+): string {
   const tokens = text.split(/\s+/).filter(Boolean);
   const words = tokens.map((word, i) => ({ word, startMs: i, endMs: i + 1 }));
   return correctKeyterms(words, keyterms, rules)
@@ -94,7 +103,10 @@ export function correctKeytermsInText(text: string, keyterms: readonly string[],
 
 /** How alike a decoded run and a term are, 0..1: spelling and sound, sound counting more. */
 function similarity(joined: string, soundA: string, term: Term, need: number): number {
-  const sounded = soundA === '' && term.sound === '' ? 1 : 1 - levenshtein(soundA, term.sound) / Math.max(soundA.length, term.sound.length, 1);
+  const sounded =
+    soundA === '' && term.sound === ''
+      ? 1
+      : 1 - levenshtein(soundA, term.sound) / Math.max(soundA.length, term.sound.length, 1);
   // Sound keys are short and cheap; most windows fail here before spelling is compared.
   if (0.4 + 0.6 * sounded < need) return 0;
   const spelled = 1 - levenshtein(joined, term.letters) / Math.max(joined.length, term.letters.length);

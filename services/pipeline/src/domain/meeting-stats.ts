@@ -36,7 +36,10 @@ export type MeetingStats = {
  * Counts per speaker. `durationMs` defaults to the end of the last segment (the audio starts
  * at 0); pass the audio's own length when known, since trailing silence is meeting time too.
  */
-export function stats(segments: readonly StatsSegment[], options: { language?: TextLanguage; durationMs?: number } = {}): MeetingStats {
+export function stats(
+  segments: readonly StatsSegment[],
+  options: { language?: TextLanguage; durationMs?: number } = {},
+): MeetingStats {
   const language = options.language ?? guessLanguage(segments);
   const bySpeaker = new Map<string, SpeakerStats>();
   let totalTurns = 0;
@@ -45,7 +48,14 @@ export function stats(segments: readonly StatsSegment[], options: { language?: T
   for (const seg of [...segments].sort((a, b) => a.startMs - b.startMs)) {
     let entry = bySpeaker.get(seg.speaker);
     if (!entry) {
-      entry = { speaker: seg.speaker, speakerName: seg.speakerName ?? null, speakingMs: 0, share: 0, turns: 0, questions: 0 };
+      entry = {
+        speaker: seg.speaker,
+        speakerName: seg.speakerName ?? null,
+        speakingMs: 0,
+        share: 0,
+        turns: 0,
+        questions: 0,
+      };
       bySpeaker.set(seg.speaker, entry);
     }
     entry.speakerName ??= seg.speakerName ?? null;

@@ -32,7 +32,13 @@ export interface DistanceRules {
   sampleBias: number;
 }
 
-export const DEFAULT_DISTANCE_RULES: DistanceRules = { pitchWeight: 1, varFloor: 0.05, pitchVarFloor: 0.003, minPitchFrames: 10, sampleBias: 200 };
+export const DEFAULT_DISTANCE_RULES: DistanceRules = {
+  pitchWeight: 1,
+  varFloor: 0.05,
+  pitchVarFloor: 0.003,
+  minPitchFrames: 10,
+  sampleBias: 200,
+};
 
 export function emptyStats(dims: number): VoiceStats {
   return { n: 0, sum: new Float64Array(dims), sumSq: new Float64Array(dims), pitchN: 0, pitchSum: 0, pitchSumSq: 0 };
@@ -80,7 +86,13 @@ export function voiceDistance(a: VoiceStats, b: VoiceStats, rules: DistanceRules
   if (rules.pitchWeight > 0 && a.pitchN >= rules.minPitchFrames && b.pitchN >= rules.minPitchFrames) {
     total +=
       rules.pitchWeight *
-      gaussKl(a.pitchSum / a.pitchN, a.pitchSumSq / a.pitchN, b.pitchSum / b.pitchN, b.pitchSumSq / b.pitchN, rules.pitchVarFloor);
+      gaussKl(
+        a.pitchSum / a.pitchN,
+        a.pitchSumSq / a.pitchN,
+        b.pitchSum / b.pitchN,
+        b.pitchSumSq / b.pitchN,
+        rules.pitchVarFloor,
+      );
   }
   return total;
 }
@@ -97,7 +109,11 @@ function gaussKl(meanA: number, sqA: number, meanB: number, sqB: number, floor: 
  * is farther apart than `threshold`. Returns a cluster number per item (numbers are arbitrary;
  * name them with labelByFirstAppearance).
  */
-export function clusterVoices(items: readonly VoiceStats[], threshold: number, rules: DistanceRules = DEFAULT_DISTANCE_RULES): number[] {
+export function clusterVoices(
+  items: readonly VoiceStats[],
+  threshold: number,
+  rules: DistanceRules = DEFAULT_DISTANCE_RULES,
+): number[] {
   const n = items.length;
   const stats: Array<VoiceStats | null> = items.slice();
   const owner = Array.from({ length: n }, (_, i) => i);
@@ -132,7 +148,11 @@ export function clusterVoices(items: readonly VoiceStats[], threshold: number, r
 }
 
 /** Index of the nearest of `centers` to `item`, or -1 when there is none. */
-export function nearestVoice(item: VoiceStats, centers: readonly VoiceStats[], rules: DistanceRules = DEFAULT_DISTANCE_RULES): number {
+export function nearestVoice(
+  item: VoiceStats,
+  centers: readonly VoiceStats[],
+  rules: DistanceRules = DEFAULT_DISTANCE_RULES,
+): number {
   let best = -1;
   let bestD = Number.POSITIVE_INFINITY;
   centers.forEach((c, i) => {

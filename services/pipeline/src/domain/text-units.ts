@@ -11,7 +11,7 @@ const EN_STOPWORDS = new Set(
     "a about above after again against all also am an and any are aren't as at be because been before being below between both but by " +
     "can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for from further get got had hadn't has hasn't have " +
     "haven't having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its " +
-    'itself just let let\'s like me more most mustn\'t my myself no nor not now of off on once only or other ought our ours ourselves out over own ' +
+    "itself just let let's like me more most mustn't my myself no nor not now of off on once only or other ought our ours ourselves out over own " +
     "really same shan't she she'd she'll she's should shouldn't so some such than that that's the their theirs them themselves then there there's " +
     "these they they'd they'll they're they've this those through to too under until up us very was wasn't we we'd we'll we're we've were weren't " +
     "what what's when when's where where's which while who who's whom why why's will with won't would wouldn't yeah yes okay ok you you'd you'll " +
@@ -85,10 +85,15 @@ const EN_BREAKS = [
   /\baction items?\b/g,
   /\b(?:thank you|thanks) (?:all|everyone|everybody)\b/g,
 ];
-const FA_BREAKS = [/(?:^|\s)(?:آیا|چرا|چطور)\s/gu, /(?:^|\s)(?:تصمیم گرفتیم|قرار شد|توافق کردیم)/gu, /(?:^|\s)(?:کار بعدی|اقدام)\s/gu];
+const FA_BREAKS = [
+  /(?:^|\s)(?:آیا|چرا|چطور)\s/gu,
+  /(?:^|\s)(?:تصمیم گرفتیم|قرار شد|توافق کردیم)/gu,
+  /(?:^|\s)(?:کار بعدی|اقدام)\s/gu,
+];
 
 // An opening greeting is its own sentence, even unpunctuated ("good morning everyone let us start").
-const EN_GREETING = /^(?:good (?:morning|afternoon|evening)|hello|hi|hey)(?: (?:everyone|everybody|all|team|folks))?[,!.]?(?=\s+\S+\s+\S+\s+\S+)/i;
+const EN_GREETING =
+  /^(?:good (?:morning|afternoon|evening)|hello|hi|hey)(?: (?:everyone|everybody|all|team|folks))?[,!.]?(?=\s+\S+\s+\S+\s+\S+)/i;
 
 /** Splits a segment's text into sentences, each a verbatim substring (trimmed) of the text. */
 export function splitSentences(text: string, language: TextLanguage): string[] {

@@ -138,25 +138,39 @@ export class PocketsphinxAsr implements AsrEngine {
 
   /** Copies the chunk's samples into a wav of its own (a few MB: chunks are at most 3 minutes) and decodes it. */
   private async decodeChunk(pcm: PcmFile, chunk: Chunk, file: string): Promise<AsrWord[]> {
-    const bytes = await pcm.readBytes(Math.round((chunk.startMs / 1000) * SAMPLE_RATE), Math.round((chunk.endMs / 1000) * SAMPLE_RATE));
+    const bytes = await pcm.readBytes(
+      Math.round((chunk.startMs / 1000) * SAMPLE_RATE),
+      Math.round((chunk.endMs / 1000) * SAMPLE_RATE),
+    );
     await fs.writeFile(file, Buffer.concat([wavHeader(bytes.length), bytes]));
     const seconds = bytes.length / 2 / SAMPLE_RATE;
     const args = [
-      '-infile', file,
-      '-time', 'yes',
-      '-hmm', path.join(this.opts.modelDir, 'en-us'),
-      '-lm', path.join(this.opts.modelDir, 'en-us.lm.bin'),
-      '-dict', path.join(this.opts.modelDir, 'cmudict-en-us.dict'),
-      '-logfn', `${file}.log`,
+      '-infile',
+      file,
+      '-time',
+      'yes',
+      '-hmm',
+      path.join(this.opts.modelDir, 'en-us'),
+      '-lm',
+      path.join(this.opts.modelDir, 'en-us.lm.bin'),
+      '-dict',
+      path.join(this.opts.modelDir, 'cmudict-en-us.dict'),
+      '-logfn',
+      `${file}.log`,
       ...this.opts.decoderArgs,
     ];
     let stdout: string;
     try {
       // Generous: decoding runs near 0.2x real time; ten times the audio means it is stuck.
-      ({ stdout } = await run(this.opts.binary, args, { maxBuffer: 64 << 20, timeout: Math.round(Math.max(60000, seconds * 10000)) }));
+      ({ stdout } = await run(this.opts.binary, args, {
+        maxBuffer: 64 << 20,
+        timeout: Math.round(Math.max(60000, seconds * 10000)),
+      }));
     } catch (err) {
       const log = await fs.readFile(`${file}.log`, 'utf8').catch(() => '');
-      throw new EngineError('TRANSCRIBE_FAILED', `pocketsphinx failed: ${lastError(log) ?? (err as Error).message}`, { cause: err });
+      throw new EngineError('TRANSCRIBE_FAILED', `pocketsphinx failed: ${lastError(log) ?? (err as Error).message}`, {
+        cause: err,
+      });
     } finally {
       // A 300-minute meeting would otherwise keep another 576 MB of chunks on disk until the end.
       await fs.rm(file, { force: true });
@@ -199,7 +213,11 @@ function maxOf(values: Float32Array): number {
  * Runs `fn` over `items` with at most `limit` calls in flight, keeping result order. After a
  * failure nothing new starts, and it waits for running calls so the caller can clean up.
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   let failure: { err: unknown } | null = null;

@@ -36,14 +36,25 @@ export interface AudioProbe {
 
 interface FfprobeJson {
   format?: { duration?: string; format_name?: string };
-  streams?: Array<{ codec_type?: string; codec_name?: string; duration?: string; sample_rate?: string; channels?: number; disposition?: { attached_pic?: number } }>;
+  streams?: Array<{
+    codec_type?: string;
+    codec_name?: string;
+    duration?: string;
+    sample_rate?: string;
+    channels?: number;
+    disposition?: { attached_pic?: number };
+  }>;
 }
 
 /** Measures a file. A file ffprobe cannot open at all is AUDIO_CORRUPT. */
 export async function probe(path: string): Promise<AudioProbe> {
   let stdout: string;
   try {
-    ({ stdout } = await run('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...MEDIA_INPUT_ARGS, path], { maxBuffer: 8 << 20, timeout: PROBE_TIMEOUT_MS }));
+    ({ stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...MEDIA_INPUT_ARGS, path],
+      { maxBuffer: 8 << 20, timeout: PROBE_TIMEOUT_MS },
+    ));
   } catch (err) {
     throw decodeFailure(err, 'ffprobe cannot read the file');
   }
@@ -67,10 +78,32 @@ export async function probe(path: string): Promise<AudioProbe> {
 /** Decodes any input (audio or video) to a 16 kHz mono 16-bit wav. Refused input is AUDIO_CORRUPT. */
 export async function toWav16k(inputPath: string, outPath: string): Promise<void> {
   try {
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...MEDIA_INPUT_ARGS, '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', outPath], {
-      maxBuffer: 8 << 20,
-      timeout: DECODE_TIMEOUT_MS,
-    });
+    await run(
+      'ffmpeg',
+      [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        ...MEDIA_INPUT_ARGS,
+        '-i',
+        inputPath,
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        String(SAMPLE_RATE),
+        '-c:a',
+        'pcm_s16le',
+        '-f',
+        'wav',
+        outPath,
+      ],
+      {
+        maxBuffer: 8 << 20,
+        timeout: DECODE_TIMEOUT_MS,
+      },
+    );
   } catch (err) {
     await fs.rm(outPath, { force: true });
     throw decodeFailure(err, 'ffmpeg cannot decode the audio');
@@ -82,7 +115,22 @@ export async function toWav16k(inputPath: string, outPath: string): Promise<void
  * benches). The pipeline reads meetings in pieces (`withCanonicalWav`). Refused input is AUDIO_CORRUPT.
  */
 export async function readPcm16k(inputPath: string): Promise<Float32Array> {
-  const args = ['-nostdin', '-v', 'error', ...MEDIA_INPUT_ARGS, '-i', inputPath, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-'];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    ...MEDIA_INPUT_ARGS,
+    '-i',
+    inputPath,
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-f',
+    's16le',
+    '-',
+  ];
   const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   let stderr = '';
@@ -114,7 +162,11 @@ export async function writeWav16k(path: string, samples: Float32Array): Promise<
  * `transcribeMeeting` hands the engines), else decoded to one in `workDir` first. Runs `fn`,
  * then closes the file and removes any decoded copy.
  */
-export async function withCanonicalWav<T>(inputPath: string, workDir: string, fn: (pcm: PcmFile) => Promise<T>): Promise<T> {
+export async function withCanonicalWav<T>(
+  inputPath: string,
+  workDir: string,
+  fn: (pcm: PcmFile) => Promise<T>,
+): Promise<T> {
   let copy: string | null = null;
   let pcm = await PcmFile.open(inputPath).catch(() => null);
   try {

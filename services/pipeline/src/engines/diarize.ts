@@ -138,7 +138,9 @@ export class VoiceClusterDiarizer implements Diarizer {
     if (words.length === 0) return { speakers: [], words: [], turns: [] };
     const workDir = input.workDir ?? os.tmpdir();
     const withPitch = this.opts.distance.pitchWeight > 0;
-    const voice = await withCanonicalWav(input.wavPath, workDir, (pcm) => VoicePrefix.of(pcm, this.opts.speechRangeDb, withPitch));
+    const voice = await withCanonicalWav(input.wavPath, workDir, (pcm) =>
+      VoicePrefix.of(pcm, this.opts.speechRangeDb, withPitch),
+    );
     const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
     const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
     const clusterOf = this.cluster(stats);
@@ -171,7 +173,10 @@ export class VoiceClusterDiarizer implements Diarizer {
       }
     }
     if (best < 0) return [run];
-    return [...this.splitAtChanges(words, { from: run.from, to: best }, voice), ...this.splitAtChanges(words, { from: best, to: run.to }, voice)];
+    return [
+      ...this.splitAtChanges(words, { from: run.from, to: best }, voice),
+      ...this.splitAtChanges(words, { from: best, to: run.to }, voice),
+    ];
   }
 
   /**
@@ -260,13 +265,19 @@ export class VoiceClusterDiarizer implements Diarizer {
    */
   private foundShortVoices(stats: VoiceStats[], owner: number[]): void {
     const ids = [...new Set(owner.filter((o) => o !== -1))];
-    const centers = ids.map((id) => stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)));
+    const centers = ids.map((id) =>
+      stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)),
+    );
     const loose = stats
       .map((_, i) => i)
       .filter((i) => owner[i] === -1 && stats[i].n >= this.opts.minShortVoiceMs / HOP_MS)
       .filter((i) => centers.every((c) => voiceDistance(stats[i], c, this.opts.distance) > this.opts.clusterThreshold));
     if (loose.length < 2) return;
-    const groups = clusterVoices(loose.map((i) => stats[i]), this.opts.clusterThreshold, this.opts.distance);
+    const groups = clusterVoices(
+      loose.map((i) => stats[i]),
+      this.opts.clusterThreshold,
+      this.opts.distance,
+    );
     for (const g of new Set(groups)) {
       const members = loose.filter((_, k) => groups[k] === g);
       if (members.length < 2 || members.reduce((a, i) => a + stats[i].n, 0) < this.opts.minClusterMs / HOP_MS) continue;
@@ -289,7 +300,9 @@ export class VoiceClusterDiarizer implements Diarizer {
     anchors.forEach((i, k) => (owner[i] = anchors[clusters[k]]));
     this.foundShortVoices(stats, owner);
     const ids = [...new Set(owner.filter((o) => o !== -1))];
-    const centers = ids.map((id) => stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)));
+    const centers = ids.map((id) =>
+      stats.filter((_, i) => owner[i] === id).reduce((acc, s) => mergeStats(acc, s), emptyStats(DIMS)),
+    );
     stats.forEach((s, i) => {
       if (owner[i] !== -1) return;
       const near = s.n > 0 ? nearestVoice(s, centers, this.opts.distance) : -1;

@@ -5,7 +5,15 @@
 import { buildExtractiveDigest, type Digest, type DigestInput } from '../domain/digest';
 import { asEngineError } from './engine-error';
 
-export type { Digest, DigestInput, DigestSection, ActionItem, DigestKind, DigestLanguage, DigestSegment } from '../domain/digest';
+export type {
+  Digest,
+  DigestInput,
+  DigestSection,
+  ActionItem,
+  DigestKind,
+  DigestLanguage,
+  DigestSegment,
+} from '../domain/digest';
 
 export interface DigestEngine {
   /** Throws EngineError GENERATE_FAILED when no digest can be written. */

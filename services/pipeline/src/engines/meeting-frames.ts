@@ -31,7 +31,10 @@ export async function energyOf(pcm: PcmSource, blockFrames = BLOCK_FRAMES): Prom
 }
 
 /** Cepstra, energy and flatness block by block: `first` is the block's first frame in the meeting. */
-export async function* frameFeatureBlocks(pcm: PcmSource, blockFrames = BLOCK_FRAMES): AsyncGenerator<{ first: number; ff: FrameFeatures }> {
+export async function* frameFeatureBlocks(
+  pcm: PcmSource,
+  blockFrames = BLOCK_FRAMES,
+): AsyncGenerator<{ first: number; ff: FrameFeatures }> {
   for (const { first, end } of blocks(frameCount(pcm.sampleCount), blockFrames)) {
     yield { first, ff: frameFeatures(await pcm.read(first * HOP, (end - 1) * HOP + WIN)) };
   }
@@ -42,7 +45,12 @@ export async function* frameFeatureBlocks(pcm: PcmSource, blockFrames = BLOCK_FR
  * early: the pitch track works on every other frame, and its decimation filter has no valid
  * first sample, so the lead keeps both the parity and the filter equal to the whole-signal run.
  */
-export async function pitchOf(pcm: PcmSource, energyDb: Float32Array, minDb: number, blockFrames = BLOCK_FRAMES): Promise<Float32Array> {
+export async function pitchOf(
+  pcm: PcmSource,
+  energyDb: Float32Array,
+  minDb: number,
+  blockFrames = BLOCK_FRAMES,
+): Promise<Float32Array> {
   if (blockFrames % 2 !== 0) throw new Error('pitch blocks must hold an even number of frames');
   const out = new Float32Array(energyDb.length);
   for (const { first, end } of blocks(energyDb.length, blockFrames)) {

@@ -9,7 +9,14 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs, openAsBlob } from 'node:fs';
 import * as path from 'node:path';
-import { type PieceRules, type PieceWords, halvePiece, joinPieces, piecePrompt, planPieces } from '../domain/asr-pieces';
+import {
+  type PieceRules,
+  type PieceWords,
+  halvePiece,
+  joinPieces,
+  piecePrompt,
+  planPieces,
+} from '../domain/asr-pieces';
 import type { Chunk } from '../domain/chunk-plan';
 import { AdaptiveLimit } from './adaptive-limit';
 import { type AsrEngine, type AsrInput, type AsrResult, mapLimit } from './asr';
@@ -63,12 +70,19 @@ export class OpenAiAsr implements AsrEngine {
   }
 
   private async transcribePcm(pcm: PcmFile, input: AsrInput, work: string): Promise<AsrResult> {
-    if (await looksLikeRandomBytes(pcm)) throw new EngineError('AUDIO_CORRUPT', 'the audio decodes to uniform full-scale noise: the file is damaged');
+    if (await looksLikeRandomBytes(pcm))
+      throw new EngineError('AUDIO_CORRUPT', 'the audio decodes to uniform full-scale noise: the file is damaged');
     const energy = await energyOf(pcm);
-    if (energy.length === 0 || loudest(energy, 0, energy.length) < this.opts.silenceDb) throw new EngineError('NO_SPEECH', 'the audio is silent');
+    if (energy.length === 0 || loudest(energy, 0, energy.length) < this.opts.silenceDb)
+      throw new EngineError('NO_SPEECH', 'the audio is silent');
     const pieces = planPieces(energy, HOP_MS, this.opts.pieces);
     const language = input.language ? input.language.slice(0, 2).toLowerCase() : undefined;
-    const plan = createHash('sha256').update(JSON.stringify([this.opts.model, this.opts.format, language ?? null, input.keyterms, pcm.sampleCount, pieces])).digest('hex').slice(0, 16);
+    const plan = createHash('sha256')
+      .update(
+        JSON.stringify([this.opts.model, this.opts.format, language ?? null, input.keyterms, pcm.sampleCount, pieces]),
+      )
+      .digest('hex')
+      .slice(0, 16);
     const keyOf = (i: number) => `${plan}-${i}`;
     const report: PieceReport = { pieces: pieces.length, sent: 0, resumed: 0, silent: 0, maxBytes: 0 };
     const done: Array<{ result: Transcription; prompt?: string } | undefined> = new Array(pieces.length);
@@ -93,7 +107,11 @@ export class OpenAiAsr implements AsrEngine {
     };
     await mapLimit(pieces, this.limit.max, one);
     this.lastReport = report;
-    const joined: PieceWords[] = pieces.map((p, i) => ({ ...p, words: done[i]!.result.words, prompt: done[i]!.prompt }));
+    const joined: PieceWords[] = pieces.map((p, i) => ({
+      ...p,
+      words: done[i]!.result.words,
+      prompt: done[i]!.prompt,
+    }));
     const words = joinPieces(joined);
     if (words.length === 0) throw new EngineError('NO_SPEECH', 'the transcription has no words');
     return { language: language ?? mostNamed(done.map((d) => d?.result.language ?? null)) ?? 'en', words };
@@ -103,20 +121,43 @@ export class OpenAiAsr implements AsrEngine {
    * Encodes a piece, sends it and returns its words timed from the piece's start. A piece that
    * encodes larger than the limit (noise FLAC cannot shrink) is halved and sent as two.
    */
-  private async sendPiece(pcm: PcmFile, energy: Float32Array, piece: Chunk, i: number, req: { prompt?: string; language?: string }, work: string, report: PieceReport): Promise<Transcription> {
+  private async sendPiece(
+    pcm: PcmFile,
+    energy: Float32Array,
+    piece: Chunk,
+    i: number,
+    req: { prompt?: string; language?: string },
+    work: string,
+    report: PieceReport,
+  ): Promise<Transcription> {
     const ext = this.opts.format === 'opus' ? 'ogg' : 'flac';
     const file = path.join(work, `piece-${String(i).padStart(4, '0')}-${piece.startMs}.${ext}`);
     try {
       await encodePiece(pcm, piece, file, this.opts.format);
       const bytes = (await fs.stat(file)).size;
       if (bytes > this.opts.pieces.maxPieceBytes) {
-        if (piece.endMs - piece.startMs < 2000) throw new EngineError('TRANSCRIBE_FAILED', `a 2-second piece encodes to ${bytes} bytes, over the limit`);
+        if (piece.endMs - piece.startMs < 2000)
+          throw new EngineError('TRANSCRIBE_FAILED', `a 2-second piece encodes to ${bytes} bytes, over the limit`);
         await fs.rm(file, { force: true });
         const halves = halvePiece(piece, energy, HOP_MS);
         const first = await this.sendPiece(pcm, energy, halves[0], i, req, work, report);
-        const second = await this.sendPiece(pcm, energy, halves[1], i, { ...req, prompt: piecePrompt([], first.words) ?? req.prompt }, work, report);
+        const second = await this.sendPiece(
+          pcm,
+          energy,
+          halves[1],
+          i,
+          { ...req, prompt: piecePrompt([], first.words) ?? req.prompt },
+          work,
+          report,
+        );
         const shift = halves[1].startMs - piece.startMs;
-        return { language: first.language ?? second.language, words: [...first.words, ...second.words.map((w) => ({ ...w, startMs: w.startMs + shift, endMs: w.endMs + shift }))] };
+        return {
+          language: first.language ?? second.language,
+          words: [
+            ...first.words,
+            ...second.words.map((w) => ({ ...w, startMs: w.startMs + shift, endMs: w.endMs + shift })),
+          ],
+        };
       }
       report.sent++;
       report.maxBytes = Math.max(report.maxBytes, bytes);
@@ -130,8 +171,26 @@ export class OpenAiAsr implements AsrEngine {
 
 /** Streams a piece's samples from the wav on disk into ffmpeg, 30 s at a time. */
 async function encodePiece(pcm: PcmFile, piece: Chunk, out: string, format: 'flac' | 'opus'): Promise<void> {
-  const codec = format === 'opus' ? ['-c:a', 'libopus', '-b:a', '16k', '-application', 'voip'] : ['-c:a', 'flac', '-compression_level', '5'];
-  const args = ['-nostdin', '-v', 'error', '-y', '-f', 's16le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0', ...codec, out];
+  const codec =
+    format === 'opus'
+      ? ['-c:a', 'libopus', '-b:a', '16k', '-application', 'voip']
+      : ['-c:a', 'flac', '-compression_level', '5'];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    's16le',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-ac',
+    '1',
+    '-i',
+    'pipe:0',
+    ...codec,
+    out,
+  ];
   const child = spawn('ffmpeg', args, { stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -149,10 +208,16 @@ async function encodePiece(pcm: PcmFile, piece: Chunk, out: string, format: 'fla
     }
     child.stdin.end();
     const code = await exit;
-    if (code !== 0) throw new EngineError('TRANSCRIBE_FAILED', `ffmpeg could not encode a piece: ${stderr.trim().split('\n').pop() ?? code}`);
+    if (code !== 0)
+      throw new EngineError(
+        'TRANSCRIBE_FAILED',
+        `ffmpeg could not encode a piece: ${stderr.trim().split('\n').pop() ?? code}`,
+      );
   } catch (err) {
     child.kill('SIGKILL');
-    throw err instanceof EngineError ? err : new EngineError('TRANSCRIBE_FAILED', `encoding a piece failed: ${(err as Error).message}`, { cause: err });
+    throw err instanceof EngineError
+      ? err
+      : new EngineError('TRANSCRIBE_FAILED', `encoding a piece failed: ${(err as Error).message}`, { cause: err });
   } finally {
     clearTimeout(timer);
   }

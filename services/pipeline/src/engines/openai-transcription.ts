@@ -44,7 +44,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * refuses the audio itself, TRANSCRIBE_FAILED when tries run out or the server refuses us
  * (a bad key, an unknown model: no retry helps).
  */
-export async function requestTranscription(opts: TranscriptionClientOptions, limit: AdaptiveLimit, req: TranscriptionRequest): Promise<Transcription> {
+export async function requestTranscription(
+  opts: TranscriptionClientOptions,
+  limit: AdaptiveLimit,
+  req: TranscriptionRequest,
+): Promise<Transcription> {
   let failures = 0;
   let refusals = 0;
   for (;;) {
@@ -57,13 +61,18 @@ export async function requestTranscription(opts: TranscriptionClientOptions, lim
       refusals++;
       const wait = outcome.retryAfterMs ?? backoffMs(refusals, opts.backoff);
       limit.rateLimited(wait);
-      if (refusals >= opts.rateLimitedTries) throw new EngineError('TRANSCRIBE_FAILED', `transcription server still refuses for rate after ${refusals} tries: ${outcome.detail}`);
+      if (refusals >= opts.rateLimitedTries)
+        throw new EngineError(
+          'TRANSCRIBE_FAILED',
+          `transcription server still refuses for rate after ${refusals} tries: ${outcome.detail}`,
+        );
       continue;
     }
     limit.succeeded();
     if (outcome.kind === 'final') throw outcome.error;
     failures++;
-    if (failures >= opts.attempts) throw new EngineError('TRANSCRIBE_FAILED', `transcription failed after ${failures} tries: ${outcome.detail}`);
+    if (failures >= opts.attempts)
+      throw new EngineError('TRANSCRIBE_FAILED', `transcription failed after ${failures} tries: ${outcome.detail}`);
     await sleep(backoffMs(failures, opts.backoff));
   }
 }
@@ -95,13 +104,22 @@ async function tryOnce(opts: TranscriptionClientOptions, req: TranscriptionReque
     const what = signal.aborted ? `no answer within ${opts.timeoutMs} ms` : (err as Error).message;
     return { kind: 'retry', detail: `${url}: ${what}` };
   }
-  if (res.status === 429) return { kind: 'rate', retryAfterMs: retryAfterMs(res.headers), detail: errorText(text, res.statusText) };
-  if (res.status >= 500 || res.status === 408) return { kind: 'retry', detail: `answered ${res.status}: ${errorText(text, res.statusText)}` };
+  if (res.status === 429)
+    return { kind: 'rate', retryAfterMs: retryAfterMs(res.headers), detail: errorText(text, res.statusText) };
+  if (res.status >= 500 || res.status === 408)
+    return { kind: 'retry', detail: `answered ${res.status}: ${errorText(text, res.statusText)}` };
   if (!res.ok) {
     const detail = errorText(text, res.statusText);
     // Whisper servers answer 400 for a file they cannot decode; that is the audio, not us.
-    const corrupt = res.status === 400 && /decod|corrupt|invalid (?:file|audio|data)|file format|unsupported (?:file|audio|format|media)|could not process/i.test(detail);
-    const error = new EngineError(corrupt ? 'AUDIO_CORRUPT' : 'TRANSCRIBE_FAILED', `transcription server answered ${res.status}: ${detail}`);
+    const corrupt =
+      res.status === 400 &&
+      /decod|corrupt|invalid (?:file|audio|data)|file format|unsupported (?:file|audio|format|media)|could not process/i.test(
+        detail,
+      );
+    const error = new EngineError(
+      corrupt ? 'AUDIO_CORRUPT' : 'TRANSCRIBE_FAILED',
+      `transcription server answered ${res.status}: ${detail}`,
+    );
     return { kind: 'final', error };
   }
   let body: VerboseJson;
@@ -126,10 +144,18 @@ interface VerboseJson {
  * A server that gives segments only gets words spread evenly over each segment.
  */
 export function wordsOf(body: VerboseJson): AsrWord[] {
-  const segments = (body.segments ?? []).filter((s) => typeof s.text === 'string' && s.text.trim() !== '' && (s.no_speech_prob ?? 0) < 0.95);
-  const raw = (body.words ?? []).filter((w) => typeof w.word === 'string' && w.word.trim() !== '' && Number.isFinite(w.start) && Number.isFinite(w.end));
+  const segments = (body.segments ?? []).filter(
+    (s) => typeof s.text === 'string' && s.text.trim() !== '' && (s.no_speech_prob ?? 0) < 0.95,
+  );
+  const raw = (body.words ?? []).filter(
+    (w) => typeof w.word === 'string' && w.word.trim() !== '' && Number.isFinite(w.start) && Number.isFinite(w.end),
+  );
   if (raw.length === 0) return segments.flatMap(spreadSegment);
-  const words: AsrWord[] = raw.map((w) => ({ word: (w.word as string).trim(), startMs: Math.round((w.start as number) * 1000), endMs: Math.round((w.end as number) * 1000) }));
+  const words: AsrWord[] = raw.map((w) => ({
+    word: (w.word as string).trim(),
+    startMs: Math.round((w.start as number) * 1000),
+    endMs: Math.round((w.end as number) * 1000),
+  }));
   const tokens = segments.flatMap((s) => (s.text as string).trim().split(/\s+/));
   let t = 0;
   for (const w of words) {
@@ -160,7 +186,16 @@ function spreadSegment(s: { start?: number; end?: number; text?: string }): AsrW
   });
 }
 
-const LANGUAGE_NAMES: Record<string, string> = { english: 'en', persian: 'fa', farsi: 'fa', arabic: 'ar', german: 'de', french: 'fr', spanish: 'es', turkish: 'tr' };
+const LANGUAGE_NAMES: Record<string, string> = {
+  english: 'en',
+  persian: 'fa',
+  farsi: 'fa',
+  arabic: 'ar',
+  german: 'de',
+  french: 'fr',
+  spanish: 'es',
+  turkish: 'tr',
+};
 
 /** verbose_json names the language in English ("english"); the contract wants a code. */
 export function languageCode(name: string | undefined): string | null {

@@ -4,7 +4,13 @@
  * openai-asr.ts.)
  */
 import { assembleDigest, type Digest, type DigestInput, suggestDigestTitle } from '../domain/digest';
-import { DigestCheckError, digestPrompt, type ModelDigest, parseModelDigest, transcriptLine } from '../domain/digest-json';
+import {
+  DigestCheckError,
+  digestPrompt,
+  type ModelDigest,
+  parseModelDigest,
+  transcriptLine,
+} from '../domain/digest-json';
 import { estimateTokens, mergeLists, mergePrompt, splitSegments } from '../domain/digest-parts';
 import type { DigestEngine } from './digest';
 import { EngineError } from './engine-error';
@@ -36,8 +42,18 @@ export class OpenAiDigest implements DigestEngine {
       const parsed = await this.ask(messages, input);
       return assembleDigest(input.kind, input.language, parsed.title || suggestDigestTitle(input), parsed.content);
     }
-    const room = budget - estimateTokens(digestPrompt({ ...input, segments: [] }).map((m) => m.content).join('\n'));
-    if (room < 200) throw new EngineError('GENERATE_FAILED', `the chat model's budget (${budget} tokens) leaves no room for the transcript`);
+    const room =
+      budget -
+      estimateTokens(
+        digestPrompt({ ...input, segments: [] })
+          .map((m) => m.content)
+          .join('\n'),
+      );
+    if (room < 200)
+      throw new EngineError(
+        'GENERATE_FAILED',
+        `the chat model's budget (${budget} tokens) leaves no room for the transcript`,
+      );
     const parts: ModelDigest[] = [];
     for (const segments of splitSegments(input.segments, room, transcriptLine)) {
       const part = { ...input, segments };
@@ -48,8 +64,18 @@ export class OpenAiDigest implements DigestEngine {
       });
       if (parsed) parts.push(parsed);
     }
-    if (parts.length === 0) throw new EngineError('GENERATE_FAILED', 'check: no part of the transcript got a digest that cites real segments');
-    const merged = await this.ask(mergePrompt(input.language, parts.map((p) => ({ text: p.content.summary, segments: p.summarySegments }))), input);
+    if (parts.length === 0)
+      throw new EngineError(
+        'GENERATE_FAILED',
+        'check: no part of the transcript got a digest that cites real segments',
+      );
+    const merged = await this.ask(
+      mergePrompt(
+        input.language,
+        parts.map((p) => ({ text: p.content.summary, segments: p.summarySegments })),
+      ),
+      input,
+    );
     const content = { summary: merged.content.summary, ...mergeLists(parts.map((p) => p.content)) };
     return assembleDigest(input.kind, input.language, merged.title || suggestDigestTitle(input), content);
   }
@@ -63,25 +89,43 @@ export class OpenAiDigest implements DigestEngine {
       { body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } },
       'GENERATE_FAILED',
     );
-    if (!res.ok) throw new EngineError('GENERATE_FAILED', `chat server answered ${res.status}: ${errorText(await res.text().catch(() => ''), res.statusText)}`);
-    const body = (await res.json().catch(() => null)) as { choices?: Array<{ message?: { content?: string | null } }> } | null;
+    if (!res.ok)
+      throw new EngineError(
+        'GENERATE_FAILED',
+        `chat server answered ${res.status}: ${errorText(await res.text().catch(() => ''), res.statusText)}`,
+      );
+    const body = (await res.json().catch(() => null)) as {
+      choices?: Array<{ message?: { content?: string | null } }>;
+    } | null;
     const content = body?.choices?.[0]?.message?.content;
-    if (typeof content !== 'string') throw new EngineError('GENERATE_FAILED', 'chat server answered without message content');
+    if (typeof content !== 'string')
+      throw new EngineError('GENERATE_FAILED', 'chat server answered without message content');
     try {
       return parseModelDigest(content, input);
     } catch (err) {
-      if (err instanceof DigestCheckError) throw new EngineError('GENERATE_FAILED', `check: ${err.message}`, { cause: err });
+      if (err instanceof DigestCheckError)
+        throw new EngineError('GENERATE_FAILED', `check: ${err.message}`, { cause: err });
       throw err;
     }
   }
 }
 
-async function call(opts: OpenAiOptions, route: string, init: { body: FormData | string; headers?: Record<string, string> }, code: 'GENERATE_FAILED'): Promise<Response> {
+async function call(
+  opts: OpenAiOptions,
+  route: string,
+  init: { body: FormData | string; headers?: Record<string, string> },
+  code: 'GENERATE_FAILED',
+): Promise<Response> {
   const url = apiUrl(opts.baseUrl, route);
   const headers: Record<string, string> = { ...init.headers };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   try {
-    return await fetch(url, { method: 'POST', body: init.body, headers, signal: AbortSignal.timeout(opts.timeoutMs ?? 600000) });
+    return await fetch(url, {
+      method: 'POST',
+      body: init.body,
+      headers,
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 600000),
+    });
   } catch (err) {
     throw new EngineError(code, `cannot reach ${url}: ${(err as Error).message}`, { cause: err });
   }

@@ -36,7 +36,11 @@ export function parseWavHeader(head: Buffer, fileBytes: number): WavLayout {
     if (id === 'fmt ') {
       if (at + 24 > head.length) break;
       const pcm = head.readUInt16LE(at + 8) === 1;
-      formatOk = pcm && head.readUInt16LE(at + 10) === 1 && head.readUInt32LE(at + 12) === SAMPLE_RATE && head.readUInt16LE(at + 22) === 16;
+      formatOk =
+        pcm &&
+        head.readUInt16LE(at + 10) === 1 &&
+        head.readUInt32LE(at + 12) === SAMPLE_RATE &&
+        head.readUInt16LE(at + 22) === 16;
     } else if (id === 'data') {
       if (!formatOk) throw new EngineError('TRANSCRIBE_FAILED', 'the decoded audio is not 16 kHz mono 16-bit PCM');
       const dataOffset = at + 8;
@@ -92,7 +96,12 @@ export class PcmFile implements PcmSource {
     const buf = Buffer.alloc((b - a) * BYTES_PER_SAMPLE);
     let done = 0;
     while (done < buf.length) {
-      const { bytesRead } = await this.handle.read(buf, done, buf.length - done, this.layout.dataOffset + a * BYTES_PER_SAMPLE + done);
+      const { bytesRead } = await this.handle.read(
+        buf,
+        done,
+        buf.length - done,
+        this.layout.dataOffset + a * BYTES_PER_SAMPLE + done,
+      );
       if (bytesRead === 0) throw new EngineError('TRANSCRIBE_FAILED', 'the decoded audio ended before its header said');
       done += bytesRead;
     }

@@ -30,7 +30,11 @@ export interface MeetingTranscript {
 }
 
 /** Throws EngineError with AUDIO_CORRUPT, NO_SPEECH or TRANSCRIBE_FAILED. */
-export async function transcribeMeeting(engines: { asr: AsrEngine; diarizer: Diarizer }, input: TranscribeMeetingInput, tmpDir = os.tmpdir()): Promise<MeetingTranscript> {
+export async function transcribeMeeting(
+  engines: { asr: AsrEngine; diarizer: Diarizer },
+  input: TranscribeMeetingInput,
+  tmpDir = os.tmpdir(),
+): Promise<MeetingTranscript> {
   const info = await probe(input.audioPath);
   if (!info.hasAudio) throw new EngineError('AUDIO_CORRUPT', 'the file has no audio stream');
   const work = await fs.mkdtemp(path.join(tmpDir, 'mm-meeting-'));
@@ -40,7 +44,14 @@ export async function transcribeMeeting(engines: { asr: AsrEngine; diarizer: Dia
     await toWav16k(input.audioPath, wav);
     const decodeMs = Date.now() - t;
     t = Date.now();
-    const asr = await asTranscribeFailure(engines.asr.transcribe({ wavPath: wav, keyterms: input.keyterms, language: input.language, checkpoint: input.checkpoint }));
+    const asr = await asTranscribeFailure(
+      engines.asr.transcribe({
+        wavPath: wav,
+        keyterms: input.keyterms,
+        language: input.language,
+        checkpoint: input.checkpoint,
+      }),
+    );
     const asrMs = Date.now() - t;
     t = Date.now();
     const who = await engines.diarizer.diarize({ wavPath: wav, words: asr.words }).catch((err: unknown) => {

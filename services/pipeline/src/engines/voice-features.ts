@@ -92,7 +92,8 @@ export function pitchTrack(samples: Float32Array, energyDb: Float32Array, minDb:
   const rate = SAMPLE_RATE / 2;
   const half = Math.floor(samples.length / 2);
   const y = new Float32Array(half);
-  for (let n = 1; n < half - 1; n++) y[n] = 0.25 * samples[2 * n - 1] + 0.5 * samples[2 * n] + 0.25 * samples[2 * n + 1];
+  for (let n = 1; n < half - 1; n++)
+    y[n] = 0.25 * samples[2 * n - 1] + 0.5 * samples[2 * n] + 0.25 * samples[2 * n + 1];
   const win = PITCH_WIN;
   const minLag = Math.round(rate / 400);
   const maxLag = PITCH_MAX_LAG;
@@ -198,7 +199,10 @@ const melToHz = (mel: number): number => 700 * (10 ** (mel / 2595) - 1);
 const MEL_BANK: Array<{ from: number; weights: Float64Array }> = (() => {
   const lo = hzToMel(MEL_LOW_HZ);
   const hi = hzToMel(MEL_HIGH_HZ);
-  const edges = Array.from({ length: N_MELS + 2 }, (_, i) => (melToHz(lo + ((hi - lo) * i) / (N_MELS + 1)) * NFFT) / SAMPLE_RATE);
+  const edges = Array.from(
+    { length: N_MELS + 2 },
+    (_, i) => (melToHz(lo + ((hi - lo) * i) / (N_MELS + 1)) * NFFT) / SAMPLE_RATE,
+  );
   return Array.from({ length: N_MELS }, (_, m) => {
     const [a, b, c] = [edges[m], edges[m + 1], edges[m + 2]];
     const from = Math.ceil(a);

@@ -31,7 +31,12 @@ export function remoteAsr(config: PipelineConfig): OpenAiAsr {
     backoff: { baseMs: r.backoffMs, maxMs: 30_000 },
     concurrency: r.concurrency,
     // FLAC never needs more than the raw samples (32,000 bytes/s) and a little framing.
-    pieces: { maxPieceMs: r.pieceSeconds * 1000, maxPieceBytes: r.pieceBytes, worstBytesPerSecond: r.format === 'opus' ? 8000 : 33_000, searchMs: 8000 },
+    pieces: {
+      maxPieceMs: r.pieceSeconds * 1000,
+      maxPieceBytes: r.pieceBytes,
+      worstBytesPerSecond: r.format === 'opus' ? 8000 : 33_000,
+      searchMs: 8000,
+    },
     format: r.format,
     silenceDb: -55,
     tmpDir: os.tmpdir(),
@@ -40,7 +45,11 @@ export function remoteAsr(config: PipelineConfig): OpenAiAsr {
 
 /** Builds the engines configuration names: offline (pocketsphinx, extractive) unless told otherwise. */
 export function createEngines(config: PipelineConfig): Engines {
-  const openai = (model: string) => ({ baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey ?? undefined, model });
+  const openai = (model: string) => ({
+    baseUrl: config.openai.baseUrl,
+    apiKey: config.openai.apiKey ?? undefined,
+    model,
+  });
   const remote = config.asrEngine === 'openai' ? remoteAsr(config) : null;
   // One local recognizer per planned decoder count (they hold only options), all drawing on the
   // same decoder slots: at most PIPELINE_ASR_DECODERS decoders run at once, whoever planned them.
@@ -54,10 +63,16 @@ export function createEngines(config: PipelineConfig): Engines {
   };
   const diarizer = new VoiceClusterDiarizer();
   const extractive = new ExtractiveDigest();
-  const digest = config.llmEngine === 'openai' ? new OpenAiDigest({ ...openai(config.openai.llmModel), contextTokens: config.openai.llmContextTokens }) : extractive;
+  const digest =
+    config.llmEngine === 'openai'
+      ? new OpenAiDigest({ ...openai(config.openai.llmModel), contextTokens: config.openai.llmContextTokens })
+      : extractive;
   return {
     async transcribe({ audioPath, keyterms, decoders, language, checkpoint }): Promise<TranscriptDoc> {
-      const t = await transcribeMeeting({ asr: asrWith(decoders ?? config.asrDecoders), diarizer }, { audioPath, keyterms, language, checkpoint });
+      const t = await transcribeMeeting(
+        { asr: asrWith(decoders ?? config.asrDecoders), diarizer },
+        { audioPath, keyterms, language, checkpoint },
+      );
       const pauses = turnPauses(t.words, t.segments);
       const segments = t.segments.map((s, index) => ({
         index,
@@ -85,7 +100,13 @@ export function createEngines(config: PipelineConfig): Engines {
         segments: input.transcript.segments.map((s) => ({ ...s, speakerName: names.get(s.speaker) ?? null })),
         memory: input.memory,
       });
-      return { type: input.kind, language, title: out.title, sections: out.sections as DigestDoc['sections'], markdown: out.markdown };
+      return {
+        type: input.kind,
+        language,
+        title: out.title,
+        sections: out.sections as DigestDoc['sections'],
+        markdown: out.markdown,
+      };
     },
   };
 }

@@ -58,7 +58,8 @@ export class FairGate {
   /** An account with nothing running or waiting is forgotten (the map stays as small as the queue). */
   private finished(account: string): void {
     const u = this.use.get(account)!;
-    if (u.running > 1 || this.waiting.some((w) => w.account === account)) this.use.set(account, { ...u, running: u.running - 1 });
+    if (u.running > 1 || this.waiting.some((w) => w.account === account))
+      this.use.set(account, { ...u, running: u.running - 1 });
     else this.use.delete(account);
   }
 

@@ -21,7 +21,12 @@ const codeOf = (err: unknown, step: JobMessage['step']): FailureCode => {
 
 /** `pipeline_jobs_failed_total`: the alert on pipeline failures (k8s/components/alerts) reads it. */
 const jobFailures = () =>
-  serviceCounter('pipeline', 'pipeline_jobs_failed_total', 'Pipeline jobs that failed, by step, failure code and whether no retry is left', ['step', 'code', 'final']);
+  serviceCounter(
+    'pipeline',
+    'pipeline_jobs_failed_total',
+    'Pipeline jobs that failed, by step, failure code and whether no retry is left',
+    ['step', 'code', 'final'],
+  );
 
 /**
  * Runs one job message: records it, announces the start, runs the engine, and commits the result
@@ -31,7 +36,14 @@ const jobFailures = () =>
  */
 export class JobRunner {
   constructor(
-    private readonly deps: { db: Kysely<Database>; store: ObjectStore; engines: Engines; logger: Logger; autoRetries: number; autoRetryDelaySeconds: number },
+    private readonly deps: {
+      db: Kysely<Database>;
+      store: ObjectStore;
+      engines: Engines;
+      logger: Logger;
+      autoRetries: number;
+      autoRetryDelaySeconds: number;
+    },
   ) {}
 
   /** `decoders`: the cores a transcription may use now (the consumer shares them among running jobs). */
@@ -40,13 +52,38 @@ export class JobRunner {
     const proceed = await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('job')
-        .values({ id: m.jobId, recordingId: m.recordingId, step: m.step, status: 'running', attempt: m.attempt, errorCode: null, payload: JSON.stringify(m), startedAt: null, finishedAt: null, engineMs: null })
+        .values({
+          id: m.jobId,
+          recordingId: m.recordingId,
+          step: m.step,
+          status: 'running',
+          attempt: m.attempt,
+          errorCode: null,
+          payload: JSON.stringify(m),
+          startedAt: null,
+          finishedAt: null,
+          engineMs: null,
+        })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
-      const job = await trx.selectFrom('job').selectAll().where('id', '=', m.jobId).forUpdate().executeTakeFirstOrThrow();
-      if (job.status === 'done' || job.attempt > m.attempt || (job.status === 'failed' && job.attempt === m.attempt)) return false;
-      await trx.updateTable('job').set({ status: 'running', attempt: m.attempt, startedAt: sql`now()` }).where('id', '=', m.jobId).execute();
-      await enqueue(trx, BUS.jobStarted, `started:${m.jobId}:${m.attempt}`, { recordingId: m.recordingId, jobId: m.jobId, step: m.step });
+      const job = await trx
+        .selectFrom('job')
+        .selectAll()
+        .where('id', '=', m.jobId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      if (job.status === 'done' || job.attempt > m.attempt || (job.status === 'failed' && job.attempt === m.attempt))
+        return false;
+      await trx
+        .updateTable('job')
+        .set({ status: 'running', attempt: m.attempt, startedAt: sql`now()` })
+        .where('id', '=', m.jobId)
+        .execute();
+      await enqueue(trx, BUS.jobStarted, `started:${m.jobId}:${m.attempt}`, {
+        recordingId: m.recordingId,
+        jobId: m.jobId,
+        step: m.step,
+      });
       return true;
     });
     if (!proceed) return;
@@ -59,24 +96,49 @@ export class JobRunner {
       const engineMs = Date.now() - started;
       logger.info({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, engineMs }, 'job done');
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('job').set({ status: 'done', finishedAt: sql`now()`, engineMs }).where('id', '=', m.jobId).execute();
+        await trx
+          .updateTable('job')
+          .set({ status: 'done', finishedAt: sql`now()`, engineMs })
+          .where('id', '=', m.jobId)
+          .execute();
         const done = { recordingId: m.recordingId, jobId: m.jobId };
-        if (m.step === 'transcribe') await enqueue(trx, BUS.jobTranscribed, `result:${m.jobId}`, { ...done, transcriptKey: resultKey });
+        if (m.step === 'transcribe')
+          await enqueue(trx, BUS.jobTranscribed, `result:${m.jobId}`, { ...done, transcriptKey: resultKey });
         else await enqueue(trx, BUS.jobGenerated, `result:${m.jobId}`, { ...done, digestKey: resultKey });
       });
     } catch (err) {
       const code = codeOf(err, m.step);
       const final = !isRetryable(code) || m.attempt > this.deps.autoRetries;
-      logger.warn({ jobId: m.jobId, recordingId: m.recordingId, step: m.step, code, final, err: String(err) }, 'job failed');
+      logger.warn(
+        { jobId: m.jobId, recordingId: m.recordingId, step: m.step, code, final, err: String(err) },
+        'job failed',
+      );
       jobFailures().inc({ step: m.step, code, final: String(final) });
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('job').set({ status: 'failed', errorCode: code, finishedAt: sql`now()` }).where('id', '=', m.jobId).execute();
-        await enqueue(trx, BUS.jobFailed, `failed:${m.jobId}:${m.attempt}`, { recordingId: m.recordingId, jobId: m.jobId, step: m.step, code, final });
+        await trx
+          .updateTable('job')
+          .set({ status: 'failed', errorCode: code, finishedAt: sql`now()` })
+          .where('id', '=', m.jobId)
+          .execute();
+        await enqueue(trx, BUS.jobFailed, `failed:${m.jobId}:${m.attempt}`, {
+          recordingId: m.recordingId,
+          jobId: m.jobId,
+          step: m.step,
+          code,
+          final,
+        });
         if (!final) {
           const next: JobMessage = { ...m, attempt: m.attempt + 1 };
           await trx
             .insertInto('timer')
-            .values({ id: `retry:${m.jobId}:${next.attempt}`, kind: 'retry', recordingId: m.recordingId, runAt: new Date(Date.now() + this.deps.autoRetryDelaySeconds * 1000 * m.attempt), payload: JSON.stringify(next), firedAt: null })
+            .values({
+              id: `retry:${m.jobId}:${next.attempt}`,
+              kind: 'retry',
+              recordingId: m.recordingId,
+              runAt: new Date(Date.now() + this.deps.autoRetryDelaySeconds * 1000 * m.attempt),
+              payload: JSON.stringify(next),
+              firedAt: null,
+            })
             .onConflict((oc) => oc.column('id').doNothing())
             .execute();
         }
@@ -93,14 +155,25 @@ export class JobRunner {
       // Pieces a remote recognizer finished survive a failed try (a retry sends only the rest).
       const pieces = `work/${m.recordingId}/asr-pieces`;
       const checkpoint = storeCheckpoint(store, pieces);
-      const doc = await store.withLocalFile(m.audioKey!, (audioPath) => engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir, decoders, checkpoint }));
+      const doc = await store.withLocalFile(m.audioKey!, (audioPath) =>
+        engines.transcribe({ audioPath, keyterms: m.keyterms ?? [], workDir, decoders, checkpoint }),
+      );
       const key = `work/${m.recordingId}/transcript-${m.jobId}.json`;
       await store.putJson(key, doc);
       await store.remove(pieces);
       return key;
     }
-    const transcript = await store.getJson<{ language: string; speakers: { label: string; name: string | null }[]; segments: never[] }>(m.transcriptKey!);
-    const digest = await engines.generate({ kind: m.kind ?? 'MEETING', outputLanguage: m.outputLanguage ?? 'MATCH', transcript, memory: m.memory ?? [] });
+    const transcript = await store.getJson<{
+      language: string;
+      speakers: { label: string; name: string | null }[];
+      segments: never[];
+    }>(m.transcriptKey!);
+    const digest = await engines.generate({
+      kind: m.kind ?? 'MEETING',
+      outputLanguage: m.outputLanguage ?? 'MATCH',
+      transcript,
+      memory: m.memory ?? [],
+    });
     const key = `work/${m.recordingId}/digest-${m.jobId}.json`;
     await store.putJson(key, digest);
     return key;

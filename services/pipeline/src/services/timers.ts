@@ -8,7 +8,14 @@ import type { Database } from '../db/schema';
 export async function setTimer(db: Kysely<Database>, t: TimerRequest): Promise<void> {
   await db
     .insertInto('timer')
-    .values({ id: t.timerId, kind: t.kind, recordingId: t.recordingId, runAt: new Date(t.runAt), payload: JSON.stringify({ ref: t.ref }), firedAt: null })
+    .values({
+      id: t.timerId,
+      kind: t.kind,
+      recordingId: t.recordingId,
+      runAt: new Date(t.runAt),
+      payload: JSON.stringify({ ref: t.ref }),
+      firedAt: null,
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }
@@ -24,12 +31,26 @@ export function startTimerLoop(db: Kysely<Database>, logger: Logger, intervalMs 
     while (!stopped) {
       try {
         await db.transaction().execute(async (trx) => {
-          const due = await trx.selectFrom('timer').selectAll().where('firedAt', 'is', null).where('runAt', '<=', sql<Date>`now()`).orderBy('runAt').limit(50).forUpdate().skipLocked().execute();
+          const due = await trx
+            .selectFrom('timer')
+            .selectAll()
+            .where('firedAt', 'is', null)
+            .where('runAt', '<=', sql<Date>`now()`)
+            .orderBy('runAt')
+            .limit(50)
+            .forUpdate()
+            .skipLocked()
+            .execute();
           for (const t of due) {
             if (t.kind === 'retry') {
               const job = t.payload as PipelineJob;
               await enqueue(trx, JOB_OF_STEP[job.step], `job:${job.jobId}:a${job.attempt}`, job);
-            } else await enqueue(trx, BUS.timerFired, `fired:${t.id}`, { recordingId: t.recordingId, kind: 'naming_deadline', ref: String((t.payload as { ref: unknown }).ref) });
+            } else
+              await enqueue(trx, BUS.timerFired, `fired:${t.id}`, {
+                recordingId: t.recordingId,
+                kind: 'naming_deadline',
+                ref: String((t.payload as { ref: unknown }).ref),
+              });
             await trx.updateTable('timer').set({ firedAt: sql`now()` }).where('id', '=', t.id).execute();
           }
         });

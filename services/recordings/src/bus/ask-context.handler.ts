@@ -2,7 +2,17 @@ import type { Kysely } from 'kysely';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
-import { BUS, digestAsText, publicSegment, transcriptAsText, type AskMeetingDoc, type AskMeetingReply, type AskSeriesQuery, type AskSeriesReply, type TranscriptSegment } from '@mm/contract';
+import {
+  BUS,
+  digestAsText,
+  publicSegment,
+  transcriptAsText,
+  type AskMeetingDoc,
+  type AskMeetingReply,
+  type AskSeriesQuery,
+  type AskSeriesReply,
+  type TranscriptSegment,
+} from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import type { Repositories } from '../usecases/context';
@@ -23,7 +33,13 @@ function askSegments(segments: unknown): TranscriptSegment[] {
  * reach (its own, or one of a joined series; NOT_FOUND otherwise), with its transcript and digest
  * once READY (meeting null before).
  */
-export async function askMeeting(db: Kysely<Database>, repos: Repositories, access: MeetingAccess, p: Principal, recordingId: string): Promise<AskMeetingReply> {
+export async function askMeeting(
+  db: Kysely<Database>,
+  repos: Repositories,
+  access: MeetingAccess,
+  p: Principal,
+  recordingId: string,
+): Promise<AskMeetingReply> {
   const { r } = await access.readable(p, await repos.recordings.get(db, recordingId));
   if (r.status !== 'READY') return { status: r.status, meeting: null };
   const { transcripts, digests } = await readMeetings(db, repos, [r.id]);
@@ -38,7 +54,10 @@ export async function askMeeting(db: Kysely<Database>, repos: Repositories, acce
       title: r.title ?? d.title ?? null,
       language: t.language,
       digestText: digestAsText(d.sections as Record<string, unknown>[]),
-      transcript: { speakers: t.speakers as { label: string; name: string | null }[], segments: askSegments(t.segments) },
+      transcript: {
+        speakers: t.speakers as { label: string; name: string | null }[],
+        segments: askSegments(t.segments),
+      },
     },
   };
 }
@@ -56,9 +75,14 @@ export async function askSeries(
   p: Principal,
   q: AskSeriesQuery,
 ): Promise<AskSeriesReply> {
-  if (!(await access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+  if (!(await access.seriesAccess(p, q.seriesId)))
+    throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
   const { count, newest: rows } = await repos.recordings.finishedOfSeries(db, q.seriesId, q.maxMeetings);
-  const { transcripts, digests } = await readMeetings(db, repos, rows.map((r) => r.id));
+  const { transcripts, digests } = await readMeetings(
+    db,
+    repos,
+    rows.map((r) => r.id),
+  );
   let budget = q.transcriptBudgetChars;
   const meetings: AskMeetingDoc[] = [];
   for (const r of rows) {
@@ -82,10 +106,26 @@ export async function askSeries(
 }
 
 /** Answers the ask service's two context requests, for the caller the ask service signed. */
-export function serveAskContext(nc: NatsConnection, db: Kysely<Database>, repos: Repositories, access: MeetingAccess, logger: Logger): Subscription[] {
+export function serveAskContext(
+  nc: NatsConnection,
+  db: Kysely<Database>,
+  repos: Repositories,
+  access: MeetingAccess,
+  logger: Logger,
+): Subscription[] {
   const onError = (what: string) => (err: unknown) => logger.error({ err }, `${what} failed`);
   return [
-    serve(nc, BUS.askMeeting, (q, { principal }) => askMeeting(db, repos, access, principal!, q.recordingId), onError(BUS.askMeeting.name)),
-    serve(nc, BUS.askSeries, (q, { principal }) => askSeries(db, repos, access, principal!, q), onError(BUS.askSeries.name)),
+    serve(
+      nc,
+      BUS.askMeeting,
+      (q, { principal }) => askMeeting(db, repos, access, principal!, q.recordingId),
+      onError(BUS.askMeeting.name),
+    ),
+    serve(
+      nc,
+      BUS.askSeries,
+      (q, { principal }) => askSeries(db, repos, access, principal!, q),
+      onError(BUS.askSeries.name),
+    ),
   ];
 }

@@ -3,7 +3,6 @@ import { check, consume, entryOfSubject, on, type Bus } from '@mm/bus';
 import { BUS, type StreamEntry } from '@mm/contract';
 import type { UseCases } from '../usecases';
 
-
 /** A pipeline result with the lifecycle transition that applies it (which checks the meeting's job and status). */
 const transition = <P>(entry: StreamEntry<P>, apply: (payload: P) => Promise<void>) => ({ entry, apply });
 
@@ -19,7 +18,11 @@ const transitions = (u: Pick<UseCases, 'results' | 'digest' | 'naming'>): Return
  * Applies the pipeline's results (JetStream, at least once): each handler is idempotent, so a
  * redelivery after a crash changes nothing twice.
  */
-export function consumePipelineResults(bus: Bus, useCases: Pick<UseCases, 'results' | 'digest' | 'naming'>, logger: Logger) {
+export function consumePipelineResults(
+  bus: Bus,
+  useCases: Pick<UseCases, 'results' | 'digest' | 'naming'>,
+  logger: Logger,
+) {
   return consume(
     bus,
     transitions(useCases).map((t) => on(t.entry, t.apply)),
@@ -36,7 +39,12 @@ export function consumePipelineResults(bus: Bus, useCases: Pick<UseCases, 'resul
  * One pipeline result, in any order and any number of times, checked against the table as the bus
  * would: the ordering property test feeds results straight to the transitions through this.
  */
-export async function applyPipelineResult(useCases: Pick<UseCases, 'results' | 'digest' | 'naming'>, logger: Logger, subject: string, payload: unknown): Promise<void> {
+export async function applyPipelineResult(
+  useCases: Pick<UseCases, 'results' | 'digest' | 'naming'>,
+  logger: Logger,
+  subject: string,
+  payload: unknown,
+): Promise<void> {
   const t = transitions(useCases).find((x) => x.entry === entryOfSubject(subject));
   if (!t) return logger.warn({ subject }, 'not a pipeline result');
   check(t.entry, 'payload', payload);

@@ -6,7 +6,6 @@ import { BUS, type SeriesStatsReply } from '@mm/contract';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recordings.repository';
 
-
 /**
  * Finished meetings per series, for the series service's `meetingCount` and `lastRecordedAt`.
  * Counts READY, not deleted meetings: exactly what listReadyRecordings with seriesId lists. Every
@@ -19,12 +18,19 @@ export async function seriesStatsOf(db: Kysely<Database>, seriesIds: string[]): 
   const stats: SeriesStatsReply['stats'] = Object.create(null);
   for (const id of seriesIds) {
     const s = found.get(id);
-    stats[id] = s ? { meetingCount: s.meetingCount, lastRecordedAt: s.lastRecordedAt.toISOString() } : { meetingCount: 0, lastRecordedAt: null };
+    stats[id] = s
+      ? { meetingCount: s.meetingCount, lastRecordedAt: s.lastRecordedAt.toISOString() }
+      : { meetingCount: 0, lastRecordedAt: null };
   }
   return stats;
 }
 
 /** Answers `seriesStats` {seriesIds} with {stats: {[seriesId]: {meetingCount, lastRecordedAt}}}. */
 export function serveSeriesStats(nc: NatsConnection, db: Kysely<Database>, logger: Logger): Subscription {
-  return serve(nc, BUS.seriesStats, async (p) => ({ stats: await seriesStatsOf(db, p.seriesIds) }), (err) => logger.error({ err }, 'seriesStats failed'));
+  return serve(
+    nc,
+    BUS.seriesStats,
+    async (p) => ({ stats: await seriesStatsOf(db, p.seriesIds) }),
+    (err) => logger.error({ err }, 'seriesStats failed'),
+  );
 }

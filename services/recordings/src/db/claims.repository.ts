@@ -31,7 +31,15 @@ export class ClaimRepository {
   async insert(db: Db, caller: Caller, held: HeldKey): Promise<boolean> {
     const inserted = await db
       .insertInto('idempotencyKey')
-      .values({ accountId: caller.accountId, key: held.key, tokenId: caller.tokenId, source: caller.source, state: 'storing', recordingId: null, claimId: held.claimId })
+      .values({
+        accountId: caller.accountId,
+        key: held.key,
+        tokenId: caller.tokenId,
+        source: caller.source,
+        state: 'storing',
+        recordingId: null,
+        claimId: held.claimId,
+      })
       .onConflict((oc) => oc.columns(['accountId', 'key']).doNothing())
       .returning('key')
       .executeTakeFirst();
@@ -39,12 +47,23 @@ export class ClaimRepository {
   }
 
   async get(db: Db, accountId: string, key: string): Promise<KeyClaim | undefined> {
-    return db.selectFrom('idempotencyKey').select(['key', 'tokenId', 'source', 'recordingId', 'state', 'claimId', 'createdAt']).where('accountId', '=', accountId).where('key', '=', key).executeTakeFirst();
+    return db
+      .selectFrom('idempotencyKey')
+      .select(['key', 'tokenId', 'source', 'recordingId', 'state', 'claimId', 'createdAt'])
+      .where('accountId', '=', accountId)
+      .where('key', '=', key)
+      .executeTakeFirst();
   }
 
   /** Drops a `storing` claim if it is still this one (answers nothing: a claim completed or taken over stays). */
   async drop(db: Db, accountId: string, held: HeldKey): Promise<void> {
-    await db.deleteFrom('idempotencyKey').where('accountId', '=', accountId).where('key', '=', held.key).where('claimId', '=', held.claimId).where('state', '=', 'storing').execute();
+    await db
+      .deleteFrom('idempotencyKey')
+      .where('accountId', '=', accountId)
+      .where('key', '=', held.key)
+      .where('claimId', '=', held.claimId)
+      .where('state', '=', 'storing')
+      .execute();
   }
 
   /** Marks this claim done with its meeting; false when it is no longer this request's. */

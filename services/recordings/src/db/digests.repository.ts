@@ -2,7 +2,12 @@ import type { DigestDoc } from '@mm/contract';
 import type { Db } from './recordings.repository';
 
 /** A digest section as the pipeline writes it: its text, or its items (an action item names its owner). */
-export type DigestSection = { kind: string; title: string; text?: string; items?: (string | { text: string; owner: string | null })[] } & Record<string, unknown>;
+export type DigestSection = {
+  kind: string;
+  title: string;
+  text?: string;
+  items?: (string | { text: string; owner: string | null })[];
+} & Record<string, unknown>;
 
 /** A meeting's digest as the service works with it. */
 export interface Digest {
@@ -14,7 +19,14 @@ export interface Digest {
   markdown: string;
 }
 
-const toDigest = (row: { recordingId: string; type: string; language: string; title: string | null; sections: unknown; markdown: string }): Digest => ({
+const toDigest = (row: {
+  recordingId: string;
+  type: string;
+  language: string;
+  title: string | null;
+  sections: unknown;
+  markdown: string;
+}): Digest => ({
   recordingId: row.recordingId,
   type: row.type,
   language: row.language,
@@ -39,12 +51,30 @@ export class DigestRepository {
   /** Title and language of some meetings' digests (list items and titles). */
   async heads(db: Db, ids: string[]): Promise<Map<string, { title: string | null; language: string }>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.selectFrom('digest').select(['recordingId', 'title', 'language']).where('recordingId', 'in', ids).execute();
+    const rows = await db
+      .selectFrom('digest')
+      .select(['recordingId', 'title', 'language'])
+      .where('recordingId', 'in', ids)
+      .execute();
     return new Map(rows.map((r) => [r.recordingId, { title: r.title, language: r.language }]));
   }
 
-  async replace(db: Db, recordingId: string, d: Pick<DigestDoc, 'type' | 'language' | 'title' | 'sections' | 'markdown'>): Promise<void> {
+  async replace(
+    db: Db,
+    recordingId: string,
+    d: Pick<DigestDoc, 'type' | 'language' | 'title' | 'sections' | 'markdown'>,
+  ): Promise<void> {
     await db.deleteFrom('digest').where('recordingId', '=', recordingId).execute();
-    await db.insertInto('digest').values({ recordingId, type: d.type, language: d.language, title: d.title, sections: JSON.stringify(d.sections), markdown: d.markdown }).execute();
+    await db
+      .insertInto('digest')
+      .values({
+        recordingId,
+        type: d.type,
+        language: d.language,
+        title: d.title,
+        sections: JSON.stringify(d.sections),
+        markdown: d.markdown,
+      })
+      .execute();
   }
 }

@@ -1,7 +1,14 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
 import { newId } from '@mm/http';
-import { BUS, type DigestCreated, type EventType, type PipelineJob, type RecordingEvent, type TimerRequest } from '@mm/contract';
+import {
+  BUS,
+  type DigestCreated,
+  type EventType,
+  type PipelineJob,
+  type RecordingEvent,
+  type TimerRequest,
+} from '@mm/contract';
 import { normalizeForSearch, searchTokens } from '@mm/text';
 import { LISTED_COLUMNS, type Database, type ListedRecording, type RecordingRow, type RecordingTable } from './schema';
 import type { ListPosition } from '../domain/cursor';
@@ -13,7 +20,18 @@ export type Db = Kysely<Database> | Transaction<Database>;
 export type ListedWithHead = ListedRecording & { digestTitle: string | null; digestLanguage: string | null };
 
 /** What a new meeting's row is made of (the rest takes its column's default). */
-export type NewRecording = Omit<RecordingTable, 'attachmentMinutes' | 'charged' | 'autoRetryPending' | 'namingOpen' | 'readyOnce' | 'updatedAt' | 'searchText' | 'searchTurns' | 'eventSeq'> & { attachmentMinutes: number };
+export type NewRecording = Omit<
+  RecordingTable,
+  | 'attachmentMinutes'
+  | 'charged'
+  | 'autoRetryPending'
+  | 'namingOpen'
+  | 'readyOnce'
+  | 'updatedAt'
+  | 'searchText'
+  | 'searchTurns'
+  | 'eventSeq'
+> & { attachmentMinutes: number };
 
 /** The recording rows, their public events and the jobs and timers they ask for (the outbox). */
 export class RecordingRepository {
@@ -43,23 +61,48 @@ export class RecordingRepository {
    * one: a redelivery); true when it does now.
    */
   async moveHold(db: Db, id: string, from: string, to: string): Promise<boolean> {
-    const moved = await db.updateTable('recording').set({ holdRef: to }).where('id', '=', id).where('holdRef', 'in', [from, to]).where('charged', '=', false).executeTakeFirst();
+    const moved = await db
+      .updateTable('recording')
+      .set({ holdRef: to })
+      .where('id', '=', id)
+      .where('holdRef', 'in', [from, to])
+      .where('charged', '=', false)
+      .executeTakeFirst();
     return Number(moved.numUpdatedRows) > 0;
   }
 
   /** Marks a meeting charged, if its hold is still the one captured. */
   async markCharged(db: Db, id: string, holdRef: string): Promise<void> {
-    await db.updateTable('recording').set({ charged: true }).where('id', '=', id).where('holdRef', '=', holdRef).execute();
+    await db
+      .updateTable('recording')
+      .set({ charged: true })
+      .where('id', '=', id)
+      .where('holdRef', '=', holdRef)
+      .execute();
   }
 
   /** What the hold reconciler needs of a meeting. */
-  async holdOf(db: Db, id: string): Promise<Pick<RecordingRow, 'holdRef' | 'accountId' | 'deletedAt' | 'charged'> | undefined> {
-    return db.selectFrom('recording').select(['holdRef', 'accountId', 'deletedAt', 'charged']).where('id', '=', id).executeTakeFirst();
+  async holdOf(
+    db: Db,
+    id: string,
+  ): Promise<Pick<RecordingRow, 'holdRef' | 'accountId' | 'deletedAt' | 'charged'> | undefined> {
+    return db
+      .selectFrom('recording')
+      .select(['holdRef', 'accountId', 'deletedAt', 'charged'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** A series' new name and style, copied onto its meetings; answers how many. */
-  async renameSeries(db: Db, s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string }): Promise<number> {
-    const res = await db.updateTable('recording').set({ seriesName: s.name, seriesTitleStyle: s.titleStyle, seriesDateCalendar: s.dateCalendar }).where('seriesId', '=', s.seriesId).executeTakeFirst();
+  async renameSeries(
+    db: Db,
+    s: { seriesId: string; name: string; titleStyle: string; dateCalendar: string },
+  ): Promise<number> {
+    const res = await db
+      .updateTable('recording')
+      .set({ seriesName: s.name, seriesTitleStyle: s.titleStyle, seriesDateCalendar: s.dateCalendar })
+      .where('seriesId', '=', s.seriesId)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
 
@@ -115,7 +158,8 @@ export class RecordingRepository {
    */
   async claimFreeSilent(trx: Db, r: Pick<RecordingRow, 'id' | 'accountId'>, perDay: number): Promise<boolean> {
     await sql`select pg_advisory_xact_lock(hashtext(${`silent:${r.accountId}`}))`.execute(trx);
-    if (await trx.selectFrom('silentMeeting').select('recordingId').where('recordingId', '=', r.id).executeTakeFirst()) return true;
+    if (await trx.selectFrom('silentMeeting').select('recordingId').where('recordingId', '=', r.id).executeTakeFirst())
+      return true;
     const { n } = await trx
       .selectFrom('silentMeeting')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -132,11 +176,20 @@ export class RecordingRepository {
    * title and language (null without a digest), in one round trip: the page's index scan stops at
    * `limit` rows and each row then finds its digest by primary key.
    */
-  async listReady(db: Db, where: { accountId?: string; seriesId?: string }, after: ListPosition | null, limit: number): Promise<ListedWithHead[]> {
+  async listReady(
+    db: Db,
+    where: { accountId?: string; seriesId?: string },
+    after: ListPosition | null,
+    limit: number,
+  ): Promise<ListedWithHead[]> {
     let q = db
       .selectFrom('recording as r')
       .leftJoin('digest as d', 'd.recordingId', 'r.id')
-      .select([...LISTED_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle', 'd.language as digestLanguage'])
+      .select([
+        ...LISTED_COLUMNS.map((c) => `r.${c}` as const),
+        'd.title as digestTitle',
+        'd.language as digestLanguage',
+      ])
       .where('r.status', '=', 'READY')
       .where('r.deletedAt', 'is', null);
     if (where.accountId) q = q.where('r.accountId', '=', where.accountId);
@@ -148,7 +201,11 @@ export class RecordingRepository {
 
   /** A series' finished meetings: how many, and the newest `limit` of them by recordedAt. */
   async finishedOfSeries(db: Db, seriesId: string, limit: number): Promise<{ count: number; newest: RecordingRow[] }> {
-    const base = db.selectFrom('recording').where('seriesId', '=', seriesId).where('status', '=', 'READY').where('deletedAt', 'is', null);
+    const base = db
+      .selectFrom('recording')
+      .where('seriesId', '=', seriesId)
+      .where('status', '=', 'READY')
+      .where('deletedAt', 'is', null);
     const [{ n }, newest] = await Promise.all([
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       base.selectAll().orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
@@ -170,7 +227,9 @@ export class RecordingRepository {
       .where('seriesId', 'in', seriesIds)
       .groupBy('seriesId')
       .execute();
-    return new Map(rows.map((r) => [r.seriesId as string, { meetingCount: Number(r.n), lastRecordedAt: r.last as Date }]));
+    return new Map(
+      rows.map((r) => [r.seriesId as string, { meetingCount: Number(r.n), lastRecordedAt: r.last as Date }]),
+    );
   }
 }
 
@@ -183,9 +242,21 @@ export class RecordingRepository {
 export async function refreshSearchText(trx: Db, recordingId: string): Promise<void> {
   const r = await trx.selectFrom('recording').select(['title']).where('id', '=', recordingId).executeTakeFirst();
   if (!r) return;
-  const t = await trx.selectFrom('transcript').select('segments').where('recordingId', '=', recordingId).executeTakeFirst();
-  const d = await trx.selectFrom('digest').select(['title', 'sections']).where('recordingId', '=', recordingId).executeTakeFirst();
+  const t = await trx
+    .selectFrom('transcript')
+    .select('segments')
+    .where('recordingId', '=', recordingId)
+    .executeTakeFirst();
+  const d = await trx
+    .selectFrom('digest')
+    .select(['title', 'sections'])
+    .where('recordingId', '=', recordingId)
+    .executeTakeFirst();
   const turns = ((t?.segments ?? []) as { text: string }[]).map((s) => s.text);
   const parts = [...turns, r.title ?? d?.title ?? '', digestText(d?.sections)].map(normalizeForSearch);
-  await trx.updateTable('recording').set({ searchText: searchTokens(parts), searchTurns: turns.length }).where('id', '=', recordingId).execute();
+  await trx
+    .updateTable('recording')
+    .set({ searchText: searchTokens(parts), searchTurns: turns.length })
+    .where('id', '=', recordingId)
+    .execute();
 }

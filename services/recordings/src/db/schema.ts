@@ -103,6 +103,17 @@ export type RecordingRow = Selectable<RecordingTable>;
  * more. Every column more is parsed, renamed and dropped again for each of a page's rows (a
  * timestamp alone costs a date parse), which was most of a list request's time.
  */
-export const LISTED_COLUMNS = ['id', 'title', 'kind', 'seriesId', 'seriesName', 'seriesTitleStyle', 'seriesDateCalendar', 'recordedAt', 'createdAt', 'durationMs'] as const satisfies readonly (keyof RecordingRow)[];
+export const LISTED_COLUMNS = [
+  'id',
+  'title',
+  'kind',
+  'seriesId',
+  'seriesName',
+  'seriesTitleStyle',
+  'seriesDateCalendar',
+  'recordedAt',
+  'createdAt',
+  'durationMs',
+] as const satisfies readonly (keyof RecordingRow)[];
 /** A meeting as list pages read it. */
 export type ListedRecording = Pick<RecordingRow, (typeof LISTED_COLUMNS)[number]>;

@@ -37,7 +37,13 @@ export class SearchRepository {
    * not fill it, the older ones are found by the trigram index, which a rare word needs. The
    * planner cannot tell the two apart for a given account, so the service does.
    */
-  async matching(db: Db, q: SearchScope, words: string[], after: { createdAt: Date; id: string } | null, n: number): Promise<SearchRow[]> {
+  async matching(
+    db: Db,
+    q: SearchScope,
+    words: string[],
+    after: { createdAt: Date; id: string } | null,
+    n: number,
+  ): Promise<SearchRow[]> {
     const scope = <T extends SelectQueryBuilder<Database, 'recording', object>>(sel: T): T => {
       let s = sel.where('status', '=', 'READY').where('deletedAt', 'is', null);
       s = q.seriesId !== undefined ? s.where('seriesId', '=', q.seriesId) : s.where('accountId', '=', q.accountId);
@@ -56,7 +62,9 @@ export class SearchRepository {
     const found = await first.orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(n).execute();
     if (found.length >= n) return found;
     // Older than the window's last meeting; no row when the window held every meeting in scope.
-    const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id'])).offset(WINDOW - 1).limit(1);
+    const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id']))
+      .offset(WINDOW - 1)
+      .limit(1);
     let rest = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
     for (const l of likes) rest = rest.where('searchText', 'like', l);
     return [...found, ...(await rest.limit(n - found.length).execute())];

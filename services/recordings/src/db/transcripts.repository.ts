@@ -15,7 +15,14 @@ export interface Transcript {
   version: number;
 }
 
-const toTranscript = (row: { recordingId: string; language: string; speakers: unknown; segments: unknown; stats: unknown; version: number }): Transcript => ({
+const toTranscript = (row: {
+  recordingId: string;
+  language: string;
+  speakers: unknown;
+  segments: unknown;
+  stats: unknown;
+  version: number;
+}): Transcript => ({
   recordingId: row.recordingId,
   language: row.language,
   speakers: row.speakers as Speaker[],
@@ -40,13 +47,26 @@ export class TranscriptRepository {
   /** Only the turns' texts of some meetings (a search's snippets). */
   async turns(db: Db, recordingIds: string[]): Promise<Map<string, { text: string }[]>> {
     if (recordingIds.length === 0) return new Map();
-    const rows = await db.selectFrom('transcript').select(['recordingId', 'segments']).where('recordingId', 'in', recordingIds).execute();
+    const rows = await db
+      .selectFrom('transcript')
+      .select(['recordingId', 'segments'])
+      .where('recordingId', 'in', recordingIds)
+      .execute();
     return new Map(rows.map((t) => [t.recordingId, t.segments as { text: string }[]]));
   }
 
   /** Writes a meeting's transcript whole (the pipeline's, or a silent meeting's empty one). */
-  async replace(db: Db, recordingId: string, doc: Pick<Transcript, 'language' | 'speakers' | 'segments' | 'stats'>): Promise<void> {
-    const values = { language: doc.language, speakers: JSON.stringify(doc.speakers), segments: JSON.stringify(doc.segments), stats: JSON.stringify(doc.stats) };
+  async replace(
+    db: Db,
+    recordingId: string,
+    doc: Pick<Transcript, 'language' | 'speakers' | 'segments' | 'stats'>,
+  ): Promise<void> {
+    const values = {
+      language: doc.language,
+      speakers: JSON.stringify(doc.speakers),
+      segments: JSON.stringify(doc.segments),
+      stats: JSON.stringify(doc.stats),
+    };
     await db
       .insertInto('transcript')
       .values({ recordingId, ...values })
@@ -55,10 +75,18 @@ export class TranscriptRepository {
   }
 
   async setSpeakers(db: Db, recordingId: string, speakers: Speaker[]): Promise<void> {
-    await db.updateTable('transcript').set({ speakers: JSON.stringify(speakers), version: sql`version + 1` }).where('recordingId', '=', recordingId).execute();
+    await db
+      .updateTable('transcript')
+      .set({ speakers: JSON.stringify(speakers), version: sql`version + 1` })
+      .where('recordingId', '=', recordingId)
+      .execute();
   }
 
   async setSegments(db: Db, recordingId: string, segments: TranscriptSegment[]): Promise<void> {
-    await db.updateTable('transcript').set({ segments: JSON.stringify(segments), version: sql`version + 1` }).where('recordingId', '=', recordingId).execute();
+    await db
+      .updateTable('transcript')
+      .set({ segments: JSON.stringify(segments), version: sql`version + 1` })
+      .where('recordingId', '=', recordingId)
+      .execute();
   }
 }

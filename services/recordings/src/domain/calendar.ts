@@ -6,7 +6,9 @@ function div(a: number, b: number): number {
   return Math.trunc(a / b);
 }
 
-const BREAKS = [-61, 9, 38, 199, 426, 686, 756, 818, 1111, 1181, 1210, 1635, 2060, 2097, 2192, 2262, 2324, 2394, 2456, 3178];
+const BREAKS = [
+  -61, 9, 38, 199, 426, 686, 756, 818, 1111, 1181, 1210, 1635, 2060, 2097, 2192, 2262, 2324, 2394, 2456, 3178,
+];
 
 function jalCal(jy: number): { leap: number; gy: number; march: number } {
   const gy = jy + 621;

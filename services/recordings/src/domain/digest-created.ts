@@ -14,7 +14,10 @@ export function digestCreatedFact(
     digestTitle: digest.title,
     digestLanguage: digest.language,
     recordedAt: r.recordedAt,
-    series: r.seriesId && r.seriesName ? { name: r.seriesName, titleStyle: r.seriesTitleStyle, dateCalendar: r.seriesDateCalendar } : null,
+    series:
+      r.seriesId && r.seriesName
+        ? { name: r.seriesName, titleStyle: r.seriesTitleStyle, dateCalendar: r.seriesDateCalendar }
+        : null,
   });
   return {
     id: newId('evt'),

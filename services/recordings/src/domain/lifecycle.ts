@@ -26,7 +26,12 @@ export type NamingDecision = { stop: false } | { stop: true; deadline: Date | nu
 export function decideNaming(i: NamingInput): NamingDecision {
   if (i.naming === 'skip' || i.mode === 'FORCE_OFF') return { stop: false };
   const after = (s: number) => new Date(i.now.getTime() + s * 1000);
-  if (i.mode === 'FORCE_ON') return { stop: true, deadline: i.forceOnDeadlineHours > 0 ? after(i.forceOnDeadlineHours * 3600) : null, notify: true };
+  if (i.mode === 'FORCE_ON')
+    return {
+      stop: true,
+      deadline: i.forceOnDeadlineHours > 0 ? after(i.forceOnDeadlineHours * 3600) : null,
+      notify: true,
+    };
   if (i.speakerCount <= 1) return { stop: true, deadline: after(i.singleVoiceWaitSeconds), notify: false };
   return { stop: true, deadline: after(i.autoWaitSeconds), notify: true };
 }
@@ -37,11 +42,13 @@ export function decideNaming(i: NamingInput): NamingDecision {
  * final (a late or redelivered `started` or result changes nothing); only the person's retry or
  * "check again", which start a new job, move it.
  */
-export function takesResult(r: { status: string; autoRetryPending: boolean }, from: readonly RecordingStatus[]): boolean {
+export function takesResult(
+  r: { status: string; autoRetryPending: boolean },
+  from: readonly RecordingStatus[],
+): boolean {
   if (r.status === 'FAILED') return r.autoRetryPending && from.includes('FAILED');
   return (from as readonly string[]).includes(r.status);
 }
-
 
 /**
  * Speaker names the service fills itself: a voice that introduces itself ("my name is Sara",
@@ -50,7 +57,39 @@ export function takesResult(r: { status: string; autoRetryPending: boolean }, fr
 export function suggestNames(segments: { speaker: string; text: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   const pattern = /\b(?:my name is|i am|i'm|this is)\s+([a-z][a-z'-]{1,20})\b/i;
-  const notNames = new Set(['going', 'not', 'sure', 'here', 'glad', 'happy', 'sorry', 'the', 'a', 'an', 'just', 'also', 'so', 'very', 'really', 'about', 'what', 'it', 'that', 'on', 'in', 'at', 'done', 'ready', 'working', 'looking', 'thinking', 'fine', 'good', 'great', 'okay']);
+  const notNames = new Set([
+    'going',
+    'not',
+    'sure',
+    'here',
+    'glad',
+    'happy',
+    'sorry',
+    'the',
+    'a',
+    'an',
+    'just',
+    'also',
+    'so',
+    'very',
+    'really',
+    'about',
+    'what',
+    'it',
+    'that',
+    'on',
+    'in',
+    'at',
+    'done',
+    'ready',
+    'working',
+    'looking',
+    'thinking',
+    'fine',
+    'good',
+    'great',
+    'okay',
+  ]);
   for (const s of segments) {
     if (out[s.speaker]) continue;
     const m = pattern.exec(s.text);

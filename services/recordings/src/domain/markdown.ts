@@ -32,19 +32,28 @@ export function bundleMarkdown(i: MarkdownInput): string {
   lines.push(`- Speakers: ${i.speakers.map((s) => nameOf.get(s.label)).join(', ') || 'none'}`, '');
   lines.push(i.digestMarkdownSections.trim(), '');
   lines.push('## Transcript', '');
-  for (const s of i.segments) lines.push(`**${nameOf.get(s.speaker) ?? oneLine(s.speaker)}** [${clock(s.startMs)}]: ${s.text}`, '');
+  for (const s of i.segments)
+    lines.push(`**${nameOf.get(s.speaker) ?? oneLine(s.speaker)}** [${clock(s.startMs)}]: ${s.text}`, '');
   return lines.join('\n').trimEnd() + '\n';
 }
 
 /** Markdown of digest sections (each `## title`, then text or a list). */
-export function sectionsMarkdown(sections: { kind: string; title: string; text?: string; items?: (string | { text: string; owner: string | null })[] }[]): string {
+export function sectionsMarkdown(
+  sections: {
+    kind: string;
+    title: string;
+    text?: string;
+    items?: (string | { text: string; owner: string | null })[];
+  }[],
+): string {
   const out: string[] = [];
   for (const s of sections) {
     out.push(`## ${oneLine(s.title)}`, '');
     if (s.text !== undefined) out.push(s.text || '—', '');
     if (s.items) {
       if (s.items.length === 0) out.push('- —');
-      for (const it of s.items) out.push(typeof it === 'string' ? `- ${it}` : `- ${it.text}${it.owner ? ` (${oneLine(it.owner)})` : ''}`);
+      for (const it of s.items)
+        out.push(typeof it === 'string' ? `- ${it}` : `- ${it.text}${it.owner ? ` (${oneLine(it.owner)})` : ''}`);
       out.push('');
     }
   }
@@ -52,7 +61,13 @@ export function sectionsMarkdown(sections: { kind: string; title: string; text?:
 }
 
 /** The transcript alone as Markdown (the bundle's transcript.markdown). */
-export function transcriptMarkdown(speakers: { label: string; name: string | null }[], segments: { speaker: string; startMs: number; text: string }[]): string {
+export function transcriptMarkdown(
+  speakers: { label: string; name: string | null }[],
+  segments: { speaker: string; startMs: number; text: string }[],
+): string {
   const nameOf = new Map(speakers.map((s) => [s.label, oneLine(s.name ?? s.label)]));
-  return segments.map((s) => `**${nameOf.get(s.speaker) ?? s.speaker}** [${clock(s.startMs)}]: ${s.text}`).join('\n\n') + '\n';
+  return (
+    segments.map((s) => `**${nameOf.get(s.speaker) ?? s.speaker}** [${clock(s.startMs)}]: ${s.text}`).join('\n\n') +
+    '\n'
+  );
 }

@@ -12,8 +12,15 @@ export function parseOffsetDateTime(value: string): Date | null {
   const [year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = m.slice(1);
   const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
   const real =
-    Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= daysInMonth &&
-    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+    Number(month) >= 1 &&
+    Number(month) <= 12 &&
+    Number(day) >= 1 &&
+    Number(day) <= daysInMonth &&
+    Number(hour) <= 23 &&
+    Number(minute) <= 59 &&
+    Number(second) <= 59 &&
+    Number(offsetHours) <= 23 &&
+    Number(offsetMinutes) <= 59;
   const t = Date.parse(value);
   return real && !Number.isNaN(t) ? new Date(t) : null;
 }

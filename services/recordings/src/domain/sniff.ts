@@ -3,7 +3,8 @@ import { sniffMedia, type Sniffed } from '@mm/contract';
 /** The media sniffer lives in the contract: the MCP server checks a file is audio before sending it. */
 export { sniffMedia, type Sniffed };
 
-const ascii = (b: Buffer, at: number, s: string) => b.length >= at + s.length && b.toString('latin1', at, at + s.length) === s;
+const ascii = (b: Buffer, at: number, s: string) =>
+  b.length >= at + s.length && b.toString('latin1', at, at + s.length) === s;
 
 /** True when a part's declared content type names a media type we take. */
 export function isMediaType(contentType: string | undefined): boolean {

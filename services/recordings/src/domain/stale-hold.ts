@@ -5,7 +5,10 @@
  * will capture or release; any other open hold of it, or a hold whose meeting was never created
  * (the service stopped between the hold and the meeting's commit), is an orphan to release.
  */
-export function staleHoldAction(reference: string, meeting: { holdRef: string; deletedAt: Date | null; charged: boolean } | null): 'release' | 'keep' {
+export function staleHoldAction(
+  reference: string,
+  meeting: { holdRef: string; deletedAt: Date | null; charged: boolean } | null,
+): 'release' | 'keep' {
   if (!meeting) return 'release';
   // Deleted before its transcript: the delete let the hold go; if that release was lost, do it now.
   if (meeting.deletedAt && !meeting.charged) return 'release';

@@ -16,7 +16,12 @@ export interface TitleInput {
 export function displayTitles(i: TitleInput): { title: string | null; displayTitle: string; subtitle: string | null } {
   const own = i.title ?? i.digestTitle ?? null;
   if (i.series && (i.series.titleStyle ?? 'SESSION') === 'SESSION') {
-    const cal = i.series.dateCalendar === 'JALALI' || i.series.dateCalendar === 'GREGORIAN' ? i.series.dateCalendar : i.digestLanguage === 'fa' ? 'JALALI' : 'GREGORIAN';
+    const cal =
+      i.series.dateCalendar === 'JALALI' || i.series.dateCalendar === 'GREGORIAN'
+        ? i.series.dateCalendar
+        : i.digestLanguage === 'fa'
+          ? 'JALALI'
+          : 'GREGORIAN';
     return { title: own, displayTitle: `${i.series.name} ${formatSessionDate(i.recordedAt, cal)}`, subtitle: own };
   }
   return { title: own, displayTitle: own ?? 'Untitled meeting', subtitle: null };

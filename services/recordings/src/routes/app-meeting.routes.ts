@@ -8,7 +8,9 @@ import type { Views } from '../services/views';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
 
-const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+const wrap =
+  (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
+    fn(req, res).catch(next);
 
 /** Clips per voice on the naming sheet, and how long each plays at most. */
 const CLIPS_PER_VOICE = 3;
@@ -16,7 +18,17 @@ const CLIP_MAX_MS = 8_000;
 /** The most an open-ended range answers at once (the gateway and the app hold one answer in memory). */
 export const OPEN_RANGE_BYTES = 4 * 1024 * 1024;
 
-const AUDIO_TYPES: Record<string, string> = { wav: 'audio/wav', aiff: 'audio/aiff', mp3: 'audio/mpeg', aac: 'audio/aac', ogg: 'audio/ogg', flac: 'audio/flac', amr: 'audio/amr', mp4: 'audio/mp4', matroska: 'audio/webm' };
+const AUDIO_TYPES: Record<string, string> = {
+  wav: 'audio/wav',
+  aiff: 'audio/aiff',
+  mp3: 'audio/mpeg',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  amr: 'audio/amr',
+  mp4: 'audio/mp4',
+  matroska: 'audio/webm',
+};
 
 /**
  * A voice's clips: its longest turns (two to three seconds or more say most about a voice), in
@@ -35,7 +47,10 @@ export function clipsOf(segments: TranscriptSegment[], label: string): { startMs
  * An inclusive byte range from a Range header over a file of `size` bytes: null for the whole
  * file (no header, or one we do not read), 'unsatisfiable' outside the file (416).
  */
-export function byteRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+export function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return null;
@@ -56,7 +71,12 @@ export function byteRange(header: string | undefined, size: number): { start: nu
  * the transcript before READY (the naming sheet's voices and clips) and the meeting's audio.
  * Owner only, through an app principal (as the admin routes): another account's meeting is 404.
  */
-export function appMeetingRoutes(deps: { db: UseCaseContext['db']; repos: Repositories; store: ObjectStore; views: Views }): Router {
+export function appMeetingRoutes(deps: {
+  db: UseCaseContext['db'];
+  repos: Repositories;
+  store: ObjectStore;
+  views: Views;
+}): Router {
   const router = Router();
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
@@ -65,48 +85,70 @@ export function appMeetingRoutes(deps: { db: UseCaseContext['db']; repos: Reposi
     return r;
   };
 
-  router.get('/internal/app/recordings/:id/sheet', wrap(async (req, res) => {
-    const r = await owned(principalOf(res), String(req.params.id));
-    const t = await deps.repos.transcripts.get(deps.db, r.id);
-    const speakers = t?.speakers ?? [];
-    const segments = (t?.segments ?? []).map(publicSegment);
-    const suggested = suggestNames(segments);
-    res.json({
-      recording: { ...deps.views.status(r), recordedAt: r.recordedAt.toISOString(), durationSeconds: r.durationMs === null ? null : Math.round(r.durationMs / 1000), kind: r.kind },
-      voices: t ? speakers.map((s) => ({ label: s.label, name: s.name, suggestion: suggested[s.label] ?? null, clips: clipsOf(segments, s.label) })) : [],
-      segments,
-    });
-  }));
+  router.get(
+    '/internal/app/recordings/:id/sheet',
+    wrap(async (req, res) => {
+      const r = await owned(principalOf(res), String(req.params.id));
+      const t = await deps.repos.transcripts.get(deps.db, r.id);
+      const speakers = t?.speakers ?? [];
+      const segments = (t?.segments ?? []).map(publicSegment);
+      const suggested = suggestNames(segments);
+      res.json({
+        recording: {
+          ...deps.views.status(r),
+          recordedAt: r.recordedAt.toISOString(),
+          durationSeconds: r.durationMs === null ? null : Math.round(r.durationMs / 1000),
+          kind: r.kind,
+        },
+        voices: t
+          ? speakers.map((s) => ({
+              label: s.label,
+              name: s.name,
+              suggestion: suggested[s.label] ?? null,
+              clips: clipsOf(segments, s.label),
+            }))
+          : [],
+        segments,
+      });
+    }),
+  );
 
-  router.get('/internal/app/recordings/:id/audio', wrap(async (req, res) => {
-    const r = await owned(principalOf(res), String(req.params.id));
-    let size: number;
-    try {
-      size = await deps.store.size(r.audioKey);
-    } catch {
-      // The owner chose to delete audio after the digest (or it is gone): nothing to play.
-      throw new ApiError('NOT_FOUND', 'This meeting keeps no audio.');
-    }
-    const head = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      deps.store.read(r.audioKey, { start: 0, end: Math.min(63, size - 1) }).on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
-    });
-    const range = byteRange(req.headers.range, size);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Content-Type', AUDIO_TYPES[sniffMedia(head)?.format ?? ''] ?? 'application/octet-stream');
-    res.setHeader('Cache-Control', 'private, no-store');
-    if (range === 'unsatisfiable') {
-      res.setHeader('Content-Range', `bytes */${size}`);
-      return void res.status(416).end();
-    }
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    res.status(range ? 206 : 200);
-    if (range) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
-    res.setHeader('Content-Length', String(end - start + 1));
-    if (req.method === 'HEAD') return void res.end();
-    const body = deps.store.read(r.audioKey, { start, end });
-    body.on('error', () => res.destroy());
-    body.pipe(res);
-  }));
+  router.get(
+    '/internal/app/recordings/:id/audio',
+    wrap(async (req, res) => {
+      const r = await owned(principalOf(res), String(req.params.id));
+      let size: number;
+      try {
+        size = await deps.store.size(r.audioKey);
+      } catch {
+        // The owner chose to delete audio after the digest (or it is gone): nothing to play.
+        throw new ApiError('NOT_FOUND', 'This meeting keeps no audio.');
+      }
+      const head = await new Promise<Buffer>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        deps.store
+          .read(r.audioKey, { start: 0, end: Math.min(63, size - 1) })
+          .on('data', (c: Buffer) => chunks.push(c))
+          .on('end', () => resolve(Buffer.concat(chunks)))
+          .on('error', reject);
+      });
+      const range = byteRange(req.headers.range, size);
+      res.setHeader('Accept-Ranges', 'bytes');
+      res.setHeader('Content-Type', AUDIO_TYPES[sniffMedia(head)?.format ?? ''] ?? 'application/octet-stream');
+      res.setHeader('Cache-Control', 'private, no-store');
+      if (range === 'unsatisfiable') {
+        res.setHeader('Content-Range', `bytes */${size}`);
+        return void res.status(416).end();
+      }
+      const { start, end } = range ?? { start: 0, end: size - 1 };
+      res.status(range ? 206 : 200);
+      if (range) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+      res.setHeader('Content-Length', String(end - start + 1));
+      if (req.method === 'HEAD') return void res.end();
+      const body = deps.store.read(r.audioKey, { start, end });
+      body.on('error', () => res.destroy());
+      body.pipe(res);
+    }),
+  );
   return router;
 }

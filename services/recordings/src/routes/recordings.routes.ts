@@ -6,12 +6,16 @@ import type { UseCases } from '../usecases';
 import { submitReader, type UploadDeps } from './upload';
 
 /** The public meeting routes (through the gateway), mounted by operationId from the contract's table. */
-export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService; search: SearchService; useCases: UseCases }): Router {
+export function recordingsRoutes(
+  deps: UploadDeps & { meetings: MeetingsService; search: SearchService; useCases: UseCases },
+): Router {
   const router = Router();
   const m = deps.meetings;
 
   const submit = submitReader(deps, 'api');
-  mountOperation(router, 'submitRecording', async (_input, { req, res }) => ({ recording: deps.views.submitResult(await submit(req, res)) }));
+  mountOperation(router, 'submitRecording', async (_input, { req, res }) => ({
+    recording: deps.views.submitResult(await submit(req, res)),
+  }));
 
   mountOperation(router, 'listReadyRecordings', async ({ query }, { res }) => m.listReady(principalOf(res), query));
 
@@ -36,7 +40,9 @@ export function recordingsRoutes(deps: UploadDeps & { meetings: MeetingsService;
     }
   });
 
-  mountOperation(router, 'skipRecordingNaming', async ({ params }, { res }) => deps.views.status(await deps.useCases.naming.skip(principalOf(res), params.id)));
+  mountOperation(router, 'skipRecordingNaming', async ({ params }, { res }) =>
+    deps.views.status(await deps.useCases.naming.skip(principalOf(res), params.id)),
+  );
 
   mountOperation(router, 'retryRecording', async ({ params }, { res }) => {
     const r = await deps.useCases.retry.retry(principalOf(res), params.id);

@@ -28,7 +28,10 @@ const FILE_PARTS = ['audio', 'attachment'] as const;
  * Idempotency-Key is claimed and the wallet admits the meeting), and answers its meeting. The
  * files go whatever happens.
  */
-export function submitReader(deps: UploadDeps, source: Caller['source']): (req: Request, res: Response) => Promise<RecordingRow> {
+export function submitReader(
+  deps: UploadDeps,
+  source: Caller['source'],
+): (req: Request, res: Response) => Promise<RecordingRow> {
   const upload = multer({
     storage: cappedDiskStorage(path.join(deps.store.scratchDir, 'tmp'), { attachment: LIMITS.attachmentMaxMb * MB }),
     limits: { fileSize: deps.maxUploadMb * MB, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
@@ -36,13 +39,21 @@ export function submitReader(deps: UploadDeps, source: Caller['source']): (req: 
   return (req, res) => readSubmit(deps, source, upload, req, res);
 }
 
-async function readSubmit(deps: UploadDeps, source: Caller['source'], upload: RequestHandler, req: Request, res: Response): Promise<RecordingRow> {
+async function readSubmit(
+  deps: UploadDeps,
+  source: Caller['source'],
+  upload: RequestHandler,
+  req: Request,
+  res: Response,
+): Promise<RecordingRow> {
   let files: UploadedFile[] = [];
   const body: SubmitBody = {
     check: () => {
       const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > deps.maxUploadMb * MB + 11 * MB) throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
-      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
+      if (declared > deps.maxUploadMb * MB + 11 * MB)
+        throw new ApiError('UPLOAD_TOO_LARGE', `The file is larger than ${deps.maxUploadMb} MB.`);
+      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+        throw new ApiError('VALIDATION', 'body must be multipart/form-data with an audio part');
     },
     read: async (): Promise<SubmitParts> => {
       // Closed while the checks ran (its client or the gateway went away): the multipart parser
@@ -56,9 +67,16 @@ async function readSubmit(deps: UploadDeps, source: Caller['source'], upload: Re
       });
       const parts = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
       files = Object.values(parts).flat();
-      for (const name of FILE_PARTS) if (Object.hasOwn(req.body ?? {}, name)) throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
-      if (holdsNul([req.body, files.map((f) => f.originalname)])) throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
-      return { audio: parts.audio?.[0], attachment: parts.attachment?.[0], fields: { ...(req.body as Record<string, string>) } };
+      for (const name of FILE_PARTS)
+        if (Object.hasOwn(req.body ?? {}, name))
+          throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
+      if (holdsNul([req.body, files.map((f) => f.originalname)]))
+        throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
+      return {
+        audio: parts.audio?.[0],
+        attachment: parts.attachment?.[0],
+        fields: { ...(req.body as Record<string, string>) },
+      };
     },
   };
   try {
@@ -66,7 +84,9 @@ async function readSubmit(deps: UploadDeps, source: Caller['source'], upload: Re
     const key = req.headers['idempotency-key'];
     const replayOnly = req.headers[REPLAY_ONLY_HEADER];
     // Over the rate budget: answered only as a replay; the upload itself is never read.
-    return typeof replayOnly === 'string' ? await deps.submit.replay(p, source, key, replayOnly) : await deps.submit.handle(p, source, key, body);
+    return typeof replayOnly === 'string'
+      ? await deps.submit.replay(p, source, key, replayOnly)
+      : await deps.submit.handle(p, source, key, body);
   } catch (err) {
     throw mapMulterError(err);
   } finally {
@@ -83,14 +103,21 @@ function multipartError(err: unknown): unknown {
 
 function mapMulterError(err: unknown): unknown {
   if (err instanceof multer.MulterError) {
-    if (err.code === 'LIMIT_FILE_SIZE') return err.field === 'attachment' ? new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.') : new ApiError('UPLOAD_TOO_LARGE', 'The file is larger than the largest upload accepted.');
+    if (err.code === 'LIMIT_FILE_SIZE')
+      return err.field === 'attachment'
+        ? new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.')
+        : new ApiError('UPLOAD_TOO_LARGE', 'The file is larger than the largest upload accepted.');
     if (err.code === 'LIMIT_UNEXPECTED_FILE') {
       const twice = (FILE_PARTS as readonly string[]).includes(err.field ?? '');
-      return new ApiError('VALIDATION', twice ? `part ${err.field} sent more than once` : `part ${err.field ?? ''} is not allowed`.trim());
+      return new ApiError(
+        'VALIDATION',
+        twice ? `part ${err.field} sent more than once` : `part ${err.field ?? ''} is not allowed`.trim(),
+      );
     }
     return new ApiError('VALIDATION', `multipart body: ${err.message}`);
   }
   const e = err as { message?: string };
-  if (!(err instanceof ApiError) && e?.message && /Multipart|Unexpected end of form|boundary/i.test(e.message)) return new ApiError('VALIDATION', `multipart body: ${e.message}`);
+  if (!(err instanceof ApiError) && e?.message && /Multipart|Unexpected end of form|boundary/i.test(e.message))
+    return new ApiError('VALIDATION', `multipart body: ${e.message}`);
   return err;
 }

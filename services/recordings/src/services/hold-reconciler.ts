@@ -65,7 +65,12 @@ export class HoldReconciler {
     let released = 0;
     let after: { createdAt: string; reference: string } | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const { holds } = await request(this.deps.nc, BUS.walletStaleHolds, { olderThanSeconds: this.opts.staleSeconds, limit: PAGE, after }, { timeoutMs: 10_000 });
+      const { holds } = await request(
+        this.deps.nc,
+        BUS.walletStaleHolds,
+        { olderThanSeconds: this.opts.staleSeconds, limit: PAGE, after },
+        { timeoutMs: 10_000 },
+      );
       for (const h of holds) if (await this.settle(h)) released++;
       if (holds.length < PAGE) break;
       after = holds[holds.length - 1];
@@ -78,7 +83,12 @@ export class HoldReconciler {
     const meeting = await new RecordingRepository(this.deps.db).holdOf(this.deps.db, meetingOfHold(h.reference));
     // A hold of another account's meeting id is no hold of that meeting.
     if (staleHoldAction(h.reference, meeting?.accountId === h.accountId ? meeting : null) === 'keep') return false;
-    await request(this.deps.nc, BUS.walletRelease, { accountId: h.accountId, reference: h.reference }, { timeoutMs: 10_000 });
+    await request(
+      this.deps.nc,
+      BUS.walletRelease,
+      { accountId: h.accountId, reference: h.reference },
+      { timeoutMs: 10_000 },
+    );
     this.deps.logger.warn({ accountId: h.accountId, reference: h.reference }, 'released an orphan hold');
     return true;
   }

@@ -24,7 +24,11 @@ export class MediaError extends Error {
   }
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -45,12 +49,21 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: nu
   });
 }
 
-const TRUNCATED = /moov atom not found|Invalid data found when processing input.*mov|partial file|truncat|End of file|unexpected end/i;
+const TRUNCATED =
+  /moov atom not found|Invalid data found when processing input.*mov|partial file|truncat|End of file|unexpected end/i;
 
 /** Measures a file with ffprobe. A cut-short MP4-family file (no moov atom) is `incomplete`. */
 export async function probe(tools: MediaTools, path: string): Promise<Probe> {
-  const r = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...MEDIA_INPUT_ARGS, path], 60_000);
-  if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', r.stderr.trim().split('\n').pop() ?? 'ffprobe failed');
+  const r = await run(
+    tools.ffprobe,
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...MEDIA_INPUT_ARGS, path],
+    60_000,
+  );
+  if (r.code !== 0)
+    throw new MediaError(
+      TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable',
+      r.stderr.trim().split('\n').pop() ?? 'ffprobe failed',
+    );
   const info = JSON.parse(r.stdout) as {
     format?: { duration?: string; format_name?: string };
     streams?: { codec_type?: string; duration?: string; disposition?: { attached_pic?: number } }[];
@@ -74,9 +87,32 @@ export async function probe(tools: MediaTools, path: string): Promise<Probe> {
 export async function decodeCheck(tools: MediaTools, path: string): Promise<{ durationMs: number }> {
   // -stats: the progress lines carry `time=`, the only length a stream without one in its header
   // has (a browser's MediaRecorder WebM); -v error alone prints none.
-  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-stats', '-xerror', ...MEDIA_INPUT_ARGS, '-i', path, '-vn', '-map', '0:a:0', '-f', 'null', '-'], 600_000);
-  const lastError = r.stderr.split(/[\r\n]+/).filter((l) => l.trim() && !/^size=/.test(l)).pop();
-  if (r.code !== 0) throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', lastError?.trim() ?? 'ffmpeg failed');
+  const r = await run(
+    tools.ffmpeg,
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-stats',
+      '-xerror',
+      ...MEDIA_INPUT_ARGS,
+      '-i',
+      path,
+      '-vn',
+      '-map',
+      '0:a:0',
+      '-f',
+      'null',
+      '-',
+    ],
+    600_000,
+  );
+  const lastError = r.stderr
+    .split(/[\r\n]+/)
+    .filter((l) => l.trim() && !/^size=/.test(l))
+    .pop();
+  if (r.code !== 0)
+    throw new MediaError(TRUNCATED.test(r.stderr) ? 'incomplete' : 'unreadable', lastError?.trim() ?? 'ffmpeg failed');
   // The last progress line has the whole length (the first ones are partial).
   const m = [...r.stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)].pop();
   return { durationMs: m ? Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000) : 0 };
@@ -84,6 +120,30 @@ export async function decodeCheck(tools: MediaTools, path: string): Promise<{ du
 
 /** Takes the audio out of a video into a 16 kHz mono WAV. */
 export async function extractAudio(tools: MediaTools, input: string, output: string): Promise<void> {
-  const r = await run(tools.ffmpeg, ['-nostdin', '-v', 'error', '-y', ...MEDIA_INPUT_ARGS, '-i', input, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output], 900_000);
+  const r = await run(
+    tools.ffmpeg,
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      ...MEDIA_INPUT_ARGS,
+      '-i',
+      input,
+      '-vn',
+      '-map',
+      '0:a:0',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      output,
+    ],
+    900_000,
+  );
   if (r.code !== 0) throw new MediaError('unreadable', r.stderr.trim().split('\n').pop() ?? 'ffmpeg failed');
 }

@@ -9,7 +9,9 @@ import type { Views } from './views';
 
 /** Reads of meetings: status, list, bundle (the token's actions are use cases). */
 export class MeetingsService {
-  constructor(private readonly deps: { db: Kysely<Database>; repos: Repositories; access: MeetingAccess; views: Views }) {}
+  constructor(
+    private readonly deps: { db: Kysely<Database>; repos: Repositories; access: MeetingAccess; views: Views },
+  ) {}
 
   async digestTitle(id: string): Promise<string | null> {
     return (await this.deps.repos.digests.heads(this.deps.db, [id])).get(id)?.title ?? null;
@@ -18,18 +20,28 @@ export class MeetingsService {
   /** Whoever may read the meeting's bundle may read its status; a token without recordings:read only its own sends. */
   async status(p: Principal, id: string) {
     const row = await this.deps.repos.recordings.get(this.deps.db, id);
-    const r = p.source === 'app' || hasScope(p, 'recordings:read') ? (await this.deps.access.readable(p, row)).r : this.deps.access.own(p, row);
+    const r =
+      p.source === 'app' || hasScope(p, 'recordings:read')
+        ? (await this.deps.access.readable(p, row)).r
+        : this.deps.access.own(p, row);
     return this.deps.views.status(r, await this.digestTitle(r.id));
   }
 
   async listReady(p: Principal, q: { limit?: number; cursor?: string; seriesId?: string }) {
     const after = q.cursor === undefined ? null : decodeCursor(q.cursor);
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this list');
-    if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId)))
+      throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     const limit = q.limit ?? 20;
-    const rows = await this.deps.repos.recordings.listReady(this.deps.db, q.seriesId ? { seriesId: q.seriesId } : { accountId: p.accountId }, after, limit + 1);
+    const rows = await this.deps.repos.recordings.listReady(
+      this.deps.db,
+      q.seriesId ? { seriesId: q.seriesId } : { accountId: p.accountId },
+      after,
+      limit + 1,
+    );
     const page = rows.slice(0, limit);
-    const head = (r: ListedWithHead) => (r.digestLanguage === null ? null : { title: r.digestTitle, language: r.digestLanguage });
+    const head = (r: ListedWithHead) =>
+      r.digestLanguage === null ? null : { title: r.digestTitle, language: r.digestLanguage };
     return {
       items: page.map((r) => this.deps.views.listItem(r, head(r), p.features.series)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
@@ -39,7 +51,8 @@ export class MeetingsService {
   async bundle(p: Principal, id: string) {
     const { db, repos } = this.deps;
     const { r, access } = await this.deps.access.readable(p, await repos.recordings.get(db, id));
-    if (r.status !== 'READY') throw Object.assign(new ApiError('NOT_READY', 'The meeting is not ready yet.'), { notReadyStatus: r.status });
+    if (r.status !== 'READY')
+      throw Object.assign(new ApiError('NOT_READY', 'The meeting is not ready yet.'), { notReadyStatus: r.status });
     const [t, d] = await Promise.all([repos.transcripts.get(db, r.id), repos.digests.get(db, r.id)]);
     if (!t || !d) throw new Error(`READY meeting ${r.id} lacks its transcript or digest`);
     return this.deps.views.bundle(r, t, d, access, p.features.series);

@@ -31,20 +31,38 @@ export function snippetOf(text: string, words: string[]): string | null {
 
 /** GET /recordings/search: every word in title, transcript or digest, newest first by recordedAt. */
 export class SearchService {
-  constructor(private readonly deps: { db: Kysely<Database>; search: SearchRepository; transcripts: TranscriptRepository; access: MeetingAccess; views: Views }) {}
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      search: SearchRepository;
+      transcripts: TranscriptRepository;
+      access: MeetingAccess;
+      views: Views;
+    },
+  ) {}
 
   async search(p: Principal, q: SearchQuery) {
     const words = searchWords(q.q);
     if (words.length === 0) throw new ApiError('VALIDATION', 'q has no word to search for');
     const after = q.cursor === undefined ? null : decodeCursor(q.cursor);
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this search');
-    if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId))) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId)))
+      throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
     const limit = q.limit ?? 20;
-    const rows = await this.deps.search.matching(this.deps.db, { accountId: p.accountId, seriesId: q.seriesId, kind: q.kind, from: q.from, to: q.to }, words, after, limit + 1);
+    const rows = await this.deps.search.matching(
+      this.deps.db,
+      { accountId: p.accountId, seriesId: q.seriesId, kind: q.kind, from: q.from, to: q.to },
+      words,
+      after,
+      limit + 1,
+    );
     const page = rows.slice(0, limit);
     const items = await this.present(p, page, words);
     const last = page[page.length - 1];
-    return { items, nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.recordedAt, id: last.id }) : null };
+    return {
+      items,
+      nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.recordedAt, id: last.id }) : null,
+    };
   }
 
   /**
@@ -60,14 +78,19 @@ export class SearchService {
       const part = firstPartHolding(r.searchText, words);
       return part >= 0 && part < r.searchTurns ? part : null;
     };
-    const dBy = await this.deps.search.snippetSources(this.deps.db, page.map((r) => r.id), page.map(turnOf));
+    const dBy = await this.deps.search.snippetSources(
+      this.deps.db,
+      page.map((r) => r.id),
+      page.map(turnOf),
+    );
     const snippets = new Map<string, string | null>();
     const whole: string[] = [];
     for (const r of page) {
       const d = dBy.get(r.id);
       const turn = turnOf(r);
       if (r.searchText === null || r.searchTurns === null) whole.push(r.id);
-      else if (turn === null) snippets.set(r.id, snippetOf(digestText(d?.sections), words)); // no turn holds a word
+      else if (turn === null)
+        snippets.set(r.id, snippetOf(digestText(d?.sections), words)); // no turn holds a word
       else {
         const snippet = d?.turn == null ? null : snippetOf(d.turn, words);
         if (snippet === null) whole.push(r.id);

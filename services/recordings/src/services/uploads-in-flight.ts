@@ -19,7 +19,10 @@ export class UploadsInFlight {
   /** Waits up to `graceMs` for the uploads in flight, then drops the claims of those still running. */
   async drain(graceMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.open].map((e) => e.work)), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    await Promise.race([
+      Promise.allSettled([...this.open].map((e) => e.work)),
+      new Promise((r) => (timer = setTimeout(r, graceMs))),
+    ]);
     clearTimeout(timer);
     await Promise.allSettled([...this.open].map((e) => e.release()));
   }

@@ -27,7 +27,10 @@ export class Views {
       digestTitle: digest?.title ?? null,
       digestLanguage: digest?.language ?? null,
       recordedAt: r.recordedAt,
-      series: seriesOn && r.seriesId && r.seriesName ? { name: r.seriesName, titleStyle: r.seriesTitleStyle, dateCalendar: r.seriesDateCalendar } : null,
+      series:
+        seriesOn && r.seriesId && r.seriesName
+          ? { name: r.seriesName, titleStyle: r.seriesTitleStyle, dateCalendar: r.seriesDateCalendar }
+          : null,
     });
   }
 
@@ -37,7 +40,10 @@ export class Views {
       status: r.status,
       title: r.title ?? digestTitle,
       error: r.status === 'FAILED' && r.errorCode ? { code: r.errorCode, retryable: r.errorRetryable ?? false } : null,
-      naming: r.status === 'NAMING' ? { url: this.namingUrl(r.id), deadline: r.namingDeadline ? r.namingDeadline.toISOString() : null } : null,
+      naming:
+        r.status === 'NAMING'
+          ? { url: this.namingUrl(r.id), deadline: r.namingDeadline ? r.namingDeadline.toISOString() : null }
+          : null,
       bundleUrl: r.status === 'READY' ? this.bundleUrl(r.id) : null,
       url: this.url(r.id),
     };
@@ -74,7 +80,12 @@ export class Views {
 
   bundle(
     r: RecordingRow,
-    t: { language: string; speakers: { label: string; name: string | null }[]; segments: { index: number; speaker: string; startMs: number; endMs: number; text: string }[]; stats: Record<string, unknown> },
+    t: {
+      language: string;
+      speakers: { label: string; name: string | null }[];
+      segments: { index: number; speaker: string; startMs: number; endMs: number; text: string }[];
+      stats: Record<string, unknown>;
+    },
     d: Pick<Digest, 'type' | 'language' | 'title' | 'sections'>,
     access: AccessRole,
     seriesOn: boolean,
@@ -112,7 +123,10 @@ export class Views {
       digest: { type: d.type, language: d.language, content: d.sections, sections: d.sections, markdown: digestMd },
       stats: {
         ...t.stats,
-        speakers: ((t.stats.speakers as { speaker: string }[]) ?? []).map((s) => ({ ...s, name: nameOf.get(s.speaker) ?? null })),
+        speakers: ((t.stats.speakers as { speaker: string }[]) ?? []).map((s) => ({
+          ...s,
+          name: nameOf.get(s.speaker) ?? null,
+        })),
       },
     };
     const markdown = bundleMarkdown({

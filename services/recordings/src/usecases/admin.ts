@@ -36,7 +36,8 @@ export class AdminOps {
     // transcription that failed for good costs nothing and needs no hold (a retry holds).
     const { db, repos } = this.ctx;
     const before = await repos.recordings.get(db, id);
-    const failedForGood = before?.status === 'FAILED' && (before.failedStep ?? 'transcribe') === 'transcribe' && !before.autoRetryPending;
+    const failedForGood =
+      before?.status === 'FAILED' && (before.failedStep ?? 'transcribe') === 'transcribe' && !before.autoRetryPending;
     const needsHold = !!before?.deletedAt && ownedBy(p, before) && !before.charged && !failedForGood;
     const holdRef = `${id}:restore:${newId('hold')}`;
     let takesHold = false;
@@ -67,7 +68,9 @@ export class AdminOps {
     if (body.seriesId !== undefined && body.seriesId !== null) {
       const r = await peekOwned(this.ctx, p, id);
       if (!r) throw new ApiError('NOT_FOUND', 'No such meeting.');
-      series = await this.ctx.call(BUS.seriesResolve, { accountId: r.accountId, seriesId: body.seriesId }).catch(() => null);
+      series = await this.ctx
+        .call(BUS.seriesResolve, { accountId: r.accountId, seriesId: body.seriesId })
+        .catch(() => null);
       if (!series || series.access !== 'owner') throw new ApiError('NOT_FOUND', 'No such series.');
     } else if (body.seriesId === null) series = null;
     return changeOwned(this.ctx, p, id, async (r, trx) => {
@@ -82,7 +85,12 @@ export class AdminOps {
         }
       }
       if (series !== undefined && (series?.id ?? null) !== r.seriesId) {
-        row = await repos.recordings.update(trx, r.id, { seriesId: series?.id ?? null, seriesName: series?.name ?? null, seriesTitleStyle: series?.titleStyle ?? null, seriesDateCalendar: series?.dateCalendar ?? null });
+        row = await repos.recordings.update(trx, r.id, {
+          seriesId: series?.id ?? null,
+          seriesName: series?.name ?? null,
+          seriesTitleStyle: series?.titleStyle ?? null,
+          seriesDateCalendar: series?.dateCalendar ?? null,
+        });
         if (change && row.status === 'READY') await repos.recordings.emit(trx, row, 'recording.updated', { change });
         change = 'series_changed';
       }

@@ -26,7 +26,19 @@ export class Charges {
   async withFreshHold<T>(hold: FreshHold | null, attach: (used: () => void) => Promise<T>): Promise<T> {
     if (!hold) return attach(() => undefined);
     const { accountId, reference } = hold;
-    await this.ctx.call(BUS.walletHold, { accountId, reference, minutes: hold.minutes, tokenId: null, dailyMinuteCap: null, showBalance: false, force: true }, { timeoutMs: WALLET_TIMEOUT_MS });
+    await this.ctx.call(
+      BUS.walletHold,
+      {
+        accountId,
+        reference,
+        minutes: hold.minutes,
+        tokenId: null,
+        dailyMinuteCap: null,
+        showBalance: false,
+        force: true,
+      },
+      { timeoutMs: WALLET_TIMEOUT_MS },
+    );
     let taken = false;
     try {
       return await attach(() => {
@@ -47,7 +59,11 @@ export class Charges {
    * refused because the hold was let go (a capture it refused never marks the meeting charged).
    */
   async capture(r: Pick<RecordingRow, 'accountId' | 'holdRef' | 'minutes' | 'attachmentMinutes'>): Promise<boolean> {
-    const out = await this.ctx.call(BUS.walletCapture, { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes }, { timeoutMs: WALLET_TIMEOUT_MS });
+    const out = await this.ctx.call(
+      BUS.walletCapture,
+      { accountId: r.accountId, reference: r.holdRef, minutes: r.minutes - r.attachmentMinutes },
+      { timeoutMs: WALLET_TIMEOUT_MS },
+    );
     return out.captured === true;
   }
 
@@ -60,7 +76,8 @@ export class Charges {
     const { db, repos } = this.ctx;
     const r = await repos.recordings.get(db, recordingId);
     if (!r || r.deletedAt || r.charged) return;
-    const pastTranscript = ['NAMING', 'GENERATING', 'READY'].includes(r.status) || (r.status === 'FAILED' && r.failedStep === 'generate');
+    const pastTranscript =
+      ['NAMING', 'GENERATING', 'READY'].includes(r.status) || (r.status === 'FAILED' && r.failedStep === 'generate');
     if (!pastTranscript) return;
     const holdRef = (await this.capture(r)) ? r.holdRef : await this.holdAgainAndCapture(r);
     await repos.recordings.markCharged(db, r.id, holdRef);
@@ -77,7 +94,8 @@ export class Charges {
     await this.withFreshHold({ accountId: r.accountId, minutes: r.minutes, reference }, async (used) => {
       if (await this.ctx.repos.recordings.moveHold(this.ctx.db, r.id, r.holdRef, reference)) used();
     });
-    if (!(await this.capture({ ...r, holdRef: reference }))) throw new Error(`the wallet refused to capture ${reference}`);
+    if (!(await this.capture({ ...r, holdRef: reference })))
+      throw new Error(`the wallet refused to capture ${reference}`);
     return reference;
   }
 }

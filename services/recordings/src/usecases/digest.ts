@@ -90,9 +90,18 @@ export class DigestUseCase {
   async commit(trx: Tx, plan: DigestPlan | null): Promise<RecordingRow> {
     if (!plan) throw new StalePlan();
     const { repos } = this.ctx;
-    if (plan.fromVersion !== null && (await repos.transcripts.get(trx, plan.recordingId))?.version !== plan.fromVersion) throw new StalePlan();
+    if (plan.fromVersion !== null && (await repos.transcripts.get(trx, plan.recordingId))?.version !== plan.fromVersion)
+      throw new StalePlan();
     if (plan.writeSpeakers) await repos.transcripts.setSpeakers(trx, plan.recordingId, plan.speakers);
-    const r = await repos.recordings.update(trx, plan.recordingId, { status: 'GENERATING', jobId: plan.jobId, namingOpen: false, namingDeadline: null, errorCode: null, errorRetryable: null, autoRetryPending: false });
+    const r = await repos.recordings.update(trx, plan.recordingId, {
+      status: 'GENERATING',
+      jobId: plan.jobId,
+      namingOpen: false,
+      namingDeadline: null,
+      errorCode: null,
+      errorRetryable: null,
+      autoRetryPending: false,
+    });
     await repos.recordings.requestJob(trx, BUS.generateJob, {
       jobId: plan.jobId,
       step: 'generate',
@@ -144,7 +153,14 @@ export class DigestUseCase {
       const cur = await repos.recordings.get(trx, m.recordingId, { forUpdate: true });
       if (!cur || cur.jobId !== m.jobId || !takesResult(cur, BEFORE_DIGEST)) return;
       await repos.digests.replace(trx, cur.id, d);
-      const next = await repos.recordings.update(trx, cur.id, { status: 'READY', readyOnce: true, readyAt: cur.readyAt ?? new Date(), errorCode: null, errorRetryable: null, autoRetryPending: false });
+      const next = await repos.recordings.update(trx, cur.id, {
+        status: 'READY',
+        readyOnce: true,
+        readyAt: cur.readyAt ?? new Date(),
+        errorCode: null,
+        errorRetryable: null,
+        autoRetryPending: false,
+      });
       await repos.recordings.refreshSearchText(trx, cur.id);
       if (cur.deletedAt) return;
       if (cur.readyOnce) return repos.recordings.emit(trx, next, 'recording.updated', { change: 'regenerated' });

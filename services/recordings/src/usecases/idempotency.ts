@@ -32,10 +32,12 @@ export class IdempotencyKeys {
       const row = await this.claims.get(this.db, caller.accountId, key);
       if (!row) continue; // the other request failed and dropped its claim: try again
       const sameCaller = row.source === caller.source && row.tokenId === caller.tokenId;
-      if (!sameCaller) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was already used; use a new key.');
+      if (!sameCaller)
+        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was already used; use a new key.');
       if (row.state === 'done') return { kind: 'replay', recordingId: row.recordingId! };
       const ageSeconds = (Date.now() - row.createdAt.getTime()) / 1000;
-      if (ageSeconds < this.staleClaimSeconds) throw inProgress('An earlier request with this key is still storing its audio.');
+      if (ageSeconds < this.staleClaimSeconds)
+        throw inProgress('An earlier request with this key is still storing its audio.');
       // The request that claimed it died mid-upload; take the claim over.
       await this.claims.drop(this.db, caller.accountId, { key, claimId: row.claimId });
     }
@@ -60,6 +62,7 @@ export class IdempotencyKeys {
    * fails, so one key never makes two meetings.
    */
   async complete(trx: Db, caller: Caller, held: HeldKey, recordingId: string): Promise<void> {
-    if (!(await this.claims.complete(trx, caller, held, recordingId))) throw inProgress('A later request with this Idempotency-Key took it over; retry to get its result.');
+    if (!(await this.claims.complete(trx, caller, held, recordingId)))
+      throw inProgress('A later request with this Idempotency-Key took it over; retry to get its result.');
   }
 }

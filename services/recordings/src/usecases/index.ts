@@ -25,8 +25,17 @@ export interface UseCaseOptions {
 }
 
 /** Every use case of the service, wired once (main.ts, the tests). */
-export function createUseCases(deps: { db: Kysely<Database>; call: BusCall; store: ObjectStore; logger: Logger; uploads?: UploadsInFlight }, opts: UseCaseOptions) {
-  const ctx: UseCaseContext = { db: deps.db, repos: repositoriesOf(deps.db), call: deps.call, store: deps.store, logger: deps.logger };
+export function createUseCases(
+  deps: { db: Kysely<Database>; call: BusCall; store: ObjectStore; logger: Logger; uploads?: UploadsInFlight },
+  opts: UseCaseOptions,
+) {
+  const ctx: UseCaseContext = {
+    db: deps.db,
+    repos: repositoriesOf(deps.db),
+    call: deps.call,
+    store: deps.store,
+    logger: deps.logger,
+  };
   const access = new MeetingAccess(deps.call);
   const charges = new Charges(ctx);
   const digest = new DigestUseCase(ctx);
@@ -39,11 +48,17 @@ export function createUseCases(deps: { db: Kysely<Database>; call: BusCall; stor
     digest,
     keys,
     uploads,
-    results: new PipelineResults(ctx, charges, digest, { naming: opts.naming, freeSilentMeetingsPerDay: opts.freeSilentMeetingsPerDay }),
+    results: new PipelineResults(ctx, charges, digest, {
+      naming: opts.naming,
+      freeSilentMeetingsPerDay: opts.freeSilentMeetingsPerDay,
+    }),
     naming: new Naming(ctx, digest, access),
     retry: new Retry(ctx, charges, digest, access),
     admin: new AdminOps(ctx, charges, digest),
-    submit: new SubmitRecording(ctx, keys, uploads, { maxRecordingMinutes: opts.maxRecordingMinutes, tools: opts.tools }),
+    submit: new SubmitRecording(ctx, keys, uploads, {
+      maxRecordingMinutes: opts.maxRecordingMinutes,
+      tools: opts.tools,
+    }),
   };
 }
 

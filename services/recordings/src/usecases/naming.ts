@@ -34,7 +34,8 @@ export class Naming {
   /** The naming deadline passed (a timer): the meeting goes on with the suggestions. */
   async deadline(m: { recordingId: string; ref: string }): Promise<void> {
     const { db, repos } = this.ctx;
-    const waiting = (r: { status: string; namingDeadline: Date | null } | undefined) => !!r && r.status === 'NAMING' && !!r.namingDeadline && r.namingDeadline.toISOString() === m.ref;
+    const waiting = (r: { status: string; namingDeadline: Date | null } | undefined) =>
+      !!r && r.status === 'NAMING' && !!r.namingDeadline && r.namingDeadline.toISOString() === m.ref;
     await this.digest.run(
       async () => {
         const r = await repos.recordings.get(db, m.recordingId);
@@ -56,7 +57,10 @@ export class Naming {
   async nameSpeakers(p: Principal, id: string, names: Record<string, string>) {
     const { repos } = this.ctx;
     // A label the meeting does not have names nobody (the sheet may list more voices than were heard).
-    const rename = (current: Speaker[]) => current.map((s) => (names[s.label] !== undefined ? { ...s, name: names[s.label].replace(/\s+/g, ' ').trim() || null } : s));
+    const rename = (current: Speaker[]) =>
+      current.map((s) =>
+        names[s.label] !== undefined ? { ...s, name: names[s.label].replace(/\s+/g, ' ').trim() || null } : s,
+      );
     return this.digest.run(
       async () => {
         const r = await peekOwned(this.ctx, p, id);

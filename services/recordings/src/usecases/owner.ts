@@ -6,7 +6,8 @@ import type { UseCaseContext } from './context';
 
 /** The operator (the admin API with no account in the path) reaches every meeting. */
 export const OPERATOR_ACCOUNT = '*';
-export const ownedBy = (p: Principal, r: Pick<RecordingRow, 'accountId'>) => p.accountId === OPERATOR_ACCOUNT || r.accountId === p.accountId;
+export const ownedBy = (p: Principal, r: Pick<RecordingRow, 'accountId'>) =>
+  p.accountId === OPERATOR_ACCOUNT || r.accountId === p.accountId;
 
 /** What a change to a meeting answers: its row, and the kind of change READY meetings announce. */
 export type Changed = { row: RecordingRow; change?: string } | null;
@@ -16,13 +17,21 @@ export type Changed = { row: RecordingRow; change?: string } | null;
  * API); a change to a READY meeting announces recording.updated with its kind. Another account's,
  * a missing and (unless `includeDeleted`) a deleted meeting are all NOT_FOUND.
  */
-export function changeOwned(ctx: UseCaseContext, p: Principal, id: string, fn: (r: RecordingRow, trx: Tx) => Promise<Changed>, opts: { includeDeleted?: boolean } = {}): Promise<RecordingRow> {
+export function changeOwned(
+  ctx: UseCaseContext,
+  p: Principal,
+  id: string,
+  fn: (r: RecordingRow, trx: Tx) => Promise<Changed>,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<RecordingRow> {
   const { repos } = ctx;
   return inTransaction(ctx.db, async (trx) => {
     const r = await repos.recordings.get(trx, id, { forUpdate: true });
-    if (!r || !ownedBy(p, r) || (!opts.includeDeleted && r.deletedAt)) throw new ApiError('NOT_FOUND', 'No such meeting.');
+    if (!r || !ownedBy(p, r) || (!opts.includeDeleted && r.deletedAt))
+      throw new ApiError('NOT_FOUND', 'No such meeting.');
     const out = await fn(r, trx);
-    if (out?.change && out.row.status === 'READY' && !out.row.deletedAt) await repos.recordings.emit(trx, out.row, 'recording.updated', { change: out.change });
+    if (out?.change && out.row.status === 'READY' && !out.row.deletedAt)
+      await repos.recordings.emit(trx, out.row, 'recording.updated', { change: out.change });
     return out?.row ?? r;
   });
 }

@@ -35,7 +35,12 @@ export class PipelineResults {
       const r = await repos.recordings.get(trx, m.recordingId, { forUpdate: true });
       if (!r || r.jobId !== m.jobId) return;
       if (!takesResult(r, m.step === 'transcribe' ? ['QUEUED', 'FAILED'] : ['GENERATING', 'FAILED'])) return;
-      await repos.recordings.update(trx, r.id, { status: STEP_STATUS[m.step], errorCode: null, errorRetryable: null, autoRetryPending: false });
+      await repos.recordings.update(trx, r.id, {
+        status: STEP_STATUS[m.step],
+        errorCode: null,
+        errorRetryable: null,
+        autoRetryPending: false,
+      });
     });
   }
 
@@ -46,9 +51,17 @@ export class PipelineResults {
     if (!r || r.jobId !== m.jobId || !takesResult(r, BEFORE_TRANSCRIPT)) return;
     const doc = await store.getJson<TranscriptDoc>(m.transcriptKey);
     const captured = r.charged || (!r.deletedAt && (await this.charges.capture(r)));
-    const settings = await call(BUS.settingsGet, { accountId: r.accountId }).catch(() => ({ settings: { speakerNamingMode: 'AUTO' as const } }));
+    const settings = await call(BUS.settingsGet, { accountId: r.accountId }).catch(() => ({
+      settings: { speakerNamingMode: 'AUTO' as const },
+    }));
     // The meeting's naming choice never changes after submit: the decision is taken before the lock.
-    const decision = decideNaming({ naming: r.naming, mode: settings.settings.speakerNamingMode, speakerCount: doc.speakers.length, now: new Date(), ...this.opts.naming });
+    const decision = decideNaming({
+      naming: r.naming,
+      mode: settings.settings.speakerNamingMode,
+      speakerCount: doc.speakers.length,
+      now: new Date(),
+      ...this.opts.naming,
+    });
     await this.digest.run(
       async () => (decision.stop ? null : this.digest.prepare(r, { transcript: doc, suggest: true })),
       (plan) =>
@@ -61,20 +74,49 @@ export class PipelineResults {
             await this.digest.commit(trx, plan);
             return;
           }
-          const next = await repos.recordings.update(trx, cur.id, { status: 'NAMING', charged: cur.charged || captured, namingDeadline: decision.deadline, namingOpen: true, errorCode: null, errorRetryable: null, autoRetryPending: false });
-          if (decision.notify && !cur.deletedAt) await repos.recordings.emit(trx, next, 'recording.naming_required', {});
-          if (decision.deadline) await repos.recordings.requestTimer(trx, { timerId: newId('tmr'), recordingId: cur.id, kind: 'naming_deadline', runAt: decision.deadline.toISOString(), ref: decision.deadline.toISOString() });
+          const next = await repos.recordings.update(trx, cur.id, {
+            status: 'NAMING',
+            charged: cur.charged || captured,
+            namingDeadline: decision.deadline,
+            namingOpen: true,
+            errorCode: null,
+            errorRetryable: null,
+            autoRetryPending: false,
+          });
+          if (decision.notify && !cur.deletedAt)
+            await repos.recordings.emit(trx, next, 'recording.naming_required', {});
+          if (decision.deadline)
+            await repos.recordings.requestTimer(trx, {
+              timerId: newId('tmr'),
+              recordingId: cur.id,
+              kind: 'naming_deadline',
+              runAt: decision.deadline.toISOString(),
+              ref: decision.deadline.toISOString(),
+            });
         }),
     );
     // Restored between the read above and the transaction, or its hold was let go: charge it now.
     if (!captured) await this.charges.settle(m.recordingId);
   }
 
-  async failed(m: { recordingId: string; jobId: string; step: Step; code: FailureCode; final: boolean }): Promise<void> {
+  async failed(m: {
+    recordingId: string;
+    jobId: string;
+    step: Step;
+    code: FailureCode;
+    final: boolean;
+  }): Promise<void> {
     const { db, repos } = this.ctx;
     const r = await repos.recordings.get(db, m.recordingId);
     if (!r || r.jobId !== m.jobId || !takesResult(r, [STEP_STATUS[m.step], 'QUEUED', 'FAILED'])) return;
-    if (m.final && m.step === 'transcribe' && m.code === 'NO_SPEECH' && !r.charged && !r.deletedAt && !(await this.silentForFree(r))) {
+    if (
+      m.final &&
+      m.step === 'transcribe' &&
+      m.code === 'NO_SPEECH' &&
+      !r.charged &&
+      !r.deletedAt &&
+      !(await this.silentForFree(r))
+    ) {
       return this.chargeSilent(m, r);
     }
     // A transcription that failed for good costs nothing.
@@ -82,8 +124,17 @@ export class PipelineResults {
     await inTransaction(db, async (trx) => {
       const cur = await repos.recordings.get(trx, m.recordingId, { forUpdate: true });
       if (!cur || cur.jobId !== m.jobId || !takesResult(cur, [STEP_STATUS[m.step], 'QUEUED', 'FAILED'])) return;
-      const next = await repos.recordings.update(trx, cur.id, { status: 'FAILED', failedStep: m.step, errorCode: m.code, errorRetryable: isRetryable(m.code), autoRetryPending: !m.final });
-      if (m.final && !cur.deletedAt) await repos.recordings.emit(trx, next, 'recording.failed', { error: { code: m.code, retryable: isRetryable(m.code) } });
+      const next = await repos.recordings.update(trx, cur.id, {
+        status: 'FAILED',
+        failedStep: m.step,
+        errorCode: m.code,
+        errorRetryable: isRetryable(m.code),
+        autoRetryPending: !m.final,
+      });
+      if (m.final && !cur.deletedAt)
+        await repos.recordings.emit(trx, next, 'recording.failed', {
+          error: { code: m.code, retryable: isRetryable(m.code) },
+        });
     });
   }
 
@@ -92,7 +143,9 @@ export class PipelineResults {
    * remembered, so a redelivered failure stays free); beyond them it is charged (chargeSilent).
    */
   private silentForFree(r: RecordingRow): Promise<boolean> {
-    return inTransaction(this.ctx.db, (trx) => this.ctx.repos.recordings.claimFreeSilent(trx, r, this.opts.freeSilentMeetingsPerDay ?? 3));
+    return inTransaction(this.ctx.db, (trx) =>
+      this.ctx.repos.recordings.claimFreeSilent(trx, r, this.opts.freeSilentMeetingsPerDay ?? 3),
+    );
   }
 
   /**
@@ -119,7 +172,13 @@ export class PipelineResults {
           if (!cur || cur.jobId !== m.jobId || !takesResult(cur, BEFORE_TRANSCRIPT)) return;
           applied = true;
           if (cur.deletedAt && !cur.charged && !captured) {
-            await repos.recordings.update(trx, cur.id, { status: 'FAILED', failedStep: 'transcribe', errorCode: 'NO_SPEECH', errorRetryable: isRetryable('NO_SPEECH'), autoRetryPending: false });
+            await repos.recordings.update(trx, cur.id, {
+              status: 'FAILED',
+              failedStep: 'transcribe',
+              errorCode: 'NO_SPEECH',
+              errorRetryable: isRetryable('NO_SPEECH'),
+              autoRetryPending: false,
+            });
             freeRelease = cur;
             return;
           }

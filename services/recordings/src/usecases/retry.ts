@@ -37,7 +37,9 @@ export class Retry {
       this.digest.run(
         async () => {
           const r = await repos.recordings.get(db, id);
-          return r && r.status === 'FAILED' && !passes(r) && r.failedStep === 'generate' ? this.digest.prepare(r) : null;
+          return r && r.status === 'FAILED' && !passes(r) && r.failedStep === 'generate'
+            ? this.digest.prepare(r)
+            : null;
         },
         (plan) =>
           inTransaction(db, async (trx) => {
@@ -46,8 +48,22 @@ export class Retry {
             if (passes(cur)) return cur;
             if ((cur.failedStep ?? 'transcribe') === 'generate') return this.digest.commit(trx, plan);
             if (needsHold) used();
-            const next = await repos.recordings.update(trx, cur.id, { status: STEP_STATUS.transcribe, jobId, ...(needsHold ? { holdRef } : {}), errorCode: null, errorRetryable: null });
-            await repos.recordings.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: cur.id, accountId: cur.accountId, audioKey: cur.audioKey, keyterms: cur.keyterms, attempt: 1 });
+            const next = await repos.recordings.update(trx, cur.id, {
+              status: STEP_STATUS.transcribe,
+              jobId,
+              ...(needsHold ? { holdRef } : {}),
+              errorCode: null,
+              errorRetryable: null,
+            });
+            await repos.recordings.requestJob(trx, BUS.transcribeJob, {
+              jobId,
+              step: 'transcribe',
+              recordingId: cur.id,
+              accountId: cur.accountId,
+              audioKey: cur.audioKey,
+              keyterms: cur.keyterms,
+              attempt: 1,
+            });
             return next;
           }),
       ),
@@ -74,8 +90,25 @@ export class Retry {
           used();
           replaced = r.holdRef;
         }
-        const row = await repos.recordings.update(trx, r.id, { status: 'QUEUED', jobId, ...(fresh ? { holdRef } : {}), errorCode: null, errorRetryable: null, autoRetryPending: false, namingOpen: false, namingDeadline: null });
-        await repos.recordings.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: r.id, accountId: r.accountId, audioKey: r.audioKey, keyterms: r.keyterms, attempt: 1 });
+        const row = await repos.recordings.update(trx, r.id, {
+          status: 'QUEUED',
+          jobId,
+          ...(fresh ? { holdRef } : {}),
+          errorCode: null,
+          errorRetryable: null,
+          autoRetryPending: false,
+          namingOpen: false,
+          namingDeadline: null,
+        });
+        await repos.recordings.requestJob(trx, BUS.transcribeJob, {
+          jobId,
+          step: 'transcribe',
+          recordingId: r.id,
+          accountId: r.accountId,
+          audioKey: r.audioKey,
+          keyterms: r.keyterms,
+          attempt: 1,
+        });
         return { row };
       }),
     );

@@ -1,5 +1,14 @@
 import { open, rm } from 'node:fs/promises';
-import { BUS, RECORDING_KINDS, OUTPUT_LANGUAGES, LIMITS, type RequestEntry, type ResolvedSeries, type SubmitNaming, type WalletSpend } from '@mm/contract';
+import {
+  BUS,
+  RECORDING_KINDS,
+  OUTPUT_LANGUAGES,
+  LIMITS,
+  type RequestEntry,
+  type ResolvedSeries,
+  type SubmitNaming,
+  type WalletSpend,
+} from '@mm/contract';
 import { ApiError, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
 import { refusedBy, RemoteError } from '@mm/bus';
 import type { RecordingRow } from '../db/schema';
@@ -67,31 +76,39 @@ async function head(path: string, n = 4096): Promise<Buffer> {
 
 /** The submit form's text parts, validated (400 VALIDATION names the part). */
 export function readSubmitFields(fields: Record<string, string>, now: Date) {
-  for (const name of Object.keys(fields)) if (!(TEXT_PARTS as readonly string[]).includes(name)) throw new ApiError('VALIDATION', `part ${name} is not allowed`);
+  for (const name of Object.keys(fields))
+    if (!(TEXT_PARTS as readonly string[]).includes(name))
+      throw new ApiError('VALIDATION', `part ${name} is not allowed`);
   let recordedAt = now;
   if (fields.recordedAt !== undefined) {
     const at = parseOffsetDateTime(fields.recordedAt);
     if (!at) throw new ApiError('VALIDATION', 'recordedAt must be ISO 8601 with an offset, naming a real day and time');
     const t = at.getTime();
-    if (t > now.getTime() + LIMITS.recordedAtMaxFutureMinutes * 60_000) throw new ApiError('VALIDATION', 'recordedAt may be at most 5 minutes in the future');
-    if (new Date(t).getUTCFullYear() < LIMITS.recordedAtMinYear) throw new ApiError('VALIDATION', 'recordedAt must not be before the year 2000');
+    if (t > now.getTime() + LIMITS.recordedAtMaxFutureMinutes * 60_000)
+      throw new ApiError('VALIDATION', 'recordedAt may be at most 5 minutes in the future');
+    if (new Date(t).getUTCFullYear() < LIMITS.recordedAtMinYear)
+      throw new ApiError('VALIDATION', 'recordedAt must not be before the year 2000');
     recordedAt = new Date(t);
   }
   const naming = fields.naming ?? 'default';
   if (!oneOf(SUBMIT_NAMINGS, naming)) throw new ApiError('VALIDATION', 'naming must be default or skip');
   const useKeyterms = fields.useKeyterms ?? 'false';
-  if (useKeyterms !== 'true' && useKeyterms !== 'false') throw new ApiError('VALIDATION', 'useKeyterms must be true or false');
+  if (useKeyterms !== 'true' && useKeyterms !== 'false')
+    throw new ApiError('VALIDATION', 'useKeyterms must be true or false');
   const title = fields.title === undefined ? null : fields.title.replace(/\s+/g, ' ').trim();
-  if (title !== null && (title.length === 0 || title.length > 200)) throw new ApiError('VALIDATION', 'title must be 1 to 200 characters');
+  if (title !== null && (title.length === 0 || title.length > 200))
+    throw new ApiError('VALIDATION', 'title must be 1 to 200 characters');
   const kind = fields.kind ?? 'MEETING';
-  if (!oneOf(RECORDING_KINDS, kind)) throw new ApiError('VALIDATION', `kind must be one of ${RECORDING_KINDS.join(', ')}`);
+  if (!oneOf(RECORDING_KINDS, kind))
+    throw new ApiError('VALIDATION', `kind must be one of ${RECORDING_KINDS.join(', ')}`);
   const outputLanguage = fields.outputLanguage ?? 'MATCH';
-  if (!oneOf(OUTPUT_LANGUAGES, outputLanguage)) throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
+  if (!oneOf(OUTPUT_LANGUAGES, outputLanguage))
+    throw new ApiError('VALIDATION', `outputLanguage must be one of ${OUTPUT_LANGUAGES.join(', ')}`);
   const seriesId = fields.seriesId === undefined ? null : fields.seriesId.trim();
-  if (seriesId !== null && (seriesId.length < 1 || seriesId.length > 64)) throw new ApiError('VALIDATION', 'seriesId must be 1 to 64 characters');
+  if (seriesId !== null && (seriesId.length < 1 || seriesId.length > 64))
+    throw new ApiError('VALIDATION', 'seriesId must be 1 to 64 characters');
   return { recordedAt, naming, useKeyterms: useKeyterms === 'true', title, kind, outputLanguage, seriesId };
 }
-
 
 /**
  * Accepts a meeting: claims its Idempotency-Key, checks the wallet admits it, reads the body,
@@ -112,7 +129,12 @@ export class SubmitRecording {
    * admitted, the body read and the meeting made. Followed while it runs, so a shutdown lets it
    * finish or drops its claim.
    */
-  async handle(principal: Principal, source: Caller['source'], keyHeader: unknown, body: SubmitBody): Promise<RecordingRow> {
+  async handle(
+    principal: Principal,
+    source: Caller['source'],
+    keyHeader: unknown,
+    body: SubmitBody,
+  ): Promise<RecordingRow> {
     const caller: Caller = { accountId: principal.accountId, tokenId: principal.tokenId, source };
     const claim = await this.keys.claim(caller, readIdempotencyKey(keyHeader));
     if (claim.kind === 'replay') return (await this.ctx.repos.recordings.get(this.ctx.db, claim.recordingId))!;
@@ -136,7 +158,12 @@ export class SubmitRecording {
    * Over the rate budget (`refusal`, the gateway's replay-only header): answered only as a
    * replay of a finished submit with this key; the upload itself is never read.
    */
-  async replay(principal: Principal, source: Caller['source'], keyHeader: unknown, refusal: string): Promise<RecordingRow> {
+  async replay(
+    principal: Principal,
+    source: Caller['source'],
+    keyHeader: unknown,
+    refusal: string,
+  ): Promise<RecordingRow> {
     const caller: Caller = { accountId: principal.accountId, tokenId: principal.tokenId, source };
     let key: string | null;
     try {
@@ -157,7 +184,9 @@ export class SubmitRecording {
    * once the audio's header is read (issue 25).
    */
   async admit(principal: Principal): Promise<boolean> {
-    return this.refusesForMoney(() => this.spend(BUS.walletHold, { ...this.spender(principal, newId('rec'), 1), dryRun: true }));
+    return this.refusesForMoney(() =>
+      this.spend(BUS.walletHold, { ...this.spender(principal, newId('rec'), 1), dryRun: true }),
+    );
   }
 
   private async refusesForMoney(check: () => Promise<void>): Promise<boolean> {
@@ -179,12 +208,19 @@ export class SubmitRecording {
     let attachmentKey: string | null = null;
     let attachmentMinutes = 0;
 
-    if (i.attachment && i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024) throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
+    if (i.attachment && i.attachment.size > LIMITS.attachmentMaxMb * 1024 * 1024)
+      throw new ApiError('ATTACHMENT_TOO_LARGE', 'The attachment is larger than 10 MB.');
     // `admit` checked one minute before the body was read; an attachment's minutes, known from its
     // size, raise the least price, checked again before the audio is measured or decoded. Once
     // refused, the audio is only probed (its header, never decoded) to state the price.
     let refused = i.refusedForMoney ?? false;
-    if (i.attachment && !refused) refused = await this.refusesForMoney(() => this.spend(BUS.walletHold, { ...this.spender(i.principal, id, 1 + attachmentMinutesOf(i.attachment!.size)), dryRun: true }));
+    if (i.attachment && !refused)
+      refused = await this.refusesForMoney(() =>
+        this.spend(BUS.walletHold, {
+          ...this.spender(i.principal, id, 1 + attachmentMinutesOf(i.attachment!.size)),
+          dryRun: true,
+        }),
+      );
     let measured = await this.measure(i, id, refused);
     if (i.attachment) {
       const type = sniffAttachment(await head(i.attachment.path), i.attachment.originalname);
@@ -246,7 +282,15 @@ export class SubmitRecording {
         });
         if (i.key) await this.keys.complete(trx, i.caller, i.key, id);
         await repos.recordings.emit(trx, row, 'recording.created', {});
-        await repos.recordings.requestJob(trx, BUS.transcribeJob, { jobId, step: 'transcribe', recordingId: id, accountId: row.accountId, audioKey, keyterms: row.keyterms, attempt: 1 });
+        await repos.recordings.requestJob(trx, BUS.transcribeJob, {
+          jobId,
+          step: 'transcribe',
+          recordingId: id,
+          accountId: row.accountId,
+          audioKey,
+          keyterms: row.keyterms,
+          attempt: 1,
+        });
         return row;
       });
     } catch (err) {
@@ -261,7 +305,11 @@ export class SubmitRecording {
    * `headerOnly`: the length as the file's header states it, nothing decoded or extracted (a
    * refusal's price).
    */
-  private async measure(i: SubmitInput, id: string, headerOnly: boolean): Promise<{ durationMs: number; audioPath: string }> {
+  private async measure(
+    i: SubmitInput,
+    id: string,
+    headerOnly: boolean,
+  ): Promise<{ durationMs: number; audioPath: string }> {
     const audio = i.audio!;
     const sniffed = sniffMedia(await head(audio.path));
     const declaredVideo = /^video\//i.test(audio.mimetype);
@@ -270,16 +318,20 @@ export class SubmitRecording {
     let p;
     try {
       p = await probe(this.opts.tools, audio.path);
-      if (sniffed?.family === 'container' && p.hasAudio && !headerOnly) p = { ...p, durationMs: (await decodeCheck(this.opts.tools, audio.path)).durationMs || p.durationMs };
+      if (sniffed?.family === 'container' && p.hasAudio && !headerOnly)
+        p = { ...p, durationMs: (await decodeCheck(this.opts.tools, audio.path)).durationMs || p.durationMs };
     } catch (err) {
-      if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
+      if (err instanceof MediaError && err.kind === 'unavailable')
+        throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
       if (looksVideo) throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
-      if (err instanceof MediaError && err.kind === 'incomplete') throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
+      if (err instanceof MediaError && err.kind === 'incomplete')
+        throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
       throw new ApiError('INVALID_AUDIO', 'The file is not readable audio.');
     }
     let audioPath = audio.path;
     if (p.hasVideo) {
-      if (!i.principal.features.videoUpload) throw new ApiError('VIDEO_UPLOAD_DISABLED', 'Video upload is switched off; send audio.');
+      if (!i.principal.features.videoUpload)
+        throw new ApiError('VIDEO_UPLOAD_DISABLED', 'Video upload is switched off; send audio.');
       if (!p.hasAudio) throw new ApiError('VIDEO_NO_AUDIO', 'The video has no audio track.');
     }
     if (p.hasVideo && !headerOnly) {
@@ -288,15 +340,18 @@ export class SubmitRecording {
         await extractAudio(this.opts.tools, audio.path, audioPath);
       } catch (err) {
         await rm(audioPath, { force: true });
-        if (err instanceof MediaError && err.kind === 'unavailable') throw new ApiError('VIDEO_UNAVAILABLE', 'Audio cannot be taken from a video right now.');
+        if (err instanceof MediaError && err.kind === 'unavailable')
+          throw new ApiError('VIDEO_UNAVAILABLE', 'Audio cannot be taken from a video right now.');
         throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
       }
       await rm(audio.path, { force: true });
     } else if (!p.hasAudio) {
       throw new ApiError('INVALID_AUDIO', 'The file has no audio.');
     }
-    if (p.durationMs === null || p.durationMs <= 0) throw new ApiError('INVALID_AUDIO', 'The audio has no measurable length.');
-    if (p.durationMs > this.opts.maxRecordingMinutes * 60_000) throw new ApiError('RECORDING_TOO_LONG', `The meeting is longer than ${this.opts.maxRecordingMinutes} minutes.`);
+    if (p.durationMs === null || p.durationMs <= 0)
+      throw new ApiError('INVALID_AUDIO', 'The audio has no measurable length.');
+    if (p.durationMs > this.opts.maxRecordingMinutes * 60_000)
+      throw new ApiError('RECORDING_TOO_LONG', `The meeting is longer than ${this.opts.maxRecordingMinutes} minutes.`);
     void id;
     return { durationMs: p.durationMs, audioPath };
   }
@@ -308,8 +363,11 @@ export class SubmitRecording {
       if (s.access !== 'owner') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
       return s;
     } catch (err) {
-      if (err instanceof RemoteError && err.code === 'NOT_FOUND') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
-      throw err instanceof ApiError ? err : new ApiError('INTERNAL', 'The series service did not answer; retry with the same key.');
+      if (err instanceof RemoteError && err.code === 'NOT_FOUND')
+        throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+      throw err instanceof ApiError
+        ? err
+        : new ApiError('INTERNAL', 'The series service did not answer; retry with the same key.');
     }
   }
 
@@ -324,7 +382,8 @@ export class SubmitRecording {
       }
     }
     const merged: string[] = [];
-    for (const t of [...(series?.keyterms ?? []), ...account]) if (!merged.some((m) => m.toLowerCase() === t.toLowerCase())) merged.push(t);
+    for (const t of [...(series?.keyterms ?? []), ...account])
+      if (!merged.some((m) => m.toLowerCase() === t.toLowerCase())) merged.push(t);
     return merged.slice(0, LIMITS.keytermsMax);
   }
 
@@ -350,7 +409,8 @@ export class SubmitRecording {
     try {
       await this.spend(BUS.walletHold, payload);
     } catch (err) {
-      if (!(err instanceof ApiError && (BUS.walletHold.refusals as readonly string[]).includes(err.code))) void this.letGo(payload.accountId, payload.reference);
+      if (!(err instanceof ApiError && (BUS.walletHold.refusals as readonly string[]).includes(err.code)))
+        void this.letGo(payload.accountId, payload.reference);
       throw err;
     }
   }

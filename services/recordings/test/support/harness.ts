@@ -44,10 +44,12 @@ export class FakeBus {
   private async answer(name: string, p: Record<string, any>): Promise<unknown> {
     switch (name) {
       case BUS.walletHold.name: {
-        if (this.refuseHolds && !p.force) throw new RemoteError(this.refuseHolds, 'refused', { requiredMinutes: p.minutes });
+        if (this.refuseHolds && !p.force)
+          throw new RemoteError(this.refuseHolds, 'refused', { requiredMinutes: p.minutes });
         if (p.dryRun) return { held: false, replay: false };
         const replay = this.holds.has(p.reference);
-        if (!replay) this.holds.set(p.reference, { accountId: p.accountId, minutes: p.minutes, closed: null, captured: 0 });
+        if (!replay)
+          this.holds.set(p.reference, { accountId: p.accountId, minutes: p.minutes, closed: null, captured: 0 });
         return { held: true, replay };
       }
       case BUS.walletCapture.name:
@@ -61,7 +63,15 @@ export class FakeBus {
         return { captured: h.closed === 'capture' };
       }
       case BUS.settingsGet.name:
-        return { settings: { speakerNamingMode: this.namingMode, memoryLearningEnabled: true, summaryEmailEnabled: false, uiLocale: 'en' }, keyterms: ['Kubernetes'] };
+        return {
+          settings: {
+            speakerNamingMode: this.namingMode,
+            memoryLearningEnabled: true,
+            summaryEmailEnabled: false,
+            uiLocale: 'en',
+          },
+          keyterms: ['Kubernetes'],
+        };
       case BUS.memoryNotes.name:
         return { items: this.memory.map((text) => ({ text })) };
       case BUS.seriesResolve.name: {
@@ -96,14 +106,26 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const STORE_WRITES = ['adopt', 'putStream', 'putJson', 'copy', 'remove', 'getJson', 'size', 'tempPath', 'withLocalFile'] as const;
+const STORE_WRITES = [
+  'adopt',
+  'putStream',
+  'putJson',
+  'copy',
+  'remove',
+  'getJson',
+  'size',
+  'tempPath',
+  'withLocalFile',
+] as const;
 
 /**
  * The use cases against a database of their own (migrated like production), a file store and the
  * fake bus, without HTTP. A guard sees every transaction `db` opens (by wrapping the handle's
  * `transaction()`, whoever calls it) and records any bus request or store call made inside one.
  */
-export async function startHarness(opts: { freeSilentMeetingsPerDay?: number; staleClaimSeconds?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { freeSilentMeetingsPerDay?: number; staleClaimSeconds?: number } = {},
+): Promise<Harness> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test');
   const url = new URL(base.toString());
   url.pathname = `${base.pathname}_uc_${randomBytes(4).toString('hex')}`;
@@ -120,7 +142,8 @@ export async function startHarness(opts: { freeSilentMeetingsPerDay?: number; st
   (db as { transaction: typeof db.transaction }).transaction = () => {
     const builder = open();
     const execute = builder.execute.bind(builder);
-    (builder as { execute: typeof builder.execute }).execute = (fn) => execute((trx) => inside.run(true, () => fn(trx)));
+    (builder as { execute: typeof builder.execute }).execute = (fn) =>
+      execute((trx) => inside.run(true, () => fn(trx)));
     return builder;
   };
 
@@ -130,7 +153,8 @@ export async function startHarness(opts: { freeSilentMeetingsPerDay?: number; st
       const v = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function') return v;
       return (...args: unknown[]) => {
-        if ((STORE_WRITES as readonly (string | symbol)[]).includes(prop)) guard(`store.${String(prop)}(${String(args[0] ?? '')})`);
+        if ((STORE_WRITES as readonly (string | symbol)[]).includes(prop))
+          guard(`store.${String(prop)}(${String(args[0] ?? '')})`);
         return v.apply(target, args);
       };
     },
@@ -167,7 +191,10 @@ export async function startHarness(opts: { freeSilentMeetingsPerDay?: number; st
 }
 
 /** An app principal of a fresh account (or the given one). */
-export function principal(accountId = `acc_${randomBytes(4).toString('hex')}`, more: Partial<Principal> = {}): Principal {
+export function principal(
+  accountId = `acc_${randomBytes(4).toString('hex')}`,
+  more: Partial<Principal> = {},
+): Principal {
   return {
     accountId,
     displayName: null,
@@ -188,22 +215,53 @@ export function transcriptDoc(speakers = 2): TranscriptDoc {
   return {
     language: 'en',
     speakers: labels.map((label) => ({ label, name: null })),
-    segments: labels.map((speaker, i) => ({ index: i, speaker, startMs: i * 4000, endMs: i * 4000 + 3500, text: i === 0 ? 'Hello, my name is Sara and we ship on Friday.' : 'Agreed, the release goes out Friday.' })),
+    segments: labels.map((speaker, i) => ({
+      index: i,
+      speaker,
+      startMs: i * 4000,
+      endMs: i * 4000 + 3500,
+      text: i === 0 ? 'Hello, my name is Sara and we ship on Friday.' : 'Agreed, the release goes out Friday.',
+    })),
     stats: { totalTurns: speakers },
   };
 }
 
 /** A digest as the pipeline writes it. */
-export const digestDoc = { type: 'MEETING', language: 'en', title: 'Release planning', sections: [{ kind: 'summary', title: 'Summary', text: 'We ship on Friday.' }], markdown: '# Release planning' };
+export const digestDoc = {
+  type: 'MEETING',
+  language: 'en',
+  title: 'Release planning',
+  sections: [{ kind: 'summary', title: 'Summary', text: 'We ship on Friday.' }],
+  markdown: '# Release planning',
+};
 
 /**
  * The outbox's rows of one meeting, by transaction (rows written by one transaction share their
  * time and come in no set order): its events (by type), jobs (by step), timers and facts.
  */
-export async function outboxOf(db: Kysely<Database>, recordingId: string): Promise<{ kind: string; payload: Record<string, any> }[]> {
-  const rows = await db.selectFrom('outbox').select(['payload', 'createdAt', 'id']).orderBy('createdAt').orderBy('id').execute();
+export async function outboxOf(
+  db: Kysely<Database>,
+  recordingId: string,
+): Promise<{ kind: string; payload: Record<string, any> }[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['payload', 'createdAt', 'id'])
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
   return rows
     .map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, any>)
     .filter((p) => p.recordingId === recordingId)
-    .map((p) => ({ kind: p.type ?? (p.step ? `job:${p.step}` : p.timerId ? `timer:${p.kind}` : p.displayTitle !== undefined ? 'digestCreated' : 'other'), payload: p }));
+    .map((p) => ({
+      kind:
+        p.type ??
+        (p.step
+          ? `job:${p.step}`
+          : p.timerId
+            ? `timer:${p.kind}`
+            : p.displayTitle !== undefined
+              ? 'digestCreated'
+              : 'other'),
+      payload: p,
+    }));
 }

@@ -33,12 +33,23 @@ export class RecordingsStatsClient implements MeetingStatsSource {
       try {
         answer = await request(this.nc, BUS.seriesStats, { seriesIds: chunk }, { timeoutMs: this.timeoutMs });
       } catch (err) {
-        this.logger.warn({ err, seriesCount: chunk.length }, 'the meeting counts did not come; the series answer fails');
+        this.logger.warn(
+          { err, seriesCount: chunk.length },
+          'the meeting counts did not come; the series answer fails',
+        );
         throw new MeetingStatsUnavailable('meeting counts are unavailable');
       }
       for (const id of chunk) {
         const s = answer.stats[id];
-        out.set(id, s ? { meetingCount: s.meetingCount, lastRecordedAt: s.lastRecordedAt === null ? null : new Date(s.lastRecordedAt) } : { meetingCount: 0, lastRecordedAt: null });
+        out.set(
+          id,
+          s
+            ? {
+                meetingCount: s.meetingCount,
+                lastRecordedAt: s.lastRecordedAt === null ? null : new Date(s.lastRecordedAt),
+              }
+            : { meetingCount: 0, lastRecordedAt: null },
+        );
       }
     }
     return out;

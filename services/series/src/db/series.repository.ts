@@ -18,12 +18,20 @@ export class SeriesRepository {
 
   /** Creates the owner's lock row if needed and locks it for the transaction. */
   async lockOwner(trx: Transaction<Database>, ownerId: string): Promise<void> {
-    await trx.insertInto('seriesOwner').values({ ownerId }).onConflict((oc) => oc.column('ownerId').doNothing()).execute();
+    await trx
+      .insertInto('seriesOwner')
+      .values({ ownerId })
+      .onConflict((oc) => oc.column('ownerId').doNothing())
+      .execute();
     await trx.selectFrom('seriesOwner').select('ownerId').where('ownerId', '=', ownerId).forUpdate().execute();
   }
 
   async countOwned(db: Db, ownerId: string): Promise<number> {
-    const r = await db.selectFrom('series').select((eb) => eb.fn.countAll<string>().as('n')).where('ownerId', '=', ownerId).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('series')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('ownerId', '=', ownerId)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -49,7 +57,12 @@ export class SeriesRepository {
     const row = await db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     if (row.ownerId === accountId) return { row, access: 'owner' };
-    const member = await db.selectFrom('member').select('seriesId').where('seriesId', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+    const member = await db
+      .selectFrom('member')
+      .select('seriesId')
+      .where('seriesId', '=', id)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     return member ? { row, access: 'member' } : undefined;
   }
 
@@ -64,17 +77,35 @@ export class SeriesRepository {
   /** Owned series, then joined ones, each group by name (case ignored, then as written, then id for a stable order). */
   async listReadable(db: Db, accountId: string): Promise<{ row: SeriesRow; role: Access }[]> {
     const byName = <T extends { nameKey: string; name: string; id: string }>(a: T, b: T) =>
-      a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1;
+      a.nameKey < b.nameKey
+        ? -1
+        : a.nameKey > b.nameKey
+          ? 1
+          : a.name < b.name
+            ? -1
+            : a.name > b.name
+              ? 1
+              : a.id < b.id
+                ? -1
+                : 1;
     // One statement (one round trip): owned or joined, told apart by the owner.
     const rows = await db
       .selectFrom('series')
       .selectAll()
-      .where((eb) => eb.or([eb('ownerId', '=', accountId), eb('id', 'in', eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId))]))
+      .where((eb) =>
+        eb.or([
+          eb('ownerId', '=', accountId),
+          eb('id', 'in', eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId)),
+        ]),
+      )
       .execute();
     const owned = rows.filter((r) => r.ownerId === accountId);
     const joined = rows.filter((r) => r.ownerId !== accountId);
     // Sorted here rather than in SQL: the order must not depend on the database's collation.
-    return [...owned.sort(byName).map((row) => ({ row, role: 'owner' as const })), ...joined.sort(byName).map((row) => ({ row, role: 'member' as const }))];
+    return [
+      ...owned.sort(byName).map((row) => ({ row, role: 'owner' as const })),
+      ...joined.sort(byName).map((row) => ({ row, role: 'member' as const })),
+    ];
   }
 
   /** Applies a patch to an owned series; 'taken' when the new name key was taken meanwhile. */
@@ -93,7 +124,13 @@ export class SeriesRepository {
     }
   }
 
-  async replaceKeyterms(db: Db, ownerId: string, id: string, keyterms: string[], inheritAccountKeyterms: boolean): Promise<SeriesRow | undefined> {
+  async replaceKeyterms(
+    db: Db,
+    ownerId: string,
+    id: string,
+    keyterms: string[],
+    inheritAccountKeyterms: boolean,
+  ): Promise<SeriesRow | undefined> {
     return db
       .updateTable('series')
       .set({ keyterms, inheritAccountKeyterms, updatedAt: sql<Date>`now()` })

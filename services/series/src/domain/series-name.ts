@@ -24,7 +24,8 @@ export function normalizeSeriesName(raw: string): string {
   const name = collapseWhitespace(raw);
   if (name === '') throw new SeriesNameError('name is empty after trimming');
   const chars = charCount(name);
-  if (chars > SERIES_NAME_MAX_CHARS) throw new SeriesNameError(`name is ${chars} characters long; at most ${SERIES_NAME_MAX_CHARS} are allowed`);
+  if (chars > SERIES_NAME_MAX_CHARS)
+    throw new SeriesNameError(`name is ${chars} characters long; at most ${SERIES_NAME_MAX_CHARS} are allowed`);
   return name;
 }
 

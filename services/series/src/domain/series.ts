@@ -50,7 +50,10 @@ export function toSeriesView(row: SeriesRow, access: Access, stats: MeetingStats
 }
 
 /** The links of a list item: the series' page in the app, and its finished meetings through the API. */
-export function seriesLinks(id: string, urls: { appUrl: string; publicBaseUrl: string }): { url: string; meetingsUrl: string } {
+export function seriesLinks(
+  id: string,
+  urls: { appUrl: string; publicBaseUrl: string },
+): { url: string; meetingsUrl: string } {
   const encoded = encodeURIComponent(id);
   return {
     url: `${urls.appUrl}/series/${encoded}`,
@@ -59,6 +62,11 @@ export function seriesLinks(id: string, urls: { appUrl: string; publicBaseUrl: s
 }
 
 /** An item of listReadableSeries. */
-export function toSeriesListItem(row: SeriesRow, role: Access, stats: MeetingStats, urls: { appUrl: string; publicBaseUrl: string }) {
+export function toSeriesListItem(
+  row: SeriesRow,
+  role: Access,
+  stats: MeetingStats,
+  urls: { appUrl: string; publicBaseUrl: string },
+) {
   return { id: row.id, name: row.name, role, meetingCount: stats.meetingCount, ...seriesLinks(row.id, urls) };
 }

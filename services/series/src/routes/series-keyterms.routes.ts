@@ -19,7 +19,12 @@ export function seriesKeytermsRoutes(deps: { series: SeriesService }): Router {
     router,
     'replaceSeriesKeyterms',
     async ({ params, body }, { res }) => {
-      const row = await deps.series.replaceKeyterms(principalOf(res).accountId, params.id, body.keyterms, body.inheritAccountKeyterms);
+      const row = await deps.series.replaceKeyterms(
+        principalOf(res).accountId,
+        params.id,
+        body.keyterms,
+        body.inheritAccountKeyterms,
+      );
       return { keyterms: row.keyterms, inheritAccountKeyterms: row.inheritAccountKeyterms };
     },
     { guards: [seriesFeatureOn, rulesFirst] },

@@ -27,7 +27,12 @@ export class SeriesSharingService {
   }
 
   private async owned(ownerId: string, id: string): Promise<SeriesRow> {
-    const row = await this.db.selectFrom('series').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('series')
+      .selectAll()
+      .where('id', '=', id)
+      .where('ownerId', '=', ownerId)
+      .executeTakeFirst();
     if (!row) throw seriesNotFound();
     return row;
   }
@@ -41,10 +46,14 @@ export class SeriesSharingService {
       .where('acceptedBy', 'is', null)
       .where('expiresAt', '>', sql<Date>`now()`)
       .executeTakeFirstOrThrow();
-    if (Number(open.n) >= OPEN_INVITES_PER_SERIES) throw new ApiError('VALIDATION', `A series has at most ${OPEN_INVITES_PER_SERIES} open invites.`);
+    if (Number(open.n) >= OPEN_INVITES_PER_SERIES)
+      throw new ApiError('VALIDATION', `A series has at most ${OPEN_INVITES_PER_SERIES} open invites.`);
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
-    await this.db.insertInto('invite').values({ secretHash: this.hash(secret), seriesId, expiresAt }).execute();
+    await this.db
+      .insertInto('invite')
+      .values({ secretHash: this.hash(secret), seriesId, expiresAt })
+      .execute();
     return { secret, expiresAt };
   }
 
@@ -53,7 +62,14 @@ export class SeriesSharingService {
     const row = await this.db
       .selectFrom('invite')
       .innerJoin('series', 'series.id', 'invite.seriesId')
-      .select(['invite.secretHash', 'invite.seriesId', 'invite.expiresAt', 'invite.acceptedBy', 'series.name', 'series.ownerId'])
+      .select([
+        'invite.secretHash',
+        'invite.seriesId',
+        'invite.expiresAt',
+        'invite.acceptedBy',
+        'series.name',
+        'series.ownerId',
+      ])
       .where('invite.secretHash', '=', this.hash(secret))
       .executeTakeFirst();
     if (!row || row.expiresAt.getTime() <= Date.now()) throw inviteNotFound();
@@ -64,19 +80,49 @@ export class SeriesSharingService {
 
   async readInvite(accountId: string, secret: string) {
     const row = await this.openInvite(accountId, secret);
-    const member = await this.db.selectFrom('member').select('accountId').where('seriesId', '=', row.seriesId).where('accountId', '=', accountId).executeTakeFirst();
-    return { seriesId: row.seriesId, seriesName: row.name, ownerName: null, expiresAt: row.expiresAt.toISOString(), alreadyIn: row.ownerId === accountId || member !== undefined };
+    const member = await this.db
+      .selectFrom('member')
+      .select('accountId')
+      .where('seriesId', '=', row.seriesId)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
+    return {
+      seriesId: row.seriesId,
+      seriesName: row.name,
+      ownerName: null,
+      expiresAt: row.expiresAt.toISOString(),
+      alreadyIn: row.ownerId === accountId || member !== undefined,
+    };
   }
 
   /** Joins the invite's series and uses the link up; the owner's own link is refused. Idempotent for the one who used it. */
-  async acceptInvite(accountId: string, displayName: string | null, secret: string): Promise<{ seriesId: string; joined: boolean }> {
+  async acceptInvite(
+    accountId: string,
+    displayName: string | null,
+    secret: string,
+  ): Promise<{ seriesId: string; joined: boolean }> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('invite').select(['seriesId', 'acceptedBy', 'expiresAt']).where('secretHash', '=', this.hash(secret)).forUpdate().executeTakeFirst();
-      if (!row || row.expiresAt.getTime() <= Date.now() || (row.acceptedBy !== null && row.acceptedBy !== accountId)) throw inviteNotFound();
-      const series = await trx.selectFrom('series').select('ownerId').where('id', '=', row.seriesId).executeTakeFirstOrThrow();
-      if (series.ownerId === accountId) throw new ApiError('VALIDATION', 'You own this series; send the link to someone else.');
+      const row = await trx
+        .selectFrom('invite')
+        .select(['seriesId', 'acceptedBy', 'expiresAt'])
+        .where('secretHash', '=', this.hash(secret))
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row || row.expiresAt.getTime() <= Date.now() || (row.acceptedBy !== null && row.acceptedBy !== accountId))
+        throw inviteNotFound();
+      const series = await trx
+        .selectFrom('series')
+        .select('ownerId')
+        .where('id', '=', row.seriesId)
+        .executeTakeFirstOrThrow();
+      if (series.ownerId === accountId)
+        throw new ApiError('VALIDATION', 'You own this series; send the link to someone else.');
       if (row.acceptedBy === null) {
-        await trx.updateTable('invite').set({ acceptedBy: accountId, acceptedAt: sql<Date>`now()` }).where('secretHash', '=', this.hash(secret)).execute();
+        await trx
+          .updateTable('invite')
+          .set({ acceptedBy: accountId, acceptedAt: sql<Date>`now()` })
+          .where('secretHash', '=', this.hash(secret))
+          .execute();
       }
       const r = await trx
         .insertInto('member')
@@ -90,14 +136,33 @@ export class SeriesSharingService {
   /** Members (owner and members see them); the open invites only for the owner. */
   async members(accountId: string, seriesId: string) {
     const row = await this.db.selectFrom('series').select('ownerId').where('id', '=', seriesId).executeTakeFirst();
-    const rows = row ? await this.db.selectFrom('member').select(['accountId', 'displayName', 'createdAt']).where('seriesId', '=', seriesId).orderBy('createdAt').orderBy('accountId').execute() : [];
+    const rows = row
+      ? await this.db
+          .selectFrom('member')
+          .select(['accountId', 'displayName', 'createdAt'])
+          .where('seriesId', '=', seriesId)
+          .orderBy('createdAt')
+          .orderBy('accountId')
+          .execute()
+      : [];
     const owner = row?.ownerId === accountId;
     if (!row || (!owner && !rows.some((m) => m.accountId === accountId))) throw seriesNotFound();
     const invites = owner
-      ? await this.db.selectFrom('invite').select(['createdAt', 'expiresAt', 'secretHash']).where('seriesId', '=', seriesId).where('acceptedBy', 'is', null).where('expiresAt', '>', sql<Date>`now()`).orderBy('createdAt').execute()
+      ? await this.db
+          .selectFrom('invite')
+          .select(['createdAt', 'expiresAt', 'secretHash'])
+          .where('seriesId', '=', seriesId)
+          .where('acceptedBy', 'is', null)
+          .where('expiresAt', '>', sql<Date>`now()`)
+          .orderBy('createdAt')
+          .execute()
       : [];
     return {
-      members: rows.map((m) => ({ accountId: m.accountId, displayName: m.displayName, joinedAt: m.createdAt.toISOString() })),
+      members: rows.map((m) => ({
+        accountId: m.accountId,
+        displayName: m.displayName,
+        joinedAt: m.createdAt.toISOString(),
+      })),
       // The hash's first characters tell invites apart; the secret itself is never shown again.
       invites: invites.map((i) => ({ idPrefix: i.secretHash.slice(0, 6), expiresAt: i.expiresAt.toISOString() })),
     };
@@ -106,11 +171,21 @@ export class SeriesSharingService {
   /** The owner removes a member, or a member removes themself (leaves). Anyone else: NOT_FOUND. */
   async removeMember(callerId: string, seriesId: string, accountId: string): Promise<void> {
     const row = await this.db.selectFrom('series').select('ownerId').where('id', '=', seriesId).executeTakeFirst();
-    const isMember = async (who: string) => (await this.db.selectFrom('member').select('accountId').where('seriesId', '=', seriesId).where('accountId', '=', who).executeTakeFirst()) !== undefined;
+    const isMember = async (who: string) =>
+      (await this.db
+        .selectFrom('member')
+        .select('accountId')
+        .where('seriesId', '=', seriesId)
+        .where('accountId', '=', who)
+        .executeTakeFirst()) !== undefined;
     if (!row) throw seriesNotFound();
     const allowed = row.ownerId === callerId || (callerId === accountId && (await isMember(callerId)));
     if (!allowed) throw seriesNotFound();
-    const r = await this.db.deleteFrom('member').where('seriesId', '=', seriesId).where('accountId', '=', accountId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('member')
+      .where('seriesId', '=', seriesId)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw new ApiError('NOT_FOUND', 'That account is not a member of this series.');
   }
 
@@ -121,14 +196,24 @@ export class SeriesSharingService {
   /** Replaces the email list: trimmed, lower-cased, each address once, in the given order. */
   async replaceEmailList(ownerId: string, seriesId: string, emails: string[]): Promise<string[]> {
     const list = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
-    const row = await this.db.updateTable('series').set({ emailList: list, updatedAt: sql<Date>`now()` }).where('id', '=', seriesId).where('ownerId', '=', ownerId).returning('emailList').executeTakeFirst();
+    const row = await this.db
+      .updateTable('series')
+      .set({ emailList: list, updatedAt: sql<Date>`now()` })
+      .where('id', '=', seriesId)
+      .where('ownerId', '=', ownerId)
+      .returning('emailList')
+      .executeTakeFirst();
     if (!row) throw seriesNotFound();
     return row.emailList;
   }
 
   /** Deletes an owned series with its members and invites; its meetings stay the owner's. */
   async deleteSeries(ownerId: string, seriesId: string): Promise<void> {
-    const r = await this.db.deleteFrom('series').where('id', '=', seriesId).where('ownerId', '=', ownerId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('series')
+      .where('id', '=', seriesId)
+      .where('ownerId', '=', ownerId)
+      .executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw seriesNotFound();
   }
 }

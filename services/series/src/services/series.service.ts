@@ -5,11 +5,18 @@ import { KeytermRuleError, normalizeKeyterms } from '@mm/text';
 import type { Database, SeriesRow } from '../db/schema';
 import { SeriesRepository, type SeriesPatch } from '../db/series.repository';
 import { SeriesNameError, normalizeSeriesName, seriesNameKey } from '../domain/series-name';
-import { SERIES_DEFAULTS, SERIES_PER_OWNER, type Access, type MeetingStats, type SeriesSettings } from '../domain/series';
+import {
+  SERIES_DEFAULTS,
+  SERIES_PER_OWNER,
+  type Access,
+  type MeetingStats,
+  type SeriesSettings,
+} from '../domain/series';
 
 /** Another account's series, a missing one and (upstream) a switched-off feature all answer alike. */
 export const seriesNotFound = () => new ApiError('NOT_FOUND', 'No series the caller can reach has that id.');
-const nameTaken = () => new ApiError('SERIES_NAME_TAKEN', 'One of your series already has that name (case is ignored).');
+const nameTaken = () =>
+  new ApiError('SERIES_NAME_TAKEN', 'One of your series already has that name (case is ignored).');
 
 /** The name rule as the API answers it: VALIDATION with the rule's message. */
 export function checkedSeriesName(raw: string): string {
@@ -34,7 +41,6 @@ export function checkedKeyterms(terms: unknown[]): string[] {
 export interface SeriesInput extends Partial<SeriesSettings> {
   name?: string;
 }
-
 
 /**
  * Where meeting counts come from: the recordings service (bus/series-stats.client.ts) in
@@ -137,12 +143,22 @@ export class SeriesService {
       return updated;
     });
     if (patch.name !== undefined || input.titleStyle !== undefined || input.dateCalendar !== undefined) {
-      await this.meetings.seriesChanged({ seriesId: row.id, name: row.name, titleStyle: row.titleStyle, dateCalendar: row.dateCalendar });
+      await this.meetings.seriesChanged({
+        seriesId: row.id,
+        name: row.name,
+        titleStyle: row.titleStyle,
+        dateCalendar: row.dateCalendar,
+      });
     }
     return { row, stats };
   }
 
-  async replaceKeyterms(ownerId: string, id: string, terms: unknown[], inheritAccountKeyterms: boolean): Promise<SeriesRow> {
+  async replaceKeyterms(
+    ownerId: string,
+    id: string,
+    terms: unknown[],
+    inheritAccountKeyterms: boolean,
+  ): Promise<SeriesRow> {
     const keyterms = checkedKeyterms(terms);
     const row = await this.repo.replaceKeyterms(this.db, ownerId, id, keyterms, inheritAccountKeyterms);
     if (!row) throw seriesNotFound();
@@ -164,10 +180,14 @@ export class SeriesService {
   }
 
   /** Adds a member (the app's invite accepted); idempotent. The owner cannot join their own series. */
-  async addMember(seriesId: string, accountId: string): Promise<{ seriesId: string; accountId: string; added: boolean }> {
+  async addMember(
+    seriesId: string,
+    accountId: string,
+  ): Promise<{ seriesId: string; accountId: string; added: boolean }> {
     const row = await this.repo.findById(this.db, seriesId);
     if (!row) throw seriesNotFound();
-    if (row.ownerId === accountId) throw new ApiError('VALIDATION', 'The account owns this series; an owner is not a member.');
+    if (row.ownerId === accountId)
+      throw new ApiError('VALIDATION', 'The account owns this series; an owner is not a member.');
     return { seriesId, accountId, added: await this.repo.addMember(this.db, seriesId, accountId) };
   }
 }

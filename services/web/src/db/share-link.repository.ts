@@ -24,12 +24,26 @@ const toShareLink = (r: ShareLinkRow): ShareLink => ({
 export class ShareLinkRepository {
   constructor(readonly db: Kysely<Database>) {}
 
-  async insert(row: { id: string; secretHash: string; accountId: string; recordingId: string; includeAudio: boolean; expiresAt: Date | null }): Promise<ShareLink> {
+  async insert(row: {
+    id: string;
+    secretHash: string;
+    accountId: string;
+    recordingId: string;
+    includeAudio: boolean;
+    expiresAt: Date | null;
+  }): Promise<ShareLink> {
     return toShareLink(await this.db.insertInto('shareLink').values(row).returningAll().executeTakeFirstOrThrow());
   }
 
   async ofMeeting(accountId: string, recordingId: string): Promise<ShareLink[]> {
-    const rows = await this.db.selectFrom('shareLink').selectAll().where('accountId', '=', accountId).where('recordingId', '=', recordingId).orderBy('createdAt', 'desc').limit(50).execute();
+    const rows = await this.db
+      .selectFrom('shareLink')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .where('recordingId', '=', recordingId)
+      .orderBy('createdAt', 'desc')
+      .limit(50)
+      .execute();
     return rows.map(toShareLink);
   }
 
@@ -47,7 +61,14 @@ export class ShareLinkRepository {
 
   /** Revokes the account's link; false when it has no such link. */
   async revoke(accountId: string, recordingId: string, id: string): Promise<boolean> {
-    const r = await this.db.updateTable('shareLink').set({ revokedAt: new Date() }).where('id', '=', id).where('accountId', '=', accountId).where('recordingId', '=', recordingId).where('revokedAt', 'is', null).executeTakeFirst();
+    const r = await this.db
+      .updateTable('shareLink')
+      .set({ revokedAt: new Date() })
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .where('recordingId', '=', recordingId)
+      .where('revokedAt', 'is', null)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 }

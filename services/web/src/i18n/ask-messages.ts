@@ -80,5 +80,7 @@ export function askRefusal(a: AskMessages, code: string | undefined): string | n
   if (!code) return null;
   const words: Record<string, unknown> = a;
   const known = Object.hasOwn(words, code) ? words[code] : undefined;
-  return /^[A-Z_]+$/.test(code) && typeof known === 'string' ? known : a.f('GENERIC', { code: code.replace(/[^A-Z_]/g, '').slice(0, 40) });
+  return /^[A-Z_]+$/.test(code) && typeof known === 'string'
+    ? known
+    : a.f('GENERIC', { code: code.replace(/[^A-Z_]/g, '').slice(0, 40) });
 }

@@ -44,7 +44,8 @@ const en = {
   moveSeries: 'Series',
   noSeries: 'In no series',
   move: 'Move',
-  namingIntro: 'Listen to each voice and give it a name. Saving lets the meeting go on: its digest is written with these names.',
+  namingIntro:
+    'Listen to each voice and give it a name. Saving lets the meeting go on: its digest is written with these names.',
   voice: 'Voice {label}',
   clip: 'Clip {n} of {label}',
   suggestion: 'Suggested: {name}',

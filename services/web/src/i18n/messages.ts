@@ -36,7 +36,8 @@ const en = {
   passwordWrong: 'The current password is not right.',
   // reset
   resetTitle: 'Reset your password',
-  resetIntro: 'Enter the email you sign in with. If it belongs to an account, we email you a link that works once, for 30 minutes.',
+  resetIntro:
+    'Enter the email you sign in with. If it belongs to an account, we email you a link that works once, for 30 minutes.',
   resetButton: 'Email me a link',
   resetSent: 'If that email belongs to an account, a link is on its way. Check your inbox.',
   chooseNewPasswordTitle: 'Choose a new password',
@@ -44,13 +45,16 @@ const en = {
   // home
   homeTitle: 'Welcome',
   homeHello: 'Signed in as {name}.',
-  homeIntro: 'Your meetings, digests and series are sent here by your tools and the app. Manage your API tokens and sessions below.',
+  homeIntro:
+    'Your meetings, digests and series are sent here by your tools and the app. Manage your API tokens and sessions below.',
   // tokens
   tokensTitle: 'API tokens',
-  tokensIntro: 'A token lets your own tools and agents use the API for your account. Give each tool its own token with the fewest scopes.',
+  tokensIntro:
+    'A token lets your own tools and agents use the API for your account. Give each tool its own token with the fewest scopes.',
   developerMode: 'Developer mode',
   developerModeOn: 'Developer mode is on: your tokens work.',
-  developerModeOff: 'Developer mode is off: every token answers 403 DEVELOPER_MODE_OFF until you turn it on. No token is revoked.',
+  developerModeOff:
+    'Developer mode is off: every token answers 403 DEVELOPER_MODE_OFF until you turn it on. No token is revoked.',
   turnOn: 'Turn developer mode on',
   turnOff: 'Turn developer mode off',
   newToken: 'New token',
@@ -141,10 +145,12 @@ const en = {
   memoryLearning: 'Learn memory notes from new meetings',
   appLanguage: 'App language',
   keytermsTitle: 'Vocabulary',
-  keytermsIntro: 'Words transcription should recognize: one per line, at most 100, each up to 5 words. Meetings that use them cost 20% more.',
+  keytermsIntro:
+    'Words transcription should recognize: one per line, at most 100, each up to 5 words. Meetings that use them cost 20% more.',
   keyterms: 'Terms',
   memoryTitle: 'Memory',
-  memoryIntro: 'Short notes the service keeps about you to make digests more exact. Edited notes are kept as you wrote them.',
+  memoryIntro:
+    'Short notes the service keeps about you to make digests more exact. Edited notes are kept as you wrote them.',
   memoryOff: 'Memory is off for your account.',
   noNotes: 'No notes yet.',
   note: 'Note',
@@ -158,7 +164,6 @@ const en = {
   currentPassword: 'Current password',
   passwordChanged: 'Your password was changed; every other session is signed out.',
 };
-
 
 export type Messages = { [K in keyof typeof en]: string };
 
@@ -193,19 +198,23 @@ const fa: Messages = {
   emailTaken: 'حساب دیگری با این ایمیل وارد می‌شود.',
   passwordWrong: 'گذرواژهٔ کنونی درست نیست.',
   resetTitle: 'بازنشانی گذرواژه',
-  resetIntro: 'ایمیلی را که با آن وارد می‌شوید بنویسید. اگر از آنِ حسابی باشد، پیوندی می‌فرستیم که یک بار و تا ۳۰ دقیقه کار می‌کند.',
+  resetIntro:
+    'ایمیلی را که با آن وارد می‌شوید بنویسید. اگر از آنِ حسابی باشد، پیوندی می‌فرستیم که یک بار و تا ۳۰ دقیقه کار می‌کند.',
   resetButton: 'پیوند را برایم بفرست',
   resetSent: 'اگر این ایمیل از آنِ حسابی باشد، پیوند در راه است. صندوق نامه‌تان را ببینید.',
   chooseNewPasswordTitle: 'گذرواژهٔ تازه برگزینید',
   backToSignIn: 'بازگشت به ورود',
   homeTitle: 'خوش آمدید',
   homeHello: 'با نام {name} وارد شده‌اید.',
-  homeIntro: 'جلسه‌ها، خلاصه‌ها و مجموعه‌هایتان را ابزارهایتان و برنامه به اینجا می‌فرستند. توکن‌های API و نشست‌هایتان را از پایین مدیریت کنید.',
+  homeIntro:
+    'جلسه‌ها، خلاصه‌ها و مجموعه‌هایتان را ابزارهایتان و برنامه به اینجا می‌فرستند. توکن‌های API و نشست‌هایتان را از پایین مدیریت کنید.',
   tokensTitle: 'توکن‌های API',
-  tokensIntro: 'توکن به ابزارها و دستیارهای خودتان اجازه می‌دهد از API برای حسابتان استفاده کنند. به هر ابزار توکن جداگانه با کمترین دسترسی بدهید.',
+  tokensIntro:
+    'توکن به ابزارها و دستیارهای خودتان اجازه می‌دهد از API برای حسابتان استفاده کنند. به هر ابزار توکن جداگانه با کمترین دسترسی بدهید.',
   developerMode: 'حالت توسعه‌دهنده',
   developerModeOn: 'حالت توسعه‌دهنده روشن است: توکن‌هایتان کار می‌کنند.',
-  developerModeOff: 'حالت توسعه‌دهنده خاموش است: تا روشنش نکنید هر توکن پاسخ 403 DEVELOPER_MODE_OFF می‌گیرد. هیچ توکنی باطل نمی‌شود.',
+  developerModeOff:
+    'حالت توسعه‌دهنده خاموش است: تا روشنش نکنید هر توکن پاسخ 403 DEVELOPER_MODE_OFF می‌گیرد. هیچ توکنی باطل نمی‌شود.',
   turnOn: 'روشن کردن حالت توسعه‌دهنده',
   turnOff: 'خاموش کردن حالت توسعه‌دهنده',
   newToken: 'توکن تازه',
@@ -294,10 +303,12 @@ const fa: Messages = {
   memoryLearning: 'از جلسه‌های تازه یادداشت حافظه بیاموز',
   appLanguage: 'زبان برنامه',
   keytermsTitle: 'واژگان',
-  keytermsIntro: 'واژه‌هایی که رونویسی باید بشناسد: هر سطر یکی، حداکثر ۱۰۰، هر کدام تا ۵ کلمه. جلسه‌هایی که از آن‌ها استفاده کنند ۲۰٪ گران‌ترند.',
+  keytermsIntro:
+    'واژه‌هایی که رونویسی باید بشناسد: هر سطر یکی، حداکثر ۱۰۰، هر کدام تا ۵ کلمه. جلسه‌هایی که از آن‌ها استفاده کنند ۲۰٪ گران‌ترند.',
   keyterms: 'واژه‌ها',
   memoryTitle: 'حافظه',
-  memoryIntro: 'یادداشت‌های کوتاهی که سرویس دربارهٔ شما نگه می‌دارد تا خلاصه‌ها دقیق‌تر شوند. یادداشتی که ویرایش کنید همان‌گونه می‌ماند.',
+  memoryIntro:
+    'یادداشت‌های کوتاهی که سرویس دربارهٔ شما نگه می‌دارد تا خلاصه‌ها دقیق‌تر شوند. یادداشتی که ویرایش کنید همان‌گونه می‌ماند.',
   memoryOff: 'حافظه برای حساب شما خاموش است.',
   noNotes: 'هنوز یادداشتی نیست.',
   note: 'یادداشت',
@@ -311,7 +322,6 @@ const fa: Messages = {
   currentPassword: 'گذرواژهٔ کنونی',
   passwordChanged: 'گذرواژه‌تان عوض شد؛ همهٔ نشست‌های دیگر بسته شدند.',
 };
-
 
 export type Locale = 'en' | 'fa';
 export const LOCALES: readonly Locale[] = ['en', 'fa'];

@@ -7,7 +7,8 @@ import type { Locale } from './messages';
 const en = {
   navUpload: 'Upload',
   uploadTitle: 'Upload or record a meeting',
-  uploadIntro: 'Choose an audio or video file (or drop it here), or record in the browser. The price is shown before anything is sent.',
+  uploadIntro:
+    'Choose an audio or video file (or drop it here), or record in the browser. The price is shown before anything is sent.',
   dropHere: 'Drop a file here, or choose one',
   audioFile: 'Audio or video file',
   attachment: 'Attachment (PDF, PPTX or DOCX, optional)',
@@ -63,7 +64,8 @@ export type UploadMessages = Words;
 const fa: Words = {
   navUpload: 'بارگذاری',
   uploadTitle: 'بارگذاری یا ضبط جلسه',
-  uploadIntro: 'یک فایل صوتی یا ویدیویی انتخاب کنید (یا اینجا رها کنید)، یا در مرورگر ضبط کنید. پیش از فرستادن، هزینه نشان داده می‌شود.',
+  uploadIntro:
+    'یک فایل صوتی یا ویدیویی انتخاب کنید (یا اینجا رها کنید)، یا در مرورگر ضبط کنید. پیش از فرستادن، هزینه نشان داده می‌شود.',
   dropHere: 'فایل را اینجا رها کنید یا انتخاب کنید',
   audioFile: 'فایل صوتی یا ویدیویی',
   attachment: 'پیوست (PDF، PPTX یا DOCX، اختیاری)',

@@ -21,75 +21,160 @@ export function accountRoutes(deps: PageDeps): Router {
     throw err;
   };
 
-  router.get('/wallet', signedIn(deps, async (_req, res, ctx) => {
-    const w = await backend.operation('appGetWallet', ctx.principal);
-    sendPage(res, ctx, ctx.s.t.walletTitle, <WalletView s={ctx.s} w={w} />);
-  }));
+  router.get(
+    '/wallet',
+    signedIn(deps, async (_req, res, ctx) => {
+      const w = await backend.operation('appGetWallet', ctx.principal);
+      sendPage(res, ctx, ctx.s.t.walletTitle, <WalletView s={ctx.s} w={w} />);
+    }),
+  );
 
-  router.get('/settings', signedIn(deps, async (req, res, ctx) => {
-    const { settings } = await backend.operation('getAccount', ctx.principal);
-    sendPage(res, ctx, ctx.s.t.settingsTitle, <SettingsView s={ctx.s} base={base} viewer={ctx.viewer} settings={settings} notice={q(req, 'done') ? ctx.s.t.saved : null} />);
-  }));
-  router.post('/settings', form, signedIn(deps, async (req, res, ctx) => {
-    const mode = field(req, 'speakerNamingMode', 20);
-    const locale = field(req, 'uiLocale', 5);
-    const namingMode = NAMING_MODES.find((m) => m === mode);
-    const uiLocale = UI_LOCALES.find((l) => l === locale);
-    await backend.operation('appUpdateSettings', ctx.principal, {
-      body: {
-        ...(namingMode ? { speakerNamingMode: namingMode } : {}),
-        ...(uiLocale ? { uiLocale } : {}),
-        summaryEmailEnabled: field(req, 'summaryEmailEnabled', 5) === 'true',
-        memoryLearningEnabled: field(req, 'memoryLearningEnabled', 5) === 'true',
-      },
-    });
-    res.redirect(303, `${base}/settings?done=1`);
-  }));
+  router.get(
+    '/settings',
+    signedIn(deps, async (req, res, ctx) => {
+      const { settings } = await backend.operation('getAccount', ctx.principal);
+      sendPage(
+        res,
+        ctx,
+        ctx.s.t.settingsTitle,
+        <SettingsView
+          s={ctx.s}
+          base={base}
+          viewer={ctx.viewer}
+          settings={settings}
+          notice={q(req, 'done') ? ctx.s.t.saved : null}
+        />,
+      );
+    }),
+  );
+  router.post(
+    '/settings',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const mode = field(req, 'speakerNamingMode', 20);
+      const locale = field(req, 'uiLocale', 5);
+      const namingMode = NAMING_MODES.find((m) => m === mode);
+      const uiLocale = UI_LOCALES.find((l) => l === locale);
+      await backend.operation('appUpdateSettings', ctx.principal, {
+        body: {
+          ...(namingMode ? { speakerNamingMode: namingMode } : {}),
+          ...(uiLocale ? { uiLocale } : {}),
+          summaryEmailEnabled: field(req, 'summaryEmailEnabled', 5) === 'true',
+          memoryLearningEnabled: field(req, 'memoryLearningEnabled', 5) === 'true',
+        },
+      });
+      res.redirect(303, `${base}/settings?done=1`);
+    }),
+  );
 
-  const showKeyterms = async (res: express.Response, ctx: Parameters<Parameters<typeof signedIn>[1]>[2], over: { text?: string; error?: string | null; notice?: string | null }, status = 200) => {
+  const showKeyterms = async (
+    res: express.Response,
+    ctx: Parameters<Parameters<typeof signedIn>[1]>[2],
+    over: { text?: string; error?: string | null; notice?: string | null },
+    status = 200,
+  ) => {
     const text = over.text ?? (await backend.operation('getAccountKeyterms', ctx.principal)).keyterms.join('\n');
-    sendPage(res, ctx, ctx.s.t.keytermsTitle, <KeytermsView s={ctx.s} base={base} viewer={ctx.viewer} text={text} error={over.error} notice={over.notice} />, status);
+    sendPage(
+      res,
+      ctx,
+      ctx.s.t.keytermsTitle,
+      <KeytermsView s={ctx.s} base={base} viewer={ctx.viewer} text={text} error={over.error} notice={over.notice} />,
+      status,
+    );
   };
-  router.get('/keyterms', signedIn(deps, async (req, res, ctx) => showKeyterms(res, ctx, { notice: q(req, 'done') ? ctx.s.t.saved : null })));
-  router.post('/keyterms', form, signedIn(deps, async (req, res, ctx) => {
-    const text = field(req, 'keyterms', 6000);
-    const keyterms = text.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
-    try {
-      await backend.operation('replaceAccountKeyterms', ctx.principal, { body: { keyterms } });
-      res.redirect(303, `${base}/keyterms?done=1`);
-    } catch (err) {
-      refusal(err);
-      await showKeyterms(res, ctx, { text, error: ctx.s.t.errorGeneric }, 400);
-    }
-  }));
-
-  const showMemory = async (res: express.Response, ctx: Parameters<Parameters<typeof signedIn>[1]>[2], over: { error?: string | null; notice?: string | null }, status = 200) => {
-    const m = await backend.operation('listMemory', ctx.principal);
-    sendPage(res, ctx, ctx.s.t.memoryTitle, <MemoryView s={ctx.s} base={base} viewer={ctx.viewer} m={m} error={over.error} notice={over.notice} />, status);
-  };
-  router.get('/memory', signedIn(deps, async (req, res, ctx) => showMemory(res, ctx, { notice: q(req, 'done') ? ctx.s.t.saved : null })));
-  for (const del of [false, true]) {
-    router.post(del ? '/memory/:id/delete' : '/memory/:id', form, signedIn(deps, async (req, res, ctx) => {
-      const params = { id: String(req.params.id) };
+  router.get(
+    '/keyterms',
+    signedIn(deps, async (req, res, ctx) => showKeyterms(res, ctx, { notice: q(req, 'done') ? ctx.s.t.saved : null })),
+  );
+  router.post(
+    '/keyterms',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const text = field(req, 'keyterms', 6000);
+      const keyterms = text
+        .split(/\r?\n/)
+        .map((x) => x.trim())
+        .filter(Boolean);
       try {
-        if (del) await backend.operation('deleteMemoryItem', ctx.principal, { params });
-        else await backend.operation('updateMemoryItem', ctx.principal, { params, body: { text: field(req, 'text', 1001) } });
-        res.redirect(303, `${base}/memory?done=1`);
+        await backend.operation('replaceAccountKeyterms', ctx.principal, { body: { keyterms } });
+        res.redirect(303, `${base}/keyterms?done=1`);
       } catch (err) {
         refusal(err);
-        await showMemory(res, ctx, { error: ctx.s.t.errorGeneric }, 400);
+        await showKeyterms(res, ctx, { text, error: ctx.s.t.errorGeneric }, 400);
       }
-    }));
+    }),
+  );
+
+  const showMemory = async (
+    res: express.Response,
+    ctx: Parameters<Parameters<typeof signedIn>[1]>[2],
+    over: { error?: string | null; notice?: string | null },
+    status = 200,
+  ) => {
+    const m = await backend.operation('listMemory', ctx.principal);
+    sendPage(
+      res,
+      ctx,
+      ctx.s.t.memoryTitle,
+      <MemoryView s={ctx.s} base={base} viewer={ctx.viewer} m={m} error={over.error} notice={over.notice} />,
+      status,
+    );
+  };
+  router.get(
+    '/memory',
+    signedIn(deps, async (req, res, ctx) => showMemory(res, ctx, { notice: q(req, 'done') ? ctx.s.t.saved : null })),
+  );
+  for (const del of [false, true]) {
+    router.post(
+      del ? '/memory/:id/delete' : '/memory/:id',
+      form,
+      signedIn(deps, async (req, res, ctx) => {
+        const params = { id: String(req.params.id) };
+        try {
+          if (del) await backend.operation('deleteMemoryItem', ctx.principal, { params });
+          else
+            await backend.operation('updateMemoryItem', ctx.principal, {
+              params,
+              body: { text: field(req, 'text', 1001) },
+            });
+          res.redirect(303, `${base}/memory?done=1`);
+        } catch (err) {
+          refusal(err);
+          await showMemory(res, ctx, { error: ctx.s.t.errorGeneric }, 400);
+        }
+      }),
+    );
   }
 
-  router.get('/profile', signedIn(deps, async (req, res, ctx) => {
-    const { account } = await backend.operation('appGetAccess', ctx.principal);
-    const notice = q(req, 'done') === 'password' ? ctx.s.t.passwordChanged : q(req, 'done') ? ctx.s.t.saved : null;
-    sendPage(res, ctx, ctx.s.t.profileTitle, <ProfileView s={ctx.s} base={base} viewer={ctx.viewer} displayName={account.displayName} notice={notice} error={refusalText(ctx.s.t, q(req, 'error'))} />);
-  }));
-  router.post('/profile', form, signedIn(deps, async (req, res, ctx) => {
-    await backend.operation('appUpdateProfile', ctx.principal, { body: { displayName: field(req, 'displayName', 200) } });
-    res.redirect(303, `${base}/profile?done=1`);
-  }));
+  router.get(
+    '/profile',
+    signedIn(deps, async (req, res, ctx) => {
+      const { account } = await backend.operation('appGetAccess', ctx.principal);
+      const notice = q(req, 'done') === 'password' ? ctx.s.t.passwordChanged : q(req, 'done') ? ctx.s.t.saved : null;
+      sendPage(
+        res,
+        ctx,
+        ctx.s.t.profileTitle,
+        <ProfileView
+          s={ctx.s}
+          base={base}
+          viewer={ctx.viewer}
+          displayName={account.displayName}
+          notice={notice}
+          error={refusalText(ctx.s.t, q(req, 'error'))}
+        />,
+      );
+    }),
+  );
+  router.post(
+    '/profile',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      await backend.operation('appUpdateProfile', ctx.principal, {
+        body: { displayName: field(req, 'displayName', 200) },
+      });
+      res.redirect(303, `${base}/profile?done=1`);
+    }),
+  );
   return router;
 }

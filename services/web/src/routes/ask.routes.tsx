@@ -11,18 +11,33 @@ type Kind = 'recordings' | 'series';
  * The Ask tab's data from the ask service, with the session's principal: the quote (or why no
  * question can be asked now) and the person's earlier questions and answers on it.
  */
-export async function askPanelOf(deps: PageDeps, ctx: Ctx & { principal: string }, req: Request, kind: Kind, id: string, rest: Pick<AskPanel, 'turns' | 'speakers' | 'audio' | 'meetings'>): Promise<AskPanel> {
+export async function askPanelOf(
+  deps: PageDeps,
+  ctx: Ctx & { principal: string },
+  req: Request,
+  kind: Kind,
+  id: string,
+  rest: Pick<AskPanel, 'turns' | 'speakers' | 'audio' | 'meetings'>,
+): Promise<AskPanel> {
   const a = askText(ctx.s.locale);
   const path = `/${kind}/${encodeURIComponent(id)}`;
   const [quote, earlier] = await Promise.all([
-    deps.backend.call<{ minutes: number; meetingCount?: number }>('ask', ctx.principal, 'GET', `${path}/ask/quote`).then(
-      (x) => ({ quote: { minutes: x.minutes, meetingCount: x.meetingCount }, blocked: null }),
-      (err: unknown) => {
-        if (!(err instanceof BackendError) || err.status >= 500) throw err;
-        return { quote: null, blocked: askRefusal(a, err.status === 404 && kind === 'series' ? 'ASK_DISABLED' : err.code) };
-      },
+    deps.backend
+      .call<{ minutes: number; meetingCount?: number }>('ask', ctx.principal, 'GET', `${path}/ask/quote`)
+      .then(
+        (x) => ({ quote: { minutes: x.minutes, meetingCount: x.meetingCount }, blocked: null }),
+        (err: unknown) => {
+          if (!(err instanceof BackendError) || err.status >= 500) throw err;
+          return {
+            quote: null,
+            blocked: askRefusal(a, err.status === 404 && kind === 'series' ? 'ASK_DISABLED' : err.code),
+          };
+        },
+      ),
+    deps.backend.call<{ items: EarlierAsk[] }>('ask', ctx.principal, 'GET', `/internal/app${path}/asks`).then(
+      (x) => x.items,
+      () => [] as EarlierAsk[],
     ),
-    deps.backend.call<{ items: EarlierAsk[] }>('ask', ctx.principal, 'GET', `/internal/app${path}/asks`).then((x) => x.items, () => [] as EarlierAsk[]),
   ]);
   return {
     ...quote,
@@ -39,20 +54,34 @@ export function askRoutes(deps: PageDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
   for (const kind of ['recordings', 'series'] as const) {
-    router.post(`/${kind}/:id/ask`, form, signedIn(deps, async (req, res, ctx) => {
-      const b = (req.body ?? {}) as Record<string, string>;
-      const page = `${deps.base}/${kind}/${encodeURIComponent(String(req.params.id))}?tab=ask`;
-      const maxMinutes = Number(b.maxMinutes);
-      const body = { question: String(b.question ?? '').slice(0, 2000), ...(Number.isInteger(maxMinutes) && maxMinutes >= 1 ? { maxMinutes } : {}) };
-      const key = typeof b.key === 'string' ? b.key.slice(0, 64) : '';
-      try {
-        await deps.backend.call('ask', ctx.principal, 'POST', `/${kind}/${encodeURIComponent(String(req.params.id))}/ask`, body, key ? { 'idempotency-key': key } : {});
-      } catch (err) {
-        if (!(err instanceof BackendError) || (err.status >= 500 && err.code !== 'GENERATE_FAILED')) throw err;
-        return res.redirect(303, `${page}&error=${encodeURIComponent(err.code)}#ask`);
-      }
-      res.redirect(303, `${page}#ask`);
-    }));
+    router.post(
+      `/${kind}/:id/ask`,
+      form,
+      signedIn(deps, async (req, res, ctx) => {
+        const b = (req.body ?? {}) as Record<string, string>;
+        const page = `${deps.base}/${kind}/${encodeURIComponent(String(req.params.id))}?tab=ask`;
+        const maxMinutes = Number(b.maxMinutes);
+        const body = {
+          question: String(b.question ?? '').slice(0, 2000),
+          ...(Number.isInteger(maxMinutes) && maxMinutes >= 1 ? { maxMinutes } : {}),
+        };
+        const key = typeof b.key === 'string' ? b.key.slice(0, 64) : '';
+        try {
+          await deps.backend.call(
+            'ask',
+            ctx.principal,
+            'POST',
+            `/${kind}/${encodeURIComponent(String(req.params.id))}/ask`,
+            body,
+            key ? { 'idempotency-key': key } : {},
+          );
+        } catch (err) {
+          if (!(err instanceof BackendError) || (err.status >= 500 && err.code !== 'GENERATE_FAILED')) throw err;
+          return res.redirect(303, `${page}&error=${encodeURIComponent(err.code)}#ask`);
+        }
+        res.redirect(303, `${page}#ask`);
+      }),
+    );
   }
   return router;
 }

@@ -7,21 +7,47 @@ import { refusalText, ResetRequestView, SetPasswordView, SignInView } from '../v
 export function authRoutes(deps: PageDeps): Router {
   const router = Router();
   const { base } = deps;
-  router.get('/sign-in', anyone(deps, (req, res, ctx) => {
-    if (ctx.viewer.signedIn && !q(req, 'error')) return res.redirect(303, `${base}/`);
-    const next = q(req, 'next', 500) ?? `${base}/`;
-    sendPage(res, ctx, ctx.s.t.signInTitle, <SignInView s={ctx.s} base={base} error={refusalText(ctx.s.t, q(req, 'error'))} next={next} />);
-  }));
-  router.get('/reset', anyone(deps, (req, res, ctx) => {
-    sendPage(res, ctx, ctx.s.t.resetTitle, <ResetRequestView s={ctx.s} base={base} sent={q(req, 'sent') === '1'} />);
-  }));
+  router.get(
+    '/sign-in',
+    anyone(deps, (req, res, ctx) => {
+      if (ctx.viewer.signedIn && !q(req, 'error')) return res.redirect(303, `${base}/`);
+      const next = q(req, 'next', 500) ?? `${base}/`;
+      sendPage(
+        res,
+        ctx,
+        ctx.s.t.signInTitle,
+        <SignInView s={ctx.s} base={base} error={refusalText(ctx.s.t, q(req, 'error'))} next={next} />,
+      );
+    }),
+  );
+  router.get(
+    '/reset',
+    anyone(deps, (req, res, ctx) => {
+      sendPage(res, ctx, ctx.s.t.resetTitle, <ResetRequestView s={ctx.s} base={base} sent={q(req, 'sent') === '1'} />);
+    }),
+  );
   for (const purpose of ['invite', 'reset'] as const) {
-    router.get(`/${purpose}/:secret`, anyone(deps, (req, res, ctx) => {
-      const usable = req.headers[APP_LINK_HEADER] === 'usable';
-      const title = purpose === 'invite' ? ctx.s.t.setPasswordTitle : ctx.s.t.chooseNewPasswordTitle;
-      const action = `${base}/${purpose}/${encodeURIComponent(String(req.params.secret))}`;
-      sendPage(res, ctx, title, <SetPasswordView s={ctx.s} base={base} action={action} usable={usable} error={refusalText(ctx.s.t, q(req, 'error'))} />, usable ? 200 : 410);
-    }));
+    router.get(
+      `/${purpose}/:secret`,
+      anyone(deps, (req, res, ctx) => {
+        const usable = req.headers[APP_LINK_HEADER] === 'usable';
+        const title = purpose === 'invite' ? ctx.s.t.setPasswordTitle : ctx.s.t.chooseNewPasswordTitle;
+        const action = `${base}/${purpose}/${encodeURIComponent(String(req.params.secret))}`;
+        sendPage(
+          res,
+          ctx,
+          title,
+          <SetPasswordView
+            s={ctx.s}
+            base={base}
+            action={action}
+            usable={usable}
+            error={refusalText(ctx.s.t, q(req, 'error'))}
+          />,
+          usable ? 200 : 410,
+        );
+      }),
+    );
   }
   return router;
 }

@@ -38,7 +38,10 @@ function signedOutLocale(req: Request): Locale {
   const asked = req.query.lang;
   if (isLocale(asked)) return asked;
   const accept = String(req.headers['accept-language'] ?? '').toLowerCase();
-  const first = accept.split(',').map((x) => x.trim().slice(0, 2)).find((x) => isLocale(x));
+  const first = accept
+    .split(',')
+    .map((x) => x.trim().slice(0, 2))
+    .find((x) => isLocale(x));
   return first === 'fa' ? 'fa' : 'en';
 }
 
@@ -55,7 +58,11 @@ export async function contextOf(deps: PageDeps, req: Request): Promise<Ctx> {
   const csrf = req.headers[APP_CSRF_HEADER];
   return {
     s: speechOf(locale),
-    viewer: { signedIn: who !== null, displayName: who?.displayName ?? null, csrf: who && typeof csrf === 'string' ? csrf : null },
+    viewer: {
+      signedIn: who !== null,
+      displayName: who?.displayName ?? null,
+      csrf: who && typeof csrf === 'string' ? csrf : null,
+    },
     principal: who ? principal : null,
     who,
     base: deps.base,
@@ -65,15 +72,22 @@ export async function contextOf(deps: PageDeps, req: Request): Promise<Ctx> {
 
 /** Sends a page. */
 export function sendPage(res: Response, ctx: Ctx, title: string, body: ComponentChildren, status = 200): void {
-  res.status(status).type('html').send(renderPage({ s: ctx.s, viewer: ctx.viewer, base: ctx.base, title, here: ctx.here }, body));
+  res
+    .status(status)
+    .type('html')
+    .send(renderPage({ s: ctx.s, viewer: ctx.viewer, base: ctx.base, title, here: ctx.here }, body));
 }
 
 /** A page handler of a signed-in page: signed out, the browser goes to sign-in and comes back after. */
-export function signedIn(deps: PageDeps, fn: (req: Request, res: Response, ctx: Ctx & { principal: string; who: Principal }) => Promise<void>) {
+export function signedIn(
+  deps: PageDeps,
+  fn: (req: Request, res: Response, ctx: Ctx & { principal: string; who: Principal }) => Promise<void>,
+) {
   return (req: Request, res: Response, next: NextFunction) => {
     contextOf(deps, req)
       .then((ctx) => {
-        if (!ctx.principal || !ctx.who) return res.redirect(303, `${deps.base}/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
+        if (!ctx.principal || !ctx.who)
+          return res.redirect(303, `${deps.base}/sign-in?next=${encodeURIComponent(req.originalUrl)}`);
         return fn(req, res, ctx as Ctx & { principal: string; who: Principal });
       })
       .catch(next);
@@ -99,13 +113,17 @@ export function q(req: Request, name: string, max = 100): string | undefined {
  * A handler of the page's script (JSON in and out): signed out is 401 with the contract's
  * envelope, never a redirect. It reads no account settings (a piece of an upload is not a page).
  */
-export function signedInJson(deps: PageDeps, fn: (req: Request, res: Response, who: { principal: string; who: Principal }) => Promise<void>) {
+export function signedInJson(
+  deps: PageDeps,
+  fn: (req: Request, res: Response, who: { principal: string; who: Principal }) => Promise<void>,
+) {
   return (req: Request, res: Response, next: NextFunction) => {
     const jwt = req.headers[PRINCIPAL_HEADER];
     const principal = typeof jwt === 'string' && jwt ? jwt : null;
     (principal ? deps.verifier.verify(principal).catch(() => null) : Promise.resolve(null))
       .then((who) => {
-        if (!who || !principal) return void res.status(401).json({ error: { code: 'UNAUTHORIZED', message: 'Sign in again.' } });
+        if (!who || !principal)
+          return void res.status(401).json({ error: { code: 'UNAUTHORIZED', message: 'Sign in again.' } });
         return fn(req, res, { principal, who });
       })
       .catch(next);

@@ -12,7 +12,16 @@ import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
 import { meetingText } from '../i18n/meeting-messages';
 import { NotFoundView } from '../views/pages.views';
-import { KINDS, MeetingsView, unfinishedSignature, SeriesListView, SeriesPageView, type ListedMeeting, type ListedSeries, type MeetingFilters } from '../views/lists.views';
+import {
+  KINDS,
+  MeetingsView,
+  unfinishedSignature,
+  SeriesListView,
+  SeriesPageView,
+  type ListedMeeting,
+  type ListedSeries,
+  type MeetingFilters,
+} from '../views/lists.views';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -38,123 +47,250 @@ export function listsRoutes(deps: PageDeps): Router {
   const { base, backend } = deps;
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
   const readable = (principal: string) =>
-    backend.operation('listReadableSeries', principal).then((x) => x.items, () => [] as ListedSeries[]);
+    backend.operation('listReadableSeries', principal).then(
+      (x) => x.items,
+      () => [] as ListedSeries[],
+    );
 
-  router.get('/meetings', signedIn(deps, async (req, res, ctx) => {
-    const f = filtersOf(req);
-    const cursor = (q(req, 'cursor', 64) ?? '').replace(/[^\w.-]/g, '');
-    // With words: the search route (it filters by series, kind and dates itself); without: the list
-    // of finished meetings, whose kind and dates the app filters on the page it got.
-    const search = f.q !== '';
-    const params = new URLSearchParams(search ? { q: f.q } : { limit: '100' });
-    if (f.seriesId) params.set('seriesId', f.seriesId);
-    const from = f.from ? `${f.from}T00:00:00Z` : '';
-    const to = f.to ? `${f.to}T23:59:59Z` : '';
-    if (search && f.kind) params.set('kind', f.kind);
-    if (search && from) params.set('from', from);
-    if (search && to) params.set('to', to);
-    if (cursor) params.set('cursor', cursor);
-    let page: { items: ListedMeeting[]; nextCursor: string | null } = { items: [], nextCursor: null };
-    try {
-      page = await backend.call('recordings', ctx.principal, 'GET', `/recordings/${search ? 'search' : 'ready'}?${params}`);
-    } catch (err) {
-      // A filter the service refuses (a word-less search, a series not readable) shows no meetings.
-      if (!(err instanceof BackendError) || err.status >= 500) throw err;
-    }
-    if (!search) {
-      page.items = page.items.filter((x) => (!f.kind || x.kind === f.kind) && (!from || Date.parse(x.recordedAt) >= Date.parse(from)) && (!to || Date.parse(x.recordedAt) <= Date.parse(to)));
-    }
-    const nextParams = new URLSearchParams(Object.entries(f).filter(([, v]) => v !== ''));
-    if (page.nextCursor) nextParams.set('cursor', page.nextCursor);
-    const next = page.nextCursor ? `${base}/meetings?${nextParams}` : null;
-    const series = await readable(ctx.principal);
-    // The first page of the plain list also shows the meetings not finished, followed live.
-    const unfinished = !search && !cursor ? (await unfinishedMeetings(backend, ctx.principal)).filter((x) => !f.seriesId || x.seriesId === f.seriesId) : null;
-    sendPage(res, ctx, meetingText(ctx.s.locale).meetingsTitle, <MeetingsView s={ctx.s} base={base} f={f} series={series} items={page.items} next={next} unfinished={unfinished} />);
-  }));
+  router.get(
+    '/meetings',
+    signedIn(deps, async (req, res, ctx) => {
+      const f = filtersOf(req);
+      const cursor = (q(req, 'cursor', 64) ?? '').replace(/[^\w.-]/g, '');
+      // With words: the search route (it filters by series, kind and dates itself); without: the list
+      // of finished meetings, whose kind and dates the app filters on the page it got.
+      const search = f.q !== '';
+      const params = new URLSearchParams(search ? { q: f.q } : { limit: '100' });
+      if (f.seriesId) params.set('seriesId', f.seriesId);
+      const from = f.from ? `${f.from}T00:00:00Z` : '';
+      const to = f.to ? `${f.to}T23:59:59Z` : '';
+      if (search && f.kind) params.set('kind', f.kind);
+      if (search && from) params.set('from', from);
+      if (search && to) params.set('to', to);
+      if (cursor) params.set('cursor', cursor);
+      let page: { items: ListedMeeting[]; nextCursor: string | null } = { items: [], nextCursor: null };
+      try {
+        page = await backend.call(
+          'recordings',
+          ctx.principal,
+          'GET',
+          `/recordings/${search ? 'search' : 'ready'}?${params}`,
+        );
+      } catch (err) {
+        // A filter the service refuses (a word-less search, a series not readable) shows no meetings.
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+      }
+      if (!search) {
+        page.items = page.items.filter(
+          (x) =>
+            (!f.kind || x.kind === f.kind) &&
+            (!from || Date.parse(x.recordedAt) >= Date.parse(from)) &&
+            (!to || Date.parse(x.recordedAt) <= Date.parse(to)),
+        );
+      }
+      const nextParams = new URLSearchParams(Object.entries(f).filter(([, v]) => v !== ''));
+      if (page.nextCursor) nextParams.set('cursor', page.nextCursor);
+      const next = page.nextCursor ? `${base}/meetings?${nextParams}` : null;
+      const series = await readable(ctx.principal);
+      // The first page of the plain list also shows the meetings not finished, followed live.
+      const unfinished =
+        !search && !cursor
+          ? (await unfinishedMeetings(backend, ctx.principal)).filter((x) => !f.seriesId || x.seriesId === f.seriesId)
+          : null;
+      sendPage(
+        res,
+        ctx,
+        meetingText(ctx.s.locale).meetingsTitle,
+        <MeetingsView
+          s={ctx.s}
+          base={base}
+          f={f}
+          series={series}
+          items={page.items}
+          next={next}
+          unfinished={unfinished}
+        />,
+      );
+    }),
+  );
 
   // What the meetings list's script polls: the signature of the unfinished meetings (a change reloads).
-  router.get('/meetings/live.json', signedInJson(deps, async (req, res, { principal }) => {
-    const seriesId = (q(req, 'seriesId', 64) ?? '').replace(/[^\w-]/g, '');
-    const items = (await unfinishedMeetings(backend, principal)).filter((x) => !seriesId || x.seriesId === seriesId);
-    res.json({ sig: unfinishedSignature(items) });
-  }));
+  router.get(
+    '/meetings/live.json',
+    signedInJson(deps, async (req, res, { principal }) => {
+      const seriesId = (q(req, 'seriesId', 64) ?? '').replace(/[^\w-]/g, '');
+      const items = (await unfinishedMeetings(backend, principal)).filter((x) => !seriesId || x.seriesId === seriesId);
+      res.json({ sig: unfinishedSignature(items) });
+    }),
+  );
 
-  router.get('/series', signedIn(deps, async (req, res, ctx) => {
-    const items = await readable(ctx.principal);
-    const error = seriesRefusal(seriesText(ctx.s.locale), q(req, 'error', 40));
-    const t = seriesText(ctx.s.locale);
-    sendPage(res, ctx, meetingText(ctx.s.locale).seriesListTitle, (
-      <>
-        <Notice kind="ok" text={q(req, 'deleted') ? t.deleted : q(req, 'left') ? t.left : null} />
-        <SeriesListView s={ctx.s} base={base} items={items} />
-        <NewSeriesForm s={ctx.s} base={base} viewer={ctx.viewer} error={error} />
-      </>
-    ));
-  }));
-  router.post('/series', form, signedIn(deps, async (req, res, ctx) => {
-    const b = (req.body ?? {}) as Record<string, string>;
-    try {
-      const { series } = await backend.call<{ series: { id: string } }>('series', ctx.principal, 'POST', '/series', { name: String(b.name ?? '').slice(0, 200), titleStyle: b.titleStyle === 'TOPIC' ? 'TOPIC' : 'SESSION' });
-      res.redirect(303, `${base}/series/${encodeURIComponent(series.id)}?done=1`);
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.status >= 500) throw err;
-      res.redirect(303, `${base}/series?error=${encodeURIComponent(err.code)}`);
-    }
-  }));
-  router.post('/series/:id/keyterms', form, signedIn(deps, async (req, res, ctx) => {
-    const b = (req.body ?? {}) as Record<string, string>;
-    const page = `${base}/series/${encodeURIComponent(String(req.params.id))}`;
-    const keyterms = String(b.keyterms ?? '').slice(0, 6000).split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
-    try {
-      await backend.call('series', ctx.principal, 'PUT', `/series/${encodeURIComponent(String(req.params.id))}/keyterms`, { keyterms, inheritAccountKeyterms: b.inherit === 'yes' });
-      res.redirect(303, `${page}?done=1#keyterms`);
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.status >= 500) throw err;
-      if (err.status === 404) return sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
-      res.redirect(303, `${page}?error=${encodeURIComponent(err.code)}#keyterms`);
-    }
-  }));
+  router.get(
+    '/series',
+    signedIn(deps, async (req, res, ctx) => {
+      const items = await readable(ctx.principal);
+      const error = seriesRefusal(seriesText(ctx.s.locale), q(req, 'error', 40));
+      const t = seriesText(ctx.s.locale);
+      sendPage(
+        res,
+        ctx,
+        meetingText(ctx.s.locale).seriesListTitle,
+        <>
+          <Notice kind="ok" text={q(req, 'deleted') ? t.deleted : q(req, 'left') ? t.left : null} />
+          <SeriesListView s={ctx.s} base={base} items={items} />
+          <NewSeriesForm s={ctx.s} base={base} viewer={ctx.viewer} error={error} />
+        </>,
+      );
+    }),
+  );
+  router.post(
+    '/series',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const b = (req.body ?? {}) as Record<string, string>;
+      try {
+        const { series } = await backend.call<{ series: { id: string } }>('series', ctx.principal, 'POST', '/series', {
+          name: String(b.name ?? '').slice(0, 200),
+          titleStyle: b.titleStyle === 'TOPIC' ? 'TOPIC' : 'SESSION',
+        });
+        res.redirect(303, `${base}/series/${encodeURIComponent(series.id)}?done=1`);
+      } catch (err) {
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        res.redirect(303, `${base}/series?error=${encodeURIComponent(err.code)}`);
+      }
+    }),
+  );
+  router.post(
+    '/series/:id/keyterms',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const b = (req.body ?? {}) as Record<string, string>;
+      const page = `${base}/series/${encodeURIComponent(String(req.params.id))}`;
+      const keyterms = String(b.keyterms ?? '')
+        .slice(0, 6000)
+        .split(/\r?\n/)
+        .map((x) => x.trim())
+        .filter(Boolean);
+      try {
+        await backend.call(
+          'series',
+          ctx.principal,
+          'PUT',
+          `/series/${encodeURIComponent(String(req.params.id))}/keyterms`,
+          { keyterms, inheritAccountKeyterms: b.inherit === 'yes' },
+        );
+        res.redirect(303, `${page}?done=1#keyterms`);
+      } catch (err) {
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        if (err.status === 404)
+          return sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
+        res.redirect(303, `${page}?error=${encodeURIComponent(err.code)}#keyterms`);
+      }
+    }),
+  );
 
   // The series `url` the API hands out: its meetings, for its owner and its members.
-  router.get('/series/:id', signedIn(deps, async (req, res, ctx) => {
-    const id = encodeURIComponent(String(req.params.id));
-    try {
-      const { series } = await backend.operation('getSeries', ctx.principal, { params: { id: String(req.params.id) } });
-      const { items } = await backend.call<{ items: ListedMeeting[] }>('recordings', ctx.principal, 'GET', `/recordings/ready?seriesId=${id}&limit=100`);
-      const listed: ListedSeries = { id: series.id, name: series.name, role: series.access, meetingCount: series.meetingCount };
-      const path = `${base}/series/${id}`;
-      const t = seriesText(ctx.s.locale);
-      if (q(req, 'tab') === 'ask') {
-        const meetings = Object.fromEntries(items.map((x) => [x.id, { title: x.displayTitle, url: `${base}/recordings/${encodeURIComponent(x.id)}` }]));
-        const panel = await askPanelOf(deps, ctx, req, 'series', series.id, { turns: [], speakers: [], audio: false, meetings });
-        return sendPage(res, ctx, series.name, (
+  router.get(
+    '/series/:id',
+    signedIn(deps, async (req, res, ctx) => {
+      const id = encodeURIComponent(String(req.params.id));
+      try {
+        const { series } = await backend.operation('getSeries', ctx.principal, {
+          params: { id: String(req.params.id) },
+        });
+        const { items } = await backend.call<{ items: ListedMeeting[] }>(
+          'recordings',
+          ctx.principal,
+          'GET',
+          `/recordings/ready?seriesId=${id}&limit=100`,
+        );
+        const listed: ListedSeries = {
+          id: series.id,
+          name: series.name,
+          role: series.access,
+          meetingCount: series.meetingCount,
+        };
+        const path = `${base}/series/${id}`;
+        const t = seriesText(ctx.s.locale);
+        if (q(req, 'tab') === 'ask') {
+          const meetings = Object.fromEntries(
+            items.map((x) => [x.id, { title: x.displayTitle, url: `${base}/recordings/${encodeURIComponent(x.id)}` }]),
+          );
+          const panel = await askPanelOf(deps, ctx, req, 'series', series.id, {
+            turns: [],
+            speakers: [],
+            audio: false,
+            meetings,
+          });
+          return sendPage(
+            res,
+            ctx,
+            series.name,
+            <>
+              <Tabs s={ctx.s} path={path} tab="ask" first={meetingText(ctx.s.locale).navMeetings} />
+              <AskTab s={ctx.s} a={askText(ctx.s.locale)} viewer={ctx.viewer} p={panel} series={true} />
+            </>,
+          );
+        }
+        const own =
+          series.access === 'owner'
+            ? await backend.call<{ keyterms: string[]; inheritAccountKeyterms: boolean }>(
+                'series',
+                ctx.principal,
+                'GET',
+                `/series/${id}/keyterms`,
+              )
+            : null;
+        const error = q(req, 'error', 40);
+        const emailError = q(req, 'emailError', 40);
+        const people = await backend.operation('appListSeriesMembers', ctx.principal, { params: { id: series.id } });
+        const emails = own
+          ? (await backend.operation('appGetSeriesEmailList', ctx.principal, { params: { id: series.id } })).emails
+          : [];
+        sendPage(
+          res,
+          ctx,
+          series.name,
           <>
-            <Tabs s={ctx.s} path={path} tab="ask" first={meetingText(ctx.s.locale).navMeetings} />
-            <AskTab s={ctx.s} a={askText(ctx.s.locale)} viewer={ctx.viewer} p={panel} series={true} />
-          </>
-        ));
+            <Notice kind="ok" text={q(req, 'done') ? t.saved : null} />
+            <Tabs s={ctx.s} path={path} tab="meeting" first={meetingText(ctx.s.locale).navMeetings} />
+            <SeriesPageView s={ctx.s} base={base} series={listed} items={items} />
+            <SeriesMembers
+              s={ctx.s}
+              viewer={ctx.viewer}
+              path={path}
+              owner={own !== null}
+              selfId={ctx.who.accountId}
+              members={people.members}
+              openInvites={people.invites.length}
+            />
+            {own ? (
+              <SeriesKeyterms
+                s={ctx.s}
+                viewer={ctx.viewer}
+                action={`${path}/keyterms`}
+                keyterms={own.keyterms}
+                inherit={own.inheritAccountKeyterms}
+                notice={null}
+                error={error ? t.GENERIC.replace('{code}', error.replace(/[^A-Z_]/g, '')) : null}
+              />
+            ) : null}
+            {own ? (
+              <SeriesEmailList
+                s={ctx.s}
+                viewer={ctx.viewer}
+                action={`${path}/email-list`}
+                emails={emails}
+                error={emailError ? t.GENERIC.replace('{code}', emailError.replace(/[^A-Z_]/g, '')) : null}
+              />
+            ) : null}
+            {own ? <DeleteSeries s={ctx.s} viewer={ctx.viewer} action={`${path}/delete`} /> : null}
+          </>,
+        );
+      } catch (err) {
+        if (!(err instanceof BackendError) || err.status !== 404) throw err;
+        sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
       }
-      const own = series.access === 'owner' ? await backend.call<{ keyterms: string[]; inheritAccountKeyterms: boolean }>('series', ctx.principal, 'GET', `/series/${id}/keyterms`) : null;
-      const error = q(req, 'error', 40);
-      const emailError = q(req, 'emailError', 40);
-      const people = await backend.operation('appListSeriesMembers', ctx.principal, { params: { id: series.id } });
-      const emails = own ? (await backend.operation('appGetSeriesEmailList', ctx.principal, { params: { id: series.id } })).emails : [];
-      sendPage(res, ctx, series.name, (
-        <>
-          <Notice kind="ok" text={q(req, 'done') ? t.saved : null} />
-          <Tabs s={ctx.s} path={path} tab="meeting" first={meetingText(ctx.s.locale).navMeetings} />
-          <SeriesPageView s={ctx.s} base={base} series={listed} items={items} />
-          <SeriesMembers s={ctx.s} viewer={ctx.viewer} path={path} owner={own !== null} selfId={ctx.who.accountId} members={people.members} openInvites={people.invites.length} />
-          {own ? <SeriesKeyterms s={ctx.s} viewer={ctx.viewer} action={`${path}/keyterms`} keyterms={own.keyterms} inherit={own.inheritAccountKeyterms} notice={null} error={error ? t.GENERIC.replace('{code}', error.replace(/[^A-Z_]/g, '')) : null} /> : null}
-          {own ? <SeriesEmailList s={ctx.s} viewer={ctx.viewer} action={`${path}/email-list`} emails={emails} error={emailError ? t.GENERIC.replace('{code}', emailError.replace(/[^A-Z_]/g, '')) : null} /> : null}
-          {own ? <DeleteSeries s={ctx.s} viewer={ctx.viewer} action={`${path}/delete`} /> : null}
-        </>
-      ));
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.status !== 404) throw err;
-      sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
-    }
-  }));
+    }),
+  );
   return router;
 }

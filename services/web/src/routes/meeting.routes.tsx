@@ -3,7 +3,14 @@ import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
 import { BackendError } from '../services/backend.client';
 import { meetingText, type MeetingMessages } from '../i18n/meeting-messages';
 import { NotFoundView, statusLabel, type MeetingStatus } from '../views/pages.views';
-import { DeletedView, MeetingPageView, type DigestSection, type MeetingPage, type Speaker, type Turn } from '../views/meeting.views';
+import {
+  DeletedView,
+  MeetingPageView,
+  type DigestSection,
+  type MeetingPage,
+  type Speaker,
+  type Turn,
+} from '../views/meeting.views';
 import { NamingView, type Voice } from '../views/naming.view';
 import { askPanelOf } from './ask.routes';
 
@@ -16,7 +23,14 @@ interface Sheet {
   segments: Turn[];
 }
 interface Bundle {
-  recording: { id: string; displayTitle: string; recordedAt: string; durationSeconds: number | null; series: { id: string; name: string } | null; access: 'owner' | 'member' };
+  recording: {
+    id: string;
+    displayTitle: string;
+    recordedAt: string;
+    durationSeconds: number | null;
+    series: { id: string; name: string } | null;
+    access: 'owner' | 'member';
+  };
   transcript: { speakers: Speaker[]; segments: Turn[] };
   digest: { content: DigestSection[] };
 }
@@ -24,7 +38,10 @@ interface Bundle {
 /** A refusal of the service as a message of the page (never a 500 for something the person can fix). */
 function refusal(m: MeetingMessages, code: string | undefined): string | null {
   if (!code) return null;
-  return ({ NOT_NAMING: m.errorNotNaming, NOT_READY: m.errorNotReady } as Record<string, string>)[code] ?? m.errorGenericAction;
+  return (
+    ({ NOT_NAMING: m.errorNotNaming, NOT_READY: m.errorNotReady } as Record<string, string>)[code] ??
+    m.errorGenericAction
+  );
 }
 
 /**
@@ -38,113 +55,191 @@ export function meetingRoutes(deps: PageDeps): Router {
   const form = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 });
   const idOf = (req: Request) => encodeURIComponent(String(req.params.id));
   const pageOf = (req: Request) => `${base}/recordings/${idOf(req)}`;
-  const notFound = (res: Response, ctx: Ctx) => sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
+  const notFound = (res: Response, ctx: Ctx) =>
+    sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
   const is404 = (err: unknown) => err instanceof BackendError && err.status === 404;
 
   /** The owner's view (the sheet, and the bundle once READY), else a joined series' member's (the bundle), else null. */
   async function load(ctx: SignedCtx, id: string): Promise<{ sheet: Sheet | null; bundle: Bundle | null } | null> {
-    const sheet = await backend.call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${id}/sheet`).catch((err) => {
-      if (is404(err)) return null;
-      throw err;
-    });
+    const sheet = await backend
+      .call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${id}/sheet`)
+      .catch((err) => {
+        if (is404(err)) return null;
+        throw err;
+      });
     if (sheet && sheet.recording.status !== 'READY') return { sheet, bundle: null };
-    const bundle = await backend.call<Bundle>('recordings', ctx.principal, 'GET', `/recordings/${id}/bundle`).catch((err) => {
-      if (is404(err) || (err instanceof BackendError && err.status === 409)) return null;
-      throw err;
-    });
+    const bundle = await backend
+      .call<Bundle>('recordings', ctx.principal, 'GET', `/recordings/${id}/bundle`)
+      .catch((err) => {
+        if (is404(err) || (err instanceof BackendError && err.status === 409)) return null;
+        throw err;
+      });
     return sheet || bundle ? { sheet, bundle } : null;
   }
 
-  router.get('/recordings/:id', signedIn(deps, async (req, res, ctx) => {
-    const found = await load(ctx, idOf(req));
-    if (!found) return notFound(res, ctx);
-    const { sheet, bundle } = found;
-    const m = meetingText(ctx.s.locale);
-    const ownedSeries = sheet
-      ? await backend
-          .call<{ items: { id: string; name: string; role: string }[] }>('series', ctx.principal, 'GET', '/series/readable')
-          .then((x) => x.items.filter((i) => i.role === 'owner'), () => [])
-      : [];
-    const status = sheet?.recording ?? { id: bundle!.recording.id, status: 'READY', title: bundle!.recording.displayTitle, naming: null, error: null };
-    const p: MeetingPage = {
-      status,
-      displayTitle: bundle?.recording.displayTitle ?? status.title,
-      recordedAt: bundle?.recording.recordedAt ?? sheet?.recording.recordedAt ?? null,
-      durationSeconds: bundle?.recording.durationSeconds ?? sheet?.recording.durationSeconds ?? null,
-      speakers: bundle?.transcript.speakers ?? sheet?.voices.map((v) => ({ label: v.label, name: v.name })) ?? [],
-      turns: bundle?.transcript.segments ?? sheet?.segments ?? [],
-      digest: bundle?.digest.content ?? null,
-      owner: sheet !== null,
-      series: bundle?.recording.series ?? null,
-      ownedSeries,
-      notice: q(req, 'done') ? m.saved : null,
-      error: null,
-      tab: 'meeting',
-      ask: null,
-      shares: null,
-    };
-    if (q(req, 'tab') === 'ask' && status.status === 'READY') {
-      p.tab = 'ask';
-      p.ask = await askPanelOf(deps, ctx, req, 'recordings', status.id, { turns: p.turns, speakers: p.speakers, audio: p.owner });
-    } else {
-      p.error = refusal(m, q(req, 'error'));
-      if (p.owner && status.status === 'READY') p.shares = await deps.shares.repo.ofMeeting(ctx.who.accountId, status.id);
-    }
-    sendPage(res, ctx, p.displayTitle ?? ctx.s.t.untitled, <MeetingPageView s={ctx.s} base={base} viewer={ctx.viewer} p={p} />);
-  }));
+  router.get(
+    '/recordings/:id',
+    signedIn(deps, async (req, res, ctx) => {
+      const found = await load(ctx, idOf(req));
+      if (!found) return notFound(res, ctx);
+      const { sheet, bundle } = found;
+      const m = meetingText(ctx.s.locale);
+      const ownedSeries = sheet
+        ? await backend
+            .call<{ items: { id: string; name: string; role: string }[] }>(
+              'series',
+              ctx.principal,
+              'GET',
+              '/series/readable',
+            )
+            .then(
+              (x) => x.items.filter((i) => i.role === 'owner'),
+              () => [],
+            )
+        : [];
+      const status = sheet?.recording ?? {
+        id: bundle!.recording.id,
+        status: 'READY',
+        title: bundle!.recording.displayTitle,
+        naming: null,
+        error: null,
+      };
+      const p: MeetingPage = {
+        status,
+        displayTitle: bundle?.recording.displayTitle ?? status.title,
+        recordedAt: bundle?.recording.recordedAt ?? sheet?.recording.recordedAt ?? null,
+        durationSeconds: bundle?.recording.durationSeconds ?? sheet?.recording.durationSeconds ?? null,
+        speakers: bundle?.transcript.speakers ?? sheet?.voices.map((v) => ({ label: v.label, name: v.name })) ?? [],
+        turns: bundle?.transcript.segments ?? sheet?.segments ?? [],
+        digest: bundle?.digest.content ?? null,
+        owner: sheet !== null,
+        series: bundle?.recording.series ?? null,
+        ownedSeries,
+        notice: q(req, 'done') ? m.saved : null,
+        error: null,
+        tab: 'meeting',
+        ask: null,
+        shares: null,
+      };
+      if (q(req, 'tab') === 'ask' && status.status === 'READY') {
+        p.tab = 'ask';
+        p.ask = await askPanelOf(deps, ctx, req, 'recordings', status.id, {
+          turns: p.turns,
+          speakers: p.speakers,
+          audio: p.owner,
+        });
+      } else {
+        p.error = refusal(m, q(req, 'error'));
+        if (p.owner && status.status === 'READY')
+          p.shares = await deps.shares.repo.ofMeeting(ctx.who.accountId, status.id);
+      }
+      sendPage(
+        res,
+        ctx,
+        p.displayTitle ?? ctx.s.t.untitled,
+        <MeetingPageView s={ctx.s} base={base} viewer={ctx.viewer} p={p} />,
+      );
+    }),
+  );
 
   // naming.url: the sheet at NAMING; opened after the meeting moved on, it just opens the meeting.
-  router.get('/recordings/:id/naming', signedIn(deps, async (req, res, ctx) => {
-    const sheet = await backend.call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${idOf(req)}/sheet`).catch((err) => {
-      if (is404(err)) return null;
-      throw err;
-    });
-    if (!sheet) return notFound(res, ctx);
-    const status = sheet.recording.status;
-    // Before the transcript, the sheet waits (and follows the meeting); after NAMING, the meeting.
-    if (status !== 'NAMING' && status !== 'QUEUED' && status !== 'TRANSCRIBING') return res.redirect(303, pageOf(req));
-    const error = refusal(meetingText(ctx.s.locale), q(req, 'error'));
-    const live = status === 'NAMING' ? null : { status, label: statusLabel(ctx.s.t, status), url: `${pageOf(req)}/status.json` };
-    sendPage(res, ctx, ctx.s.t.namingTitle, <NamingView s={ctx.s} base={base} viewer={ctx.viewer} id={sheet.recording.id} voices={sheet.voices} error={error} live={live} />);
-  }));
+  router.get(
+    '/recordings/:id/naming',
+    signedIn(deps, async (req, res, ctx) => {
+      const sheet = await backend
+        .call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${idOf(req)}/sheet`)
+        .catch((err) => {
+          if (is404(err)) return null;
+          throw err;
+        });
+      if (!sheet) return notFound(res, ctx);
+      const status = sheet.recording.status;
+      // Before the transcript, the sheet waits (and follows the meeting); after NAMING, the meeting.
+      if (status !== 'NAMING' && status !== 'QUEUED' && status !== 'TRANSCRIBING')
+        return res.redirect(303, pageOf(req));
+      const error = refusal(meetingText(ctx.s.locale), q(req, 'error'));
+      const live =
+        status === 'NAMING' ? null : { status, label: statusLabel(ctx.s.t, status), url: `${pageOf(req)}/status.json` };
+      sendPage(
+        res,
+        ctx,
+        ctx.s.t.namingTitle,
+        <NamingView
+          s={ctx.s}
+          base={base}
+          viewer={ctx.viewer}
+          id={sheet.recording.id}
+          voices={sheet.voices}
+          error={error}
+          live={live}
+        />,
+      );
+    }),
+  );
 
   // The live status the page's script polls while the meeting is in progress.
-  router.get('/recordings/:id/status.json', signedIn(deps, async (req, res, ctx) => {
-    try {
-      const s = await backend.call<MeetingStatus>('recordings', ctx.principal, 'GET', `/recordings/${idOf(req)}/status`);
-      res.json({ status: s.status, label: statusLabel(ctx.s.t, s.status) });
-    } catch (err) {
-      if (!is404(err)) throw err;
-      res.status(404).json({ error: { code: 'NOT_FOUND' } });
-    }
-  }));
+  router.get(
+    '/recordings/:id/status.json',
+    signedIn(deps, async (req, res, ctx) => {
+      try {
+        const s = await backend.call<MeetingStatus>(
+          'recordings',
+          ctx.principal,
+          'GET',
+          `/recordings/${idOf(req)}/status`,
+        );
+        res.json({ status: s.status, label: statusLabel(ctx.s.t, s.status) });
+      } catch (err) {
+        if (!is404(err)) throw err;
+        res.status(404).json({ error: { code: 'NOT_FOUND' } });
+      }
+    }),
+  );
 
   // The audio (the owner's only), by range requests passed to the recordings service as they are.
-  router.get('/recordings/:id/audio', signedIn(deps, async (req, res, ctx) => {
-    const range = typeof req.headers.range === 'string' ? { range: req.headers.range } : undefined;
-    const up = await backend.raw('recordings', ctx.principal, `/internal/app/recordings/${idOf(req)}/audio`, range);
-    res.status(up.status);
-    for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges']) {
-      const v = up.headers.get(h);
-      if (v) res.setHeader(h, v);
-    }
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.send(Buffer.from(await up.arrayBuffer()));
-  }));
+  router.get(
+    '/recordings/:id/audio',
+    signedIn(deps, async (req, res, ctx) => {
+      const range = typeof req.headers.range === 'string' ? { range: req.headers.range } : undefined;
+      const up = await backend.raw('recordings', ctx.principal, `/internal/app/recordings/${idOf(req)}/audio`, range);
+      res.status(up.status);
+      for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges']) {
+        const v = up.headers.get(h);
+        if (v) res.setHeader(h, v);
+      }
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.send(Buffer.from(await up.arrayBuffer()));
+    }),
+  );
 
   for (const format of ['md', 'json'] as const) {
-    router.get(`/recordings/:id/bundle.${format}`, signedIn(deps, async (req, res, ctx) => {
-      const up = await backend.raw('recordings', ctx.principal, `/recordings/${idOf(req)}/bundle${format === 'md' ? '?format=markdown' : ''}`);
-      if (up.status === 404) return notFound(res, ctx);
-      if (!up.ok) return res.redirect(303, `${pageOf(req)}?error=NOT_READY`);
-      res.setHeader('Content-Type', up.headers.get('content-type') ?? 'application/octet-stream');
-      res.setHeader('Content-Disposition', `attachment; filename="meeting-${String(req.params.id).replace(/[^\w-]/g, '')}.${format}"`);
-      res.send(Buffer.from(await up.arrayBuffer()));
-    }));
+    router.get(
+      `/recordings/:id/bundle.${format}`,
+      signedIn(deps, async (req, res, ctx) => {
+        const up = await backend.raw(
+          'recordings',
+          ctx.principal,
+          `/recordings/${idOf(req)}/bundle${format === 'md' ? '?format=markdown' : ''}`,
+        );
+        if (up.status === 404) return notFound(res, ctx);
+        if (!up.ok) return res.redirect(303, `${pageOf(req)}?error=NOT_READY`);
+        res.setHeader('Content-Type', up.headers.get('content-type') ?? 'application/octet-stream');
+        res.setHeader(
+          'Content-Disposition',
+          `attachment; filename="meeting-${String(req.params.id).replace(/[^\w-]/g, '')}.${format}"`,
+        );
+        res.send(Buffer.from(await up.arrayBuffer()));
+      }),
+    );
   }
 
   /** A form's change: the service's own route; 404 as a missing page, a refusal back to the page with its message. */
-  const change = (method: string, path: (req: Request) => string, bodyOf: (b: Record<string, string>) => unknown, after: (req: Request) => string) =>
+  const change = (
+    method: string,
+    path: (req: Request) => string,
+    bodyOf: (b: Record<string, string>) => unknown,
+    after: (req: Request) => string,
+  ) =>
     signedIn(deps, async (req, res, ctx) => {
       const b = (req.body ?? {}) as Record<string, string>;
       try {
@@ -161,29 +256,105 @@ export function meetingRoutes(deps: PageDeps): Router {
   const saved = (req: Request) => `${pageOf(req)}?done=1`;
   const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : '');
 
-  router.post('/recordings/:id/title', form, change('PATCH', (r) => admin(r), (b) => ({ title: text(b.title, 200).trim() || null }), saved));
-  router.post('/recordings/:id/series', form, change('PATCH', (r) => admin(r), (b) => ({ seriesId: text(b.seriesId, 100) || null }), saved));
-  router.post('/recordings/:id/speakers', form, change('PUT', (r) => admin(r, '/speakers'), (b) => {
-    const names: Record<string, string> = {};
-    for (const [k, v] of Object.entries(b)) if (k.startsWith('name.') && typeof v === 'string') names[k.slice(5, 105)] = v.slice(0, 100);
-    return { names };
-  }, saved));
-  router.post('/recordings/:id/segments/:index', form, change('PATCH', (r) => admin(r, `/transcript/segments/${encodeURIComponent(String(r.params.index))}`), (b) => ({ text: text(b.text, 5000) }), (r) => `${saved(r)}#turn-${encodeURIComponent(String(r.params.index))}`));
-  router.post('/recordings/:id/regenerate', form, change('POST', (r) => admin(r, '/regenerate'), () => ({}), saved));
-  router.post('/recordings/:id/recheck', form, change('POST', (r) => admin(r, '/recheck'), () => ({}), saved));
-  router.post('/recordings/:id/restore', form, change('POST', (r) => admin(r, '/restore'), () => ({}), saved));
-  router.post('/recordings/:id/delete', form, signedIn(deps, async (req, res, ctx) => {
-    if ((req.body as Record<string, string> | undefined)?.confirm !== 'yes') return res.redirect(303, pageOf(req));
-    try {
-      await backend.call('recordings', ctx.principal, 'DELETE', admin(req));
-    } catch (err) {
-      if (is404(err)) return notFound(res, ctx);
-      throw err;
-    }
-    res.redirect(303, `${pageOf(req)}/deleted`);
-  }));
-  router.get('/recordings/:id/deleted', signedIn(deps, async (req, res, ctx) => {
-    sendPage(res, ctx, meetingText(ctx.s.locale).deletedTitle, <DeletedView s={ctx.s} base={base} viewer={ctx.viewer} id={String(req.params.id)} />);
-  }));
+  router.post(
+    '/recordings/:id/title',
+    form,
+    change(
+      'PATCH',
+      (r) => admin(r),
+      (b) => ({ title: text(b.title, 200).trim() || null }),
+      saved,
+    ),
+  );
+  router.post(
+    '/recordings/:id/series',
+    form,
+    change(
+      'PATCH',
+      (r) => admin(r),
+      (b) => ({ seriesId: text(b.seriesId, 100) || null }),
+      saved,
+    ),
+  );
+  router.post(
+    '/recordings/:id/speakers',
+    form,
+    change(
+      'PUT',
+      (r) => admin(r, '/speakers'),
+      (b) => {
+        const names: Record<string, string> = {};
+        for (const [k, v] of Object.entries(b))
+          if (k.startsWith('name.') && typeof v === 'string') names[k.slice(5, 105)] = v.slice(0, 100);
+        return { names };
+      },
+      saved,
+    ),
+  );
+  router.post(
+    '/recordings/:id/segments/:index',
+    form,
+    change(
+      'PATCH',
+      (r) => admin(r, `/transcript/segments/${encodeURIComponent(String(r.params.index))}`),
+      (b) => ({ text: text(b.text, 5000) }),
+      (r) => `${saved(r)}#turn-${encodeURIComponent(String(r.params.index))}`,
+    ),
+  );
+  router.post(
+    '/recordings/:id/regenerate',
+    form,
+    change(
+      'POST',
+      (r) => admin(r, '/regenerate'),
+      () => ({}),
+      saved,
+    ),
+  );
+  router.post(
+    '/recordings/:id/recheck',
+    form,
+    change(
+      'POST',
+      (r) => admin(r, '/recheck'),
+      () => ({}),
+      saved,
+    ),
+  );
+  router.post(
+    '/recordings/:id/restore',
+    form,
+    change(
+      'POST',
+      (r) => admin(r, '/restore'),
+      () => ({}),
+      saved,
+    ),
+  );
+  router.post(
+    '/recordings/:id/delete',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      if ((req.body as Record<string, string> | undefined)?.confirm !== 'yes') return res.redirect(303, pageOf(req));
+      try {
+        await backend.call('recordings', ctx.principal, 'DELETE', admin(req));
+      } catch (err) {
+        if (is404(err)) return notFound(res, ctx);
+        throw err;
+      }
+      res.redirect(303, `${pageOf(req)}/deleted`);
+    }),
+  );
+  router.get(
+    '/recordings/:id/deleted',
+    signedIn(deps, async (req, res, ctx) => {
+      sendPage(
+        res,
+        ctx,
+        meetingText(ctx.s.locale).deletedTitle,
+        <DeletedView s={ctx.s} base={base} viewer={ctx.viewer} id={String(req.params.id)} />,
+      );
+    }),
+  );
   return router;
 }

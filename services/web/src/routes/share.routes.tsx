@@ -22,63 +22,104 @@ export function shareRoutes(deps: PageDeps): Router {
   const router = Router();
   const { base, backend, shares } = deps;
   const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
-  const notFound = (res: Response, ctx: Ctx) => sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
+  const notFound = (res: Response, ctx: Ctx) =>
+    sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
   const idOf = (req: Request) => String(req.params.id);
   const pageOf = (req: Request) => `${base}/recordings/${encodeURIComponent(idOf(req))}`;
 
   /** The owner's ready meeting (the sheet route answers its owner only), else null. */
   const ownReady = async (principal: string, id: string) => {
-    const sheet = await backend.call<{ recording: { status: string } }>('recordings', principal, 'GET', `/internal/app/recordings/${encodeURIComponent(id)}/sheet`).catch((err: unknown) => {
-      if (err instanceof BackendError && err.status === 404) return null;
-      throw err;
-    });
+    const sheet = await backend
+      .call<{ recording: { status: string } }>(
+        'recordings',
+        principal,
+        'GET',
+        `/internal/app/recordings/${encodeURIComponent(id)}/sheet`,
+      )
+      .catch((err: unknown) => {
+        if (err instanceof BackendError && err.status === 404) return null;
+        throw err;
+      });
     return sheet?.recording.status === 'READY';
   };
 
-  router.post('/recordings/:id/shares', form, signedIn(deps, async (req, res, ctx) => {
-    if (!(await ownReady(ctx.principal, idOf(req)))) return notFound(res, ctx);
-    const b = (req.body ?? {}) as Record<string, string>;
-    const expiry: ShareExpiry = Object.hasOwn(SHARE_EXPIRIES, b.expiry ?? '') ? (b.expiry as ShareExpiry) : '7';
-    const { secret } = await shares.create(ctx.who.accountId, idOf(req), b.audio === 'yes', expiry);
-    sendPage(res, ctx, shareText(ctx.s.locale).shareCreatedTitle, <ShareCreatedView s={ctx.s} url={`${deps.appUrl}/s/${secret}`} back={`${pageOf(req)}#share`} />, 201);
-  }));
+  router.post(
+    '/recordings/:id/shares',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      if (!(await ownReady(ctx.principal, idOf(req)))) return notFound(res, ctx);
+      const b = (req.body ?? {}) as Record<string, string>;
+      const expiry: ShareExpiry = Object.hasOwn(SHARE_EXPIRIES, b.expiry ?? '') ? (b.expiry as ShareExpiry) : '7';
+      const { secret } = await shares.create(ctx.who.accountId, idOf(req), b.audio === 'yes', expiry);
+      sendPage(
+        res,
+        ctx,
+        shareText(ctx.s.locale).shareCreatedTitle,
+        <ShareCreatedView s={ctx.s} url={`${deps.appUrl}/s/${secret}`} back={`${pageOf(req)}#share`} />,
+        201,
+      );
+    }),
+  );
 
-  router.post('/recordings/:id/shares/:shareId/revoke', form, signedIn(deps, async (req, res, ctx) => {
-    if (!(await shares.repo.revoke(ctx.who.accountId, idOf(req), String(req.params.shareId)))) return notFound(res, ctx);
-    res.redirect(303, `${pageOf(req)}?done=1#share`);
-  }));
+  router.post(
+    '/recordings/:id/shares/:shareId/revoke',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      if (!(await shares.repo.revoke(ctx.who.accountId, idOf(req), String(req.params.shareId))))
+        return notFound(res, ctx);
+      res.redirect(303, `${pageOf(req)}?done=1#share`);
+    }),
+  );
 
-  router.get('/s/:secret', anyone(deps, async (req, res, ctx) => {
-    const open = await shares.open(String(req.params.secret));
-    const bundle = open
-      ? await backend.call<SharedBundle>('recordings', open.principal, 'GET', `/recordings/${encodeURIComponent(open.link.recordingId)}/bundle`).catch((err: unknown) => {
-          if (err instanceof BackendError && err.status < 500) return null;
-          throw err;
-        })
-      : null;
-    res.setHeader('X-Robots-Tag', 'noindex, nofollow');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    if (!open || !bundle) return notFound(res, ctx);
-    const r = bundle.recording;
-    sendPage(res, ctx, r.title ?? shareText(ctx.s.locale).sharedTitle, (
-      <SharedMeetingView
-        s={ctx.s}
-        recordedAt={r.recordedAt}
-        durationSeconds={r.durationSeconds}
-        digest={bundle.digest.content}
-        speakers={bundle.transcript.speakers}
-        turns={bundle.transcript.segments}
-        audio={open.link.includeAudio ? `${base}/s/${String(req.params.secret)}/audio` : null}
-      />
-    ));
-  }));
+  router.get(
+    '/s/:secret',
+    anyone(deps, async (req, res, ctx) => {
+      const open = await shares.open(String(req.params.secret));
+      const bundle = open
+        ? await backend
+            .call<SharedBundle>(
+              'recordings',
+              open.principal,
+              'GET',
+              `/recordings/${encodeURIComponent(open.link.recordingId)}/bundle`,
+            )
+            .catch((err: unknown) => {
+              if (err instanceof BackendError && err.status < 500) return null;
+              throw err;
+            })
+        : null;
+      res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      if (!open || !bundle) return notFound(res, ctx);
+      const r = bundle.recording;
+      sendPage(
+        res,
+        ctx,
+        r.title ?? shareText(ctx.s.locale).sharedTitle,
+        <SharedMeetingView
+          s={ctx.s}
+          recordedAt={r.recordedAt}
+          durationSeconds={r.durationSeconds}
+          digest={bundle.digest.content}
+          speakers={bundle.transcript.speakers}
+          turns={bundle.transcript.segments}
+          audio={open.link.includeAudio ? `${base}/s/${String(req.params.secret)}/audio` : null}
+        />,
+      );
+    }),
+  );
 
   router.get('/s/:secret/audio', async (req, res, next) => {
     try {
       const open = await shares.open(String(req.params.secret));
       if (!open || !open.link.includeAudio) return void res.status(404).type('text/plain').send('Not Found');
       const range = typeof req.headers.range === 'string' ? { range: req.headers.range } : undefined;
-      const up = await backend.raw('recordings', open.principal, `/internal/app/recordings/${encodeURIComponent(open.link.recordingId)}/audio`, range);
+      const up = await backend.raw(
+        'recordings',
+        open.principal,
+        `/internal/app/recordings/${encodeURIComponent(open.link.recordingId)}/audio`,
+        range,
+      );
       res.status(up.status);
       for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges']) {
         const v = up.headers.get(h);

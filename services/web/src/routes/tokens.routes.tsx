@@ -9,8 +9,15 @@ import type { Messages } from '../i18n/messages';
 function draftOf(req: Request): TokenDraft {
   const b = (req.body ?? {}) as Record<string, unknown>;
   const one = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : '');
-  const scopes = (Array.isArray(b.scopes) ? b.scopes : [b.scopes]).filter((x): x is string => typeof x === 'string').slice(0, 20);
-  return { name: one(b.name, 101).trim(), scopes, expiresInDays: one(b.expiresInDays, 10), dailyMinuteCap: one(b.dailyMinuteCap, 20).trim() };
+  const scopes = (Array.isArray(b.scopes) ? b.scopes : [b.scopes])
+    .filter((x): x is string => typeof x === 'string')
+    .slice(0, 20);
+  return {
+    name: one(b.name, 101).trim(),
+    scopes,
+    expiresInDays: one(b.expiresInDays, 10),
+    dailyMinuteCap: one(b.dailyMinuteCap, 20).trim(),
+  };
 }
 
 /** The API's body for a draft, or the message of what is wrong with it. */
@@ -36,44 +43,78 @@ export function tokensRoutes(deps: PageDeps): Router {
   const { base, backend } = deps;
   const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
 
-  const show = async (res: express.Response, ctx: Ctx & { principal: string }, over: Partial<TokensPageData>, status = 200) => {
+  const show = async (
+    res: express.Response,
+    ctx: Ctx & { principal: string },
+    over: Partial<TokensPageData>,
+    status = 200,
+  ) => {
     const [{ account }, { tokens }] = await Promise.all([
       backend.operation('appGetAccess', ctx.principal),
       backend.operation('appListTokens', ctx.principal),
     ]);
-    const d: TokensPageData = { developerMode: account.developerMode, switches: account.switches, tokens, draft: EMPTY_DRAFT, error: null, notice: null, created: null, ...over };
+    const d: TokensPageData = {
+      developerMode: account.developerMode,
+      switches: account.switches,
+      tokens,
+      draft: EMPTY_DRAFT,
+      error: null,
+      notice: null,
+      created: null,
+      ...over,
+    };
     res.setHeader('Cache-Control', 'no-store');
     sendPage(res, ctx, ctx.s.t.tokensTitle, <TokensView s={ctx.s} base={base} viewer={ctx.viewer} d={d} />, status);
   };
 
-  router.get('/tokens', signedIn(deps, async (req, res, ctx) => {
-    await show(res, ctx, { notice: q(req, 'done') === 'revoked' ? ctx.s.t.revoked : null });
-  }));
-  router.post('/tokens', form, signedIn(deps, async (req, res, ctx) => {
-    const draft = draftOf(req);
-    const asked = requestOf(draft, ctx.s.t);
-    if ('error' in asked) return show(res, ctx, { draft, error: asked.error }, 400);
-    try {
-      const made = await backend.operation('appCreateToken', ctx.principal, { body: asked.body });
-      await show(res, ctx, { created: { name: made.token.name, value: made.value } }, 201);
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.status >= 500) throw err;
-      const error = err.code === 'SCOPE_UNAVAILABLE' ? ctx.s.t.errorScopeUnavailable : err.code === 'VALIDATION' ? ctx.s.t.errorTokenLimit : ctx.s.t.errorGeneric;
-      await show(res, ctx, { draft, error }, 400);
-    }
-  }));
-  router.post('/tokens/:id/revoke', form, signedIn(deps, async (req, res, ctx) => {
-    try {
-      await backend.operation('appRevokeToken', ctx.principal, { params: { id: String(req.params.id) } });
-    } catch (err) {
-      if (!(err instanceof BackendError) || err.code !== 'NOT_FOUND') throw err;
-    }
-    res.redirect(303, `${base}/tokens?done=revoked`);
-  }));
-  router.post('/developer-mode', form, signedIn(deps, async (req, res, ctx) => {
-    const on = (req.body as Record<string, unknown>)?.on === 'true';
-    await backend.operation('appSetDeveloperMode', ctx.principal, { body: { on } });
-    res.redirect(303, `${base}/tokens`);
-  }));
+  router.get(
+    '/tokens',
+    signedIn(deps, async (req, res, ctx) => {
+      await show(res, ctx, { notice: q(req, 'done') === 'revoked' ? ctx.s.t.revoked : null });
+    }),
+  );
+  router.post(
+    '/tokens',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const draft = draftOf(req);
+      const asked = requestOf(draft, ctx.s.t);
+      if ('error' in asked) return show(res, ctx, { draft, error: asked.error }, 400);
+      try {
+        const made = await backend.operation('appCreateToken', ctx.principal, { body: asked.body });
+        await show(res, ctx, { created: { name: made.token.name, value: made.value } }, 201);
+      } catch (err) {
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        const error =
+          err.code === 'SCOPE_UNAVAILABLE'
+            ? ctx.s.t.errorScopeUnavailable
+            : err.code === 'VALIDATION'
+              ? ctx.s.t.errorTokenLimit
+              : ctx.s.t.errorGeneric;
+        await show(res, ctx, { draft, error }, 400);
+      }
+    }),
+  );
+  router.post(
+    '/tokens/:id/revoke',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      try {
+        await backend.operation('appRevokeToken', ctx.principal, { params: { id: String(req.params.id) } });
+      } catch (err) {
+        if (!(err instanceof BackendError) || err.code !== 'NOT_FOUND') throw err;
+      }
+      res.redirect(303, `${base}/tokens?done=revoked`);
+    }),
+  );
+  router.post(
+    '/developer-mode',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const on = (req.body as Record<string, unknown>)?.on === 'true';
+      await backend.operation('appSetDeveloperMode', ctx.principal, { body: { on } });
+      res.redirect(303, `${base}/tokens`);
+    }),
+  );
   return router;
 }

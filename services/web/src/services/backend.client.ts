@@ -1,4 +1,11 @@
-import { operationOf, pathOf, serviceOf, type OperationId, type OperationInput, type OperationOutput } from '@mm/contract';
+import {
+  operationOf,
+  pathOf,
+  serviceOf,
+  type OperationId,
+  type OperationInput,
+  type OperationOutput,
+} from '@mm/contract';
 import { PRINCIPAL_HEADER } from '@mm/http';
 
 /** What a call of an operation sends: its path parameters, query and body as the contract types them. */
@@ -24,13 +31,26 @@ export class BackendError extends Error {
  * rule of its own; it shows what they answer.
  */
 export class Backend {
-  constructor(private readonly urls: { gateway: string; recordings: string; series: string; account: string; ask: string; events: string }) {}
+  constructor(
+    private readonly urls: {
+      gateway: string;
+      recordings: string;
+      series: string;
+      account: string;
+      ask: string;
+      events: string;
+    },
+  ) {}
 
   /**
    * One operation of the contract's tables, by its operationId: the service, method and path come
    * from the table (the app spells none), the answer is typed as the operation's output.
    */
-  operation<Op extends OperationId>(operationId: Op, principal: string, input: CallInput<Op> = {}): Promise<OperationOutput<Op>> {
+  operation<Op extends OperationId>(
+    operationId: Op,
+    principal: string,
+    input: CallInput<Op> = {},
+  ): Promise<OperationOutput<Op>> {
     const op = operationOf(operationId);
     const service = serviceOf(operationId);
     const query = new URLSearchParams();
@@ -39,10 +59,21 @@ export class Backend {
     return this.call<OperationOutput<Op>>(service, principal, op.method.toUpperCase(), path, input.body);
   }
 
-  async call<T>(service: keyof Backend['urls'], principal: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async call<T>(
+    service: keyof Backend['urls'],
+    principal: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     const res = await fetch(`${this.urls[service]}${path}`, {
       method,
-      headers: { ...headers, [PRINCIPAL_HEADER]: principal, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...headers,
+        [PRINCIPAL_HEADER]: principal,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
     });
@@ -73,7 +104,15 @@ export class Backend {
   }
 
   /** The service's answer as it is (audio, Markdown): the caller passes its status, headers and body on. */
-  raw(service: keyof Backend['urls'], principal: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${this.urls[service]}${path}`, { headers: { [PRINCIPAL_HEADER]: principal, ...headers }, signal: AbortSignal.timeout(60_000) });
+  raw(
+    service: keyof Backend['urls'],
+    principal: string,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    return fetch(`${this.urls[service]}${path}`, {
+      headers: { [PRINCIPAL_HEADER]: principal, ...headers },
+      signal: AbortSignal.timeout(60_000),
+    });
   }
 }

@@ -30,7 +30,12 @@ export class ShareLinks {
     return createHmac('sha256', this.hashKey).update(secret).digest('base64url');
   }
 
-  async create(accountId: string, recordingId: string, includeAudio: boolean, expiry: ShareExpiry): Promise<{ secret: string; link: ShareLink }> {
+  async create(
+    accountId: string,
+    recordingId: string,
+    includeAudio: boolean,
+    expiry: ShareExpiry,
+  ): Promise<{ secret: string; link: ShareLink }> {
     const secret = randomBytes(32).toString('base64url');
     const days = SHARE_EXPIRIES[expiry];
     const link = await this.repo.insert({

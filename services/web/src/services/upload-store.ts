@@ -67,7 +67,8 @@ export class UploadStore {
       // The oldest open upload of the account makes way (a tab closed mid-upload leaves one behind).
       const dated = await Promise.all(mine.map(async (n) => ({ n, at: (await stat(path.join(this.dir, n))).mtimeMs })));
       dated.sort((a, b) => a.at - b.at);
-      for (const { n } of dated.slice(0, mine.length - OPEN_PER_ACCOUNT + 1)) await rm(path.join(this.dir, n), { recursive: true, force: true });
+      for (const { n } of dated.slice(0, mine.length - OPEN_PER_ACCOUNT + 1))
+        await rm(path.join(this.dir, n), { recursive: true, force: true });
     }
     const id = randomBytes(16).toString('base64url');
     const folder = this.folder(accountId, id);
@@ -96,8 +97,10 @@ export class UploadStore {
     const file = path.join(this.folder(accountId, id), part);
     const held = (await stat(file)).size;
     // Only the next piece, or one already held (a retry): never a hole.
-    if (!Number.isInteger(offset) || offset < 0 || offset > held) throw new UploadRefusal(409, 'UPLOAD_OFFSET', { received: held });
-    if (offset + bytes.length > info.size) throw new UploadRefusal(413, part === 'audio' ? 'UPLOAD_TOO_LARGE' : 'ATTACHMENT_TOO_LARGE');
+    if (!Number.isInteger(offset) || offset < 0 || offset > held)
+      throw new UploadRefusal(409, 'UPLOAD_OFFSET', { received: held });
+    if (offset + bytes.length > info.size)
+      throw new UploadRefusal(413, part === 'audio' ? 'UPLOAD_TOO_LARGE' : 'ATTACHMENT_TOO_LARGE');
     const fh = await open(file, 'r+');
     try {
       await fh.write(bytes, 0, bytes.length, offset);
@@ -108,7 +111,10 @@ export class UploadStore {
   }
 
   /** The parts' files once every byte came, else a refusal naming what is missing. */
-  async complete(accountId: string, id: string): Promise<{ meta: UploadMeta; files: Partial<Record<UploadPart, string>> }> {
+  async complete(
+    accountId: string,
+    id: string,
+  ): Promise<{ meta: UploadMeta; files: Partial<Record<UploadPart, string>> }> {
     const meta = await this.meta(accountId, id);
     const files: Partial<Record<UploadPart, string>> = {};
     if (meta.result) return { meta, files };

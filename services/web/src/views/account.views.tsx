@@ -70,18 +70,34 @@ export function SettingsView({ s, base, viewer, notice, settings }: Props & { se
           </select>
         </label>
         <div class="check">
-          <input type="checkbox" id="summary-email" name="summaryEmailEnabled" value="true" checked={settings.summaryEmailEnabled} />
+          <input
+            type="checkbox"
+            id="summary-email"
+            name="summaryEmailEnabled"
+            value="true"
+            checked={settings.summaryEmailEnabled}
+          />
           <label for="summary-email">{s.t.summaryEmail}</label>
         </div>
         <div class="check">
-          <input type="checkbox" id="memory-learning" name="memoryLearningEnabled" value="true" checked={settings.memoryLearningEnabled} />
+          <input
+            type="checkbox"
+            id="memory-learning"
+            name="memoryLearningEnabled"
+            value="true"
+            checked={settings.memoryLearningEnabled}
+          />
           <label for="memory-learning">{s.t.memoryLearning}</label>
         </div>
         <label>
           {s.t.appLanguage}
           <select name="uiLocale">
-            <option value="en" selected={settings.uiLocale === 'en'} lang="en">English</option>
-            <option value="fa" selected={settings.uiLocale === 'fa'} lang="fa">فارسی</option>
+            <option value="en" selected={settings.uiLocale === 'en'} lang="en">
+              English
+            </option>
+            <option value="fa" selected={settings.uiLocale === 'fa'} lang="fa">
+              فارسی
+            </option>
           </select>
         </label>
         <button type="submit">{s.t.save}</button>
@@ -99,7 +115,9 @@ export function KeytermsView({ s, base, viewer, notice, error, text }: Props & {
       <PostForm viewer={viewer} action={`${base}/keyterms`} class="card stack">
         <label>
           {s.t.keyterms}
-          <textarea name="keyterms" rows={8} maxLength={6000} aria-describedby="keyterms-intro">{text}</textarea>
+          <textarea name="keyterms" rows={8} maxLength={6000} aria-describedby="keyterms-intro">
+            {text}
+          </textarea>
         </label>
         <button type="submit">{s.t.save}</button>
       </PostForm>
@@ -126,12 +144,16 @@ export function MemoryView({ s, base, viewer, notice, error, m }: Props & { m: M
           <PostForm viewer={viewer} action={`${base}/memory/${encodeURIComponent(item.id)}`} class="stack">
             <label>
               {s.t.note}
-              <textarea name="text" rows={3} maxLength={1000}>{item.text}</textarea>
+              <textarea name="text" rows={3} maxLength={1000}>
+                {item.text}
+              </textarea>
             </label>
             <button type="submit">{s.t.save}</button>
           </PostForm>
           <PostForm viewer={viewer} action={`${base}/memory/${encodeURIComponent(item.id)}/delete`}>
-            <button type="submit" class="danger">{s.t.deleteNote}</button>
+            <button type="submit" class="danger">
+              {s.t.deleteNote}
+            </button>
           </PostForm>
         </section>
       ))}

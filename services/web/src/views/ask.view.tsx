@@ -36,11 +36,28 @@ export interface AskPanel {
 }
 
 /** A citation: seeks the page's player (meeting with audio), else opens the cited moment. */
-function Citation({ s, a, p, n, c }: { s: Speech; a: AskMessages; p: AskPanel; n: number; c: AskAnswer['citations'][number] }) {
+function Citation({
+  s,
+  a,
+  p,
+  n,
+  c,
+}: {
+  s: Speech;
+  a: AskMessages;
+  p: AskPanel;
+  n: number;
+  c: AskAnswer['citations'][number];
+}) {
   const time = clockOf(s, c.startMs);
   if (!c.recordingId && p.audio) {
     return (
-      <button type="button" class="link cite" data-seek={c.startMs} aria-label={a.f('citation', { n: s.number(n), time })}>
+      <button
+        type="button"
+        class="link cite"
+        data-seek={c.startMs}
+        aria-label={a.f('citation', { n: s.number(n), time })}
+      >
         [{s.number(n)}]
       </button>
     );
@@ -99,7 +116,19 @@ function CitedTurns({ s, a, p, answer }: { s: Speech; a: AskMessages; p: AskPane
 }
 
 /** The Ask tab: the quote, the question, then the earlier questions and answers, newest first. */
-export function AskTab({ s, a, viewer, p, series }: { s: Speech; a: AskMessages; viewer: Viewer; p: AskPanel; series: boolean }) {
+export function AskTab({
+  s,
+  a,
+  viewer,
+  p,
+  series,
+}: {
+  s: Speech;
+  a: AskMessages;
+  viewer: Viewer;
+  p: AskPanel;
+  series: boolean;
+}) {
   return (
     <section class="card" aria-labelledby="ask-h" id="ask">
       <h2 id="ask-h">{series ? a.askSeriesTitle : a.askTitle}</h2>

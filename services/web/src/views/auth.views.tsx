@@ -23,9 +23,19 @@ export function NewPasswordFields({ s }: { s: Speech }) {
     <>
       <label>
         {s.t.newPassword}
-        <input type="password" name="password" autocomplete="new-password" required minLength={10} maxLength={200} aria-describedby="password-hint" />
+        <input
+          type="password"
+          name="password"
+          autocomplete="new-password"
+          required
+          minLength={10}
+          maxLength={200}
+          aria-describedby="password-hint"
+        />
       </label>
-      <p id="password-hint" class="hint">{s.t.passwordHint}</p>
+      <p id="password-hint" class="hint">
+        {s.t.passwordHint}
+      </p>
       <label>
         {s.t.confirmPassword}
         <input type="password" name="confirm" autocomplete="new-password" required minLength={10} maxLength={200} />
@@ -58,7 +68,13 @@ export function SignInView({ s, base, error, next }: { s: Speech; base: string; 
 }
 
 /** The form of an invite or a reset link: a new password, twice. */
-export function SetPasswordView(props: { s: Speech; base: string; action: string; usable: boolean; error: string | null }) {
+export function SetPasswordView(props: {
+  s: Speech;
+  base: string;
+  action: string;
+  usable: boolean;
+  error: string | null;
+}) {
   const { s } = props;
   if (!props.usable) {
     return (

@@ -29,7 +29,13 @@ export function Csrf({ viewer }: { viewer: Viewer }) {
 }
 
 /** A form that changes something: POST, with the CSRF field. */
-export function PostForm(props: { viewer: Viewer; action: string; class?: string; label?: string; children: ComponentChildren }) {
+export function PostForm(props: {
+  viewer: Viewer;
+  action: string;
+  class?: string;
+  label?: string;
+  children: ComponentChildren;
+}) {
   return (
     <form method="post" action={props.action} class={props.class} aria-label={props.label}>
       <Csrf viewer={props.viewer} />
@@ -39,7 +45,14 @@ export function PostForm(props: { viewer: Viewer; action: string; class?: string
 }
 
 /** A delete form: the box to tick first (the browser will not send it unticked; the app checks too), then the button. */
-export function ConfirmedDelete(props: { viewer: Viewer; action: string; field: string; hint: string; confirm: string; button: string }) {
+export function ConfirmedDelete(props: {
+  viewer: Viewer;
+  action: string;
+  field: string;
+  hint: string;
+  confirm: string;
+  button: string;
+}) {
   return (
     <PostForm viewer={props.viewer} action={props.action} class="stack">
       <p class="hint">{props.hint}</p>
@@ -47,7 +60,9 @@ export function ConfirmedDelete(props: { viewer: Viewer; action: string; field: 
         <input type="checkbox" id={props.field} name="confirm" value="yes" required />
         <label for={props.field}>{props.confirm}</label>
       </div>
-      <button type="submit" class="danger">{props.button}</button>
+      <button type="submit" class="danger">
+        {props.button}
+      </button>
     </PostForm>
   );
 }
@@ -69,12 +84,18 @@ function LanguageSwitch({ s, viewer, base, here }: Pick<PageProps, 's' | 'viewer
       <PostForm viewer={viewer} action={`${base}/language`} class="inline" label={s.t.language}>
         <input type="hidden" name="locale" value={other} />
         <input type="hidden" name="back" value={here} />
-        <button type="submit" class="link" lang={other}>{s.t.switchToOther}</button>
+        <button type="submit" class="link" lang={other}>
+          {s.t.switchToOther}
+        </button>
       </PostForm>
     );
   }
   const sep = here.includes('?') ? '&' : '?';
-  return <a href={`${here.replace(/[?&]lang=\w+/, '')}${sep}lang=${other}`} lang={other} hreflang={other}>{s.t.switchToOther}</a>;
+  return (
+    <a href={`${here.replace(/[?&]lang=\w+/, '')}${sep}lang=${other}`} lang={other} hreflang={other}>
+      {s.t.switchToOther}
+    </a>
+  );
 }
 
 function Layout(props: PageProps) {
@@ -89,9 +110,13 @@ function Layout(props: PageProps) {
         <script src={`${base}/assets/app.js`} defer />
       </head>
       <body>
-        <a class="skip" href="#main">{s.t.skipToContent}</a>
+        <a class="skip" href="#main">
+          {s.t.skipToContent}
+        </a>
         <header class="top">
-          <a class="brand" href={`${base}/`}>{s.t.appName}</a>
+          <a class="brand" href={`${base}/`}>
+            {s.t.appName}
+          </a>
           {viewer.signedIn ? (
             <nav aria-label={s.t.navMain}>
               <a href={`${base}/`}>{s.t.navHome}</a>
@@ -106,7 +131,9 @@ function Layout(props: PageProps) {
               <a href={`${base}/profile`}>{s.t.navProfile}</a>
               <a href={`${base}/sessions`}>{s.t.navSessions}</a>
               <PostForm viewer={viewer} action={`${base}/sign-out`} class="inline">
-                <button type="submit" class="link">{s.t.signOut}</button>
+                <button type="submit" class="link">
+                  {s.t.signOut}
+                </button>
               </PostForm>
             </nav>
           ) : null}

@@ -86,7 +86,23 @@ export function MeetingList({ s, base, items }: { s: Speech; base: string; items
 }
 
 /** The meetings page: filters (series, kind, dates) and search across meetings, then the list. */
-export function MeetingsView({ s, base, f, series, items, next, unfinished }: { s: Speech; base: string; f: MeetingFilters; series: ListedSeries[]; items: ListedMeeting[]; next: string | null; unfinished: UnfinishedMeeting[] | null }) {
+export function MeetingsView({
+  s,
+  base,
+  f,
+  series,
+  items,
+  next,
+  unfinished,
+}: {
+  s: Speech;
+  base: string;
+  f: MeetingFilters;
+  series: ListedSeries[];
+  items: ListedMeeting[];
+  next: string | null;
+  unfinished: UnfinishedMeeting[] | null;
+}) {
   const m = meetingText(s.locale);
   return (
     <>
@@ -127,7 +143,14 @@ export function MeetingsView({ s, base, f, series, items, next, unfinished }: { 
         </label>
         <button type="submit">{m.filter}</button>
       </form>
-      {unfinished ? <Unfinished s={s} base={base} items={unfinished} live={`${base}/meetings/live.json${f.seriesId ? `?seriesId=${encodeURIComponent(f.seriesId)}` : ''}`} /> : null}
+      {unfinished ? (
+        <Unfinished
+          s={s}
+          base={base}
+          items={unfinished}
+          live={`${base}/meetings/live.json${f.seriesId ? `?seriesId=${encodeURIComponent(f.seriesId)}` : ''}`}
+        />
+      ) : null}
       {unfinished ? <h2>{m.finished}</h2> : null}
       <MeetingList s={s} base={base} items={items} />
       {next ? (
@@ -168,7 +191,17 @@ export function SeriesListView({ s, base, items }: { s: Speech; base: string; it
   );
 }
 
-export function SeriesPageView({ s, base, series, items }: { s: Speech; base: string; series: ListedSeries; items: ListedMeeting[] }) {
+export function SeriesPageView({
+  s,
+  base,
+  series,
+  items,
+}: {
+  s: Speech;
+  base: string;
+  series: ListedSeries;
+  items: ListedMeeting[];
+}) {
   const m = meetingText(s.locale);
   return (
     <>

@@ -55,7 +55,8 @@ export function clockOf(s: Speech, ms: number): string {
   return text.replace(/\d/g, (d) => s.number(Number(d)));
 }
 
-export const speakerName = (speakers: Speaker[], label: string) => speakers.find((x) => x.label === label)?.name ?? label;
+export const speakerName = (speakers: Speaker[], label: string) =>
+  speakers.find((x) => x.label === label)?.name ?? label;
 export const FINAL = ['READY', 'FAILED'];
 
 export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSection[] }) {
@@ -80,7 +81,21 @@ export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSe
   );
 }
 
-function Transcript({ s, m, p, viewer, action, audio }: { s: Speech; m: MeetingMessages; p: MeetingPage; viewer: Viewer; action: string; audio: boolean }) {
+function Transcript({
+  s,
+  m,
+  p,
+  viewer,
+  action,
+  audio,
+}: {
+  s: Speech;
+  m: MeetingMessages;
+  p: MeetingPage;
+  viewer: Viewer;
+  action: string;
+  audio: boolean;
+}) {
   const editable = p.owner && p.status.status === 'READY';
   return (
     <section class="card" aria-labelledby="transcript-h">
@@ -93,7 +108,13 @@ function Transcript({ s, m, p, viewer, action, audio }: { s: Speech; m: MeetingM
                 <bdi>{speakerName(p.speakers, t.speaker)}</bdi>
               </strong>
               {audio ? (
-                <button type="button" class="link seek" data-seek={t.startMs} hidden aria-label={m.f('seekTo', { time: clockOf(s, t.startMs) })}>
+                <button
+                  type="button"
+                  class="link seek"
+                  data-seek={t.startMs}
+                  hidden
+                  aria-label={m.f('seekTo', { time: clockOf(s, t.startMs) })}
+                >
                   {clockOf(s, t.startMs)}
                 </button>
               ) : null}
@@ -121,7 +142,17 @@ function Transcript({ s, m, p, viewer, action, audio }: { s: Speech; m: MeetingM
   );
 }
 
-function OwnerActions({ m, p, viewer, action }: { m: MeetingMessages; p: MeetingPage; viewer: Viewer; action: string }) {
+function OwnerActions({
+  m,
+  p,
+  viewer,
+  action,
+}: {
+  m: MeetingMessages;
+  p: MeetingPage;
+  viewer: Viewer;
+  action: string;
+}) {
   const ready = p.status.status === 'READY';
   return (
     <section class="card" aria-labelledby="actions-h">
@@ -151,7 +182,9 @@ function OwnerActions({ m, p, viewer, action }: { m: MeetingMessages; p: Meeting
         <label>
           {m.moveSeries}
           <select name="seriesId">
-            <option value="" selected={!p.series}>{m.noSeries}</option>
+            <option value="" selected={!p.series}>
+              {m.noSeries}
+            </option>
             {p.ownedSeries.map((x) => (
               <option key={x.id} value={x.id} selected={p.series?.id === x.id}>
                 {x.name}
@@ -171,7 +204,14 @@ function OwnerActions({ m, p, viewer, action }: { m: MeetingMessages; p: Meeting
         <p class="hint">{m.checkAgainHint}</p>
         <button type="submit">{m.checkAgain}</button>
       </PostForm>
-      <ConfirmedDelete viewer={viewer} action={`${action}/delete`} field="confirm-delete" hint={m.deleteHint} confirm={m.deleteConfirm} button={m.deleteMeeting} />
+      <ConfirmedDelete
+        viewer={viewer}
+        action={`${action}/delete`}
+        field="confirm-delete"
+        hint={m.deleteHint}
+        confirm={m.deleteConfirm}
+        button={m.deleteMeeting}
+      />
     </section>
   );
 }
@@ -181,8 +221,12 @@ export function Tabs({ s, path, tab, first }: { s: Speech; path: string; tab: Me
   const a = askText(s.locale);
   return (
     <nav class="tabs" aria-label={a.tabs}>
-      <a href={path} aria-current={tab === 'meeting' ? 'page' : undefined}>{first ?? a.tabMeeting}</a>
-      <a href={`${path}?tab=ask`} aria-current={tab === 'ask' ? 'page' : undefined}>{a.tabAsk}</a>
+      <a href={path} aria-current={tab === 'meeting' ? 'page' : undefined}>
+        {first ?? a.tabMeeting}
+      </a>
+      <a href={`${path}?tab=ask`} aria-current={tab === 'ask' ? 'page' : undefined}>
+        {a.tabAsk}
+      </a>
     </nav>
   );
 }
@@ -238,17 +282,25 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
         ) : null}
       </dl>
       {live ? <p class="hint">{m.liveNote}</p> : null}
-      {p.status.status === 'FAILED' && p.status.error ? <p>{m.f('failedNote', { code: p.status.error.code })}</p> : null}
+      {p.status.status === 'FAILED' && p.status.error ? (
+        <p>{m.f('failedNote', { code: p.status.error.code })}</p>
+      ) : null}
       {p.owner && p.status.status === 'NAMING' ? (
         <p>
-          <a class="button" href={`${path}/naming`}>{m.namingOpen}</a>
+          <a class="button" href={`${path}/naming`}>
+            {m.namingOpen}
+          </a>
         </p>
       ) : null}
       {p.status.status === 'READY' ? (
         <p class="downloads">
           <span>{m.download}: </span>
-          <a href={`${path}/bundle.md`} download>{m.downloadMarkdown}</a>
-          <a href={`${path}/bundle.json`} download>{m.downloadJson}</a>
+          <a href={`${path}/bundle.md`} download>
+            {m.downloadMarkdown}
+          </a>
+          <a href={`${path}/bundle.json`} download>
+            {m.downloadJson}
+          </a>
         </p>
       ) : null}
       {p.status.status === 'READY' ? <Tabs s={s} path={path} tab={p.tab} /> : null}
@@ -258,9 +310,13 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
           <audio id="player" controls preload="metadata" src={`${path}/audio`} aria-label={m.playerLabel} />
         </section>
       ) : null}
-      {p.tab === 'ask' && p.ask ? <AskTab s={s} a={askText(s.locale)} viewer={viewer} p={p.ask} series={false} /> : null}
+      {p.tab === 'ask' && p.ask ? (
+        <AskTab s={s} a={askText(s.locale)} viewer={viewer} p={p.ask} series={false} />
+      ) : null}
       {p.tab === 'meeting' && p.digest ? <Digest m={m} sections={p.digest} /> : null}
-      {p.tab === 'meeting' && p.turns.length > 0 ? <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} /> : null}
+      {p.tab === 'meeting' && p.turns.length > 0 ? (
+        <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} />
+      ) : null}
       {p.tab === 'meeting' && p.shares ? <ShareSection s={s} viewer={viewer} action={path} links={p.shares} /> : null}
       {p.tab === 'meeting' && p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
     </>

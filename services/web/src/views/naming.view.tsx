@@ -15,7 +15,15 @@ export interface Voice {
  * `#t=start,end`, so a clip plays its own seconds without script), a name field (the service's
  * suggestion, names already given), "check again".
  */
-export function NamingView(props: { s: Speech; base: string; viewer: Viewer; id: string; voices: Voice[]; error: string | null; live: { status: string; label: string; url: string } | null }) {
+export function NamingView(props: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  id: string;
+  voices: Voice[];
+  error: string | null;
+  live: { status: string; label: string; url: string } | null;
+}) {
   const { s, base, viewer, id, voices, error, live } = props;
   const m = meetingText(s.locale);
   const path = `${base}/recordings/${encodeURIComponent(id)}`;
@@ -46,13 +54,24 @@ export function NamingView(props: { s: Speech; base: string; viewer: Viewer; id:
               {v.clips.map((c, i) => (
                 <li key={i}>
                   <span>{clockOf(s, c.startMs)}</span>
-                  <audio controls preload="none" src={`${path}/audio#t=${sec(c.startMs)},${sec(c.endMs)}`} aria-label={m.f('clip', { n: s.number(i + 1), label: v.label })} />
+                  <audio
+                    controls
+                    preload="none"
+                    src={`${path}/audio#t=${sec(c.startMs)},${sec(c.endMs)}`}
+                    aria-label={m.f('clip', { n: s.number(i + 1), label: v.label })}
+                  />
                 </li>
               ))}
             </ul>
             <label>
               {m.f('nameOf', { label: v.label })}
-              <input type="text" name={`name.${v.label}`} maxLength={100} value={v.name ?? v.suggestion ?? ''} autocomplete="off" />
+              <input
+                type="text"
+                name={`name.${v.label}`}
+                maxLength={100}
+                value={v.name ?? v.suggestion ?? ''}
+                autocomplete="off"
+              />
             </label>
             {v.suggestion ? <p class="hint">{m.f('suggestion', { name: v.suggestion })}</p> : null}
           </fieldset>
@@ -60,7 +79,9 @@ export function NamingView(props: { s: Speech; base: string; viewer: Viewer; id:
         <button type="submit">{m.saveNames}</button>
       </PostForm>
       <PostForm viewer={viewer} action={`${path}/recheck`} class="stack">
-        <button type="submit" class="danger">{m.checkAgainSheet}</button>
+        <button type="submit" class="danger">
+          {m.checkAgainSheet}
+        </button>
       </PostForm>
     </>
   );

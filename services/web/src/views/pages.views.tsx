@@ -26,7 +26,19 @@ export interface SessionItem {
   current: boolean;
 }
 
-export function SessionsView({ s, base, viewer, sessions, done }: { s: Speech; base: string; viewer: Viewer; sessions: SessionItem[]; done: boolean }) {
+export function SessionsView({
+  s,
+  base,
+  viewer,
+  sessions,
+  done,
+}: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  sessions: SessionItem[];
+  done: boolean;
+}) {
   return (
     <>
       <Notice kind="ok" text={done ? s.t.signedOutOthers : null} />

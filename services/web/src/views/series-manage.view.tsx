@@ -3,7 +3,17 @@ import { seriesText } from '../i18n/series-messages';
 import { Notice, PostForm, type Viewer } from './layout';
 
 /** The series list's form: a new series (name, how its meetings are titled). */
-export function NewSeriesForm({ s, base, viewer, error }: { s: Speech; base: string; viewer: Viewer; error: string | null }) {
+export function NewSeriesForm({
+  s,
+  base,
+  viewer,
+  error,
+}: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  error: string | null;
+}) {
   const t = seriesText(s.locale);
   return (
     <section class="card" aria-labelledby="new-series-h">
@@ -28,7 +38,23 @@ export function NewSeriesForm({ s, base, viewer, error }: { s: Speech; base: str
 }
 
 /** A series' keyterms (its owner's): one per line, and whether the account's apply too. */
-export function SeriesKeyterms({ s, viewer, action, keyterms, inherit, notice, error }: { s: Speech; viewer: Viewer; action: string; keyterms: string[]; inherit: boolean; notice: string | null; error: string | null }) {
+export function SeriesKeyterms({
+  s,
+  viewer,
+  action,
+  keyterms,
+  inherit,
+  notice,
+  error,
+}: {
+  s: Speech;
+  viewer: Viewer;
+  action: string;
+  keyterms: string[];
+  inherit: boolean;
+  notice: string | null;
+  error: string | null;
+}) {
   const t = seriesText(s.locale);
   return (
     <section class="card" aria-labelledby="series-keyterms-h" id="keyterms">

@@ -10,7 +10,15 @@ export interface SeriesMember {
 }
 
 /** A series' people: its members (the owner removes them, a member leaves) and the owner's invite button. */
-export function SeriesMembers(props: { s: Speech; viewer: Viewer; path: string; owner: boolean; selfId: string; members: SeriesMember[]; openInvites: number }) {
+export function SeriesMembers(props: {
+  s: Speech;
+  viewer: Viewer;
+  path: string;
+  owner: boolean;
+  selfId: string;
+  members: SeriesMember[];
+  openInvites: number;
+}) {
   const { s, viewer, path, owner, members } = props;
   const t = seriesText(s.locale);
   const fill = (text: string, v: Record<string, string>) => text.replace(/\{(\w+)\}/g, (m, k: string) => v[k] ?? m);
@@ -27,7 +35,11 @@ export function SeriesMembers(props: { s: Speech; viewer: Viewer; path: string; 
                 <bdi>{name}</bdi> <span class="hint">{fill(t.joinedOn, { date: s.date(m.joinedAt) })}</span>
               </span>
               {owner ? (
-                <PostForm viewer={viewer} action={`${path}/members/${encodeURIComponent(m.accountId)}/remove`} label={fill(t.removeLabel, { name })}>
+                <PostForm
+                  viewer={viewer}
+                  action={`${path}/members/${encodeURIComponent(m.accountId)}/remove`}
+                  label={fill(t.removeLabel, { name })}
+                >
                   <button type="submit" class="danger" aria-label={fill(t.removeLabel, { name })}>
                     {t.remove}
                   </button>
@@ -46,7 +58,9 @@ export function SeriesMembers(props: { s: Speech; viewer: Viewer; path: string; 
       ) : (
         <PostForm viewer={viewer} action={`${path}/members/${encodeURIComponent(props.selfId)}/remove`} class="stack">
           <p class="hint">{t.leaveHint}</p>
-          <button type="submit" class="danger">{t.leave}</button>
+          <button type="submit" class="danger">
+            {t.leave}
+          </button>
         </PostForm>
       )}
     </section>
@@ -56,11 +70,35 @@ export function SeriesMembers(props: { s: Speech; viewer: Viewer; path: string; 
 /** The invite link just made: shown once, to copy and send. */
 export function InviteCreatedView({ s, url, back }: { s: Speech; url: string; back: string }) {
   const t = seriesText(s.locale);
-  return <LinkCreated s={s} note={t.inviteCreated} label={t.inviteLink} field="invite-url" url={url} back={back} backText={t.backToSeries} />;
+  return (
+    <LinkCreated
+      s={s}
+      note={t.inviteCreated}
+      label={t.inviteLink}
+      field="invite-url"
+      url={url}
+      back={back}
+      backText={t.backToSeries}
+    />
+  );
 }
 
 /** What an invite link opens for a signed-in person: the series' name and a join button. */
-export function InviteView({ s, viewer, action, name, alreadyIn, seriesUrl }: { s: Speech; viewer: Viewer; action: string; name: string; alreadyIn: boolean; seriesUrl: string }) {
+export function InviteView({
+  s,
+  viewer,
+  action,
+  name,
+  alreadyIn,
+  seriesUrl,
+}: {
+  s: Speech;
+  viewer: Viewer;
+  action: string;
+  name: string;
+  alreadyIn: boolean;
+  seriesUrl: string;
+}) {
   const t = seriesText(s.locale);
   return (
     <section class="card stack">
@@ -80,7 +118,19 @@ export function InviteView({ s, viewer, action, name, alreadyIn, seriesUrl }: { 
 }
 
 /** The owner's email list of a series: one address per line. */
-export function SeriesEmailList({ s, viewer, action, emails, error }: { s: Speech; viewer: Viewer; action: string; emails: string[]; error: string | null }) {
+export function SeriesEmailList({
+  s,
+  viewer,
+  action,
+  emails,
+  error,
+}: {
+  s: Speech;
+  viewer: Viewer;
+  action: string;
+  emails: string[];
+  error: string | null;
+}) {
   const t = seriesText(s.locale);
   return (
     <section class="card" aria-labelledby="email-list-h" id="email-list">
@@ -106,7 +156,14 @@ export function DeleteSeries({ s, viewer, action }: { s: Speech; viewer: Viewer;
   return (
     <section class="card" aria-labelledby="delete-series-h" id="delete">
       <h2 id="delete-series-h">{t.deleteSeries}</h2>
-      <ConfirmedDelete viewer={viewer} action={action} field="confirm-delete-series" hint={t.deleteHint} confirm={t.deleteConfirm} button={t.deleteSeries} />
+      <ConfirmedDelete
+        viewer={viewer}
+        action={action}
+        field="confirm-delete-series"
+        hint={t.deleteHint}
+        confirm={t.deleteConfirm}
+        button={t.deleteSeries}
+      />
     </section>
   );
 }

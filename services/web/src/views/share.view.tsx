@@ -6,10 +6,21 @@ import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Tu
 import type { ShareLink } from '../db/share-link.repository';
 
 /** The owner's share section of a ready meeting: make a link (expiry, audio or not), the links made, revoke. */
-export function ShareSection({ s, viewer, action, links }: { s: Speech; viewer: Viewer; action: string; links: ShareLink[] }) {
+export function ShareSection({
+  s,
+  viewer,
+  action,
+  links,
+}: {
+  s: Speech;
+  viewer: Viewer;
+  action: string;
+  links: ShareLink[];
+}) {
   const t = shareText(s.locale);
   const now = Date.now();
-  const state = (l: ShareLink) => (l.revokedAt ? t.revoked : l.expiresAt && Date.parse(l.expiresAt) <= now ? t.expired : t.live);
+  const state = (l: ShareLink) =>
+    l.revokedAt ? t.revoked : l.expiresAt && Date.parse(l.expiresAt) <= now ? t.expired : t.live;
   return (
     <section class="card" aria-labelledby="share-h" id="share">
       <h2 id="share-h">{t.share}</h2>
@@ -56,8 +67,14 @@ export function ShareSection({ s, viewer, action, links }: { s: Speech; viewer: 
                   <td>{state(l)}</td>
                   <td>
                     {state(l) === t.live ? (
-                      <PostForm viewer={viewer} action={`${action}/shares/${encodeURIComponent(l.id)}/revoke`} class="inline">
-                        <button type="submit" class="danger">{t.revoke}</button>
+                      <PostForm
+                        viewer={viewer}
+                        action={`${action}/shares/${encodeURIComponent(l.id)}/revoke`}
+                        class="inline"
+                      >
+                        <button type="submit" class="danger">
+                          {t.revoke}
+                        </button>
                       </PostForm>
                     ) : null}
                   </td>
@@ -72,7 +89,23 @@ export function ShareSection({ s, viewer, action, links }: { s: Speech; viewer: 
 }
 
 /** After making a link (a share link, a series invite): the link, shown once, to copy, and the way back. */
-export function LinkCreated({ s, note, label, field, url, back, backText }: { s: Speech; note: string; label: string; field: string; url: string; back: string; backText: string }) {
+export function LinkCreated({
+  s,
+  note,
+  label,
+  field,
+  url,
+  back,
+  backText,
+}: {
+  s: Speech;
+  note: string;
+  label: string;
+  field: string;
+  url: string;
+  back: string;
+  backText: string;
+}) {
   return (
     <section class="card created" aria-labelledby={`${field}-note`}>
       <p id={`${field}-note`}>{note}</p>
@@ -92,11 +125,29 @@ export function LinkCreated({ s, note, label, field, url, back, backText }: { s:
 /** After making a share link. */
 export function ShareCreatedView({ s, url, back }: { s: Speech; url: string; back: string }) {
   const t = shareText(s.locale);
-  return <LinkCreated s={s} note={t.shareCreated} label={t.shareLink} field="share-url" url={url} back={back} backText={t.backToMeeting} />;
+  return (
+    <LinkCreated
+      s={s}
+      note={t.shareCreated}
+      label={t.shareLink}
+      field="share-url"
+      url={url}
+      back={back}
+      backText={t.backToMeeting}
+    />
+  );
 }
 
 /** What a share link shows: the meeting's date, length, digest and transcript, the audio if ticked; nothing of the account. */
-export function SharedMeetingView(props: { s: Speech; recordedAt: string; durationSeconds: number | null; digest: DigestSection[]; speakers: Speaker[]; turns: Turn[]; audio: string | null }) {
+export function SharedMeetingView(props: {
+  s: Speech;
+  recordedAt: string;
+  durationSeconds: number | null;
+  digest: DigestSection[];
+  speakers: Speaker[];
+  turns: Turn[];
+  audio: string | null;
+}) {
   const { s } = props;
   const t = shareText(s.locale);
   const m = meetingText(s.locale);

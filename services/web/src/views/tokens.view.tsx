@@ -19,7 +19,12 @@ export interface TokenDraft {
   dailyMinuteCap: string;
 }
 
-export const EMPTY_DRAFT: TokenDraft = { name: '', scopes: ['recordings:read'], expiresInDays: '90', dailyMinuteCap: '' };
+export const EMPTY_DRAFT: TokenDraft = {
+  name: '',
+  scopes: ['recordings:read'],
+  expiresInDays: '90',
+  dailyMinuteCap: '',
+};
 
 export interface TokensPageData {
   developerMode: boolean;
@@ -38,13 +43,30 @@ const GROUPS = [
   { key: 'groupAccount', prefix: 'account:' },
 ] as const;
 
-function ScopeBox({ s, scope, draft, switches }: { s: Speech; scope: Scope; draft: TokenDraft; switches: Record<Switch, boolean> }) {
+function ScopeBox({
+  s,
+  scope,
+  draft,
+  switches,
+}: {
+  s: Speech;
+  scope: Scope;
+  draft: TokenDraft;
+  switches: Record<Switch, boolean>;
+}) {
   const sw = SCOPE_SWITCH[scope];
   const off = sw !== undefined && !switches[sw];
   const id = `scope-${scope.replace(':', '-')}`;
   return (
     <div class="check">
-      <input type="checkbox" id={id} name="scopes" value={scope} checked={draft.scopes.includes(scope)} aria-describedby={off ? `${id}-off` : undefined} />
+      <input
+        type="checkbox"
+        id={id}
+        name="scopes"
+        value={scope}
+        checked={draft.scopes.includes(scope)}
+        aria-describedby={off ? `${id}-off` : undefined}
+      />
       <label for={id}>
         <code>{scope}</code>
       </label>
@@ -79,7 +101,15 @@ export function TokensView({ s, base, viewer, d }: { s: Speech; base: string; vi
             <bdi>{d.created.name}</bdi>
           </p>
           <div class="copyrow">
-            <input id="new-token" type="text" readOnly value={d.created.value} dir="ltr" aria-labelledby="created" spellcheck={false} />
+            <input
+              id="new-token"
+              type="text"
+              readOnly
+              value={d.created.value}
+              dir="ltr"
+              aria-labelledby="created"
+              spellcheck={false}
+            />
             <button type="button" data-copy="new-token" data-copied={s.t.copied} hidden>
               {s.t.copy}
             </button>
@@ -117,9 +147,21 @@ export function TokensView({ s, base, viewer, d }: { s: Speech; base: string; vi
           </label>
           <label>
             {s.t.dailyCap}
-            <input type="number" name="dailyMinuteCap" min={1} max={100000} step={1} inputMode="numeric" value={d.draft.dailyMinuteCap} aria-describedby="cap-hint" dir="ltr" />
+            <input
+              type="number"
+              name="dailyMinuteCap"
+              min={1}
+              max={100000}
+              step={1}
+              inputMode="numeric"
+              value={d.draft.dailyMinuteCap}
+              aria-describedby="cap-hint"
+              dir="ltr"
+            />
           </label>
-          <p id="cap-hint" class="hint">{s.t.dailyCapHint}</p>
+          <p id="cap-hint" class="hint">
+            {s.t.dailyCapHint}
+          </p>
           <button type="submit">{s.t.createToken}</button>
         </PostForm>
       </section>
@@ -150,7 +192,11 @@ export function TokensView({ s, base, viewer, d }: { s: Speech; base: string; vi
                     <td>{tok.expiresAt ? s.date(tok.expiresAt) : s.t.never}</td>
                     <td>{s.date(tok.createdAt)}</td>
                     <td>
-                      <PostForm viewer={viewer} action={`${base}/tokens/${encodeURIComponent(tok.id)}/revoke`} class="inline">
+                      <PostForm
+                        viewer={viewer}
+                        action={`${base}/tokens/${encodeURIComponent(tok.id)}/revoke`}
+                        class="inline"
+                      >
                         <button type="submit" class="danger" aria-label={`${s.t.revoke}: ${tok.name}`}>
                           {s.t.revoke}
                         </button>

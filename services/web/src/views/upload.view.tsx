@@ -14,10 +14,22 @@ export interface UploadLimits {
  * sends it in pieces with a progress bar and one Idempotency-Key per file, and shows the
  * service's refusal in the page (the words of `data-messages`, by the contract's code).
  */
-export function UploadView(props: { s: Speech; base: string; viewer: Viewer; series: { id: string; name: string }[]; kinds: readonly string[]; balance: number | null; limits: UploadLimits }) {
+export function UploadView(props: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  series: { id: string; name: string }[];
+  kinds: readonly string[];
+  balance: number | null;
+  limits: UploadLimits;
+}) {
   const { s, base, viewer, limits } = props;
   const u = uploadText(s.locale);
-  const messages = { ...u, UPLOAD_TOO_LARGE: u.UPLOAD_TOO_LARGE.replace('{mb}', s.number(limits.maxUploadMb)), RECORDING_TOO_LONG: u.RECORDING_TOO_LONG.replace('{minutes}', s.number(limits.maxRecordingMinutes)) };
+  const messages = {
+    ...u,
+    UPLOAD_TOO_LARGE: u.UPLOAD_TOO_LARGE.replace('{mb}', s.number(limits.maxUploadMb)),
+    RECORDING_TOO_LONG: u.RECORDING_TOO_LONG.replace('{minutes}', s.number(limits.maxRecordingMinutes)),
+  };
   return (
     <>
       <p>{u.uploadIntro}</p>
@@ -47,8 +59,12 @@ export function UploadView(props: { s: Speech; base: string; viewer: Viewer; ser
         <section class="card" aria-labelledby="record-h" id="recorder" hidden>
           <h2 id="record-h">{u.record}</h2>
           <div class="row">
-            <button type="button" id="record-start">{u.recordStart}</button>
-            <button type="button" id="record-stop" class="danger" disabled>{u.recordStop}</button>
+            <button type="button" id="record-start">
+              {u.recordStart}
+            </button>
+            <button type="button" id="record-stop" class="danger" disabled>
+              {u.recordStop}
+            </button>
             <span id="record-state" role="status" aria-live="polite" />
           </div>
         </section>
@@ -64,7 +80,9 @@ export function UploadView(props: { s: Speech; base: string; viewer: Viewer; ser
           {u.kind}
           <select name="kind">
             {props.kinds.map((k) => (
-              <option key={k} value={k}>{k}</option>
+              <option key={k} value={k}>
+                {k}
+              </option>
             ))}
           </select>
         </label>
@@ -73,7 +91,9 @@ export function UploadView(props: { s: Speech; base: string; viewer: Viewer; ser
           <select name="seriesId">
             <option value="">{u.noSeries}</option>
             {props.series.map((x) => (
-              <option key={x.id} value={x.id}>{x.name}</option>
+              <option key={x.id} value={x.id}>
+                {x.name}
+              </option>
             ))}
           </select>
         </label>
@@ -90,16 +110,24 @@ export function UploadView(props: { s: Speech; base: string; viewer: Viewer; ser
         </div>
         <p>
           <span>{u.price}: </span>
-          <output id="price" class="price" aria-live="polite">{u.priceUnknown}</output>
+          <output id="price" class="price" aria-live="polite">
+            {u.priceUnknown}
+          </output>
         </p>
-        {props.balance !== null ? <p class="hint" id="balance" data-minutes={props.balance}>{u.balance.replace('{minutes}', s.number(props.balance))}</p> : null}
+        {props.balance !== null ? (
+          <p class="hint" id="balance" data-minutes={props.balance}>
+            {u.balance.replace('{minutes}', s.number(props.balance))}
+          </p>
+        ) : null}
         <label>
           {u.progress}
           <progress id="upload-progress" max={100} value={0} />
         </label>
         <p id="upload-error" class="notice notice-error" role="alert" hidden />
         <p id="upload-status" role="status" aria-live="polite" />
-        <button type="submit" id="upload-send" disabled>{u.send}</button>
+        <button type="submit" id="upload-send" disabled>
+          {u.send}
+        </button>
       </form>
     </>
   );
