@@ -38,6 +38,24 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<TestBrows
   };
 }
 
+/**
+ * The page passes axe (no serious or critical violation) in English and in Persian (right to left,
+ * no wider than 375 px), switched with the page's own language button and back to English.
+ */
+export async function axeBothLanguages(page: Page): Promise<void> {
+  const fail = (what: string, found: unknown) => new Error(`${what}: ${JSON.stringify(found)}`);
+  const en = await seriousViolations(page);
+  if (en.length) throw fail('axe, English', en);
+  await page.getByRole('button', { name: 'فارسی' }).click();
+  await page.waitForFunction("document.documentElement.dir === 'rtl'");
+  const fa = await seriousViolations(page);
+  if (fa.length) throw fail('axe, Persian', fa);
+  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+  if (width > 375) throw fail('wider than 375 px', width);
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.waitForFunction("document.documentElement.dir === 'ltr'");
+}
+
 /** Serious and critical accessibility violations of the page (axe-core), as short lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Legacy mode runs axe in the page itself: the app has no frames, and the default mode opens a

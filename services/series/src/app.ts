@@ -5,10 +5,13 @@ import type { SeriesConfig } from './config';
 import type { SeriesService } from './services/series.service';
 import { seriesRoutes } from './routes/series.routes';
 import { seriesKeytermsRoutes } from './routes/series-keyterms.routes';
+import { seriesSharingRoutes } from './routes/series-sharing.routes';
+import type { SeriesSharingService } from './services/series-sharing.service';
 
 export interface SeriesDeps {
   config: SeriesConfig;
   series: SeriesService;
+  sharing: SeriesSharingService;
   verifier: PrincipalVerifier;
   logger: Logger;
   ready: () => Promise<boolean>;
@@ -24,5 +27,6 @@ export function createApp(deps: SeriesDeps): Express {
     }),
   );
   app.use(seriesKeytermsRoutes({ series: deps.series }));
+  app.use(seriesSharingRoutes({ sharing: deps.sharing, appUrl: deps.config.appUrl }));
   return finishApp(app, deps.logger);
 }

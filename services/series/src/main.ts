@@ -6,6 +6,7 @@ import { loadConfig, type SeriesConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
 import { SeriesService } from './services/series.service';
+import { SeriesSharingService } from './services/series-sharing.service';
 import { serveSeries } from './bus/series.handlers';
 import { RecordingsStatsClient } from './bus/series-stats.client';
 import { migrations } from '../migrations';
@@ -21,6 +22,7 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   const app = createApp({
     config,
     series,
+    sharing: new SeriesSharingService(db, config.internalJwtSecret),
     verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
     logger,
     ready: async () => {

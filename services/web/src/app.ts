@@ -17,6 +17,7 @@ import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
 import { pagesRoutes } from './routes/pages.routes';
 import { meetingRoutes } from './routes/meeting.routes';
+import { seriesSharingRoutes } from './routes/series-sharing.routes';
 import { listsRoutes } from './routes/lists.routes';
 import { accountRoutes } from './routes/account.routes';
 
@@ -82,6 +83,7 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, uploadRoutes(pageDeps));
   app.use(base, askRoutes(pageDeps));
   app.use(base, shareRoutes(pageDeps));
+  app.use(base, seriesSharingRoutes(pageDeps));
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));

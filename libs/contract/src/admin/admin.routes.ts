@@ -15,6 +15,8 @@ const pathParam = (
   schema: JsonSchema = { type: 'string', minLength: 1, maxLength: LIMITS.idMaxChars },
 ) => ({ name, in: 'path' as const, required: true, schema });
 const id = pathParam('id');
+/** An invite link's secret: 32 random bytes in base64url (256 bits). */
+const inviteId = pathParam('id', { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' });
 const idempotencyKey = { name: 'Idempotency-Key', in: 'header' as const, required: false, schema: { type: 'string' } };
 const body = (schema: JsonSchema) => ({ contentType: 'application/json' as const, required: false, schema });
 const answer = (schema: JsonSchema, status = 200) => [{ status, schema, description: '' }];
@@ -328,5 +330,79 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     path: '/app/wallet',
     summary: 'The wallet page',
     responses: appAnswer(s.walletAnswer),
+  }),
+  // Series sharing and deletion: the series service, owner only unless said (another account's series or invite: 404).
+  def({
+    operationId: 'appCreateSeriesInvite',
+    service: 'series',
+    method: 'post',
+    path: '/app/series/{id}/invites',
+    summary: 'Make an invite link to a series (owner)',
+    params: [id],
+    responses: appAnswer(s.seriesInviteAnswer, 201),
+  }),
+  def({
+    operationId: 'appReadSeriesInvite',
+    service: 'series',
+    method: 'get',
+    path: '/app/series-invites/{id}',
+    summary: 'What an invite link leads to (any signed-in person)',
+    params: [inviteId],
+    responses: appAnswer(s.seriesInvitePreviewAnswer),
+  }),
+  def({
+    operationId: 'appAcceptSeriesInvite',
+    service: 'series',
+    method: 'post',
+    path: '/app/series-invites/{id}/accept',
+    summary: 'Join the series of an invite link',
+    params: [inviteId],
+    responses: appAnswer(s.seriesInviteAcceptedAnswer),
+  }),
+  def({
+    operationId: 'appListSeriesMembers',
+    service: 'series',
+    method: 'get',
+    path: '/app/series/{id}/members',
+    summary: "A series' members and open invites (owner; a member sees the members)",
+    params: [id],
+    responses: appAnswer(s.seriesMembersAnswer),
+  }),
+  def({
+    operationId: 'appRemoveSeriesMember',
+    service: 'series',
+    method: 'delete',
+    path: '/app/series/{id}/members/{accountId}',
+    summary: 'The owner removes a member, or a member leaves',
+    params: [id, pathParam('accountId')],
+    responses: appAnswer(s.seriesMemberRemovedAnswer),
+  }),
+  def({
+    operationId: 'appGetSeriesEmailList',
+    service: 'series',
+    method: 'get',
+    path: '/app/series/{id}/email-list',
+    summary: "A series' email list (owner)",
+    params: [id],
+    responses: appAnswer(s.seriesEmailListAnswer),
+  }),
+  def({
+    operationId: 'appReplaceSeriesEmailList',
+    service: 'series',
+    method: 'put',
+    path: '/app/series/{id}/email-list',
+    summary: "Replace a series' email list (owner)",
+    params: [id],
+    body: { ...body(s.seriesEmailListBody), required: true },
+    responses: appAnswer(s.seriesEmailListAnswer),
+  }),
+  def({
+    operationId: 'appDeleteSeries',
+    service: 'series',
+    method: 'delete',
+    path: '/app/series/{id}',
+    summary: "Delete a series (owner); its meetings stay the owner's",
+    params: [id],
+    responses: appAnswer(s.seriesDeletedAnswer),
   }),
 ];

@@ -162,3 +162,30 @@ export const walletAnswer = open({
     items: open({ kind: str, creditKind: nullableStr, minutes: { type: 'integer' }, createdAt: str }),
   },
 });
+
+/** Series sharing, in the app only (the contract: invites, members and the email list stay in the app). */
+const seriesInviteView = open({ id: str, seriesId: str, url: str, expiresAt: str });
+export const seriesInviteAnswer = open({ invite: seriesInviteView });
+export const seriesInvitePreviewAnswer = open({
+  invite: open({ seriesId: str, seriesName: str, ownerName: nullableStr, expiresAt: str, alreadyIn: bool }),
+});
+export const seriesInviteAcceptedAnswer = open({ seriesId: str, joined: bool });
+export const seriesMembersAnswer = open({
+  members: { type: 'array', items: open({ accountId: str, displayName: nullableStr, joinedAt: str }) },
+  invites: { type: 'array', items: open({ idPrefix: str, expiresAt: str }) },
+});
+export const seriesMemberRemovedAnswer = open({ seriesId: str, accountId: str, removed: { const: true } });
+/** A series' email list: where its owner sends summaries; at most 50 addresses, none twice. */
+export const seriesEmailListBody = closed(
+  {
+    emails: {
+      type: 'array',
+      maxItems: 50,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 3, maxLength: 320, pattern: emailPattern },
+    },
+  },
+  ['emails'],
+);
+export const seriesEmailListAnswer = open({ emails: { type: 'array', items: str } });
+export const seriesDeletedAnswer = open({ id: str, deleted: { const: true } });

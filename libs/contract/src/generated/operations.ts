@@ -1700,6 +1700,144 @@ export type AppGetWalletOutput = {
   })[];
 };
 
+/** POST /app/series/{id}/invites */
+export interface AppCreateSeriesInviteInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppCreateSeriesInviteOutput = {
+  invite: {
+    id: string;
+    seriesId: string;
+    url: string;
+    expiresAt: string;
+  };
+};
+
+/** GET /app/series-invites/{id} */
+export interface AppReadSeriesInviteInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppReadSeriesInviteOutput = {
+  invite: {
+    seriesId: string;
+    seriesName: string;
+    ownerName: string | null;
+    expiresAt: string;
+    alreadyIn: boolean;
+  };
+};
+
+/** POST /app/series-invites/{id}/accept */
+export interface AppAcceptSeriesInviteInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppAcceptSeriesInviteOutput = {
+  seriesId: string;
+  joined: boolean;
+};
+
+/** GET /app/series/{id}/members */
+export interface AppListSeriesMembersInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppListSeriesMembersOutput = {
+  members: ({
+    accountId: string;
+    displayName: string | null;
+    joinedAt: string;
+  })[];
+  invites: {
+    idPrefix: string;
+    expiresAt: string;
+  }[];
+};
+
+/** DELETE /app/series/{id}/members/{accountId} */
+export interface AppRemoveSeriesMemberInput {
+  params: {
+    id: string;
+    accountId: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppRemoveSeriesMemberOutput = {
+  seriesId: string;
+  accountId: string;
+  removed: true;
+};
+
+/** GET /app/series/{id}/email-list */
+export interface AppGetSeriesEmailListInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppGetSeriesEmailListOutput = {
+  emails: string[];
+};
+
+/** PUT /app/series/{id}/email-list */
+export interface AppReplaceSeriesEmailListInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: {
+    emails: string[];
+  };
+}
+
+export type AppReplaceSeriesEmailListOutput = {
+  emails: string[];
+};
+
+/** DELETE /app/series/{id} */
+export interface AppDeleteSeriesInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppDeleteSeriesOutput = {
+  id: string;
+  deleted: true;
+};
+
 /** Every operation by its operationId: what its handler takes and gives, and the status of success. */
 export interface OperationTypes {
   whoami: { input: WhoamiInput; output: WhoamiOutput; status: 200 };
@@ -1758,6 +1896,14 @@ export interface OperationTypes {
   appListSessions: { input: AppListSessionsInput; output: AppListSessionsOutput; status: 200 };
   appUpdateSettings: { input: AppUpdateSettingsInput; output: AppUpdateSettingsOutput; status: 200 };
   appGetWallet: { input: AppGetWalletInput; output: AppGetWalletOutput; status: 200 };
+  appCreateSeriesInvite: { input: AppCreateSeriesInviteInput; output: AppCreateSeriesInviteOutput; status: 201 };
+  appReadSeriesInvite: { input: AppReadSeriesInviteInput; output: AppReadSeriesInviteOutput; status: 200 };
+  appAcceptSeriesInvite: { input: AppAcceptSeriesInviteInput; output: AppAcceptSeriesInviteOutput; status: 200 };
+  appListSeriesMembers: { input: AppListSeriesMembersInput; output: AppListSeriesMembersOutput; status: 200 };
+  appRemoveSeriesMember: { input: AppRemoveSeriesMemberInput; output: AppRemoveSeriesMemberOutput; status: 200 };
+  appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; output: AppGetSeriesEmailListOutput; status: 200 };
+  appReplaceSeriesEmailList: { input: AppReplaceSeriesEmailListInput; output: AppReplaceSeriesEmailListOutput; status: 200 };
+  appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
 }
 
 export type OperationId = keyof OperationTypes;

@@ -22,6 +22,8 @@ export interface SeriesTable {
   dateCalendar: DateCalendar;
   keyterms: Generated<string[]>;
   inheritAccountKeyterms: Generated<boolean>;
+  /** Where the owner sends the series' summaries. */
+  emailList: Generated<string[]>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
 }
@@ -29,7 +31,19 @@ export interface SeriesTable {
 export interface MemberTable {
   seriesId: string;
   accountId: string;
+  /** The name the member had when they accepted an invite (null when the operator added them). */
+  displayName: Generated<string | null>;
   createdAt: Generated<Date>;
+}
+
+/** An invite link to a series: only a keyed hash of its secret; single use. */
+export interface InviteTable {
+  secretHash: string;
+  seriesId: string;
+  createdAt: Generated<Date>;
+  expiresAt: Date;
+  acceptedBy: Generated<string | null>;
+  acceptedAt: Generated<Date | null>;
 }
 
 export type SeriesRow = Selectable<SeriesTable>;
@@ -39,4 +53,5 @@ export interface Database {
   seriesOwner: SeriesOwnerTable;
   series: SeriesTable;
   member: MemberTable;
+  invite: InviteTable;
 }

@@ -2,6 +2,7 @@ import express, { Router, type Request } from 'express';
 import { seriesRefusal, seriesText } from '../i18n/series-messages';
 import { askText } from '../i18n/ask-messages';
 import { NewSeriesForm, SeriesKeyterms } from '../views/series-manage.view';
+import { DeleteSeries, SeriesEmailList, SeriesMembers } from '../views/series-sharing.view';
 import { AskTab } from '../views/ask.view';
 import { Tabs } from '../views/meeting.views';
 import { Notice } from '../views/layout';
@@ -128,11 +129,13 @@ export function listsRoutes(deps: PageDeps): Router {
     signedIn(deps, async (req, res, ctx) => {
       const items = await readable(ctx.principal);
       const error = seriesRefusal(seriesText(ctx.s.locale), q(req, 'error', 40));
+      const t = seriesText(ctx.s.locale);
       sendPage(
         res,
         ctx,
         meetingText(ctx.s.locale).seriesListTitle,
         <>
+          <Notice kind="ok" text={q(req, 'deleted') ? t.deleted : q(req, 'left') ? t.left : null} />
           <SeriesListView s={ctx.s} base={base} items={items} />
           <NewSeriesForm s={ctx.s} base={base} viewer={ctx.viewer} error={error} />
         </>,
@@ -238,6 +241,11 @@ export function listsRoutes(deps: PageDeps): Router {
               )
             : null;
         const error = q(req, 'error', 40);
+        const emailError = q(req, 'emailError', 40);
+        const people = await backend.operation('appListSeriesMembers', ctx.principal, { params: { id: series.id } });
+        const emails = own
+          ? (await backend.operation('appGetSeriesEmailList', ctx.principal, { params: { id: series.id } })).emails
+          : [];
         sendPage(
           res,
           ctx,
@@ -246,6 +254,15 @@ export function listsRoutes(deps: PageDeps): Router {
             <Notice kind="ok" text={q(req, 'done') ? t.saved : null} />
             <Tabs s={ctx.s} path={path} tab="meeting" first={meetingText(ctx.s.locale).navMeetings} />
             <SeriesPageView s={ctx.s} base={base} series={listed} items={items} />
+            <SeriesMembers
+              s={ctx.s}
+              viewer={ctx.viewer}
+              path={path}
+              owner={own !== null}
+              selfId={ctx.who.accountId}
+              members={people.members}
+              openInvites={people.invites.length}
+            />
             {own ? (
               <SeriesKeyterms
                 s={ctx.s}
@@ -257,6 +274,16 @@ export function listsRoutes(deps: PageDeps): Router {
                 error={error ? t.GENERIC.replace('{code}', error.replace(/[^A-Z_]/g, '')) : null}
               />
             ) : null}
+            {own ? (
+              <SeriesEmailList
+                s={ctx.s}
+                viewer={ctx.viewer}
+                action={`${path}/email-list`}
+                emails={emails}
+                error={emailError ? t.GENERIC.replace('{code}', emailError.replace(/[^A-Z_]/g, '')) : null}
+              />
+            ) : null}
+            {own ? <DeleteSeries s={ctx.s} viewer={ctx.viewer} action={`${path}/delete`} /> : null}
           </>,
         );
       } catch (err) {

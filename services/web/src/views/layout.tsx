@@ -44,6 +44,29 @@ export function PostForm(props: {
   );
 }
 
+/** A delete form: the box to tick first (the browser will not send it unticked; the app checks too), then the button. */
+export function ConfirmedDelete(props: {
+  viewer: Viewer;
+  action: string;
+  field: string;
+  hint: string;
+  confirm: string;
+  button: string;
+}) {
+  return (
+    <PostForm viewer={props.viewer} action={props.action} class="stack">
+      <p class="hint">{props.hint}</p>
+      <div class="check">
+        <input type="checkbox" id={props.field} name="confirm" value="yes" required />
+        <label for={props.field}>{props.confirm}</label>
+      </div>
+      <button type="submit" class="danger">
+        {props.button}
+      </button>
+    </PostForm>
+  );
+}
+
 /** An error or notice above a form, read out by screen readers when it appears. */
 export function Notice({ kind, text }: { kind: 'error' | 'ok'; text: string | null }) {
   if (!text) return null;

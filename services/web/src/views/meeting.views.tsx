@@ -1,7 +1,7 @@
 import type { TranscriptSegment } from '@mm/contract';
 import type { Speech } from '../i18n/messages';
 import { meetingText, type MeetingMessages } from '../i18n/meeting-messages';
-import { Notice, PostForm, type Viewer } from './layout';
+import { ConfirmedDelete, Notice, PostForm, type Viewer } from './layout';
 import { statusLabel, type MeetingStatus } from './pages.views';
 import { askText } from '../i18n/ask-messages';
 import { AskTab, type AskPanel } from './ask.view';
@@ -204,16 +204,14 @@ function OwnerActions({
         <p class="hint">{m.checkAgainHint}</p>
         <button type="submit">{m.checkAgain}</button>
       </PostForm>
-      <PostForm viewer={viewer} action={`${action}/delete`} class="stack">
-        <p class="hint">{m.deleteHint}</p>
-        <div class="check">
-          <input type="checkbox" id="confirm-delete" name="confirm" value="yes" required />
-          <label for="confirm-delete">{m.deleteConfirm}</label>
-        </div>
-        <button type="submit" class="danger">
-          {m.deleteMeeting}
-        </button>
-      </PostForm>
+      <ConfirmedDelete
+        viewer={viewer}
+        action={`${action}/delete`}
+        field="confirm-delete"
+        hint={m.deleteHint}
+        confirm={m.deleteConfirm}
+        button={m.deleteMeeting}
+      />
     </section>
   );
 }

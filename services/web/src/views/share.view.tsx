@@ -88,22 +88,53 @@ export function ShareSection({
   );
 }
 
-/** After making a link: the link, shown once, to copy. */
-export function ShareCreatedView({ s, url, back }: { s: Speech; url: string; back: string }) {
-  const t = shareText(s.locale);
+/** After making a link (a share link, a series invite): the link, shown once, to copy, and the way back. */
+export function LinkCreated({
+  s,
+  note,
+  label,
+  field,
+  url,
+  back,
+  backText,
+}: {
+  s: Speech;
+  note: string;
+  label: string;
+  field: string;
+  url: string;
+  back: string;
+  backText: string;
+}) {
   return (
-    <section class="card created" aria-labelledby="created">
-      <p id="created">{t.shareCreated}</p>
+    <section class="card created" aria-labelledby={`${field}-note`}>
+      <p id={`${field}-note`}>{note}</p>
       <div class="copyrow">
-        <input id="share-url" type="text" readOnly value={url} dir="ltr" aria-label={t.shareLink} spellcheck={false} />
-        <button type="button" data-copy="share-url" data-copied={s.t.copied} hidden>
+        <input id={field} type="text" readOnly value={url} dir="ltr" aria-label={label} spellcheck={false} />
+        <button type="button" data-copy={field} data-copied={s.t.copied} hidden>
           {s.t.copy}
         </button>
       </div>
       <p>
-        <a href={back}>{t.backToMeeting}</a>
+        <a href={back}>{backText}</a>
       </p>
     </section>
+  );
+}
+
+/** After making a share link. */
+export function ShareCreatedView({ s, url, back }: { s: Speech; url: string; back: string }) {
+  const t = shareText(s.locale);
+  return (
+    <LinkCreated
+      s={s}
+      note={t.shareCreated}
+      label={t.shareLink}
+      field="share-url"
+      url={url}
+      back={back}
+      backText={t.backToMeeting}
+    />
   );
 }
 
