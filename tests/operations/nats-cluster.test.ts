@@ -105,7 +105,9 @@ describe('the NATS cluster renderer (pure)', () => {
     expect(Object.keys(files).sort()).toEqual(
       ['nats-users.env', ...[...BUS_SERVICES, 'operator'].map((u) => `${u}.env`)].sort(),
     );
-    expect(files['nats-users.env']).not.toMatch(/SU[A-Z2-7]{20}/);
+    // A user seed is SU then 56 base32 characters, standing alone (a public key may hold "SU" inside it).
+    expect(files['nats-users.env']).not.toMatch(/(?<![A-Z2-7])SU[A-Z2-7]{56}(?![A-Z2-7])/);
+    for (const k of Object.values(keys)) expect(files['nats-users.env']).not.toContain(k.seed);
     for (const [user, k] of Object.entries(keys)) {
       expect(nkeyPublicKey(k.seed)).toBe(k.publicKey);
       expect(files['nats-users.env']).toContain(`NATS_NKEY_${user.toUpperCase()}=${k.publicKey}\n`);
