@@ -360,7 +360,7 @@ export async function namingSkipRequests(
                 ]),
                 segments,
                 stats: JSON.stringify({ speakers: [], totalTurns: 2, durationMs: 30000 }),
-              })) as never,
+              })),
             )
             .execute();
           await trx
@@ -376,7 +376,7 @@ export async function namingSkipRequests(
                 kind: 'MEETING',
                 seriesId: null,
                 seriesName: null,
-                outputLanguage: 'auto',
+                outputLanguage: 'MATCH',
                 naming: 'default',
                 keyterms: [],
                 recordedAt: now,
@@ -391,7 +391,7 @@ export async function namingSkipRequests(
                 namingOpen: true,
                 namingDeadline: new Date(now.getTime() + 86_400_000),
                 updatedAt: now,
-              })) as never,
+              })),
             )
             .execute();
         });
