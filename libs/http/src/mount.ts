@@ -1,6 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import {
+  forwardOf,
   operationOf,
+  type ForwardedOperationId,
+  type ForwardedOperationInput,
   type JsonSchema,
   type OperationId,
   type OperationInput,
@@ -37,12 +40,7 @@ export interface MountOptions {
 }
 
 /** The validated request of an operation, as `validateOperation` left it, typed by the operation. */
-function inputFor<Op extends OperationId>(
-  req: Request,
-  res: Response,
-  headerNames: readonly string[],
-  jsonBody: boolean,
-): OperationInput<Op> {
+function inputFor<Input>(req: Request, res: Response, headerNames: readonly string[], jsonBody: boolean): Input {
   const headers: Record<string, string> = {};
   for (const name of headerNames) {
     const v = req.headers[name];
@@ -77,6 +75,39 @@ export function mountOperation<Op extends OperationId>(
   handler: OperationHandler<Op>,
   options: MountOptions = {},
 ): void {
+  mountAt(router, operationId, operationOf(operationId).path, handler, options);
+}
+
+export type ForwardedHandler<Op extends ForwardedOperationId> = (
+  input: ForwardedOperationInput<Op>,
+  ctx: OperationContext,
+) => Promise<OperationOutput<Op> | Answered>;
+
+/**
+ * An operation the gateway answers by forwarding it to a service (the admin API's meeting
+ * routes): mounted in that service at the table's `forward` path, never spelled here, with the
+ * same validation and answer as `mountOperation`. The input holds the path parameters of the
+ * forwarded path only (the gateway's own, an account in the admin path, arrive as the principal).
+ */
+export function mountForwarded<Op extends ForwardedOperationId>(
+  router: Router,
+  operationId: Op,
+  handler: ForwardedHandler<Op>,
+  options: MountOptions = {},
+): void {
+  const to = forwardOf(operationId);
+  if (!to) throw new Error(`${operationId} is not forwarded by the gateway`);
+  mountAt(router, operationId, to.path, handler, options);
+}
+
+/** Mounts an operation at `path` (its own, or where the gateway forwards it); `Input` is what validation leaves there. */
+function mountAt<Op extends OperationId, Input>(
+  router: Router,
+  operationId: Op,
+  path: string,
+  handler: (input: Input, ctx: OperationContext) => Promise<OperationOutput<Op> | Answered>,
+  options: MountOptions,
+): void {
   const op = operationOf(operationId);
   const success: { status: number; schema: JsonSchema } = op.responses.find((r) => r.status < 300) ?? {
     status: 200,
@@ -91,7 +122,7 @@ export function mountOperation<Op extends OperationId>(
     (r) => r.status < 300 && r.contentType !== undefined && r.contentType !== 'application/json',
   );
   const run = (req: Request, res: Response, next: NextFunction) => {
-    handler(inputFor<Op>(req, res, headerNames, jsonBody), { req, res }).then((out) => {
+    handler(inputFor<Input>(req, res, headerNames, jsonBody), { req, res }).then((out) => {
       if (out === ANSWERED || res.headersSent) return;
       if (answersText && isTextAnswer(out)) {
         res.status(success.status).type(out.contentType).send(out.text);
@@ -100,7 +131,7 @@ export function mountOperation<Op extends OperationId>(
       res.status(success.status).json(versioned ? { schemaVersion: 1, ...(out as object) } : out);
     }, next);
   };
-  router[op.method](expressPath(op.path), ...(options.guards ?? []), validateOperation(operationId), run);
+  router[op.method](expressPath(path), ...(options.guards ?? []), validateOperation(operationId, path), run);
 }
 
 /** A guard for the app's own routes: only an `app` principal (the gateway makes it from a session) reaches them. */

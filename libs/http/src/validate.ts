@@ -69,8 +69,14 @@ interface CompiledRoute {
   body?: ValidateFunction;
 }
 
-function compileRoute(route: OperationDef): CompiledRoute {
-  const byIn = (where: string) => route.params.filter((p) => p.in === where);
+/** The path parameters of a path (`/recordings/{id}` has `id`). */
+function pathParamNames(path: string): Set<string> {
+  return new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+}
+
+function compileRoute(route: OperationDef, at: string): CompiledRoute {
+  const named = pathParamNames(at);
+  const byIn = (where: string) => route.params.filter((p) => p.in === where && (where !== 'path' || named.has(p.name)));
   const schemaOf = (ps: OperationDef['params']) => ({
     type: 'object',
     properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
@@ -108,16 +114,20 @@ export const routeOf = operationOf;
 
 /**
  * Validates path parameters, query (unknown parameters are 400) and the JSON body of one
- * operation against the contract's schemas, and leaves the result in `res.locals.input`.
+ * operation against the contract's schemas, and leaves the result in `res.locals.input`. `at` is
+ * the path it is mounted at when that is not the operation's own (where the gateway forwards it):
+ * only the path parameters that path names are checked.
  */
-export function validateOperation(operationId: string) {
+export function validateOperation(operationId: string, at?: string) {
   const route = routeOf(operationId);
   // The public API names a body field `body.name`; the admin API and the app's routes, as they always did, `name`.
   const bodyWhere = findRoute(operationId) ? 'body' : '';
-  let c = compiled.get(operationId);
+  const path = at ?? route.path;
+  const cacheKey = `${operationId} ${path}`;
+  let c = compiled.get(cacheKey);
   if (!c) {
-    c = compileRoute(route);
-    compiled.set(operationId, c);
+    c = compileRoute(route, path);
+    compiled.set(cacheKey, c);
   }
   const v = c;
   return (req: Request, res: Response, next: NextFunction) => {

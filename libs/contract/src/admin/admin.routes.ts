@@ -396,6 +396,47 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     body: { ...body(s.seriesEmailListBody), required: true },
     responses: appAnswer(s.seriesEmailListAnswer),
   }),
+  // The meeting page and the naming sheet: the recordings service, owner only (another account's meeting: 404).
+  def({
+    operationId: 'appGetMeetingSheet',
+    service: 'recordings',
+    method: 'get',
+    path: '/internal/app/recordings/{id}/sheet',
+    summary: 'A meeting for its page and naming sheet: the transcript before READY, the voices and their clips',
+    params: [id],
+    responses: appAnswer(s.meetingSheetAnswer),
+  }),
+  def({
+    operationId: 'appGetMeetingAudio',
+    service: 'recordings',
+    method: 'get',
+    path: '/internal/app/recordings/{id}/audio',
+    summary: "A meeting's audio, whole or the byte range asked for (404 when it keeps none)",
+    params: [id, { name: 'Range', in: 'header' as const, required: false, schema: { type: 'string' } }],
+    responses: [
+      { status: 200, contentType: 'audio/*', schema: s.meetingAudio, description: 'the whole file' },
+      { status: 206, contentType: 'audio/*', schema: s.meetingAudio, description: 'the range asked for' },
+    ],
+  }),
+  // The Ask tab: the ask service, the person's own earlier questions.
+  def({
+    operationId: 'appListRecordingAsks',
+    service: 'ask',
+    method: 'get',
+    path: '/internal/app/recordings/{id}/asks',
+    summary: "The person's earlier questions and answers on a meeting",
+    params: [id],
+    responses: appAnswer(s.earlierAsksAnswer),
+  }),
+  def({
+    operationId: 'appListSeriesAsks',
+    service: 'ask',
+    method: 'get',
+    path: '/internal/app/series/{id}/asks',
+    summary: "The person's earlier questions and answers on a series",
+    params: [id],
+    responses: appAnswer(s.earlierAsksAnswer),
+  }),
   def({
     operationId: 'appDeleteSeries',
     service: 'series',

@@ -131,7 +131,8 @@ export const recordingDeletedAnswer = anyObject;
 export const recordingRestoredAnswer = open({ id: str, restored: { const: true } });
 export const recordingPatchedAnswer = open({ id: str, title: nullableStr, seriesId: nullableStr });
 export const segmentEditedAnswer = open({ id: str, index: { type: 'integer' } });
-export const submitAnswer = open({ recording: anyObject });
+/** The upload's answer: `schemaVersion` as the public submit's (the mounting helper adds it). */
+export const submitAnswer = open({ schemaVersion: { const: 1 }, recording: anyObject });
 export const deadLetterPage = open({
   items: { type: 'array', items: anyObject },
   total: { type: 'integer' },
@@ -189,3 +190,22 @@ export const seriesEmailListBody = closed(
 );
 export const seriesEmailListAnswer = open({ emails: { type: 'array', items: str } });
 export const seriesDeletedAnswer = open({ id: str, deleted: { const: true } });
+
+/** The naming sheet of a meeting (the app's meeting page): its state, its voices with clips, its segments. */
+export const meetingSheetAnswer = open({
+  recording: anyObject,
+  voices: {
+    type: 'array',
+    items: open({
+      label: str,
+      name: nullableStr,
+      suggestion: nullableStr,
+      clips: { type: 'array', items: open({ startMs: { type: 'integer' }, endMs: { type: 'integer' } }) },
+    }),
+  },
+  segments: { type: 'array', items: anyObject },
+});
+/** A meeting's audio as stored: the whole file, or the byte range asked for. */
+export const meetingAudio = { type: 'string', format: 'binary' };
+/** The person's earlier questions and answers on a meeting or a series (the app's Ask tab). */
+export const earlierAsksAnswer = open({ items: { type: 'array', items: anyObject } });

@@ -1823,6 +1823,72 @@ export type AppReplaceSeriesEmailListOutput = {
   emails: string[];
 };
 
+/** GET /internal/app/recordings/{id}/sheet */
+export interface AppGetMeetingSheetInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppGetMeetingSheetOutput = {
+  recording: object;
+  voices: ({
+    label: string;
+    name: string | null;
+    suggestion: string | null;
+    clips: {
+      startMs: number;
+      endMs: number;
+    }[];
+  })[];
+  segments: object[];
+};
+
+/** GET /internal/app/recordings/{id}/audio */
+export interface AppGetMeetingAudioInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: {
+    range?: string;
+  };
+  body: undefined;
+}
+
+export type AppGetMeetingAudioOutput = TextAnswer<"audio/*">;
+
+/** GET /internal/app/recordings/{id}/asks */
+export interface AppListRecordingAsksInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppListRecordingAsksOutput = {
+  items: object[];
+};
+
+/** GET /internal/app/series/{id}/asks */
+export interface AppListSeriesAsksInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppListSeriesAsksOutput = {
+  items: object[];
+};
+
 /** DELETE /app/series/{id} */
 export interface AppDeleteSeriesInput {
   params: {
@@ -1837,6 +1903,46 @@ export type AppDeleteSeriesOutput = {
   id: string;
   deleted: true;
 };
+
+/** POST /internal/admin/recordings (forwarded by the gateway from /accounts/{id}/recordings) */
+export type AdminSubmitRecordingForwardedInput = Omit<AdminSubmitRecordingInput, 'params'> & { params: Record<string, never> };
+
+/** DELETE /internal/admin/recordings/{id} (forwarded by the gateway from /recordings/{id}) */
+export type AdminDeleteRecordingForwardedInput = Omit<AdminDeleteRecordingInput, 'params'> & { params: {
+    id: string;
+  } };
+
+/** POST /internal/admin/recordings/{id}/restore (forwarded by the gateway from /recordings/{id}/restore) */
+export type AdminRestoreRecordingForwardedInput = Omit<AdminRestoreRecordingInput, 'params'> & { params: {
+    id: string;
+  } };
+
+/** PATCH /internal/admin/recordings/{id} (forwarded by the gateway from /recordings/{id}) */
+export type AdminUpdateRecordingForwardedInput = Omit<AdminUpdateRecordingInput, 'params'> & { params: {
+    id: string;
+  } };
+
+/** PUT /internal/admin/recordings/{id}/speakers (forwarded by the gateway from /recordings/{id}/speakers) */
+export type AdminNameSpeakersForwardedInput = Omit<AdminNameSpeakersInput, 'params'> & { params: {
+    id: string;
+  } };
+
+/** PATCH /internal/admin/recordings/{id}/transcript/segments/{index} (forwarded by the gateway from /recordings/{id}/transcript/segments/{index}) */
+export type AdminEditSegmentForwardedInput = Omit<AdminEditSegmentInput, 'params'> & { params: {
+    id: string;
+    /** a segment number */
+    index: string;
+  } };
+
+/** POST /internal/admin/recordings/{id}/regenerate (forwarded by the gateway from /recordings/{id}/regenerate) */
+export type AdminRegenerateDigestForwardedInput = Omit<AdminRegenerateDigestInput, 'params'> & { params: {
+    id: string;
+  } };
+
+/** POST /internal/admin/recordings/{id}/recheck (forwarded by the gateway from /recordings/{id}/recheck) */
+export type AdminRecheckRecordingForwardedInput = Omit<AdminRecheckRecordingInput, 'params'> & { params: {
+    id: string;
+  } };
 
 /** Every operation by its operationId: what its handler takes and gives, and the status of success. */
 export interface OperationTypes {
@@ -1903,9 +2009,27 @@ export interface OperationTypes {
   appRemoveSeriesMember: { input: AppRemoveSeriesMemberInput; output: AppRemoveSeriesMemberOutput; status: 200 };
   appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; output: AppGetSeriesEmailListOutput; status: 200 };
   appReplaceSeriesEmailList: { input: AppReplaceSeriesEmailListInput; output: AppReplaceSeriesEmailListOutput; status: 200 };
+  appGetMeetingSheet: { input: AppGetMeetingSheetInput; output: AppGetMeetingSheetOutput; status: 200 };
+  appGetMeetingAudio: { input: AppGetMeetingAudioInput; output: AppGetMeetingAudioOutput; status: 200 };
+  appListRecordingAsks: { input: AppListRecordingAsksInput; output: AppListRecordingAsksOutput; status: 200 };
+  appListSeriesAsks: { input: AppListSeriesAsksInput; output: AppListSeriesAsksOutput; status: 200 };
   appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
 }
 
+/** The operations the gateway forwards to a service: what the service's handler takes there. */
+export interface ForwardedOperationTypes {
+  adminSubmitRecording: { input: AdminSubmitRecordingForwardedInput; output: AdminSubmitRecordingOutput };
+  adminDeleteRecording: { input: AdminDeleteRecordingForwardedInput; output: AdminDeleteRecordingOutput };
+  adminRestoreRecording: { input: AdminRestoreRecordingForwardedInput; output: AdminRestoreRecordingOutput };
+  adminUpdateRecording: { input: AdminUpdateRecordingForwardedInput; output: AdminUpdateRecordingOutput };
+  adminNameSpeakers: { input: AdminNameSpeakersForwardedInput; output: AdminNameSpeakersOutput };
+  adminEditSegment: { input: AdminEditSegmentForwardedInput; output: AdminEditSegmentOutput };
+  adminRegenerateDigest: { input: AdminRegenerateDigestForwardedInput; output: AdminRegenerateDigestOutput };
+  adminRecheckRecording: { input: AdminRecheckRecordingForwardedInput; output: AdminRecheckRecordingOutput };
+}
+
 export type OperationId = keyof OperationTypes;
+export type ForwardedOperationId = keyof ForwardedOperationTypes;
+export type ForwardedOperationInput<Op extends ForwardedOperationId> = ForwardedOperationTypes[Op]['input'];
 export type OperationInput<Op extends OperationId> = OperationTypes[Op]['input'];
 export type OperationOutput<Op extends OperationId> = OperationTypes[Op]['output'];

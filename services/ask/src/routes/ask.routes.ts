@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, mountOperation, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
+import { appPrincipalOnly, mountOperation, principalOf, REPLAY_ONLY_HEADER } from '@mm/http';
 import type { AskSeriesOutput } from '@mm/contract';
 import type { AskAnswer, AskService } from '../services/ask.service';
 
@@ -60,12 +60,19 @@ export function askRoutes(deps: { asks: AskService }): Router {
     },
   );
   // The app's Ask tab (an app principal only): the person's earlier questions and answers.
-  for (const kind of ['recording', 'series'] as const) {
-    router.get(`/internal/app/${kind === 'recording' ? 'recordings' : 'series'}/:id/asks`, async (req, res) => {
-      const p = principalOf(res);
-      if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
-      res.json({ schemaVersion: 1, items: await asks.earlier(p, { kind, id: String(req.params.id) }) });
-    });
-  }
+  mountOperation(
+    router,
+    'appListRecordingAsks',
+    async ({ params }, { res }) => ({
+      items: await asks.earlier(principalOf(res), { kind: 'recording', id: params.id }),
+    }),
+    { guards: [appPrincipalOnly] },
+  );
+  mountOperation(
+    router,
+    'appListSeriesAsks',
+    async ({ params }, { res }) => ({ items: await asks.earlier(principalOf(res), { kind: 'series', id: params.id }) }),
+    { guards: [appPrincipalOnly] },
+  );
   return router;
 }

@@ -1,5 +1,5 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError, principalOf, type Principal } from '@mm/http';
+import { Router } from 'express';
+import { ANSWERED, ApiError, mountOperation, principalOf, type Principal } from '@mm/http';
 import { publicSegment, type TranscriptSegment } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { RecordingRow } from '../db/schema';
@@ -7,10 +7,6 @@ import type { Repositories, UseCaseContext } from '../usecases/context';
 import type { Views } from '../services/views';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
-
-const wrap =
-  (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
-    fn(req, res).catch(next);
 
 /** Clips per voice on the naming sheet, and how long each plays at most. */
 const CLIPS_PER_VOICE = 3;
@@ -85,70 +81,69 @@ export function appMeetingRoutes(deps: {
     return r;
   };
 
-  router.get(
-    '/internal/app/recordings/:id/sheet',
-    wrap(async (req, res) => {
-      const r = await owned(principalOf(res), String(req.params.id));
-      const t = await deps.repos.transcripts.get(deps.db, r.id);
-      const speakers = t?.speakers ?? [];
-      const segments = (t?.segments ?? []).map(publicSegment);
-      const suggested = suggestNames(segments);
-      res.json({
-        recording: {
-          ...deps.views.status(r),
-          recordedAt: r.recordedAt.toISOString(),
-          durationSeconds: r.durationMs === null ? null : Math.round(r.durationMs / 1000),
-          kind: r.kind,
-        },
-        voices: t
-          ? speakers.map((s) => ({
-              label: s.label,
-              name: s.name,
-              suggestion: suggested[s.label] ?? null,
-              clips: clipsOf(segments, s.label),
-            }))
-          : [],
-        segments,
-      });
-    }),
-  );
+  mountOperation(router, 'appGetMeetingSheet', async ({ params }, { res }) => {
+    const r = await owned(principalOf(res), params.id);
+    const t = await deps.repos.transcripts.get(deps.db, r.id);
+    const speakers = t?.speakers ?? [];
+    const segments = (t?.segments ?? []).map(publicSegment);
+    const suggested = suggestNames(segments);
+    return {
+      recording: {
+        ...deps.views.status(r),
+        recordedAt: r.recordedAt.toISOString(),
+        durationSeconds: r.durationMs === null ? null : Math.round(r.durationMs / 1000),
+        kind: r.kind,
+      },
+      voices: t
+        ? speakers.map((s) => ({
+            label: s.label,
+            name: s.name,
+            suggestion: suggested[s.label] ?? null,
+            clips: clipsOf(segments, s.label),
+          }))
+        : [],
+      segments,
+    };
+  });
 
-  router.get(
-    '/internal/app/recordings/:id/audio',
-    wrap(async (req, res) => {
-      const r = await owned(principalOf(res), String(req.params.id));
-      let size: number;
-      try {
-        size = await deps.store.size(r.audioKey);
-      } catch {
-        // The owner chose to delete audio after the digest (or it is gone): nothing to play.
-        throw new ApiError('NOT_FOUND', 'This meeting keeps no audio.');
-      }
-      const head = await new Promise<Buffer>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        deps.store
-          .read(r.audioKey, { start: 0, end: Math.min(63, size - 1) })
-          .on('data', (c: Buffer) => chunks.push(c))
-          .on('end', () => resolve(Buffer.concat(chunks)))
-          .on('error', reject);
-      });
-      const range = byteRange(req.headers.range, size);
-      res.setHeader('Accept-Ranges', 'bytes');
-      res.setHeader('Content-Type', AUDIO_TYPES[sniffMedia(head)?.format ?? ''] ?? 'application/octet-stream');
-      res.setHeader('Cache-Control', 'private, no-store');
-      if (range === 'unsatisfiable') {
-        res.setHeader('Content-Range', `bytes */${size}`);
-        return void res.status(416).end();
-      }
-      const { start, end } = range ?? { start: 0, end: size - 1 };
-      res.status(range ? 206 : 200);
-      if (range) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
-      res.setHeader('Content-Length', String(end - start + 1));
-      if (req.method === 'HEAD') return void res.end();
-      const body = deps.store.read(r.audioKey, { start, end });
-      body.on('error', () => res.destroy());
-      body.pipe(res);
-    }),
-  );
+  mountOperation(router, 'appGetMeetingAudio', async ({ params, headers }, { req, res }) => {
+    const r = await owned(principalOf(res), params.id);
+    let size: number;
+    try {
+      size = await deps.store.size(r.audioKey);
+    } catch {
+      // The owner chose to delete audio after the digest (or it is gone): nothing to play.
+      throw new ApiError('NOT_FOUND', 'This meeting keeps no audio.');
+    }
+    const head = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      deps.store
+        .read(r.audioKey, { start: 0, end: Math.min(63, size - 1) })
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => resolve(Buffer.concat(chunks)))
+        .on('error', reject);
+    });
+    const range = byteRange(headers.range, size);
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('Content-Type', AUDIO_TYPES[sniffMedia(head)?.format ?? ''] ?? 'application/octet-stream');
+    res.setHeader('Cache-Control', 'private, no-store');
+    if (range === 'unsatisfiable') {
+      res.setHeader('Content-Range', `bytes */${size}`);
+      res.status(416).end();
+      return ANSWERED;
+    }
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    res.status(range ? 206 : 200);
+    if (range) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+    res.setHeader('Content-Length', String(end - start + 1));
+    if (req.method === 'HEAD') {
+      res.end();
+      return ANSWERED;
+    }
+    const body = deps.store.read(r.audioKey, { start, end });
+    body.on('error', () => res.destroy());
+    body.pipe(res);
+    return ANSWERED;
+  });
   return router;
 }
