@@ -1838,6 +1838,48 @@ export type AppDeleteSeriesOutput = {
   deleted: true;
 };
 
+/** POST /internal/app/recordings/{id}/naming-sheet/open */
+export interface AppOpenNamingSheetInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppOpenNamingSheetOutput = {
+  id: string;
+  status: string;
+  naming: {
+    url: string;
+    deadline: string | null;
+  } | null;
+  deadlineMoved: boolean;
+};
+
+/** POST /internal/app/recordings/{id}/voices/merge */
+export interface AppMergeVoicesInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: {
+    from: string;
+    into: string;
+  };
+}
+
+export type AppMergeVoicesOutput = {
+  id: string;
+  status: string;
+  speakers: ({
+    label: string;
+    name: string | null;
+  })[];
+};
+
 /** Every operation by its operationId: what its handler takes and gives, and the status of success. */
 export interface OperationTypes {
   whoami: { input: WhoamiInput; output: WhoamiOutput; status: 200 };
@@ -1904,6 +1946,8 @@ export interface OperationTypes {
   appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; output: AppGetSeriesEmailListOutput; status: 200 };
   appReplaceSeriesEmailList: { input: AppReplaceSeriesEmailListInput; output: AppReplaceSeriesEmailListOutput; status: 200 };
   appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
+  appOpenNamingSheet: { input: AppOpenNamingSheetInput; output: AppOpenNamingSheetOutput; status: 200 };
+  appMergeVoices: { input: AppMergeVoicesInput; output: AppMergeVoicesOutput; status: 200 };
 }
 
 export type OperationId = keyof OperationTypes;
