@@ -4,7 +4,12 @@ import { readStoreConfig, type StoreConfig } from '@mm/store';
 export interface RecordingsConfig extends CommonConfig {
   audioStore: StoreConfig;
   uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
-  naming: { autoWaitSeconds: number; forceOnDeadlineHours: number; singleVoiceWaitSeconds: number };
+  naming: {
+    autoWaitSeconds: number;
+    forceOnDeadlineHours: number;
+    singleVoiceWaitSeconds: number;
+    sheetOpenSeconds: number;
+  };
   /** Silent meetings (NO_SPEECH) an account may have fail for free in 24 hours; beyond, they are charged with an empty digest. */
   freeSilentMeetingsPerDay: number;
   /** Orphan holds: looked for every `intervalSeconds`, among holds open longer than `staleSeconds`. */
@@ -26,6 +31,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
       autoWaitSeconds: r.num('NAMING_AUTO_WAIT_SECONDS', 120, 0),
       forceOnDeadlineHours: r.num('NAMING_FORCE_ON_DEADLINE_HOURS', 24, 0),
       singleVoiceWaitSeconds: r.num('NAMING_SINGLE_VOICE_WAIT_SECONDS', 5, 0),
+      sheetOpenSeconds: r.num('NAMING_SHEET_OPEN_SECONDS', 900, 0),
     },
     freeSilentMeetingsPerDay: r.num('FREE_SILENT_MEETINGS_PER_DAY', 3, 0),
     staleClaimSeconds: r.num('UPLOAD_CLAIM_STALE_SECONDS', 900, 1),

@@ -287,6 +287,89 @@ describe('naming', () => {
     expect((await get(r.id)).status).toBe('GENERATING');
   });
 
+  it('opening the sheet moves naming.deadline later, never earlier, with a new timer; no end stays no end', async () => {
+    h.bus.namingMode = 'AUTO';
+    const p = principal();
+    const r = await transcribed(p);
+    const first = r.namingDeadline!;
+    await expect(h.useCases.naming.openSheet(principal(), r.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const before = Date.now();
+    const opened = await h.useCases.naming.openSheet(p, r.id);
+    expect(opened.moved).toBe(true);
+    const moved = (await get(r.id)).namingDeadline!;
+    // At least the sheet's 900 s from the opening (the harness's AUTO wait is 60 s).
+    expect(moved.getTime()).toBeGreaterThanOrEqual(before + 900_000);
+    expect(moved.getTime()).toBeGreaterThan(first.getTime());
+    const timers = (await outboxOf(h.db, r.id)).filter((o) => o.kind === 'timer:naming_deadline');
+    expect(timers.map((t) => t.payload.ref)).toEqual([first.toISOString(), moved.toISOString()]);
+    // The old timer fires into nothing; the new one moves the meeting on.
+    await h.useCases.naming.deadline({ recordingId: r.id, ref: first.toISOString() });
+    expect((await get(r.id)).status).toBe('NAMING');
+    // Opened again at once: the deadline is already that far, so it stays (never earlier).
+    expect((await h.useCases.naming.openSheet(p, r.id)).moved).toBe(false);
+    expect((await get(r.id)).namingDeadline!.toISOString()).toBe(moved.toISOString());
+    await h.useCases.naming.deadline({ recordingId: r.id, ref: moved.toISOString() });
+    expect((await get(r.id)).status).toBe('GENERATING');
+    // After NAMING: nothing moves.
+    expect((await h.useCases.naming.openSheet(p, r.id)).moved).toBe(false);
+    // FORCE_ON with no end (the harness's forceOnDeadlineHours is 0): stays null.
+    h.bus.namingMode = 'FORCE_ON';
+    const endless = await transcribed(p);
+    expect(endless.namingDeadline).toBeNull();
+    expect((await h.useCases.naming.openSheet(p, endless.id)).moved).toBe(false);
+    expect((await get(endless.id)).namingDeadline).toBeNull();
+  });
+
+  it('"these two voices are one person": the turns get one speaker, stats count them as one; only at NAMING', async () => {
+    const p = principal();
+    const doc = transcriptDoc(3);
+    doc.stats = {
+      speakers: ['S1', 'S2', 'S3'].map((speaker) => ({
+        speaker,
+        speakerName: null,
+        speakingMs: 3500,
+        share: 0.333,
+        turns: 1,
+        questions: speaker === 'S3' ? 1 : 0,
+      })),
+      totalTurns: 3,
+      questions: 1,
+      durationMs: 12_000,
+    };
+    const r = await transcribed(p, doc);
+    await expect(h.useCases.naming.mergeVoices(principal(), r.id, 'S3', 'S2')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(h.useCases.naming.mergeVoices(p, r.id, 'S2', 'S2')).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(h.useCases.naming.mergeVoices(p, r.id, 'S9', 'S2')).rejects.toMatchObject({ code: 'VALIDATION' });
+    const { row, speakers } = await h.useCases.naming.mergeVoices(p, r.id, 'S3', 'S2');
+    expect(row.status).toBe('NAMING');
+    expect(speakers.map((s) => s.label)).toEqual(['S1', 'S2']);
+    const t = (await h.useCases.ctx.repos.transcripts.get(h.db, r.id))!;
+    expect(t.segments.map((s) => s.speaker)).toEqual(['S1', 'S2', 'S2']);
+    const stats = t.stats as { speakers: { speaker: string; speakingMs: number; turns: number; questions: number }[] };
+    expect(stats.speakers.map((s) => [s.speaker, s.speakingMs, s.turns, s.questions])).toEqual([
+      ['S1', 3500, 1, 0],
+      ['S2', 7000, 1, 1],
+    ]);
+    expect(t.stats.totalTurns).toBe(2);
+    // Named next: the digest job reads the merged transcript (one speaker for both voices' turns).
+    await h.useCases.naming.nameSpeakers(p, r.id, { S1: 'Sara', S2: 'Omid' });
+    const job = await lastJob(r.id);
+    const sent = await h.store.getJson<{ speakers: unknown[]; segments: { speaker: string }[] }>(job.transcriptKey);
+    expect(sent.speakers).toEqual([
+      { label: 'S1', name: 'Sara' },
+      { label: 'S2', name: 'Omid' },
+    ]);
+    expect(sent.segments.map((s) => s.speaker)).toEqual(['S1', 'S2', 'S2']);
+    await expect(h.useCases.naming.mergeVoices(p, r.id, 'S2', 'S1')).rejects.toMatchObject({ code: 'NOT_NAMING' });
+    // The account's other meetings' names are the sheet's suggestions; another account's are not.
+    const names = await h.useCases.ctx.repos.transcripts.speakerNames(h.db, p.accountId, 'rec_none');
+    expect(names.sort()).toEqual(['Omid', 'Sara']);
+    expect(await h.useCases.ctx.repos.transcripts.speakerNames(h.db, p.accountId, r.id)).toEqual([]);
+    expect(await h.useCases.ctx.repos.transcripts.speakerNames(h.db, principal().accountId, 'rec_none')).toEqual([]);
+  });
+
   it('names at READY announce speakers_renamed, the same names nothing', async () => {
     h.bus.namingMode = 'FORCE_OFF';
     const p = principal();

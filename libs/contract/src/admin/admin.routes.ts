@@ -446,4 +446,24 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     params: [id],
     responses: appAnswer(s.seriesDeletedAnswer),
   }),
+  // The naming sheet: the recordings service, owner only (another account's meeting: 404 like a missing one).
+  def({
+    operationId: 'appOpenNamingSheet',
+    service: 'recordings',
+    method: 'post',
+    path: '/internal/app/recordings/{id}/naming-sheet/open',
+    summary: 'The owner opened the naming sheet: at NAMING its deadline moves later (never earlier)',
+    params: [id],
+    responses: appAnswer(s.namingSheetOpenedAnswer),
+  }),
+  def({
+    operationId: 'appMergeVoices',
+    service: 'recordings',
+    method: 'post',
+    path: '/internal/app/recordings/{id}/voices/merge',
+    summary: "These two voices are one person: the turns of `from` become `into`'s (at NAMING)",
+    params: [id],
+    body: { ...body(s.mergeVoicesBody), required: true },
+    responses: appAnswer(s.voicesMergedAnswer),
+  }),
 ];

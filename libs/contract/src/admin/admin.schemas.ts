@@ -72,6 +72,25 @@ export const patchRecordingBody = closed({
 });
 /** The naming sheet: speaker labels to names. */
 export const speakersBody = closed({ names: { type: 'object', additionalProperties: str } }, ['names']);
+/** "These two voices are one person" on the naming sheet: `from`'s turns become `into`'s. */
+const voiceLabel = { type: 'string', minLength: 1, maxLength: 100 };
+export const mergeVoicesBody = closed({ from: voiceLabel, into: voiceLabel }, ['from', 'into']);
+export const voicesMergedAnswer = open({
+  id: str,
+  status: str,
+  speakers: { type: 'array', items: open({ label: str, name: nullableStr }) },
+});
+/** The naming sheet opened: the meeting's status and naming (its deadline moved later, or not). */
+export const namingSheetOpenedAnswer = open({
+  id: str,
+  status: str,
+  naming: {
+    type: ['object', 'null'],
+    properties: { url: str, deadline: nullableStr },
+    required: ['url', 'deadline'],
+  },
+  deadlineMoved: bool,
+});
 export const segmentBody = closed({ text: { type: 'string', pattern: '\\S' } }, ['text']);
 export const replayBody = closed(
   {
@@ -204,6 +223,8 @@ export const meetingSheetAnswer = open({
     }),
   },
   segments: { type: 'array', items: anyObject },
+  /** Names the account already gave (earlier meetings), suggested in the sheet's name fields. */
+  knownNames: { type: 'array', items: str },
 });
 /** A meeting's audio as stored: the whole file, or the byte range asked for. */
 export const meetingAudio = { type: 'string', format: 'binary' };

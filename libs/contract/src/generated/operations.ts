@@ -1845,6 +1845,7 @@ export type AppGetMeetingSheetOutput = {
     }[];
   })[];
   segments: object[];
+  knownNames: string[];
 };
 
 /** GET /internal/app/recordings/{id}/audio */
@@ -1902,6 +1903,48 @@ export interface AppDeleteSeriesInput {
 export type AppDeleteSeriesOutput = {
   id: string;
   deleted: true;
+};
+
+/** POST /internal/app/recordings/{id}/naming-sheet/open */
+export interface AppOpenNamingSheetInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppOpenNamingSheetOutput = {
+  id: string;
+  status: string;
+  naming: {
+    url: string;
+    deadline: string | null;
+  } | null;
+  deadlineMoved: boolean;
+};
+
+/** POST /internal/app/recordings/{id}/voices/merge */
+export interface AppMergeVoicesInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: {
+    from: string;
+    into: string;
+  };
+}
+
+export type AppMergeVoicesOutput = {
+  id: string;
+  status: string;
+  speakers: ({
+    label: string;
+    name: string | null;
+  })[];
 };
 
 /** POST /internal/admin/recordings (forwarded by the gateway from /accounts/{id}/recordings) */
@@ -2014,6 +2057,8 @@ export interface OperationTypes {
   appListRecordingAsks: { input: AppListRecordingAsksInput; output: AppListRecordingAsksOutput; status: 200 };
   appListSeriesAsks: { input: AppListSeriesAsksInput; output: AppListSeriesAsksOutput; status: 200 };
   appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
+  appOpenNamingSheet: { input: AppOpenNamingSheetInput; output: AppOpenNamingSheetOutput; status: 200 };
+  appMergeVoices: { input: AppMergeVoicesInput; output: AppMergeVoicesOutput; status: 200 };
 }
 
 /** The operations the gateway forwards to a service: what the service's handler takes there. */

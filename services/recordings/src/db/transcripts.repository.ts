@@ -89,4 +89,28 @@ export class TranscriptRepository {
       .where('recordingId', '=', recordingId)
       .execute();
   }
+
+  /**
+   * The names an account already gave speakers in its other meetings (the naming sheet's
+   * suggestions): from its latest `meetings` meetings not deleted, most used first, at most `max`.
+   */
+  async speakerNames(db: Db, accountId: string, exceptId: string, meetings = 200, max = 100): Promise<string[]> {
+    const rows = await sql<{ name: string }>`
+      select s.name, count(*) as uses
+      from (
+        select t.speakers
+        from recording r
+        join transcript t on t.recording_id = r.id
+        where r.account_id = ${accountId} and r.deleted_at is null and r.id <> ${exceptId}
+        order by r.created_at desc
+        limit ${meetings}
+      ) m
+      cross join lateral jsonb_to_recordset(m.speakers) as s(label text, name text)
+      where s.name is not null and s.name <> ''
+      group by s.name
+      order by uses desc, s.name
+      limit ${max}
+    `.execute(db);
+    return rows.rows.map((r) => r.name);
+  }
 }

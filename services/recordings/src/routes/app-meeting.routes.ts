@@ -1,10 +1,11 @@
 import { Router } from 'express';
-import { ANSWERED, ApiError, mountOperation, principalOf, type Principal } from '@mm/http';
+import { ANSWERED, ApiError, appPrincipalOnly, mountOperation, principalOf, type Principal } from '@mm/http';
 import { publicSegment, type TranscriptSegment } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { RecordingRow } from '../db/schema';
 import type { Repositories, UseCaseContext } from '../usecases/context';
 import type { Views } from '../services/views';
+import type { Naming } from '../usecases/naming';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
 
@@ -72,8 +73,33 @@ export function appMeetingRoutes(deps: {
   repos: Repositories;
   store: ObjectStore;
   views: Views;
+  naming: Naming;
 }): Router {
   const router = Router();
+  const guards = [appPrincipalOnly];
+
+  // Opening the naming sheet moves naming.deadline later (contract: "It can move later when the
+  // person opens the naming sheet").
+  mountOperation(
+    router,
+    'appOpenNamingSheet',
+    async ({ params }, { res }) => {
+      const { row, moved } = await deps.naming.openSheet(principalOf(res), params.id);
+      const status = deps.views.status(row);
+      return { id: row.id, status: row.status, naming: status.naming, deadlineMoved: moved };
+    },
+    { guards },
+  );
+  mountOperation(
+    router,
+    'appMergeVoices',
+    async ({ params, body }, { res }) => {
+      const { row, speakers } = await deps.naming.mergeVoices(principalOf(res), params.id, body.from, body.into);
+      return { id: row.id, status: row.status, speakers };
+    },
+    { guards },
+  );
+
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
     const r = await deps.repos.recordings.get(deps.db, id);
@@ -87,6 +113,7 @@ export function appMeetingRoutes(deps: {
     const speakers = t?.speakers ?? [];
     const segments = (t?.segments ?? []).map(publicSegment);
     const suggested = suggestNames(segments);
+    const knownNames = await deps.repos.transcripts.speakerNames(deps.db, r.accountId, r.id);
     return {
       recording: {
         ...deps.views.status(r),
@@ -103,6 +130,7 @@ export function appMeetingRoutes(deps: {
           }))
         : [],
       segments,
+      knownNames,
     };
   });
 

@@ -9,14 +9,14 @@ import { repositoriesOf, type BusCall, type UseCaseContext } from './context';
 import { Charges } from './charges';
 import { DigestUseCase } from './digest';
 import { PipelineResults, type NamingTimes } from './results';
-import { Naming } from './naming';
+import { Naming, type NamingSheetTimes } from './naming';
 import { Retry } from './retry';
 import { AdminOps } from './admin';
 import { IdempotencyKeys } from './idempotency';
 import { SubmitRecording } from './submit';
 
 export interface UseCaseOptions {
-  naming: NamingTimes;
+  naming: NamingTimes & Partial<NamingSheetTimes>;
   /** Silent meetings an account may have fail for free in 24 hours (contract: "a few"). */
   freeSilentMeetingsPerDay?: number;
   staleClaimSeconds: number;
@@ -52,7 +52,7 @@ export function createUseCases(
       naming: opts.naming,
       freeSilentMeetingsPerDay: opts.freeSilentMeetingsPerDay,
     }),
-    naming: new Naming(ctx, digest, access),
+    naming: new Naming(ctx, digest, access, { sheetOpenSeconds: opts.naming.sheetOpenSeconds ?? 900 }),
     retry: new Retry(ctx, charges, digest, access),
     admin: new AdminOps(ctx, charges, digest),
     submit: new SubmitRecording(ctx, keys, uploads, {

@@ -21,6 +21,8 @@ interface Sheet {
   recording: MeetingStatus & { error: { code: string } | null; recordedAt: string; durationSeconds: number | null };
   voices: Voice[];
   segments: Turn[];
+  /** Names the account gave speakers in its other meetings. */
+  knownNames?: string[];
 }
 interface Bundle {
   recording: {
@@ -39,8 +41,9 @@ interface Bundle {
 function refusal(m: MeetingMessages, code: string | undefined): string | null {
   if (!code) return null;
   return (
-    ({ NOT_NAMING: m.errorNotNaming, NOT_READY: m.errorNotReady } as Record<string, string>)[code] ??
-    m.errorGenericAction
+    ({ NOT_NAMING: m.errorNotNaming, NOT_READY: m.errorNotReady, VALIDATION: m.errorVoices } as Record<string, string>)[
+      code
+    ] ?? m.errorGenericAction
   );
 }
 
@@ -143,23 +146,30 @@ export function meetingRoutes(deps: PageDeps): Router {
   );
 
   // naming.url: the sheet at NAMING; opened after the meeting moved on, it just opens the meeting.
+  // Opening it moves naming.deadline later (the recordings service decides by how much).
   router.get(
     '/recordings/:id/naming',
     signedIn(deps, async (req, res, ctx) => {
-      const sheet = await backend
-        .call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${idOf(req)}/sheet`)
+      const opened = await backend
+        .operation('appOpenNamingSheet', ctx.principal, { params: { id: String(req.params.id) } })
         .catch((err) => {
           if (is404(err)) return null;
           throw err;
         });
-      if (!sheet) return notFound(res, ctx);
-      const status = sheet.recording.status;
+      if (!opened) return notFound(res, ctx);
+      const status = opened.status;
       // Before the transcript, the sheet waits (and follows the meeting); after NAMING, the meeting.
       if (status !== 'NAMING' && status !== 'QUEUED' && status !== 'TRANSCRIBING')
         return res.redirect(303, pageOf(req));
+      const [sheet, known] = await Promise.all([
+        backend.call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${idOf(req)}/sheet`),
+        status === 'NAMING' ? knownNames(ctx) : Promise.resolve([]),
+      ]);
       const error = refusal(meetingText(ctx.s.locale), q(req, 'error'));
       const live =
-        status === 'NAMING' ? null : { status, label: statusLabel(ctx.s.t, status), url: `${pageOf(req)}/status.json` };
+        sheet.recording.status === 'NAMING'
+          ? null
+          : { status, label: statusLabel(ctx.s.t, status), url: `${pageOf(req)}/status.json` };
       sendPage(
         res,
         ctx,
@@ -172,8 +182,38 @@ export function meetingRoutes(deps: PageDeps): Router {
           voices={sheet.voices}
           error={error}
           live={live}
+          knownNames={[...new Set([...known, ...(sheet.knownNames ?? [])])].slice(0, 200)}
+          deadline={opened.naming?.deadline ?? null}
         />,
       );
+    }),
+  );
+
+  /** Memory's people (their notes are names), when memory is on; nothing when it cannot be read. */
+  async function knownNames(ctx: SignedCtx): Promise<string[]> {
+    const memory = await backend.operation('listMemory', ctx.principal).catch(() => null);
+    return (memory?.items ?? []).filter((i) => i.category === 'PEOPLE').map((i) => i.text);
+  }
+
+  // "These two voices are one person": the service merges them; back to the sheet (one voice fewer).
+  router.post(
+    '/recordings/:id/voices/merge',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : '');
+      const sheet = `${pageOf(req)}/naming`;
+      try {
+        await backend.operation('appMergeVoices', ctx.principal, {
+          params: { id: String(req.params.id) },
+          body: { from: text(b.from), into: text(b.into) },
+        });
+      } catch (err) {
+        if (is404(err)) return notFound(res, ctx);
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        return res.redirect(303, `${sheet}?error=${encodeURIComponent(err.code)}`);
+      }
+      res.redirect(303, sheet);
     }),
   );
 
