@@ -405,4 +405,13 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     params: [id],
     responses: appAnswer(s.seriesDeletedAnswer),
   }),
+  // The trash: the owner's deleted meetings until the purge removes them (restore: adminRestoreRecording).
+  def({
+    operationId: 'appListTrash',
+    service: 'recordings',
+    method: 'get',
+    path: '/internal/app/trash',
+    summary: "The owner's deleted meetings, each with when it is gone for good",
+    responses: appAnswer(s.trashAnswer),
+  }),
 ];

@@ -189,3 +189,20 @@ export const seriesEmailListBody = closed(
 );
 export const seriesEmailListAnswer = open({ emails: { type: 'array', items: str } });
 export const seriesDeletedAnswer = open({ id: str, deleted: { const: true } });
+
+/** The owner's trash: deleted meetings, newest deletion first, each with when it is purged for good. */
+export const trashAnswer = open({
+  trashDays: { type: 'integer', minimum: 1 },
+  items: {
+    type: 'array',
+    items: open({
+      id: str,
+      title: nullableStr,
+      status: str,
+      kind: str,
+      recordedAt: { type: 'string', format: 'date-time' },
+      deletedAt: { type: 'string', format: 'date-time' },
+      purgeAt: { type: 'string', format: 'date-time' },
+    }),
+  },
+});

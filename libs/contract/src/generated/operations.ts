@@ -1838,6 +1838,27 @@ export type AppDeleteSeriesOutput = {
   deleted: true;
 };
 
+/** GET /internal/app/trash */
+export interface AppListTrashInput {
+  params: Record<string, never>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppListTrashOutput = {
+  trashDays: number;
+  items: ({
+    id: string;
+    title: string | null;
+    status: string;
+    kind: string;
+    recordedAt: string;
+    deletedAt: string;
+    purgeAt: string;
+  })[];
+};
+
 /** Every operation by its operationId: what its handler takes and gives, and the status of success. */
 export interface OperationTypes {
   whoami: { input: WhoamiInput; output: WhoamiOutput; status: 200 };
@@ -1904,6 +1925,7 @@ export interface OperationTypes {
   appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; output: AppGetSeriesEmailListOutput; status: 200 };
   appReplaceSeriesEmailList: { input: AppReplaceSeriesEmailListInput; output: AppReplaceSeriesEmailListOutput; status: 200 };
   appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
+  appListTrash: { input: AppListTrashInput; output: AppListTrashOutput; status: 200 };
 }
 
 export type OperationId = keyof OperationTypes;

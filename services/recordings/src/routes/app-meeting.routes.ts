@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError, principalOf, type Principal } from '@mm/http';
+import { ApiError, appPrincipalOnly, mountOperation, principalOf, type Principal } from '@mm/http';
 import { publicSegment, type TranscriptSegment } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { RecordingRow } from '../db/schema';
@@ -7,6 +7,7 @@ import type { Repositories, UseCaseContext } from '../usecases/context';
 import type { Views } from '../services/views';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
+import { purgeAtOf } from '../services/trash-purger';
 
 const wrap =
   (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
@@ -76,8 +77,30 @@ export function appMeetingRoutes(deps: {
   repos: Repositories;
   store: ObjectStore;
   views: Views;
+  trashDays: number;
 }): Router {
   const router = Router();
+  // The trash page: the account's deleted meetings, newest deletion first (restore is the admin route's).
+  mountOperation(
+    router,
+    'appListTrash',
+    async (_input, { res }) => {
+      const rows = await deps.repos.recordings.trashOf(deps.db, principalOf(res).accountId);
+      return {
+        trashDays: deps.trashDays,
+        items: rows.map((r) => ({
+          id: r.id,
+          title: r.title,
+          status: r.status,
+          kind: r.kind,
+          recordedAt: r.recordedAt.toISOString(),
+          deletedAt: r.deletedAt.toISOString(),
+          purgeAt: purgeAtOf(r.deletedAt, deps.trashDays).toISOString(),
+        })),
+      };
+    },
+    { guards: [appPrincipalOnly] },
+  );
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
     const r = await deps.repos.recordings.get(deps.db, id);
