@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { createLogger, serve, runMain, PrincipalVerifier, principalKey, type Running } from '@mm/http';
 import { isMigrateCommand, openDatabase, requireSchema, runMigrate } from '@mm/db';
-import { connectServiceBus } from '@mm/bus';
+import { connectServiceBus, serve as serveBus } from '@mm/bus';
+import { BUS } from '@mm/contract';
 import { loadConfig, type AskConfig } from './config';
 import { createApp } from './app';
 import type { Database } from './db/schema';
@@ -26,8 +27,20 @@ export async function startAsk(config: AskConfig): Promise<Running> {
           model: config.openai.llmModel,
         })
       : new ExtractiveAskEngine();
+  const repo = new AskRepository(db);
+  // The trash's purge (recordings) removes a meeting's questions and answers with it.
+  const forget = serveBus(
+    bus.nc,
+    BUS.askForgetMeeting,
+    async (p) => {
+      const deleted = await repo.forgetMeeting(p.accountId, p.recordingId);
+      logger.info({ recordingId: p.recordingId, deleted }, "forgot a purged meeting's questions");
+      return { deleted };
+    },
+    (err) => logger.error({ err }, 'askForgetMeeting failed'),
+  );
   const asks = new AskService({
-    repo: new AskRepository(db),
+    repo,
     context: new ContextLoader(bus.nc, config.charsPerMinute),
     engine,
     nc: bus.nc,
@@ -44,6 +57,7 @@ export async function startAsk(config: AskConfig): Promise<Running> {
     },
   });
   return serve(app, config, logger, async () => {
+    forget.unsubscribe();
     await bus.close();
     await db.destroy();
   });

@@ -14,6 +14,8 @@ export interface RecordingsConfig extends CommonConfig {
   freeSilentMeetingsPerDay: number;
   /** Orphan holds: looked for every `intervalSeconds`, among holds open longer than `staleSeconds`. */
   holdReconcile: { staleSeconds: number; intervalSeconds: number };
+  /** The trash: deleted meetings stay restorable `days`, then a pass every `intervalSeconds` purges them for good. */
+  trash: { days: number; intervalSeconds: number; batch: number };
   /** A `storing` idempotency claim older than this belongs to a request that died. */
   staleClaimSeconds: number;
   /** ffmpeg and ffprobe (`FFMPEG_PATH`, `FFPROBE_PATH`; found on PATH by default). */
@@ -38,6 +40,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
     holdReconcile: {
       staleSeconds: r.num('STALE_HOLD_SECONDS', 3600, 1),
       intervalSeconds: r.num('HOLD_RECONCILE_SECONDS', 300, 1),
+    },
+    trash: {
+      days: r.num('TRASH_DAYS', 30, 0),
+      intervalSeconds: r.num('TRASH_PURGE_SECONDS', 3600, 1),
+      batch: r.num('TRASH_PURGE_BATCH', 20, 1),
     },
     mediaTools: { ffmpeg: r.str('FFMPEG_PATH', 'ffmpeg'), ffprobe: r.str('FFPROBE_PATH', 'ffprobe') },
   });

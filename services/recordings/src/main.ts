@@ -10,9 +10,10 @@ import { databaseAnswers } from './db/transaction';
 import { createUseCases } from './usecases';
 import { consumePipelineResults } from './bus/pipeline-results.consumer';
 import { serveSeriesStats } from './bus/series-stats.handler';
-import { serveSeriesChanged } from './bus/series-changed.handler';
+import { serveSeriesChanged, serveSeriesDeleted } from './bus/series-changed.handler';
 import { serveAskContext } from './bus/ask-context.handler';
 import { HoldReconciler } from './services/hold-reconciler';
+import { TrashPurger } from './services/trash-purger';
 import { UploadsInFlight } from './services/uploads-in-flight';
 import { migrations } from '../migrations';
 
@@ -38,9 +39,12 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const stopConsumer = await consumePipelineResults(bus, useCases, logger);
   const seriesStats = serveSeriesStats(bus.nc, db, logger);
   const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
+  const seriesDeleted = serveSeriesDeleted(bus.nc, db, logger);
   const askContext = serveAskContext(bus.nc, db, useCases.ctx.repos, useCases.access, logger);
   const holds = new HoldReconciler({ db, nc: bus.nc, logger }, config.holdReconcile);
   holds.start();
+  const trash = new TrashPurger({ db, nc: bus.nc, store, logger }, config.trash);
+  trash.start();
   const app = createApp({
     config,
     useCases,
@@ -57,8 +61,10 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     await uploads.drain(2000);
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
+    seriesDeleted.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());
     await holds.stop();
+    await trash.stop();
     await stopConsumer();
     await relay.stop();
     await bus.close();

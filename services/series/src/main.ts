@@ -17,12 +17,13 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
   await requireSchema(db, 'series', migrations);
   const { nc } = await connectServiceBus(config, 'series');
-  const series = new SeriesService(db, new RecordingsStatsClient(nc, logger));
+  const meetings = new RecordingsStatsClient(nc, logger);
+  const series = new SeriesService(db, meetings);
   const subs = serveSeries(nc, series, logger);
   const app = createApp({
     config,
     series,
-    sharing: new SeriesSharingService(db, config.internalJwtSecret),
+    sharing: new SeriesSharingService(db, config.internalJwtSecret, meetings),
     verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
     logger,
     ready: async () => {

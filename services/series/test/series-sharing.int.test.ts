@@ -14,6 +14,16 @@ const noStats: MeetingStatsSource = {
   seriesChanged: async () => undefined,
 };
 
+/** The series recordings was told were deleted (a meeting owner that fails once the flag is set). */
+const deletedSeries: string[] = [];
+let recordingsDown = false;
+const meetings = {
+  seriesDeleted: async (seriesId: string) => {
+    if (recordingsDown) throw new Error('recordings did not answer');
+    deletedSeries.push(seriesId);
+  },
+};
+
 let db: Kysely<Database>;
 let series: SeriesService;
 let sharing: SeriesSharingService;
@@ -21,7 +31,7 @@ beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'series', migrations);
   db = openDatabase<Database>({ url: DATABASE_URL, schema: 'series', poolSize: 2 }).db;
   series = new SeriesService(db, noStats);
-  sharing = new SeriesSharingService(db, 'a test key of the series service');
+  sharing = new SeriesSharingService(db, 'a test key of the series service', meetings);
 });
 afterAll(async () => {
   await db.destroy();
@@ -110,7 +120,14 @@ describe('series sharing (invites, members, email list, delete)', () => {
     await expect(code(sharing.replaceEmailList(member, s.id, []))).resolves.toBe('NOT_FOUND');
     await sharing.createInvite(owner, s.id);
     await expect(code(sharing.deleteSeries(member, s.id))).resolves.toBe('NOT_FOUND');
+    expect(deletedSeries).not.toContain(s.id);
+    // Recordings unreachable: the meetings cannot move out, so nothing is deleted.
+    recordingsDown = true;
+    await expect(sharing.deleteSeries(owner, s.id)).rejects.toThrow('recordings did not answer');
+    recordingsDown = false;
+    await expect(series.readable(owner, s.id)).resolves.toMatchObject({ row: { id: s.id } });
     await sharing.deleteSeries(owner, s.id);
+    expect(deletedSeries).toContain(s.id);
     await expect(code(series.readable(owner, s.id))).resolves.toBe('NOT_FOUND');
     await expect(code(series.readable(member, s.id))).resolves.toBe('NOT_FOUND');
     expect(await db.selectFrom('invite').select('secretHash').where('seriesId', '=', s.id).execute()).toEqual([]);

@@ -466,4 +466,13 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     body: { ...body(s.mergeVoicesBody), required: true },
     responses: appAnswer(s.voicesMergedAnswer),
   }),
+  // The trash: the owner's deleted meetings until the purge removes them (restore: adminRestoreRecording).
+  def({
+    operationId: 'appListTrash',
+    service: 'recordings',
+    method: 'get',
+    path: '/internal/app/trash',
+    summary: "The owner's deleted meetings, each with when it is gone for good",
+    responses: appAnswer(s.trashAnswer),
+  }),
 ];

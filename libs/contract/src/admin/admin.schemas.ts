@@ -230,3 +230,19 @@ export const meetingSheetAnswer = open({
 export const meetingAudio = { type: 'string', format: 'binary' };
 /** The person's earlier questions and answers on a meeting or a series (the app's Ask tab). */
 export const earlierAsksAnswer = open({ items: { type: 'array', items: anyObject } });
+/** The owner's trash: deleted meetings, newest deletion first, each with when it is purged for good. */
+export const trashAnswer = open({
+  trashDays: { type: 'integer', minimum: 1 },
+  items: {
+    type: 'array',
+    items: open({
+      id: str,
+      title: nullableStr,
+      status: str,
+      kind: str,
+      recordedAt: { type: 'string', format: 'date-time' },
+      deletedAt: { type: 'string', format: 'date-time' },
+      purgeAt: { type: 'string', format: 'date-time' },
+    }),
+  },
+});

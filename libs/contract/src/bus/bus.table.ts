@@ -401,6 +401,16 @@ export const BUS = {
     ),
     reply: obj({ updated: int('Meetings updated.', { minimum: 0 }) }, 'Result.'),
   }),
+  seriesDeleted: request<{ seriesId: string }, { updated: number }>({
+    name: 'seriesDeleted',
+    subject: 'recordings.series.deleted',
+    owner: 'recordings',
+    users: ['series'],
+    description:
+      'A series is being deleted: its meetings (trashed ones too) move out of it, as if never filed (no meeting event); idempotent.',
+    payload: obj({ seriesId: id('The series.') }, 'Which series.'),
+    reply: obj({ updated: int('Meetings moved out.', { minimum: 0 }) }, 'Result.'),
+  }),
   askMeeting: request<{ recordingId: string }, P.AskMeetingReply>({
     name: 'askMeeting',
     subject: 'recordings.ask.meeting',
@@ -442,6 +452,16 @@ export const BUS = {
       'The meetings.',
     ),
     refusals: ['NOT_FOUND'],
+  }),
+  // ---- ask: what recordings asks of it ----
+  askForgetMeeting: request<P.AccountRef & { recordingId: string }, { deleted: number }>({
+    name: 'askForgetMeeting',
+    subject: 'ask.meeting.forget',
+    owner: 'ask',
+    users: ['recordings'],
+    description: 'A meeting is purged from the trash for good: its questions and answers go too; idempotent.',
+    payload: obj({ accountId, recordingId }, 'Whose meeting.'),
+    reply: obj({ deleted: int('Questions removed.', { minimum: 0 }) }, 'Result.'),
   }),
   // ---- recordings: facts ----
   recordingEvent: fact<P.RecordingEvent>({

@@ -1947,6 +1947,27 @@ export type AppMergeVoicesOutput = {
   })[];
 };
 
+/** GET /internal/app/trash */
+export interface AppListTrashInput {
+  params: Record<string, never>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppListTrashOutput = {
+  trashDays: number;
+  items: ({
+    id: string;
+    title: string | null;
+    status: string;
+    kind: string;
+    recordedAt: string;
+    deletedAt: string;
+    purgeAt: string;
+  })[];
+};
+
 /** POST /internal/admin/recordings (forwarded by the gateway from /accounts/{id}/recordings) */
 export type AdminSubmitRecordingForwardedInput = Omit<AdminSubmitRecordingInput, 'params'> & { params: Record<string, never> };
 
@@ -2059,6 +2080,7 @@ export interface OperationTypes {
   appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
   appOpenNamingSheet: { input: AppOpenNamingSheetInput; output: AppOpenNamingSheetOutput; status: 200 };
   appMergeVoices: { input: AppMergeVoicesInput; output: AppMergeVoicesOutput; status: 200 };
+  appListTrash: { input: AppListTrashInput; output: AppListTrashOutput; status: 200 };
 }
 
 /** The operations the gateway forwards to a service: what the service's handler takes there. */

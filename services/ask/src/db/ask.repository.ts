@@ -122,4 +122,15 @@ export class AskRepository {
     const rows = await this.answeredOf(accountId, target, limit);
     return rows.map((r) => ({ question: r.question, answer: (r.answer as { answer?: string } | null)?.answer ?? '' }));
   }
+
+  /** A meeting purged for good: its questions and answers go (idempotent); answers how many. */
+  async forgetMeeting(accountId: string, recordingId: string): Promise<number> {
+    const r = await this.db
+      .deleteFrom('ask')
+      .where('accountId', '=', accountId)
+      .where('targetKind', '=', 'recording')
+      .where('targetId', '=', recordingId)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }

@@ -19,3 +19,17 @@ export function serveSeriesChanged(nc: NatsConnection, db: Kysely<Database>, log
     (err) => logger.error({ err }, 'seriesChanged failed'),
   );
 }
+
+/**
+ * Answers `seriesDeleted`: the series service deletes a series, and its meetings (trashed ones
+ * too) move out of it, as a meeting never filed in a series. The contract sends nothing for them
+ * (changes to a series itself, deletion included, send no meeting event). Idempotent.
+ */
+export function serveSeriesDeleted(nc: NatsConnection, db: Kysely<Database>, logger: Logger): Subscription {
+  return serve(
+    nc,
+    BUS.seriesDeleted,
+    async (p) => ({ updated: await new RecordingRepository(db).leaveSeries(db, p.seriesId) }),
+    (err) => logger.error({ err }, 'seriesDeleted failed'),
+  );
+}

@@ -106,6 +106,40 @@ export class RecordingRepository {
     return Number(res.numUpdatedRows);
   }
 
+  /** An account's deleted meetings, newest deletion first (the trash holds at most `TRASH_DAYS` of them). */
+  async trashOf(
+    db: Db,
+    accountId: string,
+    limit = 500,
+  ): Promise<(Pick<RecordingRow, 'id' | 'title' | 'status' | 'kind' | 'recordedAt'> & { deletedAt: Date })[]> {
+    const rows = await db
+      .selectFrom('recording')
+      .select(['id', 'title', 'status', 'kind', 'recordedAt', 'deletedAt'])
+      .where('accountId', '=', accountId)
+      .where('deletedAt', 'is not', null)
+      .orderBy('deletedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ ...r, deletedAt: r.deletedAt! }));
+  }
+
+  /** A deleted series' meetings leave it (its copies go with it); answers how many moved. */
+  async leaveSeries(db: Db, seriesId: string): Promise<number> {
+    const res = await db
+      .updateTable('recording')
+      .set({
+        seriesId: null,
+        seriesName: null,
+        seriesTitleStyle: null,
+        seriesDateCalendar: null,
+        updatedAt: sql<Date>`now()`,
+      })
+      .where('seriesId', '=', seriesId)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
   /**
    * Writes a public event to the outbox in the caller's transaction, stamped with its place among
    * the meeting's events. Counting takes the meeting's row lock, so two transactions emitting for

@@ -8,6 +8,7 @@ import type { Views } from '../services/views';
 import type { Naming } from '../usecases/naming';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
+import { purgeAtOf } from '../services/trash-purger';
 
 /** Clips per voice on the naming sheet, and how long each plays at most. */
 const CLIPS_PER_VOICE = 3;
@@ -74,6 +75,7 @@ export function appMeetingRoutes(deps: {
   store: ObjectStore;
   views: Views;
   naming: Naming;
+  trashDays: number;
 }): Router {
   const router = Router();
   const guards = [appPrincipalOnly];
@@ -100,6 +102,27 @@ export function appMeetingRoutes(deps: {
     { guards },
   );
 
+  // The trash page: the account's deleted meetings, newest deletion first (restore is the admin route's).
+  mountOperation(
+    router,
+    'appListTrash',
+    async (_input, { res }) => {
+      const rows = await deps.repos.recordings.trashOf(deps.db, principalOf(res).accountId);
+      return {
+        trashDays: deps.trashDays,
+        items: rows.map((r) => ({
+          id: r.id,
+          title: r.title,
+          status: r.status,
+          kind: r.kind,
+          recordedAt: r.recordedAt.toISOString(),
+          deletedAt: r.deletedAt.toISOString(),
+          purgeAt: purgeAtOf(r.deletedAt, deps.trashDays).toISOString(),
+        })),
+      };
+    },
+    { guards: [appPrincipalOnly] },
+  );
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
     const r = await deps.repos.recordings.get(deps.db, id);

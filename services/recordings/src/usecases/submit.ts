@@ -137,7 +137,7 @@ export class SubmitRecording {
   ): Promise<RecordingRow> {
     const caller: Caller = { accountId: principal.accountId, tokenId: principal.tokenId, source };
     const claim = await this.keys.claim(caller, readIdempotencyKey(keyHeader));
-    if (claim.kind === 'replay') return (await this.ctx.repos.recordings.get(this.ctx.db, claim.recordingId))!;
+    if (claim.kind === 'replay') return this.replayed(claim.recordingId);
     const held = claim.kind === 'claimed' ? claim.held : null;
     const storing = (async () => {
       try {
@@ -152,6 +152,13 @@ export class SubmitRecording {
     })();
     this.uploads.track(storing, () => this.keys.release(caller, held));
     return storing;
+  }
+
+  /** The meeting a key made; purged from the trash, it is gone (the key still never makes another). */
+  private async replayed(id: string) {
+    const r = await this.ctx.repos.recordings.get(this.ctx.db, id);
+    if (!r) throw new ApiError('NOT_FOUND', 'The meeting this Idempotency-Key made was deleted for good.');
+    return r;
   }
 
   /**
@@ -173,7 +180,7 @@ export class SubmitRecording {
     }
     const replayed = key ? await this.keys.replayOf(caller, key) : null;
     if (!replayed) replayOnlyRefusal(refusal);
-    return (await this.ctx.repos.recordings.get(this.ctx.db, replayed))!;
+    return this.replayed(replayed);
   }
 
   /**

@@ -66,4 +66,9 @@ export class RecordingsStatsClient implements MeetingStatsSource {
       this.logger?.warn({ err: String(err), seriesId: s.seriesId }, 'recordings did not take the series change');
     }
   }
+
+  /** A series is being deleted: its meetings move out of it. Unanswered, it throws (the deletion is undone). */
+  async seriesDeleted(seriesId: string): Promise<void> {
+    await request(this.nc, BUS.seriesDeleted, { seriesId }, { timeoutMs: 10_000 });
+  }
 }

@@ -20,6 +20,8 @@ export class SeriesSharingService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly secretKey: string,
+    /** Tells the meetings' owner (recordings) that a series goes: its meetings move out of it. */
+    private readonly meetings: { seriesDeleted(seriesId: string): Promise<void> },
   ) {}
 
   private hash(secret: string): string {
@@ -207,13 +209,22 @@ export class SeriesSharingService {
     return row.emailList;
   }
 
-  /** Deletes an owned series with its members and invites; its meetings stay the owner's. */
+  /**
+   * Deletes an owned series with its members and invites; its meetings stay the owner's, out of
+   * any series. Recordings moves them out while the series' row is locked for deletion, before the
+   * deletion commits: if recordings does not answer, nothing is deleted (the person tries again);
+   * if the commit fails after, the meetings are out of a series that still exists, and deleting
+   * it again finishes the work (both steps are idempotent).
+   */
   async deleteSeries(ownerId: string, seriesId: string): Promise<void> {
-    const r = await this.db
-      .deleteFrom('series')
-      .where('id', '=', seriesId)
-      .where('ownerId', '=', ownerId)
-      .executeTakeFirst();
-    if (Number(r.numDeletedRows) === 0) throw seriesNotFound();
+    await this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .deleteFrom('series')
+        .where('id', '=', seriesId)
+        .where('ownerId', '=', ownerId)
+        .executeTakeFirst();
+      if (Number(r.numDeletedRows) === 0) throw seriesNotFound();
+      await this.meetings.seriesDeleted(seriesId);
+    });
   }
 }

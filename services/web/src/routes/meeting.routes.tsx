@@ -6,6 +6,7 @@ import { NotFoundView, statusLabel, type MeetingStatus } from '../views/pages.vi
 import {
   DeletedView,
   MeetingPageView,
+  TrashView,
   type DigestSection,
   type MeetingPage,
   type Speaker,
@@ -383,6 +384,20 @@ export function meetingRoutes(deps: PageDeps): Router {
         throw err;
       }
       res.redirect(303, `${pageOf(req)}/deleted`);
+    }),
+  );
+  // The trash: the account's deleted meetings (the recordings service keeps them TRASH_DAYS, then purges).
+  router.get(
+    '/trash',
+    signedIn(deps, async (_req, res, ctx) => {
+      const trash = await backend.operation('appListTrash', ctx.principal);
+      const m = meetingText(ctx.s.locale);
+      sendPage(
+        res,
+        ctx,
+        m.trashTitle,
+        <TrashView s={ctx.s} base={base} viewer={ctx.viewer} days={trash.trashDays} items={trash.items} />,
+      );
     }),
   );
   router.get(

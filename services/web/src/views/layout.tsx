@@ -123,6 +123,7 @@ function Layout(props: PageProps) {
               <a href={`${base}/meetings`}>{meetingText(s.locale).navMeetings}</a>
               <a href={`${base}/upload`}>{uploadText(s.locale).navUpload}</a>
               <a href={`${base}/series`}>{meetingText(s.locale).navSeries}</a>
+              <a href={`${base}/trash`}>{meetingText(s.locale).navTrash}</a>
               <a href={`${base}/tokens`}>{s.t.navTokens}</a>
               <a href={`${base}/wallet`}>{s.t.navWallet}</a>
               <a href={`${base}/settings`}>{s.t.navSettings}</a>

@@ -332,6 +332,70 @@ export function DeletedView({ s, base, viewer, id }: { s: Speech; base: string; 
       <PostForm viewer={viewer} action={`${base}/recordings/${encodeURIComponent(id)}/restore`}>
         <button type="submit">{m.restore}</button>
       </PostForm>
+      <p>
+        <a href={`${base}/trash`}>{m.trashLink}</a>
+      </p>
+    </>
+  );
+}
+
+/** One deleted meeting of the trash (appListTrash). */
+export interface TrashItem {
+  id: string;
+  title: string | null;
+  status: string;
+  recordedAt: string;
+  deletedAt: string;
+  purgeAt: string;
+}
+
+/** The trash: the owner's deleted meetings, when each goes for good, a restore button each. */
+export function TrashView({
+  s,
+  base,
+  viewer,
+  days,
+  items,
+}: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  days: number;
+  items: TrashItem[];
+}) {
+  const m = meetingText(s.locale);
+  return (
+    <>
+      <p>{m.f('trashNote', { days: s.number(days) })}</p>
+      {items.length === 0 ? (
+        <p>{m.trashEmpty}</p>
+      ) : (
+        <ul class="meetings trash">
+          {items.map((x) => (
+            <li key={x.id} class="card">
+              <h2 id={`trash-${x.id}`}>
+                <bdi>{x.title ?? m.untitledMeeting}</bdi>
+              </h2>
+              <p class="hint">
+                {s.date(x.recordedAt)} · {statusLabel(s.t, x.status)}
+              </p>
+              <p class="hint">
+                {m.f('trashDeletedAt', { date: s.date(x.deletedAt) })} ·{' '}
+                {m.f('trashGoneAt', { date: s.date(x.purgeAt) })}
+              </p>
+              <PostForm
+                viewer={viewer}
+                action={`${base}/recordings/${encodeURIComponent(x.id)}/restore`}
+                label={`${m.restore}: ${x.title ?? m.untitledMeeting}`}
+              >
+                <button type="submit" aria-describedby={`trash-${x.id}`}>
+                  {m.restore}
+                </button>
+              </PostForm>
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }
