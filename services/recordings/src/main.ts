@@ -12,6 +12,7 @@ import { consumePipelineResults } from './bus/pipeline-results.consumer';
 import { serveSeriesStats } from './bus/series-stats.handler';
 import { serveSeriesChanged } from './bus/series-changed.handler';
 import { serveAskContext } from './bus/ask-context.handler';
+import { serveMeetingSummary } from './bus/meeting-summary.handler';
 import { HoldReconciler } from './services/hold-reconciler';
 import { UploadsInFlight } from './services/uploads-in-flight';
 import { migrations } from '../migrations';
@@ -39,6 +40,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const seriesStats = serveSeriesStats(bus.nc, db, logger);
   const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
   const askContext = serveAskContext(bus.nc, db, useCases.ctx.repos, useCases.access, logger);
+  const summary = serveMeetingSummary(bus.nc, db, useCases.ctx.repos, useCases.access, logger);
   const holds = new HoldReconciler({ db, nc: bus.nc, logger }, config.holdReconcile);
   holds.start();
   const app = createApp({
@@ -58,6 +60,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     seriesStats.unsubscribe();
     seriesChanged.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());
+    summary.unsubscribe();
     await holds.stop();
     await stopConsumer();
     await relay.stop();

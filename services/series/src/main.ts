@@ -18,11 +18,12 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   await requireSchema(db, 'series', migrations);
   const { nc } = await connectServiceBus(config, 'series');
   const series = new SeriesService(db, new RecordingsStatsClient(nc, logger));
-  const subs = serveSeries(nc, series, logger);
+  const sharing = new SeriesSharingService(db, config.internalJwtSecret);
+  const subs = serveSeries(nc, series, sharing, logger);
   const app = createApp({
     config,
     series,
-    sharing: new SeriesSharingService(db, config.internalJwtSecret),
+    sharing,
     verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
     logger,
     ready: async () => {
