@@ -5,6 +5,7 @@ import { createSummaryEmail } from './0003_create_summary_email';
 import { notifyWalletChanges } from './0004_notify_wallet_changes';
 import { markForcedHolds } from './0005_mark_forced_holds';
 import { indexOpenHolds } from './0006_index_open_holds';
+import { createSummaryShare } from './0007_create_summary_share';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
@@ -13,4 +14,5 @@ export const migrations: MigrationSet = {
   '0004_notify_wallet_changes': notifyWalletChanges,
   '0005_mark_forced_holds': markForcedHolds,
   '0006_index_open_holds': indexOpenHolds,
+  '0007_create_summary_share': createSummaryShare,
 };

@@ -10,12 +10,15 @@ import { accountRoutes } from './routes/account.routes';
 import { keytermsRoutes } from './routes/keyterms.routes';
 import { memoryRoutes } from './routes/memory.routes';
 import { appSettingsRoutes, appWalletRoutes } from './routes/app-settings.routes';
+import { summaryShareRoutes } from './routes/summary-share.routes';
+import type { SummaryShareService } from './services/summary-share.service';
 
 export interface AccountDeps {
   config: AccountConfig;
   wallet: WalletService;
   settings: SettingsService;
   memory: MemoryService;
+  summaryShare: SummaryShareService;
   verifier: PrincipalVerifier;
   logger: Logger;
   ready: () => Promise<boolean>;
@@ -29,6 +32,7 @@ export function createApp(deps: AccountDeps): RequestListener {
   app.use(memoryRoutes({ memory: deps.memory }));
   app.use(appSettingsRoutes({ settings: deps.settings }));
   app.use(appWalletRoutes({ wallet: deps.wallet, db: deps.settings.repo.db }));
+  app.use(summaryShareRoutes({ summaryShare: deps.summaryShare }));
   finishApp(app, deps.logger);
   const whoami = whoamiHandler({
     wallet: deps.wallet,

@@ -14,6 +14,7 @@ import { serveWallet } from './bus/wallet.handlers';
 import { serveAccount } from './bus/account.handlers';
 import { consumeDigestCreated } from './bus/digest-created.consumer';
 import { SummaryEmailService } from './services/summary-email.service';
+import { SummaryShareService } from './services/summary-share.service';
 import { createSmtpMailer } from './mail/smtp.mailer';
 import { migrations } from '../migrations';
 
@@ -46,12 +47,21 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
     appUrl: config.appUrl,
     logger,
   });
+  const summaryShare = new SummaryShareService({
+    db,
+    nc,
+    mailer,
+    fonts: config.summaryEmail.pdfFonts,
+    appUrl: config.appUrl,
+    logger,
+  });
   const stopDigests = await consumeDigestCreated(bus, { memory, summaryEmail }, logger);
   const app = createApp({
     config,
     wallet,
     settings,
     memory,
+    summaryShare,
     verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
     logger,
     ready: async () => {

@@ -12,6 +12,7 @@ import { consumePipelineResults } from './bus/pipeline-results.consumer';
 import { serveSeriesStats } from './bus/series-stats.handler';
 import { serveSeriesChanged, serveSeriesDeleted } from './bus/series-changed.handler';
 import { serveAskContext } from './bus/ask-context.handler';
+import { serveMeetingSummary } from './bus/meeting-summary.handler';
 import { HoldReconciler } from './services/hold-reconciler';
 import { TrashPurger } from './services/trash-purger';
 import { UploadsInFlight } from './services/uploads-in-flight';
@@ -41,6 +42,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
   const seriesChanged = serveSeriesChanged(bus.nc, db, logger);
   const seriesDeleted = serveSeriesDeleted(bus.nc, db, logger);
   const askContext = serveAskContext(bus.nc, db, useCases.ctx.repos, useCases.access, logger);
+  const summary = serveMeetingSummary(bus.nc, db, useCases.ctx.repos, useCases.access, logger);
   const holds = new HoldReconciler({ db, nc: bus.nc, logger }, config.holdReconcile);
   holds.start();
   const trash = new TrashPurger({ db, nc: bus.nc, store, logger }, config.trash);
@@ -63,6 +65,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
     seriesChanged.unsubscribe();
     seriesDeleted.unsubscribe();
     askContext.forEach((s) => s.unsubscribe());
+    summary.unsubscribe();
     await holds.stop();
     await trash.stop();
     await stopConsumer();

@@ -19,11 +19,12 @@ export async function startSeries(config: SeriesConfig): Promise<Running> {
   const { nc } = await connectServiceBus(config, 'series');
   const meetings = new RecordingsStatsClient(nc, logger);
   const series = new SeriesService(db, meetings);
-  const subs = serveSeries(nc, series, logger);
+  const sharing = new SeriesSharingService(db, config.internalJwtSecret, meetings);
+  const subs = serveSeries(nc, series, sharing, logger);
   const app = createApp({
     config,
     series,
-    sharing: new SeriesSharingService(db, config.internalJwtSecret, meetings),
+    sharing,
     verifier: new PrincipalVerifier(principalKey(config.internalJwtSecret)),
     logger,
     ready: async () => {

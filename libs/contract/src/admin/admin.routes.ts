@@ -324,6 +324,16 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     responses: appAnswer(s.appSettingsAnswer),
   }),
   def({
+    operationId: 'appEmailSummary',
+    service: 'account',
+    method: 'post',
+    path: '/app/recordings/{id}/summary-email',
+    summary: "Email a READY meeting's summary to oneself, or to its series' email list (series owner); rate-limited",
+    params: [id],
+    body: { ...body(s.emailSummaryBody), required: true },
+    responses: appAnswer(s.emailSummaryAnswer),
+  }),
+  def({
     operationId: 'appGetWallet',
     service: 'account',
     method: 'get',

@@ -208,6 +208,13 @@ export const seriesEmailListBody = closed(
   ['emails'],
 );
 export const seriesEmailListAnswer = open({ emails: { type: 'array', items: str } });
+/** Email a meeting's summary: to the signed-in person's own address, or to the series' email list (owner). */
+export const emailSummaryBody = closed({ to: { enum: ['me', 'series'] } }, ['to']);
+export const emailSummaryAnswer = open({
+  /** sent; no-smtp (the service has no mail server); no-email (no address on the account); empty-list. */
+  outcome: { enum: ['sent', 'no-smtp', 'no-email', 'empty-list'] },
+  recipients: { type: 'integer', minimum: 0 },
+});
 export const seriesDeletedAnswer = open({ id: str, deleted: { const: true } });
 
 /** The naming sheet of a meeting (the app's meeting page): its state, its voices with clips, its segments. */

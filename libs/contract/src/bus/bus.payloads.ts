@@ -99,6 +99,20 @@ export interface AccountContact {
   displayName: string | null;
 }
 
+/** A READY meeting's digest as the caller reaches it, for an email of its summary sent from the app. */
+export interface MeetingSummary {
+  recordingId: string;
+  displayTitle: string;
+  language: string;
+  sections: ({ kind: string } & Record<string, unknown>)[];
+  speakers: { label: string; name: string | null }[];
+  recordedAt: string;
+  /** The series the meeting is in, or null. */
+  seriesId: string | null;
+  /** How the caller reaches the meeting. */
+  access: AccessRole;
+}
+
 export interface ResolvedSeries {
   id: string;
   name: string;

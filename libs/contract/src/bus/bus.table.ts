@@ -344,6 +344,17 @@ export const BUS = {
     ),
     refusals: ['NOT_FOUND'],
   }),
+  seriesEmailList: request<P.AccountRef & { seriesId: string }, { emails: string[] }>({
+    name: 'seriesEmailList',
+    subject: 'series.email-list.read',
+    owner: 'series',
+    users: ['account'],
+    description:
+      "A series' email list, for its owner only (a member or a stranger: NOT_FOUND); the summary email of the app.",
+    payload: obj({ accountId, seriesId: id('The series.') }, 'Which series, for whom.'),
+    reply: obj({ emails: list(str('An address.'), 'The list, in saved order.', { maxItems: 50 }) }, 'The list.'),
+    refusals: ['NOT_FOUND'],
+  }),
   seriesMembersAdd: request<P.SeriesMember, P.SeriesMember & { added: boolean }>({
     name: 'seriesMembersAdd',
     subject: 'series.members.add',
@@ -427,6 +438,30 @@ export const BUS = {
       'The meeting.',
     ),
     refusals: ['NOT_FOUND'],
+  }),
+  meetingSummary: request<{ recordingId: string }, P.MeetingSummary>({
+    name: 'meetingSummary',
+    subject: 'recordings.summary.read',
+    owner: 'recordings',
+    users: ['account'],
+    principal: true,
+    description:
+      "A READY meeting's digest as the signed caller reaches it (its own or a joined series'): the app's summary email.",
+    payload: obj({ recordingId }, 'Which meeting.'),
+    reply: obj(
+      {
+        recordingId,
+        displayTitle: str('The title as the app shows it.'),
+        language: str('Digest language.', { maxLength: 16 }),
+        sections: list(obj({ kind: str('Section kind.') }, 'A digest section.'), 'Digest sections.', { maxItems: 100 }),
+        speakers,
+        recordedAt: dateTime('When the meeting was recorded.'),
+        seriesId: strOrNull('The series it is in, or null.'),
+        access: oneOf(ACCESS_ROLES, 'How the caller reaches it.'),
+      },
+      'The digest.',
+    ),
+    refusals: ['NOT_FOUND', 'NOT_READY'],
   }),
   askSeries: request<P.AskSeriesQuery, P.AskSeriesReply>({
     name: 'askSeries',

@@ -1681,6 +1681,23 @@ export type AppUpdateSettingsOutput = {
   settings: object;
 };
 
+/** POST /app/recordings/{id}/summary-email */
+export interface AppEmailSummaryInput {
+  params: {
+    id: string;
+  };
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: {
+    to: "me" | "series";
+  };
+}
+
+export type AppEmailSummaryOutput = {
+  outcome: "sent" | "no-smtp" | "no-email" | "empty-list";
+  recipients: number;
+};
+
 /** GET /app/wallet */
 export interface AppGetWalletInput {
   params: Record<string, never>;
@@ -2065,6 +2082,7 @@ export interface OperationTypes {
   appRevokeToken: { input: AppRevokeTokenInput; output: AppRevokeTokenOutput; status: 200 };
   appListSessions: { input: AppListSessionsInput; output: AppListSessionsOutput; status: 200 };
   appUpdateSettings: { input: AppUpdateSettingsInput; output: AppUpdateSettingsOutput; status: 200 };
+  appEmailSummary: { input: AppEmailSummaryInput; output: AppEmailSummaryOutput; status: 200 };
   appGetWallet: { input: AppGetWalletInput; output: AppGetWalletOutput; status: 200 };
   appCreateSeriesInvite: { input: AppCreateSeriesInviteInput; output: AppCreateSeriesInviteOutput; status: 201 };
   appReadSeriesInvite: { input: AppReadSeriesInviteInput; output: AppReadSeriesInviteOutput; status: 200 };

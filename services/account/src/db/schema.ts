@@ -70,6 +70,16 @@ export interface SummaryEmailTable {
   error: string | null;
 }
 
+/** A summary a person emailed from the app (the per-account sending limit counts these). */
+export interface SummaryShareTable {
+  id: Generated<string>;
+  accountId: string;
+  recordingId: string;
+  target: 'me' | 'series';
+  recipients: number;
+  sentAt: Generated<Date>;
+}
+
 export interface Database {
   wallet: WalletTable;
   ledgerEntry: LedgerEntryTable;
@@ -77,4 +87,5 @@ export interface Database {
   memoryNote: MemoryNoteTable;
   memoryLearning: MemoryLearningTable;
   summaryEmail: SummaryEmailTable;
+  summaryShare: SummaryShareTable;
 }

@@ -94,6 +94,17 @@ const en = {
   unfinished: 'In progress and failed',
   finished: 'Finished meetings',
   unfinishedNote: 'This list follows your meetings while they are in progress.',
+  emailSummary: 'Email the summary',
+  emailHint: 'The digest goes in its own language, with a link to this meeting.',
+  emailTo: 'Send to',
+  emailToMe: 'My email address',
+  emailToSeries: "The series' email list ({name})",
+  emailSend: 'Send the summary',
+  emailSent: 'The summary was emailed ({n} addresses).',
+  errorNoSmtp: 'Email is not set up on this service, so nothing was sent. The operator can set SMTP_URL.',
+  errorNoEmail: 'Your account has no email address, so nothing was sent.',
+  errorEmptyList: "The series' email list is empty, so nothing was sent.",
+  errorRateLimited: 'Too many summaries were emailed from your account for now. Try again later.',
 };
 
 type Words = typeof en;
@@ -188,6 +199,17 @@ const fa: Words = {
   unfinished: 'در جریان و ناموفق',
   finished: 'جلسه‌های پایان‌یافته',
   unfinishedNote: 'این فهرست جلسه‌های شما را تا وقتی در جریان‌اند دنبال می‌کند.',
+  emailSummary: 'فرستادن خلاصه با ایمیل',
+  emailHint: 'خلاصه به زبان خودش و با پیوندی به این جلسه فرستاده می‌شود.',
+  emailTo: 'گیرنده',
+  emailToMe: 'نشانی ایمیل خودم',
+  emailToSeries: 'فهرست ایمیل مجموعه ({name})',
+  emailSend: 'فرستادن خلاصه',
+  emailSent: 'خلاصه با ایمیل فرستاده شد ({n} نشانی).',
+  errorNoSmtp: 'ایمیل در این سرویس راه‌اندازی نشده است و چیزی فرستاده نشد. گرداننده می‌تواند SMTP_URL را تنظیم کند.',
+  errorNoEmail: 'حساب شما نشانی ایمیل ندارد و چیزی فرستاده نشد.',
+  errorEmptyList: 'فهرست ایمیل مجموعه خالی است و چیزی فرستاده نشد.',
+  errorRateLimited: 'از حساب شما فعلاً خلاصه‌های زیادی فرستاده شده است. بعداً دوباره امتحان کنید.',
 };
 
 const CATALOGUE: Record<Locale, Words> = { en, fa };

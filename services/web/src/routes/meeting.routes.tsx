@@ -42,9 +42,17 @@ interface Bundle {
 function refusal(m: MeetingMessages, code: string | undefined): string | null {
   if (!code) return null;
   return (
-    ({ NOT_NAMING: m.errorNotNaming, NOT_READY: m.errorNotReady, VALIDATION: m.errorVoices } as Record<string, string>)[
-      code
-    ] ?? m.errorGenericAction
+    (
+      {
+        NOT_NAMING: m.errorNotNaming,
+        NOT_READY: m.errorNotReady,
+        VALIDATION: m.errorVoices,
+        RATE_LIMITED: m.errorRateLimited,
+        'no-smtp': m.errorNoSmtp,
+        'no-email': m.errorNoEmail,
+        'empty-list': m.errorEmptyList,
+      } as Record<string, string>
+    )[code] ?? m.errorGenericAction
   );
 }
 
@@ -119,11 +127,16 @@ export function meetingRoutes(deps: PageDeps): Router {
         owner: sheet !== null,
         series: bundle?.recording.series ?? null,
         ownedSeries,
-        notice: q(req, 'done') ? m.saved : null,
+        notice: q(req, 'done')
+          ? m.saved
+          : /^\d{1,3}$/.test(q(req, 'emailed') ?? '')
+            ? m.f('emailSent', { n: ctx.s.number(Number(q(req, 'emailed'))) })
+            : null,
         error: null,
         tab: 'meeting',
         ask: null,
         shares: null,
+        email: null,
       };
       if (q(req, 'tab') === 'ask' && status.status === 'READY') {
         p.tab = 'ask';
@@ -136,6 +149,11 @@ export function meetingRoutes(deps: PageDeps): Router {
         p.error = refusal(m, q(req, 'error'));
         if (p.owner && status.status === 'READY')
           p.shares = await deps.shares.repo.ofMeeting(ctx.who.accountId, status.id);
+        if (status.status === 'READY') {
+          // The series' list is offered to the series' owner only (the account service checks it again).
+          const series = p.series && ownedSeries.some((o) => o.id === p.series?.id) ? p.series : null;
+          p.email = { seriesName: series?.name ?? null };
+        }
       }
       sendPage(
         res,
@@ -371,6 +389,27 @@ export function meetingRoutes(deps: PageDeps): Router {
       () => ({}),
       saved,
     ),
+  );
+  // "Email the summary": the account service sends it (and limits it); its outcome comes back as the page's message.
+  router.post(
+    '/recordings/:id/email-summary',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const to = (req.body as Record<string, string> | undefined)?.to === 'series' ? 'series' : 'me';
+      let sent: { outcome: string; recipients: number };
+      try {
+        sent = await backend.operation('appEmailSummary', ctx.principal, {
+          params: { id: String(req.params.id) },
+          body: { to },
+        });
+      } catch (err) {
+        if (is404(err)) return notFound(res, ctx);
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        return res.redirect(303, `${pageOf(req)}?error=${encodeURIComponent(err.code)}#email-h`);
+      }
+      const after = sent.outcome === 'sent' ? `emailed=${sent.recipients}` : `error=${sent.outcome}`;
+      res.redirect(303, `${pageOf(req)}?${after}#email-h`);
+    }),
   );
   router.post(
     '/recordings/:id/delete',

@@ -42,6 +42,38 @@ export interface MeetingPage {
   ask: AskPanel | null;
   /** The owner's share links of a ready meeting (null: no share section). */
   shares: ShareLink[] | null;
+  /** "Email the summary" of a ready meeting: to oneself, and to the series' list when the viewer owns the series. */
+  email: { seriesName: string | null } | null;
+}
+
+/** "Email the summary": to the viewer's own address, or to the series' email list (its owner only). */
+export function EmailSummary({
+  m,
+  viewer,
+  action,
+  seriesName,
+}: {
+  m: MeetingMessages;
+  viewer: Viewer;
+  action: string;
+  seriesName: string | null;
+}) {
+  return (
+    <section class="card" aria-labelledby="email-h">
+      <h2 id="email-h">{m.emailSummary}</h2>
+      <PostForm viewer={viewer} action={`${action}/email-summary`} class="stack">
+        <p class="hint">{m.emailHint}</p>
+        <label>
+          {m.emailTo}
+          <select name="to">
+            <option value="me">{m.emailToMe}</option>
+            {seriesName !== null ? <option value="series">{m.f('emailToSeries', { name: seriesName })}</option> : null}
+          </select>
+        </label>
+        <button type="submit">{m.emailSend}</button>
+      </PostForm>
+    </section>
+  );
 }
 
 /** `m:ss` or `h:mm:ss` in the page's digits. */
@@ -316,6 +348,9 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
       {p.tab === 'meeting' && p.digest ? <Digest m={m} sections={p.digest} /> : null}
       {p.tab === 'meeting' && p.turns.length > 0 ? (
         <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} />
+      ) : null}
+      {p.tab === 'meeting' && p.email ? (
+        <EmailSummary m={m} viewer={viewer} action={path} seriesName={p.email.seriesName} />
       ) : null}
       {p.tab === 'meeting' && p.shares ? <ShareSection s={s} viewer={viewer} action={path} links={p.shares} /> : null}
       {p.tab === 'meeting' && p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
