@@ -257,7 +257,9 @@ describe('MCP server', () => {
       status: 'NAMING',
       naming: { url: expect.any(String) },
       next: {
-        message: expect.stringMatching(/Hand naming\.url to the person .* or call skipRecordingNaming with the id/),
+        message: expect.stringMatching(
+          /or go on without names: call skipRecordingNaming with the id.* Hand naming\.url/,
+        ),
         calls: [
           { name: 'skipRecordingNaming', arguments: { id } },
           { name: 'waitForRecording', arguments: { id } },

@@ -18,3 +18,4 @@ export * from './operations';
 export * as adminSchemas from './admin/admin.schemas';
 export type * from './generated/operations';
 export * from './pricing';
+export * from './naming-stop';

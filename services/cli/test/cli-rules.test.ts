@@ -1,5 +1,6 @@
 import { isAdminUrl, sameApiRoot } from '../src/domain/base-url';
 import { sizeText, waitText } from '../src/domain/format';
+import { namingStopSentence } from '@mm/contract';
 import { namingStop } from '../src/domain/naming-stop';
 
 describe('a wait at NAMING', () => {
@@ -10,6 +11,13 @@ describe('a wait at NAMING', () => {
       /until 2026-11-25T12:05:00Z .* open https:\/\/app\/n\/r1 .*mm skip-naming r1 && mm wait r1/,
     );
     expect(stop.hint).toMatch(/--skip-naming/);
+    // The MCP server's sentence word for word (libs/contract), with the command line's way to skip.
+    expect(stop.hint).toBe(
+      namingStopSentence(
+        { url: 'https://app/n/r1', deadline: '2026-11-25T12:05:00Z' },
+        'mm skip-naming r1 && mm wait r1 (--skip-naming never stops here)',
+      ),
+    );
   });
 
   it('says when the service waits with no end (FORCE_ON, deadline null)', () => {

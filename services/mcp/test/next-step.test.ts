@@ -1,4 +1,4 @@
-import { SCOPES } from '@mm/contract';
+import { namingStopSentence, SCOPES } from '@mm/contract';
 import { nextStep } from '../src/domain/next-step';
 import { toolsFor } from '../src/domain/tools';
 
@@ -9,6 +9,11 @@ const naming = { url: 'https://app/n/1', deadline: null };
 describe('the next step after a wait', () => {
   it('at NAMING offers the naming URL, or skipRecordingNaming (the server sends its only action), then the wait', () => {
     const next = nextStep({ id: 'r1', status: 'NAMING', naming, error: null }, every)!;
+    // The command line's sentence, word for word; then the tool calls that go on.
+    expect(next.message).toBe(
+      `${namingStopSentence(naming, 'call skipRecordingNaming with the id, then waitForRecording')} ` +
+        'Hand naming.url to the person who can name the speakers, then call waitForRecording again.',
+    );
     expect(next.message).toMatch(/^The meeting waits for speaker names with no end .* Hand naming\.url/);
     expect(next.calls).toEqual([
       { name: 'skipRecordingNaming', arguments: { id: 'r1' } },
@@ -18,7 +23,7 @@ describe('the next step after a wait', () => {
       { id: 'r1', status: 'NAMING', naming: { ...naming, deadline: '2026-01-01T00:00:00Z' } },
       every,
     );
-    expect(until!.message).toMatch(/until 2026-01-01T00:00:00Z \(then it goes on by itself\)/);
+    expect(until!.message).toMatch(/until 2026-01-01T00:00:00Z \(then it goes on without names\)/);
   });
 
   it('offers only the tools the token has, naming the scope the others need', () => {

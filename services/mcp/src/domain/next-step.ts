@@ -3,7 +3,7 @@
  * agent's waiting alone: at NAMING (a person names the speakers, or the agent skips naming) and
  * at a FAILED that can be retried. Only tools the token has are offered as calls. Pure.
  */
-import { findRoute, type JsonSchema } from '@mm/contract';
+import { findRoute, namingStopSentence, type JsonSchema } from '@mm/contract';
 import { WAIT_TOOL, type ToolDef } from './tools';
 
 /** The part of a meeting's status the next step depends on. */
@@ -27,17 +27,16 @@ export function nextStep(s: StoppedStatus, tools: readonly ToolDef[]): NextStep 
   return null;
 }
 
-function atNaming(s: StoppedStatus, naming: { deadline: string | null }, tools: readonly ToolDef[]): NextStep {
-  const until = naming.deadline
-    ? `until ${naming.deadline} (then it goes on by itself)`
-    : 'with no end (it goes on only when named or skipped)';
-  const person =
-    `The meeting waits for speaker names ${until}. Hand naming.url to the person who can name the speakers ` +
-    `(it opens the naming sheet for the account owner), then call ${WAIT_TOOL} again`;
+function atNaming(
+  s: StoppedStatus,
+  naming: { url: string; deadline: string | null },
+  tools: readonly ToolDef[],
+): NextStep {
   const skip = offered('skipRecordingNaming', s.id, tools);
-  if (!skip.call) return { message: `${person}; ${skip.unavailable} would go on without names.`, calls: [] };
+  const handOver = `Hand naming.url to the person who can name the speakers, then call ${WAIT_TOOL} again.`;
+  if (!skip.call) return { message: `${namingStopSentence(naming, skip.unavailable)} ${handOver}`, calls: [] };
   return {
-    message: `${person}; or call skipRecordingNaming with the id to go on without names, then ${WAIT_TOOL}.`,
+    message: `${namingStopSentence(naming, `call skipRecordingNaming with the id, then ${WAIT_TOOL}`)} ${handOver}`,
     calls: [skip.call, ...waitAgain(s.id, tools)],
   };
 }
