@@ -7,6 +7,8 @@ import type { Repositories, UseCaseContext } from '../usecases/context';
 import type { Views } from '../services/views';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
+import type { SearchService, SearchQuery } from '../services/search.service';
+import { RECORDING_KINDS } from '@mm/contract';
 
 const wrap =
   (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
@@ -76,8 +78,45 @@ export function appMeetingRoutes(deps: {
   repos: Repositories;
   store: ObjectStore;
   views: Views;
+  search: SearchService;
 }): Router {
   const router = Router();
+
+  // The app's meetings search: the public search (same scope, words and normalisation), each item
+  // also saying where its snippet was said (`atMs`), so the list opens the meeting at that moment.
+  router.get(
+    '/internal/app/search',
+    wrap(async (req, res) => {
+      const p = principalOf(res);
+      if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
+      const one = (name: string, max: number) => {
+        const v = req.query[name];
+        if (v === undefined) return undefined;
+        if (typeof v !== 'string' || v.length > max) throw new ApiError('VALIDATION', `${name} is not valid`);
+        return v;
+      };
+      const day = (name: string) => {
+        const v = one(name, 40);
+        if (v !== undefined && Number.isNaN(Date.parse(v))) throw new ApiError('VALIDATION', `${name} is not a date`);
+        return v;
+      };
+      const q = one('q', 200) ?? '';
+      const kind = one('kind', 20);
+      if (kind !== undefined && !(RECORDING_KINDS as readonly string[]).includes(kind))
+        throw new ApiError('VALIDATION', 'kind is not a meeting kind');
+      const limit = Number(one('limit', 2) ?? 20);
+      const query = {
+        q,
+        seriesId: one('seriesId', 64),
+        kind,
+        from: day('from'),
+        to: day('to'),
+        cursor: one('cursor', 64),
+        limit: Number.isInteger(limit) && limit >= 1 && limit <= 50 ? limit : 20,
+      } as SearchQuery;
+      res.json({ schemaVersion: 1, ...(await deps.search.search(p, query, { moments: true })) });
+    }),
+  );
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');
     const r = await deps.repos.recordings.get(deps.db, id);
