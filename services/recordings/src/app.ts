@@ -35,6 +35,6 @@ export function createApp(deps: RecordingsDeps): Express {
   const app = createServiceApp({ name: 'recordings', logger: deps.logger, ready: deps.ready, verifier: deps.verifier });
   app.use(recordingsRoutes({ ...upload, meetings, search, useCases }));
   app.use(adminRoutes({ ...upload, useCases }));
-  app.use(appMeetingRoutes({ db, repos, store, views, naming: useCases.naming, trashDays: config.trash.days }));
+  app.use(appMeetingRoutes({ db, repos, store, views, search, naming: useCases.naming, trashDays: config.trash.days }));
   return finishApp(app, deps.logger);
 }

@@ -1,7 +1,8 @@
 // Upload and record in the browser (the upload page's form).
 //
-// The file goes in pieces (the gateway's door to the app reads at most 64 KB of a request) to
-// the app, which then sends it whole to the recordings service. One Idempotency-Key is made per
+// The file goes in pieces to the app (each at most data-piece-bytes, 8 MB: the gateway's door
+// streams them; a small file goes in pieces of about a sixteenth of it, at least 64 KB, so the
+// progress bar moves), which then sends it whole to the recordings service. One Idempotency-Key is made per
 // chosen file, before the first try, and kept for every retry: a retried upload never makes two
 // meetings (the contract's idempotency rules; the service keeps them).
 import { meetingPrice, attachmentPrice } from '../../../libs/contract/src/pricing';
@@ -44,6 +45,8 @@ export function followUpload(doc) {
   const maxBytes = Number(form.getAttribute('data-max-bytes'));
   const attachmentMaxBytes = Number(form.getAttribute('data-attachment-max-bytes'));
   const pieceBytes = Number(form.getAttribute('data-piece-bytes'));
+  /** The piece size for a file of `size` bytes: a sixteenth of it, at least 64 KB, at most pieceBytes. */
+  const pieceOf = (size) => Math.min(pieceBytes, Math.max(65536, Math.ceil(size / 16)));
   const uploadsUrl = form.getAttribute('data-uploads');
   const csrf = (form.querySelector('input[name="_csrf"]') || {}).value || '';
   const audioInput = doc.getElementById('audio-file');
@@ -167,7 +170,7 @@ export function followUpload(doc) {
     for (const [part, blob] of parts) {
       let offset = 0;
       while (offset < blob.size) {
-        const piece = blob.slice(offset, offset + pieceBytes);
+        const piece = blob.slice(offset, offset + pieceOf(blob.size));
         const r = await call(
           'PUT',
           `${uploadsUrl}/${c.uploadId}/${part}?offset=${offset}`,

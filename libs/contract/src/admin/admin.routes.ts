@@ -8,7 +8,7 @@ import type { InternalRouteDef } from '../routes.types';
 import type { JsonSchema } from '../schema-helpers';
 import { LIMITS } from '../catalog';
 import * as s from './admin.schemas';
-import { submitRecording } from '../routes/recordings.routes';
+import { searchRecordings, submitRecording } from '../routes/recordings.routes';
 
 const pathParam = (
   name: string,
@@ -475,6 +475,16 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     params: [id],
     body: { ...body(s.mergeVoicesBody), required: true },
     responses: appAnswer(s.voicesMergedAnswer),
+  }),
+  // The meetings list's search: the public search's parameters and scope, each item with its moment.
+  def({
+    operationId: 'appSearchMeetings',
+    service: 'recordings',
+    method: 'get',
+    path: '/internal/app/search',
+    summary: "Search the person's meetings (and a readable series'), each hit with where its snippet was said (atMs)",
+    params: searchRecordings.params,
+    responses: answer(s.appSearchAnswer),
   }),
   // The trash: the owner's deleted meetings until the purge removes them (restore: adminRestoreRecording).
   def({

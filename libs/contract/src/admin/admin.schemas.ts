@@ -4,6 +4,7 @@
  */
 import { LIMITS, NAMING_MODES, SCOPES, SWITCHES, TOKEN_EXPIRY_DAYS, UI_LOCALES } from '../catalog';
 import type { JsonSchema } from '../schema-helpers';
+import { searchPageSchema } from '../schemas/recordings.schemas';
 
 const closed = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object',
@@ -253,3 +254,20 @@ export const trashAnswer = open({
     }),
   },
 });
+
+/** The app's search: the public search page, each item also with `atMs` (where its snippet was said; null from the digest or title). */
+const searchItems = (searchPageSchema.properties as Record<string, JsonSchema>).items;
+const searchItem = searchItems.items as JsonSchema;
+export const appSearchAnswer: JsonSchema = {
+  ...searchPageSchema,
+  properties: {
+    ...(searchPageSchema.properties as Record<string, JsonSchema>),
+    items: {
+      ...searchItems,
+      items: {
+        ...searchItem,
+        properties: { ...(searchItem.properties as Record<string, JsonSchema>), atMs: { type: ['integer', 'null'] } },
+      },
+    },
+  },
+};

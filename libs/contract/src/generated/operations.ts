@@ -1964,6 +1964,65 @@ export type AppMergeVoicesOutput = {
   })[];
 };
 
+/** GET /internal/app/search */
+export interface AppSearchMeetingsInput {
+  params: Record<string, never>;
+  query: {
+    /** Words to find, 1 to 200 characters; a word also matches inside a longer word; case, diacritics and the half-space are ignored, Arabic letter forms match Persian ones and Persian digits match Latin ones. */
+    q: string;
+    /** Only that series (joined included); a series the caller cannot read is 404. */
+    seriesId?: string;
+    /** Only meetings of this kind. */
+    kind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
+    /** Earliest recordedAt, ISO 8601 with an offset; included. */
+    from?: string;
+    /** Latest recordedAt, ISO 8601 with an offset; included. */
+    to?: string;
+    /** Page size, 1 to 50; default 20. */
+    limit: number;
+    /** The nextCursor of the previous page, unchanged. */
+    cursor?: string;
+  };
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppSearchMeetingsOutput = {
+  /** Matching meetings, newest first by recordedAt. */
+  items: ({
+    /** Meeting id; never changes. */
+    id: string;
+    /** The title its owner or the submitting token gave, else the digest's; null when none. */
+    title: string | null;
+    /** Meeting kind; picks the digest template. */
+    kind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
+    /** When the service received the meeting; the list is ordered by it. */
+    createdAt: string;
+    /** When the meeting happened: the submitted recordedAt, else the receive time. */
+    recordedAt: string;
+    /** Measured audio length in seconds; null if unknown. */
+    durationSeconds: number | null;
+    /** The meeting's page in the web app. */
+    url: string;
+    /** GET it with a token holding recordings:read for the whole meeting. */
+    bundleUrl: string;
+    /** The series the meeting is filed in; null when in no series or while series are switched off. */
+    series: {
+      /** Series id. */
+      id: string;
+      /** Series name. */
+      name: string;
+    } | null;
+    /** The title as the app shows it; in a series whose titleStyle is SESSION it is the series name plus the meeting date. */
+    displayTitle: string;
+    /** Up to 200 characters around the first match, from the transcript, or from the digest when only it matched; null when the words were found in the title alone. */
+    snippet: string | null;
+    atMs?: number | null;
+  })[];
+  /** Send it back as cursor for the next page, unchanged; null on the last page. */
+  nextCursor: string | null;
+};
+
 /** GET /internal/app/trash */
 export interface AppListTrashInput {
   params: Record<string, never>;
@@ -2098,6 +2157,7 @@ export interface OperationTypes {
   appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
   appOpenNamingSheet: { input: AppOpenNamingSheetInput; output: AppOpenNamingSheetOutput; status: 200 };
   appMergeVoices: { input: AppMergeVoicesInput; output: AppMergeVoicesOutput; status: 200 };
+  appSearchMeetings: { input: AppSearchMeetingsInput; output: AppSearchMeetingsOutput; status: 200 };
   appListTrash: { input: AppListTrashInput; output: AppListTrashOutput; status: 200 };
 }
 

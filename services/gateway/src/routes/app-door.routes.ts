@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { request as undiciRequest } from 'undici';
@@ -9,8 +10,10 @@ import {
   APP_LINK_HEADER,
   CSRF_FIELD,
   CSRF_REQUEST_HEADER,
+  hasBody,
   parseBearer,
   PRINCIPAL_HEADER,
+  UPLOAD_REQUEST_TIMEOUT_MS,
 } from '@mm/http';
 import type { SessionWithAccount } from '../db/sign-in.repository';
 import { cookieValue, safeNextPath } from '../domain/sign-in-rules';
@@ -31,10 +34,18 @@ export interface AppDoorDeps {
 
 /** Headers of the browser's request passed to the app; everything else (cookies included) stays here. */
 const PASS = ['accept', 'accept-language', 'user-agent', 'content-type', 'if-none-match', 'range'];
-/** Headers of the app's answer never passed back. */
-const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-request-id', 'content-length']);
+/** Headers of the app's answer never passed back (its body streams through as it is: its length stays). */
+const DROP_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
+/** How long the app may take to answer a request whose body streams through (an upload's piece or send): the public path's. */
+const STREAMED_ANSWER_TIMEOUT_MS = UPLOAD_REQUEST_TIMEOUT_MS;
+/** How long an answer may wait for its headers, or stop sending its body, otherwise. */
+const ANSWER_TIMEOUT_MS = 30_000;
 
-type Locals = { session: SessionWithAccount | null; params: URLSearchParams; body?: Buffer };
+/**
+ * What the door learns of a request: its session, its form (a page's urlencoded form, read here
+ * for its CSRF field), and whether its body streams to the app unread (`stream`).
+ */
+type Locals = { session: SessionWithAccount | null; params: URLSearchParams; body?: Buffer; stream?: boolean };
 
 /**
  * The app's door at the gateway: `/app/*`. The gateway turns the session cookie into an `app`
@@ -100,28 +111,39 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
     }, next);
   });
 
-  // A state-changing request: same origin (Origin, else Referer), a readable small body, and
-  // (once signed in) the session's CSRF token. Sign-in's own forms have no session yet: for
-  // them the origin check is the whole defence (with SameSite=Lax cookies).
-  const readBody = express.raw({ type: () => true, limit: '64kb' });
+  // A state-changing request: same origin (Origin, else Referer) and (once signed in) the session's
+  // CSRF token. A page's form (urlencoded, small) is read here for its CSRF field, at most 64 KB;
+  // any other body (an upload's pieces, the page scripts' JSON) is not read: its token comes in
+  // the x-csrf-token header and the body streams to the app unread, under the server's own
+  // watch and timeouts (body-watch.ts: a body that stops arriving is refused, as on the public
+  // path). Sign-in's own forms have no session yet: for them the origin check is the whole
+  // defence (with SameSite=Lax cookies).
+  const readForm = express.raw({ type: () => true, limit: '64kb' });
+  const checkCsrf = (res: Response, next: NextFunction, headerToken: string) => {
+    const session = locals(res).session;
+    if (session) {
+      const sent = locals(res).params.get(CSRF_FIELD) ?? headerToken;
+      if (!sameSecret(sent, session.session.csrfToken))
+        return forbidden(res, 'the form is out of date (its CSRF token does not match)');
+    }
+    next();
+  };
   router.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     if (!sameOrigin(req.headers.origin ?? refererOrigin(req.headers.referer), appOrigin, req.headers.host))
       return forbidden(res, 'this request did not come from the app');
-    readBody(req, res, (err?: unknown) => {
+    const headerToken = String(req.headers[CSRF_REQUEST_HEADER] ?? '');
+    const type = String(req.headers['content-type'] ?? '');
+    if (!type.startsWith('application/x-www-form-urlencoded')) {
+      locals(res).stream = true;
+      return checkCsrf(res, next, headerToken);
+    }
+    readForm(req, res, (err?: unknown) => {
       if (err) return forbidden(res, 'the form could not be read');
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       locals(res).body = raw;
-      const type = String(req.headers['content-type'] ?? '');
-      if (type.startsWith('application/x-www-form-urlencoded'))
-        locals(res).params = new URLSearchParams(raw.toString('utf8'));
-      const session = locals(res).session;
-      if (session) {
-        const sent = locals(res).params.get(CSRF_FIELD) ?? String(req.headers[CSRF_REQUEST_HEADER] ?? '');
-        if (!sameSecret(sent, session.session.csrfToken))
-          return forbidden(res, 'the form is out of date (its CSRF token does not match)');
-      }
-      next();
+      locals(res).params = new URLSearchParams(raw.toString('utf8'));
+      checkCsrf(res, next, headerToken);
     });
   });
 
@@ -239,18 +261,27 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
         ))
           ? 'usable'
           : 'invalid';
-      const body = locals(res).body;
+      const { body, stream } = locals(res);
+      const streams = stream === true && hasBody(req);
+      if (streams && typeof req.headers['content-length'] === 'string')
+        headers['content-length'] = req.headers['content-length'];
       const up = await undiciRequest(`${deps.serviceUrls.web}${req.originalUrl}`, {
         method: req.method as 'GET',
         headers,
-        body: body && body.length ? body : undefined,
-        headersTimeout: 30_000,
-        bodyTimeout: 30_000,
+        // A streamed body goes as it arrives (an upload is never held whole here); a form as read.
+        body: streams ? req : body && body.length ? body : undefined,
+        headersTimeout: streams ? STREAMED_ANSWER_TIMEOUT_MS : ANSWER_TIMEOUT_MS,
+        bodyTimeout: ANSWER_TIMEOUT_MS,
       });
       res.status(up.statusCode);
       for (const [k, v] of Object.entries(up.headers))
         if (v !== undefined && !DROP_BACK.has(k) && !k.startsWith('x-mm-')) res.append(k, v);
-      res.send(Buffer.from(await up.body.arrayBuffer()));
+      // The answer streams back too (audio, a bundle): never held whole.
+      await pipeline(up.body, res).catch((err: unknown) => {
+        // The browser went away mid-answer: nobody is left to tell.
+        if (res.headersSent) return void res.destroy();
+        throw err;
+      });
     }),
   );
   return router;

@@ -22,6 +22,8 @@ export interface SnippetSource {
   language: string | null;
   sections: unknown;
   turn: string | null;
+  /** Where that turn starts, ms from the beginning (null with no turn). */
+  turnMs: number | null;
 }
 
 /** Newest meetings matched one by one before the trigram index is asked (see matching). */
@@ -76,7 +78,8 @@ export class SearchRepository {
    */
   async snippetSources(db: Db, ids: string[], turns: (number | null)[]): Promise<Map<string, SnippetSource>> {
     const rows = await sql<SnippetSource>`
-      select x.id, d.title, d.language, d.sections, t.segments -> x.turn ->> 'text' as turn
+      select x.id, d.title, d.language, d.sections, t.segments -> x.turn ->> 'text' as turn,
+        (t.segments -> x.turn ->> 'startMs')::bigint::float8 as "turnMs"
       from unnest(${ids}::text[], ${turns}::int[]) as x(id, turn)
       left join digest d on d.recording_id = x.id
       left join transcript t on x.turn is not null and t.recording_id = x.id`.execute(db);

@@ -45,14 +45,14 @@ export class TranscriptRepository {
   }
 
   /** Only the turns' texts of some meetings (a search's snippets). */
-  async turns(db: Db, recordingIds: string[]): Promise<Map<string, { text: string }[]>> {
+  async turns(db: Db, recordingIds: string[]): Promise<Map<string, { text: string; startMs?: number }[]>> {
     if (recordingIds.length === 0) return new Map();
     const rows = await db
       .selectFrom('transcript')
       .select(['recordingId', 'segments'])
       .where('recordingId', 'in', recordingIds)
       .execute();
-    return new Map(rows.map((t) => [t.recordingId, t.segments as { text: string }[]]));
+    return new Map(rows.map((t) => [t.recordingId, t.segments as { text: string; startMs?: number }[]]));
   }
 
   /** Writes a meeting's transcript whole (the pipeline's, or a silent meeting's empty one). */

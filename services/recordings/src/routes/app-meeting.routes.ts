@@ -9,6 +9,7 @@ import type { Naming } from '../usecases/naming';
 import { suggestNames } from '../domain/lifecycle';
 import { sniffMedia } from '../domain/sniff';
 import { purgeAtOf } from '../services/trash-purger';
+import type { SearchService } from '../services/search.service';
 
 /** Clips per voice on the naming sheet, and how long each plays at most. */
 const CLIPS_PER_VOICE = 3;
@@ -76,6 +77,7 @@ export function appMeetingRoutes(deps: {
   views: Views;
   naming: Naming;
   trashDays: number;
+  search: SearchService;
 }): Router {
   const router = Router();
   const guards = [appPrincipalOnly];
@@ -122,6 +124,15 @@ export function appMeetingRoutes(deps: {
       };
     },
     { guards: [appPrincipalOnly] },
+  );
+
+  // The app's meetings search: the public search (same scope, words and normalisation), each item
+  // also saying where its snippet was said (`atMs`), so the list opens the meeting at that moment.
+  mountOperation(
+    router,
+    'appSearchMeetings',
+    async ({ query }, { res }) => deps.search.search(principalOf(res), query, { moments: true }),
+    { guards },
   );
   const owned = async (p: Principal, id: string): Promise<RecordingRow> => {
     if (p.source !== 'app') throw new ApiError('TOKEN_NOT_ACCEPTED', 'This route does not take API tokens.');

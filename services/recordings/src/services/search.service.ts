@@ -41,7 +41,12 @@ export class SearchService {
     },
   ) {}
 
-  async search(p: Principal, q: SearchQuery) {
+  /**
+   * `moments`: each item also says where its snippet was said (`atMs`, the start of the turn it was
+   * cut from; null when it came from the digest or the title), for the app's search that opens the
+   * meeting at that moment. The public answer has no such field.
+   */
+  async search(p: Principal, q: SearchQuery, opts: { moments?: boolean } = {}) {
     const words = searchWords(q.q);
     if (words.length === 0) throw new ApiError('VALIDATION', 'q has no word to search for');
     const after = q.cursor === undefined ? null : decodeCursor(q.cursor);
@@ -57,7 +62,7 @@ export class SearchService {
       limit + 1,
     );
     const page = rows.slice(0, limit);
-    const items = await this.present(p, page, words);
+    const items = await this.present(p, page, words, opts.moments === true);
     const last = page[page.length - 1];
     return {
       items,
@@ -71,7 +76,7 @@ export class SearchService {
    * inside Postgres, with the digests in the same round trip; rows stored before the lines existed
    * (searchTurns null), or a turn that does not hold the word after all, read the transcript whole.
    */
-  private async present(p: Principal, page: SearchRow[], words: string[]) {
+  private async present(p: Principal, page: SearchRow[], words: string[], moments: boolean) {
     if (page.length === 0) return [];
     const turnOf = (r: SearchRow): number | null => {
       if (r.searchText === null || r.searchTurns === null) return null;
@@ -84,6 +89,7 @@ export class SearchService {
       page.map(turnOf),
     );
     const snippets = new Map<string, string | null>();
+    const at = new Map<string, number>();
     const whole: string[] = [];
     for (const r of page) {
       const d = dBy.get(r.id);
@@ -94,7 +100,10 @@ export class SearchService {
       else {
         const snippet = d?.turn == null ? null : snippetOf(d.turn, words);
         if (snippet === null) whole.push(r.id);
-        else snippets.set(r.id, snippet);
+        else {
+          snippets.set(r.id, snippet);
+          if (d?.turnMs != null) at.set(r.id, Number(d.turnMs));
+        }
       }
     }
     if (whole.length > 0) {
@@ -103,7 +112,10 @@ export class SearchService {
         let snippet: string | null = null;
         for (const seg of tBy.get(id) ?? []) {
           snippet = snippetOf(seg.text, words);
-          if (snippet) break;
+          if (snippet) {
+            if (typeof seg.startMs === 'number') at.set(id, seg.startMs);
+            break;
+          }
         }
         snippets.set(id, snippet ?? snippetOf(digestText(dBy.get(id)?.sections), words));
       }
@@ -111,7 +123,8 @@ export class SearchService {
     return page.map((r) => {
       const d = dBy.get(r.id);
       const head = d && d.language !== null ? { title: d.title, language: d.language } : null;
-      return { ...this.deps.views.listItem(r, head, p.features.series), snippet: snippets.get(r.id) ?? null };
+      const item = { ...this.deps.views.listItem(r, head, p.features.series), snippet: snippets.get(r.id) ?? null };
+      return moments ? { ...item, atMs: at.get(r.id) ?? null } : item;
     });
   }
 }

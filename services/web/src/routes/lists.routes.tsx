@@ -11,6 +11,7 @@ import { signedIn, signedInJson, sendPage, q, type PageDeps } from './context';
 import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
 import { meetingText } from '../i18n/meeting-messages';
+import { searchWords } from '@mm/text';
 import { NotFoundView } from '../views/pages.views';
 import {
   KINDS,
@@ -24,6 +25,8 @@ import {
 } from '../views/lists.views';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Search results per page. */
+const PAGE = 20;
 
 /** The filters as typed, each kept only when it is well formed (a bad one is ignored, never a 500). */
 function filtersOf(req: Request): MeetingFilters {
@@ -52,33 +55,69 @@ export function listsRoutes(deps: PageDeps): Router {
       () => [] as ListedSeries[],
     );
 
+  /** One scope of the app's search (the account's meetings, or one series'); a refused one finds nothing. */
+  const searchOne = async (principal: string, params: URLSearchParams) => {
+    try {
+      return await backend.call<{ items: ListedMeeting[]; nextCursor: string | null }>(
+        'recordings',
+        principal,
+        'GET',
+        `/internal/app/search?${params}`,
+      );
+    } catch (err) {
+      if (!(err instanceof BackendError) || err.status >= 500) throw err;
+      return { items: [], nextCursor: null };
+    }
+  };
+  /**
+   * The search of the meetings page. With a series picked: that series' meetings, page by page.
+   * Without: the account's meetings and those of every series it can read, merged newest first
+   * (one page of each scope; the account's own scope pages on).
+   */
+  const searchAll = async (principal: string, f: MeetingFilters, from: string, to: string, cursor: string) => {
+    const params = (seriesId?: string) => {
+      const p = new URLSearchParams({ q: f.q, limit: String(PAGE) });
+      if (seriesId) p.set('seriesId', seriesId);
+      if (f.kind) p.set('kind', f.kind);
+      if (from) p.set('from', from);
+      if (to) p.set('to', to);
+      if (cursor) p.set('cursor', cursor);
+      return p;
+    };
+    if (f.seriesId) return searchOne(principal, params(f.seriesId));
+    const own = await searchOne(principal, params());
+    if (cursor) return own;
+    const others = await Promise.all((await readable(principal)).map((x) => searchOne(principal, params(x.id))));
+    const byId = new Map<string, ListedMeeting>();
+    for (const x of [own, ...others].flatMap((scope) => scope.items)) if (!byId.has(x.id)) byId.set(x.id, x);
+    const items = [...byId.values()].sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt)).slice(0, PAGE);
+    return { items, nextCursor: own.nextCursor };
+  };
+
   router.get(
     '/meetings',
     signedIn(deps, async (req, res, ctx) => {
       const f = filtersOf(req);
       const cursor = (q(req, 'cursor', 64) ?? '').replace(/[^\w.-]/g, '');
-      // With words: the search route (it filters by series, kind and dates itself); without: the list
-      // of finished meetings, whose kind and dates the app filters on the page it got.
+      // With words: the app's search (the public search's words and normalisation, each item with the
+      // moment its snippet was said), over the account's meetings and each readable series'
+      // (a joined series' meetings are not the account's); without: the list of finished meetings,
+      // whose kind and dates the app filters on the page it got.
       const search = f.q !== '';
-      const params = new URLSearchParams(search ? { q: f.q } : { limit: '100' });
-      if (f.seriesId) params.set('seriesId', f.seriesId);
       const from = f.from ? `${f.from}T00:00:00Z` : '';
       const to = f.to ? `${f.to}T23:59:59Z` : '';
-      if (search && f.kind) params.set('kind', f.kind);
-      if (search && from) params.set('from', from);
-      if (search && to) params.set('to', to);
-      if (cursor) params.set('cursor', cursor);
       let page: { items: ListedMeeting[]; nextCursor: string | null } = { items: [], nextCursor: null };
-      try {
-        page = await backend.call(
-          'recordings',
-          ctx.principal,
-          'GET',
-          `/recordings/${search ? 'search' : 'ready'}?${params}`,
-        );
-      } catch (err) {
-        // A filter the service refuses (a word-less search, a series not readable) shows no meetings.
-        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+      if (search) page = await searchAll(ctx.principal, f, from, to, cursor);
+      else {
+        const params = new URLSearchParams({ limit: '100' });
+        if (f.seriesId) params.set('seriesId', f.seriesId);
+        if (cursor) params.set('cursor', cursor);
+        try {
+          page = await backend.call('recordings', ctx.principal, 'GET', `/recordings/ready?${params}`);
+        } catch (err) {
+          // A filter the service refuses (a series not readable) shows no meetings.
+          if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        }
       }
       if (!search) {
         page.items = page.items.filter(
@@ -107,6 +146,7 @@ export function listsRoutes(deps: PageDeps): Router {
           f={f}
           series={series}
           items={page.items}
+          words={search ? searchWords(f.q) : []}
           next={next}
           unfinished={unfinished}
         />,

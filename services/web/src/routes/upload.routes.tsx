@@ -8,8 +8,12 @@ import { KINDS } from '../views/lists.views';
 import { UploadView } from '../views/upload.view';
 
 const MB = 1024 * 1024;
-/** A piece of an upload: below the 64 KB the gateway's door reads of one request. */
-export const PIECE_BYTES = 60_000;
+/**
+ * The largest piece of an upload. The gateway's door streams request bodies to the app, so a piece
+ * is bounded only by what the app holds in memory for one request; the page sends smaller ones
+ * for a small file (about a sixteenth of it, at least 64 KB) so its progress bar still moves.
+ */
+export const PIECE_BYTES = 8 * MB;
 /** The text parts of POST /recordings the page sends, and how long each may be. */
 const TEXT_PARTS: Record<string, number> = {
   title: 200,

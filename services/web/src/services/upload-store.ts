@@ -37,8 +37,8 @@ export const OPEN_PER_ACCOUNT = 3;
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
 /**
- * An upload made in the browser arrives in pieces (the gateway's door to the app reads at most
- * 64 KB of a request): each piece is written at its offset in a file of a folder named by a
+ * An upload made in the browser arrives in pieces (at most PIECE_BYTES each, so that a lost
+ * connection costs one piece, not the file): each piece is written at its offset in a file of a folder named by a
  * random 128-bit id, under a prefix of the account's hash, so that only that account reaches it.
  * A piece sent twice writes the same bytes at the same place, so a retried piece does no harm.
  * Once every piece is in, the app sends the files to the recordings service in one request.

@@ -1,5 +1,6 @@
 import type { Speech } from '../i18n/messages';
 import { meetingText } from '../i18n/meeting-messages';
+import { normalizeForSearch } from '@mm/text';
 import { clockOf } from './meeting.views';
 import { statusLabel } from './pages.views';
 import type { UnfinishedMeeting } from '../services/in-progress';
@@ -41,6 +42,8 @@ export interface ListedMeeting {
   durationSeconds: number | null;
   series: { id: string; name: string } | null;
   snippet?: string | null;
+  /** The app's search: where the snippet was said (ms), or null (it came from the digest or the title). */
+  atMs?: number | null;
 }
 export interface ListedSeries {
   id: string;
@@ -58,7 +61,34 @@ export interface MeetingFilters {
 
 export const KINDS = ['MEETING', 'LECTURE', 'INTERVIEW', 'VOICE_MEMO', 'CALL'] as const;
 
-export function MeetingList({ s, base, items }: { s: Speech; base: string; items: ListedMeeting[] }) {
+/**
+ * A snippet with the words of the search marked: each word of the snippet (split at spaces) whose
+ * normalised form holds a query word, as search matched it (Arabic letter forms, digits, marks).
+ */
+export function MarkedSnippet({ text, words }: { text: string; words: string[] }) {
+  if (words.length === 0) return <bdi>{text}</bdi>;
+  return (
+    <bdi>
+      {text
+        .split(/(\s+)/)
+        .map((part, i) =>
+          part.trim() && words.some((w) => normalizeForSearch(part).includes(w)) ? <mark key={i}>{part}</mark> : part,
+        )}
+    </bdi>
+  );
+}
+
+export function MeetingList({
+  s,
+  base,
+  items,
+  words = [],
+}: {
+  s: Speech;
+  base: string;
+  items: ListedMeeting[];
+  words?: string[];
+}) {
   const m = meetingText(s.locale);
   if (items.length === 0) return <p>{m.noMeetings}</p>;
   return (
@@ -74,9 +104,15 @@ export function MeetingList({ s, base, items }: { s: Speech; base: string; items
             {x.series ? ' · ' : ''}
             {x.series ? <bdi>{x.series.name}</bdi> : null}
           </p>
-          {x.snippet ? (
+          {x.snippet && typeof x.atMs === 'number' ? (
             <p class="snippet">
-              <bdi>{x.snippet}</bdi>
+              <a href={`${base}/recordings/${encodeURIComponent(x.id)}?at=${x.atMs}`}>
+                <span class="at">{clockOf(s, x.atMs)}</span> <MarkedSnippet text={x.snippet} words={words} />
+              </a>
+            </p>
+          ) : x.snippet ? (
+            <p class="snippet">
+              <MarkedSnippet text={x.snippet} words={words} />
             </p>
           ) : null}
         </li>
@@ -94,6 +130,7 @@ export function MeetingsView({
   items,
   next,
   unfinished,
+  words = [],
 }: {
   s: Speech;
   base: string;
@@ -102,6 +139,8 @@ export function MeetingsView({
   items: ListedMeeting[];
   next: string | null;
   unfinished: UnfinishedMeeting[] | null;
+  /** The search's words, normalised: marked in the snippets. */
+  words?: string[];
 }) {
   const m = meetingText(s.locale);
   return (
@@ -152,7 +191,7 @@ export function MeetingsView({
         />
       ) : null}
       {unfinished ? <h2>{m.finished}</h2> : null}
-      <MeetingList s={s} base={base} items={items} />
+      <MeetingList s={s} base={base} items={items} words={words} />
       {next ? (
         <p>
           <a href={next}>{m.more}</a>
