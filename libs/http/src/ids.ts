@@ -1,2 +1,0 @@
-/** Ids are the platform's (libs/platform). */
-export { newId } from '@mm/platform';
