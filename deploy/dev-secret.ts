@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * The INTERNAL_JWT_SECRET of a development install (`pnpm start`): made once in `dir/internal-jwt-secret`
  * (readable by the owner only, like the NATS passwords in data/nats), so no two installs share
- * it and nobody can forge a principal from the source's default (libs/http config.ts).
+ * it and nobody can forge a principal from the source's default (libs/platform config.ts).
  */
 export function devInternalSecret(dir: string): string {
   const file = path.join(dir, 'internal-jwt-secret');

@@ -16,7 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEV_DATABASE_URL, SERVICE_PORTS, type ServiceId } from '../libs/http/src/config';
+import { DEV_DATABASE_URL, SERVICE_PORTS, type ServiceId } from '../libs/platform/src/config';
 import { ensureDatabase } from '../libs/db/src';
 import { startBroker, type Broker } from './nats-broker';
 import { devInternalSecret } from './dev-secret';

@@ -8,7 +8,7 @@
  * `pnpm nats:config` writes it; a test fails when the committed files are not what this renders.
  */
 import { BUS_STREAMS, type BusStream } from '../libs/contract/src';
-import type { StreamSettings } from '../libs/http/src/stream-config';
+import type { StreamSettings } from '../libs/platform/src/stream-config';
 import { natsUsers, natsPasswordReferences } from '../libs/bus/src/auth';
 
 /** The nats-server image of the component (compose's too): pin its digest where you pull it. */

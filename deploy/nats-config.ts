@@ -12,8 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { natsPasswordReferences, natsServerConfig } from '../libs/bus/src/auth';
-import { EnvReader } from '../libs/http/src/config';
-import { readStreamSettings, type StreamSettings } from '../libs/http/src/stream-config';
+import { EnvReader } from '../libs/platform/src/config';
+import { readStreamSettings, type StreamSettings } from '../libs/platform/src/stream-config';
 import { natsClusterConfig, natsClusterManifests } from './nats-cluster';
 
 export const NATS_CONF = path.join(__dirname, 'nats', 'nats.conf');

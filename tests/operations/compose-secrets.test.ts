@@ -20,7 +20,7 @@ const namesIn = (file: string) =>
 /** Every variable a service's configuration reads. */
 function readBy(service: string): Set<string> {
   const own = path.join('services', service, 'src', 'config.ts');
-  const files = [own, 'libs/http/src/config.ts'];
+  const files = [own, 'libs/platform/src/config.ts'];
   if (readFileSync(path.join(ROOT, own), 'utf8').includes('readStoreConfig'))
     files.push('libs/store/src/store-config.ts');
   // The shared config reads NATS_PASSWORD and `${s.toUpperCase()}_PORT` style names: NATS_PASSWORD is named literally.

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { APP_ONLY_ROUTES, ROUTES, serviceOf } from '@mm/contract';
-import { SERVICE_PORTS } from '../../libs/http/src/config';
+import { SERVICE_PORTS } from '../../libs/platform/src/config';
 import { allowedPaths, path as p, type Node } from './network-model';
 
 /**

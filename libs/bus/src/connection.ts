@@ -15,7 +15,7 @@ import {
 } from 'nats';
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
-import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/http';
+import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/platform';
 import { inboxPrefix, streamName } from './names';
 import { streamsOf } from './auth';
 

@@ -1,6 +1,6 @@
 import { JSONCodec, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { BUS_GENERIC_REFUSALS, type BusEntry, type ErrorCode, type RequestEntry } from '@mm/contract';
-import { signPrincipal, type Principal } from '@mm/http';
+import { signPrincipal, type Principal } from '@mm/platform';
 import { contextOf, wireSubject } from './connection';
 import { BusContractError, check, PRINCIPAL_HEADER, strictSending, versionHeaders, versionOf } from './table';
 

@@ -1,4 +1,4 @@
-import { EnvReader, readStreamSettings } from '@mm/http';
+import { EnvReader, readStreamSettings } from '@mm/platform';
 import { setupBus } from './connection';
 
 /**

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { headers as natsHeaders, type MsgHdrs } from 'nats';
 import { BUS_ENTRIES, type BusEntry } from '@mm/contract';
-import { createAjv } from '@mm/http';
+import { createAjv } from '@mm/platform';
 
 /** Header of every message: the version of the entry's schema the payload follows (1 when absent). */
 export const VERSION_HEADER = 'Mm-Bus-Version';

@@ -1,14 +1,19 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { healthBody, registerBuildInfo } from './build-info';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Logger } from 'pino';
-import { ApiError } from './errors';
+import {
+  ApiError,
+  healthBody,
+  PRINCIPAL_HEADER,
+  PrincipalVerifier,
+  serviceRegistry,
+  type Principal,
+} from '@mm/platform';
 import { checkUrlEncoding, writeError, writeNotFound } from './edge';
 import { JSON_TYPES } from './validate';
-import { PRINCIPAL_HEADER, PrincipalVerifier, type Principal } from './principal';
 
 export interface ServiceAppOptions {
   name: string;
@@ -50,45 +55,23 @@ export function createOpsApp(opts: Pick<ServiceAppOptions, 'name' | 'ready'>): E
   return app;
 }
 
-const registries = new Map<string, { registry: client.Registry; duration: client.Histogram }>();
+const durations = new Map<string, client.Histogram>();
 
-function metricsFor(name: string) {
-  let m = registries.get(name);
-  if (!m) {
-    const registry = new client.Registry();
-    registry.setDefaultLabels({ service: name });
-    client.collectDefaultMetrics({ register: registry });
-    const duration = new client.Histogram({
+/** A service's registry (the platform's, shared with its libraries) and its request latency histogram. */
+function metricsFor(name: string): { registry: client.Registry; duration: client.Histogram } {
+  const registry = serviceRegistry(name);
+  let duration = durations.get(name);
+  if (!duration) {
+    duration = new client.Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request latency by route and status',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
       registers: [registry],
     });
-    registerBuildInfo(registry);
-    m = { registry, duration };
-    registries.set(name, m);
+    durations.set(name, duration);
   }
-  return m;
-}
-
-/** The registry a service's /metrics shows (libraries add their own metrics to it). */
-export function serviceRegistry(name: string): client.Registry {
-  return metricsFor(name).registry;
-}
-
-/** A counter in a service's registry, made once per process (a second call answers the same one). */
-export function serviceCounter<L extends string = string>(
-  service: string,
-  name: string,
-  help: string,
-  labelNames: readonly L[] = [],
-): client.Counter<L> {
-  const registry = serviceRegistry(service);
-  return (
-    (registry.getSingleMetric(name) as client.Counter<L> | undefined) ??
-    new client.Counter({ name, help, labelNames, registers: [registry] })
-  );
+  return { registry, duration };
 }
 
 /** Per-request facts the log line reads when the response finishes. */

@@ -1,10 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { ApiError } from './errors';
+import { ApiError } from '@mm/platform';
 import { writeError } from './edge';
-
-/** How long a request body being read may send nothing before it is refused (BODY_IDLE_TIMEOUT_SECONDS). */
-export const DEFAULT_BODY_IDLE_TIMEOUT_SECONDS = 30;
 
 /** True when the request says a body follows (a non-zero Content-Length, or chunked). */
 export function hasBody(req: IncomingMessage): boolean {

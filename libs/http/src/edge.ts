@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { ApiError } from './errors';
+import { ApiError } from '@mm/platform';
 
 /**
  * The one HTTP edge every service shares, express and plain node:http alike: the error writer,

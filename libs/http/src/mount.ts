@@ -12,7 +12,7 @@ import {
 } from '@mm/contract';
 import { validateOperation } from './validate';
 import { principalOf } from './app';
-import { ApiError } from './errors';
+import { ApiError } from '@mm/platform';
 
 /** `/series/{id}` as express spells it: `/series/:id`. */
 export function expressPath(path: string): string {

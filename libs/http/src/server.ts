@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { markAwaitingContinue } from './early-answer';
-import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, watchBody } from './body-watch';
+import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from '@mm/platform';
+import { watchBody } from './body-watch';
 
 /**
  * How long one request may take to arrive in full: the largest upload (MAX_UPLOAD_MB, 500 by

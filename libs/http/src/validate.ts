@@ -1,5 +1,4 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import type { NextFunction, Request, Response } from 'express';
 import {
   findRoute,
@@ -11,17 +10,8 @@ import {
   type OperationInput,
   type JsonSchema,
 } from '@mm/contract';
-import { ApiError } from './errors';
+import { ApiError, createAjv, describeSchemaError } from '@mm/platform';
 import { hasBody } from './body-watch';
-
-/** One ajv for the whole process, knowing the contract's vendor keywords. */
-export function createAjv(): Ajv2020 {
-  // verbose: an error carries its schema, whose description says a pattern's rule in words.
-  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, useDefaults: true, verbose: true });
-  addFormats(ajv);
-  ajv.addVocabulary(['x-svc-description-fa', 'x-svc-summary-fa', 'example']);
-  return ajv;
-}
 
 const ajv = createAjv();
 
@@ -30,24 +20,6 @@ export interface ValidInput {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
-}
-
-/** One schema error in plain words naming the field (`where` prefixes it: `query`, `body`, or '' for none). */
-export function describeSchemaError(where: string, e: ErrorObject): string {
-  const field = (where + e.instancePath.replace(/\//g, '.')).replace(/^\./, '');
-  // Named from where it sits: `switches.FOO is not allowed`, not `switches is not allowed`.
-  const inside = (name: string) => `${field ? field + '.' : ''}${name}`;
-  if (e.keyword === 'required')
-    return `${inside((e.params as { missingProperty: string }).missingProperty)} is required`;
-  if (e.keyword === 'additionalProperties')
-    return `${inside((e.params as { additionalProperty: string }).additionalProperty)} is not allowed`;
-  if (e.keyword === 'minProperties') return `${where || 'body'} must have at least one field`;
-  if (e.keyword === 'enum')
-    return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-  // A regular expression means nothing to a reader; the contract's description says the rule in words.
-  const rule = (e.parentSchema as { description?: unknown } | undefined)?.description;
-  if (e.keyword === 'pattern' && typeof rule === 'string') return `${field} does not fit: ${rule}`;
-  return `${field || 'the body'} ${e.message ?? 'is invalid'}`;
 }
 
 function check(fn: ValidateFunction, data: unknown, where: string): void {

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EnvReader } from '@mm/http';
+import type { EnvReader } from '@mm/platform';
 
 /** S3 connection settings; credentials absent means the SDK's default chain (e.g. a pod's web identity). */
 export interface S3Settings {

@@ -3,7 +3,7 @@ import { readFile, stat, access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createHash, randomBytes } from 'node:crypto';
-import { EnvReader } from '@mm/http';
+import { EnvReader } from '@mm/platform';
 import { openStore, readStoreConfig, type ObjectStore } from '../src';
 import { startS3Server, type S3Server } from '../../../tests/support/s3';
 

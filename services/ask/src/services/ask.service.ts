@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { refusedBy, request } from '@mm/bus';
 import { BUS, type AskRecordingInput } from '@mm/contract';
-import { ApiError, hasScope, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
+import { hasScope, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
+import { ApiError, claimKey, newId, replayOf, type ClaimStore } from '@mm/platform';
 import { finishAnswer } from '../domain/answer';
 import type { AskRepository, Target } from '../db/ask.repository';
 import type { AskRow } from '../db/schema';
@@ -93,8 +93,8 @@ export class AskService {
    */
   async replayOnly(p: Principal, target: Target, headerKey: unknown, retryAfter: string): Promise<AskAnswer> {
     const key = typeof headerKey === 'string' ? headerKey.trim() : '';
-    const first = key ? await this.deps.repo.byKey(p.accountId, target, key) : undefined;
-    if (!first || first.state !== 'answered' || first.tokenId !== p.tokenId) replayOnlyRefusal(retryAfter);
+    const first = key ? await replayOf(this.keyOf(p, target, key)) : null;
+    if (!first) replayOnlyRefusal(retryAfter);
     await this.deps.context.reach(p, target);
     return first.answer as AskAnswer;
   }
@@ -184,24 +184,33 @@ export class AskService {
    * died is taken over (returned in state 'answering').
    */
   private async firstWithKey(p: Principal, target: Target, key: string, attempt: string): Promise<AskRow | null> {
-    const until = Date.now() + WAIT_FOR_FIRST_MS;
-    for (;;) {
-      const first = await this.deps.repo.byKey(p.accountId, target, key);
-      if (!first) return null;
-      if (first.tokenId !== p.tokenId)
-        throw new ApiError(
-          'IDEMPOTENCY_KEY_IN_USE',
-          'This Idempotency-Key was already used by another token or the app.',
-        );
-      if (first.state === 'answered') return first;
-      if (await this.deps.repo.takeOver(first.id, attempt, CLAIM_STALE_MS)) return { ...first, attempt };
-      if (Date.now() > until)
-        throw new ApiError(
-          'INTERNAL',
-          'The first request with this Idempotency-Key is still running; retry with the same key.',
-        );
-      await sleep(100);
-    }
+    const first = await claimKey(
+      {
+        ...this.keyOf(p, target, key),
+        takeOver: async (row) => ((await this.deps.repo.takeOver(row.id, attempt, CLAIM_STALE_MS)) ? 'taken' : false),
+      },
+      {
+        inUseMessage: 'This Idempotency-Key was already used by another token or the app.',
+        busy: () =>
+          new ApiError(
+            'INTERNAL',
+            'The first request with this Idempotency-Key is still running; retry with the same key.',
+          ),
+        wait: { ms: WAIT_FOR_FIRST_MS, pollMs: 100 },
+      },
+    );
+    if (first.kind === 'replay') return first.row;
+    if (first.kind === 'taken') return { ...first.row, attempt };
+    return null;
+  }
+
+  /** A person's key on a meeting or series in the asks table, as the shared protocol (libs/platform) reads it. */
+  private keyOf(p: Principal, target: Target, key: string): Pick<ClaimStore<AskRow>, 'find' | 'sameCaller' | 'done'> {
+    return {
+      find: () => this.deps.repo.byKey(p.accountId, target, key),
+      sameCaller: (row) => row.tokenId === p.tokenId,
+      done: (row) => row.state === 'answered',
+    };
   }
 
   private async answer(p: Principal, target: Target, question: string, context: AskContext): Promise<AskAnswer> {

@@ -1,4 +1,4 @@
-import { createAjv, describeSchemaError } from '@mm/http';
+import { createAjv, describeSchemaError } from '@mm/platform';
 import type { JsonSchema } from '@mm/contract';
 import type { ToolDef } from './tools';
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { ApiError, newId } from '@mm/http';
+import { ApiError, claimKey, newId, replayOf, type ClaimStore } from '@mm/platform';
 import type { Database } from '../db/schema';
 import type { Db } from '../db/recordings.repository';
-import type { Caller, ClaimRepository, HeldKey } from '../db/claims.repository';
+import type { Caller, ClaimRepository, HeldKey, KeyClaim } from '../db/claims.repository';
 
 export type { Caller, HeldKey } from '../db/claims.repository';
 export type Claim = { kind: 'replay'; recordingId: string } | { kind: 'claimed'; held: HeldKey } | { kind: 'none' };
@@ -15,7 +15,8 @@ const inProgress = (message: string) => new ApiError('UPLOAD_IN_PROGRESS', messa
  * UPLOAD_IN_PROGRESS instead of a second upload; the claim becomes `done` in the transaction that
  * creates the meeting (`complete`), or is dropped when the request fails (errors store nothing).
  * A claim older than `staleClaimSeconds` is taken over by the next request; the request that lost
- * it can then neither complete it nor drop it (each claim has its own id).
+ * it can then neither complete it nor drop it (each claim has its own id). The protocol is the
+ * platform's (`claimKey`, shared with the Asks); this class keeps its table and its rules.
  */
 export class IdempotencyKeys {
   constructor(
@@ -26,29 +27,45 @@ export class IdempotencyKeys {
 
   async claim(caller: Caller, key: string | null): Promise<Claim> {
     if (key === null) return { kind: 'none' };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const held = { key, claimId: newId('clm') };
-      if (await this.claims.insert(this.db, caller, held)) return { kind: 'claimed', held };
-      const row = await this.claims.get(this.db, caller.accountId, key);
-      if (!row) continue; // the other request failed and dropped its claim: try again
-      const sameCaller = row.source === caller.source && row.tokenId === caller.tokenId;
-      if (!sameCaller)
-        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was already used; use a new key.');
-      if (row.state === 'done') return { kind: 'replay', recordingId: row.recordingId! };
-      const ageSeconds = (Date.now() - row.createdAt.getTime()) / 1000;
-      if (ageSeconds < this.staleClaimSeconds)
-        throw inProgress('An earlier request with this key is still storing its audio.');
-      // The request that claimed it died mid-upload; take the claim over.
-      await this.claims.drop(this.db, caller.accountId, { key, claimId: row.claimId });
-    }
-    throw inProgress('An earlier request with this key is still storing its audio.');
+    let held: HeldKey = { key, claimId: newId('clm') };
+    const outcome = await claimKey(
+      {
+        ...this.keyOf(caller, key),
+        insert: () => {
+          held = { key, claimId: newId('clm') };
+          return this.claims.insert(this.db, caller, held);
+        },
+        takeOver: async (row) => {
+          const ageSeconds = (Date.now() - row.createdAt.getTime()) / 1000;
+          if (ageSeconds < this.staleClaimSeconds) return false;
+          // The request that claimed it died mid-upload; take the claim over.
+          await this.claims.drop(this.db, caller.accountId, { key, claimId: row.claimId });
+          return 'dropped';
+        },
+      },
+      {
+        attempts: 3,
+        inUseMessage: 'This Idempotency-Key was already used; use a new key.',
+        busy: () => inProgress('An earlier request with this key is still storing its audio.'),
+      },
+    );
+    if (outcome.kind === 'replay') return { kind: 'replay', recordingId: outcome.row.recordingId! };
+    if (outcome.kind === 'claimed') return { kind: 'claimed', held };
+    throw new Error(`a submit claim ended ${outcome.kind}`);
   }
 
   /** The meeting a finished request of this caller made with this key, or null (claims nothing). */
   async replayOf(caller: Caller, key: string): Promise<string | null> {
-    const row = await this.claims.get(this.db, caller.accountId, key);
-    const sameCaller = row && row.source === caller.source && row.tokenId === caller.tokenId;
-    return sameCaller && row.state === 'done' ? row.recordingId : null;
+    return (await replayOf(this.keyOf(caller, key)))?.recordingId ?? null;
+  }
+
+  /** A caller's key in the claims table, as the shared protocol (libs/platform) reads it. */
+  private keyOf(caller: Caller, key: string): Pick<ClaimStore<KeyClaim>, 'find' | 'sameCaller' | 'done'> {
+    return {
+      find: () => this.claims.get(this.db, caller.accountId, key),
+      sameCaller: (row) => row.source === caller.source && row.tokenId === caller.tokenId,
+      done: (row) => row.state === 'done',
+    };
   }
 
   /** Drops this request's claim after it failed: the same key runs for real next time. */

@@ -1,6 +1,8 @@
 import { BUS_SERVICES } from '@mm/contract';
-import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from './body-watch';
 import { readStreamSettings, type StreamSettings } from './stream-config';
+
+/** How long a request body being read may send nothing before it is refused (BODY_IDLE_TIMEOUT_SECONDS). */
+export const DEFAULT_BODY_IDLE_TIMEOUT_SECONDS = 30;
 
 /** Service names and their default ports (gateway 8080; internal services 8081-8086). */
 export const SERVICE_PORTS = {
