@@ -98,7 +98,10 @@ describe('the trash purge', () => {
     const logger = { info: note, warn: note } as never;
     const replicas = [0, 1].map(() => {
       const { db } = openDatabase<Database>({ url: stack.env.DATABASE_URL!, schema: 'recordings', poolSize: 2 });
-      return { db, purger: new TrashPurger({ db, nc: bus.nc, store, logger }, { days: 30, intervalSeconds: 3600, batch: 1 }) };
+      return {
+        db,
+        purger: new TrashPurger({ db, nc: bus.nc, store, logger }, { days: 30, intervalSeconds: 3600, batch: 1 }),
+      };
     });
     try {
       const purged = await Promise.all(replicas.map((r) => r.purger.runOnce()));
@@ -111,9 +114,12 @@ describe('the trash purge', () => {
     }
     for (const id of [old, older])
       expect(await leftOf(id)).toEqual({ recording: 0, transcript: 0, digest: 0, asks: 0, audio: false, work: false });
-    expect(lines.filter((l) => l.msg === 'purged a meeting from the trash').map((l) => l.recordingId).sort()).toEqual(
-      [old, older].sort(),
-    );
+    expect(
+      lines
+        .filter((l) => l.msg === 'purged a meeting from the trash')
+        .map((l) => l.recordingId)
+        .sort(),
+    ).toEqual([old, older].sort());
     // Gone for good: the API and the admin restore answer 404 like any unknown id.
     expect((await stack.api.get(`/api/v1/recordings/${old}/status`).set(bearer(token.value))).status).toBe(404);
     expect((await stack.api.post(`/admin/v1/recordings/${old}/restore`).set(admin)).status).toBe(404);

@@ -459,7 +459,7 @@ export const BUS = {
     subject: 'ask.meeting.forget',
     owner: 'ask',
     users: ['recordings'],
-    description: "A meeting is purged from the trash for good: its questions and answers go too; idempotent.",
+    description: 'A meeting is purged from the trash for good: its questions and answers go too; idempotent.',
     payload: obj({ accountId, recordingId }, 'Whose meeting.'),
     reply: obj({ deleted: int('Questions removed.', { minimum: 0 }) }, 'Result.'),
   }),

@@ -111,9 +111,7 @@ export class RecordingRepository {
     db: Db,
     accountId: string,
     limit = 500,
-  ): Promise<
-    (Pick<RecordingRow, 'id' | 'title' | 'status' | 'kind' | 'recordedAt'> & { deletedAt: Date })[]
-  > {
+  ): Promise<(Pick<RecordingRow, 'id' | 'title' | 'status' | 'kind' | 'recordedAt'> & { deletedAt: Date })[]> {
     const rows = await db
       .selectFrom('recording')
       .select(['id', 'title', 'status', 'kind', 'recordedAt', 'deletedAt'])
