@@ -73,7 +73,9 @@ describe('NATS permissions generated from the bus table', () => {
     expect(ask.publish.allow).toContain(BUS.walletCharge.subject);
     expect(ask.publish.allow).toContain(BUS.askMeeting.subject);
     expect(ask.publish.allow).not.toContain(BUS.walletCredit.subject);
-    expect(ask.subscribe.allow).toEqual(['_INBOX_ask.>']);
+    // It serves one request: the trash's purge asks it to forget a meeting's questions.
+    expect(ask.subscribe.allow).toEqual(['_INBOX_ask.>', BUS.askForgetMeeting.subject]);
+    expect(ask.allow_responses).toBe(true);
     const account = servicePermissions('account');
     expect(account.subscribe.allow).toEqual(expect.arrayContaining([BUS.walletCredit.subject, BUS.walletHold.subject]));
     expect(account.allow_responses).toBe(true);

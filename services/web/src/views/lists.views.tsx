@@ -167,7 +167,7 @@ export function MeetingsView({
             <option value="">{m.filterAny}</option>
             {KINDS.map((k) => (
               <option key={k} value={k} selected={f.kind === k}>
-                {k}
+                {m[`kind_${k}`]}
               </option>
             ))}
           </select>
