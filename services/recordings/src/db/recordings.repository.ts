@@ -10,7 +10,14 @@ import {
   type TimerRequest,
 } from '@mm/contract';
 import { normalizeForSearch, searchTokens } from '@mm/text';
-import { LISTED_COLUMNS, type Database, type ListedRecording, type RecordingRow, type RecordingTable } from './schema';
+import {
+  LISTED_COLUMNS,
+  ROW_COLUMNS,
+  type Database,
+  type ListedRecording,
+  type RecordingRow,
+  type RecordingTable,
+} from './schema';
 import type { ListPosition } from '../domain/cursor';
 import { digestText } from '../domain/digest-text';
 
@@ -38,13 +45,13 @@ export class RecordingRepository {
   constructor(readonly db: Kysely<Database>) {}
 
   async get(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<RecordingRow | undefined> {
-    let q = db.selectFrom('recording').selectAll().where('id', '=', id);
+    let q = db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id);
     if (opts.forUpdate) q = q.forUpdate();
     return q.executeTakeFirst();
   }
 
   async insert(db: Db, row: NewRecording): Promise<RecordingRow> {
-    return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('recording').values(row).returning(ROW_COLUMNS).executeTakeFirstOrThrow();
   }
 
   async update(db: Db, id: string, patch: Updateable<RecordingTable>): Promise<RecordingRow> {
@@ -52,7 +59,7 @@ export class RecordingRepository {
       .updateTable('recording')
       .set({ ...patch, updatedAt: sql<Date>`now()` })
       .where('id', '=', id)
-      .returningAll()
+      .returning(ROW_COLUMNS)
       .executeTakeFirstOrThrow();
   }
 
@@ -208,7 +215,7 @@ export class RecordingRepository {
       .where('deletedAt', 'is', null);
     const [{ n }, newest] = await Promise.all([
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-      base.selectAll().orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
+      base.select(ROW_COLUMNS).orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
     ]);
     return { count: Number(n), newest };
   }
