@@ -95,6 +95,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     cpuProf: [],
     logDir: o.logDir,
     compiled: null,
+    routes: null,
   };
   const stack = new Stack(opts, benchEnv(opts));
   const gw = stack.url('gateway');

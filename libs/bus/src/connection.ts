@@ -175,6 +175,10 @@ export async function connectBus(
     name: service,
     ...auth,
     inboxPrefix: inboxPrefix(service),
+    // nats.js captures a stack (new Error) for every request and its timer, to tell where a
+    // timed-out request came from: measurable CPU on every bus call of a read. Our errors say
+    // which subject timed out (call.ts), so the trace is not needed (docs/decisions.md).
+    noAsyncTraces: true,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
   });

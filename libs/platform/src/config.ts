@@ -156,6 +156,12 @@ export class ConfigError extends Error {
 /** Settings every service shares. */
 export interface CommonConfig {
   databaseUrl: string;
+  /**
+   * Postgres connections per process (DATABASE_POOL_SIZE); null: the service's own default. Every
+   * replica of every service opens its pool on the same server: docs/decisions.md, "Speed of
+   * every route, round 3".
+   */
+  databasePoolSize: number | null;
   natsUrl: string;
   /**
    * The service's NATS user (`NATS_USER`, default the service's name) and password
@@ -219,6 +225,8 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   const logBufferBytes = Math.floor(r.num('LOG_BUFFER_BYTES', 4096, 0));
   if (logBufferBytes >= 16_384) r.problem(`LOG_BUFFER_BYTES must be below 16384 (got ${logBufferBytes})`);
   const host = r.str('HOST', '127.0.0.1');
+  const poolRaw = r.optional('DATABASE_POOL_SIZE');
+  const databasePoolSize = poolRaw === undefined ? null : Math.floor(r.num('DATABASE_POOL_SIZE', 10, 1));
   const internalJwtSecret = r.secret('INTERNAL_JWT_SECRET', DEV_SECRET);
   if (internalJwtSecret === DEV_SECRET && !isLoopbackHost(host)) {
     r.problem(
@@ -257,6 +265,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
       service === 'web' && !r.optional('DATABASE_URL')
         ? DEV_DATABASE_URL
         : r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
+    databasePoolSize,
     natsUrl:
       service === 'web' && !r.optional('NATS_URL')
         ? 'nats://127.0.0.1:4222'

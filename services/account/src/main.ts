@@ -24,7 +24,11 @@ import { migrations } from '../migrations';
  */
 export async function startAccount(config: AccountConfig): Promise<Running> {
   const logger = createLogger('account', config.logLevel, config.logBufferBytes);
-  const { db, pool } = openDatabase<Database>({ url: config.databaseUrl, schema: 'account', poolSize: 20 });
+  const { db, pool } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'account',
+    poolSize: config.databasePoolSize ?? 20,
+  });
   await requireSchema(db, 'account', migrations);
   const bus = await connectServiceBus(config, 'account');
   const { nc } = bus;

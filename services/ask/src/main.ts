@@ -16,7 +16,11 @@ import { migrations } from '../migrations';
 /** Starts the ask service: check its schema is migrated, then answer quotes and questions from what recordings holds. */
 export async function startAsk(config: AskConfig): Promise<Running> {
   const logger = createLogger('ask', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'ask', poolSize: 10 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'ask',
+    poolSize: config.databasePoolSize ?? 10,
+  });
   await requireSchema(db, 'ask', migrations);
   const bus = await connectServiceBus(config, 'ask');
   const engine =

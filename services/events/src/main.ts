@@ -15,7 +15,11 @@ import { migrations } from '../migrations';
 /** Starts the events service: check its schema is migrated, copy meeting events from the bus, serve the feed, prune. */
 export async function startEvents(config: EventsConfig): Promise<Running> {
   const logger = createLogger('events', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'events', poolSize: 10 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'events',
+    poolSize: config.databasePoolSize ?? 10,
+  });
   await requireSchema(db, 'events', migrations);
   const bus = await connectServiceBus(config, 'events');
   const repo = new EventRepository(db);

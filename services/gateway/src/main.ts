@@ -33,7 +33,11 @@ export interface GatewayProcess {
  */
 export async function startGatewayProcess(config: GatewayConfig, opts: { opsPort: boolean }): Promise<GatewayProcess> {
   const logger = createLogger('gateway', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'access', poolSize: 20 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'access',
+    poolSize: config.databasePoolSize ?? 20,
+  });
   await requireSchema(db, 'access', migrations);
   // No offline queue and a short timeout: while Redis is away requests go on without it (decisions.md).
   // Auto-pipelining sends the gate calls of requests that arrive in the same tick in one write.

@@ -14,7 +14,11 @@ import { migrations } from '../migrations';
 /** Starts the pipeline: check its schema is migrated, run jobs and timers from JetStream, relay results, serve health. */
 export async function startPipeline(config: PipelineConfig): Promise<Running> {
   const logger = createLogger('pipeline', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'pipeline', poolSize: 10 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'pipeline',
+    poolSize: config.databasePoolSize ?? 10,
+  });
   await requireSchema(db, 'pipeline', migrations);
   const bus = await connectServiceBus(config, 'pipeline');
   const store = await openStore(config.audioStore);

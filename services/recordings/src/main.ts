@@ -21,7 +21,11 @@ import { migrations } from '../migrations';
 /** Starts the recordings service: check its schema is migrated, relay its outbox, apply pipeline results, answer series stats, listen. */
 export async function startRecordings(config: RecordingsConfig): Promise<Running> {
   const logger = createLogger('recordings', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'recordings', poolSize: 20 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'recordings',
+    poolSize: config.databasePoolSize ?? 20,
+  });
   await requireSchema(db, 'recordings', migrations);
   const bus = await connectServiceBus(config, 'recordings');
   const store = await openStore(config.audioStore);

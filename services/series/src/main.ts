@@ -14,7 +14,11 @@ import { migrations } from '../migrations';
 /** Starts the series service: check its schema is migrated, answer series requests over NATS, listen. */
 export async function startSeries(config: SeriesConfig): Promise<Running> {
   const logger = createLogger('series', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'series', poolSize: 10 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'series',
+    poolSize: config.databasePoolSize ?? 10,
+  });
   await requireSchema(db, 'series', migrations);
   const { nc } = await connectServiceBus(config, 'series');
   const meetings = new RecordingsStatsClient(nc, logger);

@@ -42,10 +42,40 @@ const SKIP_WARMUP = 300;
 const BODIED_TIMEOUT_S = 60;
 const SUBMIT_MIN_SECONDS = 20;
 
-/** Every fixture request answers 200 before the load (a 4xx would make wrk's numbers meaningless). */
-async function checkAnswers(gateway: string, fixtures: FixtureAccount[]): Promise<string> {
+/** The operations `--routes` names (every one without it); an unknown name is a usage error. */
+export function selectedOps<T extends string>(ctx: CaseContext, ops: readonly T[], all: readonly string[]): T[] {
+  const named = ctx.opts.routes;
+  if (!named) return [...ops];
+  const unknown = named.filter((n) => !all.includes(n));
+  if (unknown.length)
+    throw new BenchError(`--routes: no such operation ${unknown.join(', ')} (one of ${all.join(', ')})`);
+  return ops.filter((op) => named.includes(op));
+}
+
+/** The bodiless reads the run measures (`--routes`). */
+function readsOf(ctx: CaseContext): ReturnType<typeof bodilessReads> {
+  const reads = bodilessReads();
+  const all = [...reads.map((r) => r.operationId), ...BODIED_CALLS];
+  const ops = selectedOps(
+    ctx,
+    reads.map((r) => r.operationId),
+    all,
+  );
+  return reads.filter((r) => ops.includes(r.operationId));
+}
+
+/**
+ * Every fixture request answers 200 before the load (a 4xx would make wrk's numbers meaningless).
+ * Returns a whoami answer: the bare server's body (the same bytes whichever routes are measured).
+ */
+async function checkAnswers(
+  gateway: string,
+  fixtures: FixtureAccount[],
+  reads: ReturnType<typeof bodilessReads>,
+): Promise<string> {
   let sample = '';
-  for (const route of bodilessReads()) {
+  const whoami = bodilessReads().find((r) => r.operationId === 'whoami')!;
+  for (const route of reads.includes(whoami) ? reads : [whoami, ...reads]) {
     for (const f of fixtures) {
       const res = await fetch(`${gateway}${routePath(route, f)}`, {
         headers: { Authorization: `Bearer ${f.tokens[0].value}` },
@@ -83,7 +113,9 @@ export const routesCase: BenchCase = {
   env: routeCaseEnv,
   async run(ctx: CaseContext): Promise<CaseReport> {
     const { gateway, loadAtStart, fixtures, tokens } = await prepareFixtures(ctx, SHAPE);
-    const body = await checkAnswers(gateway, fixtures);
+    const reads = readsOf(ctx);
+    const bodied = selectedOps(ctx, BODIED_CALLS, [...bodilessReads().map((r) => r.operationId), ...BODIED_CALLS]);
+    const body = await checkAnswers(gateway, fixtures, reads);
 
     const bare = await startBareServer(body);
     const bareGroup = { label: 'bare', pids: () => [bare.pid] };
@@ -105,7 +137,7 @@ export const routesCase: BenchCase = {
           ),
         );
       await bareRun('before');
-      for (const route of bodilessReads()) {
+      for (const route of reads) {
         ctx.checkAborted();
         const service = route.service as ServiceName;
         const m = await measureLoad(
@@ -123,7 +155,7 @@ export const routesCase: BenchCase = {
         );
         measured.push({ route: route.operationId, service, m });
       }
-      for (const op of BODIED_CALLS) {
+      for (const op of bodied) {
         ctx.checkAborted();
         const route = findRoute(op)!;
         const service = route.service as ServiceName;

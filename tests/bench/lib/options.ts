@@ -28,6 +28,8 @@ runs the bench cases, prints a table per case and PASS/FAIL per target, stops ev
   --compiled DIR          run the compiled JavaScript of \`pnpm build:services\` (DIR/<service>/src/main.js,
                           as the images run it) instead of tsx; e.g. --compiled dist/services
   --log-dir DIR           service logs, raw wrk output, results.json (default /tmp/mm-bench-<time>)
+  --routes OP[,OP]        the routes case measures only these operationIds (repeatable), e.g. --routes
+                          getAccount,listReadyRecordings (a call with a body runs only when named); default all
 
 exit status: 0 every target passed, 1 the bench failed (error responses, a service died),
 2 bad usage, 3 a target failed, 130 interrupted.`;
@@ -47,6 +49,13 @@ function service(raw: string, flag: string): ServiceName {
   if (!SERVICE_NAMES.includes(raw as ServiceName))
     throw new UsageError(`${flag}: unknown service ${raw} (one of ${SERVICE_NAMES.join(', ')})`);
   return raw as ServiceName;
+}
+
+function splitList(values: string[]): string[] {
+  return values
+    .flatMap((o) => o.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export interface ParsedArgs {
@@ -79,6 +88,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
       root: { type: 'string' },
       compiled: { type: 'string' },
       'log-dir': { type: 'string' },
+      routes: { type: 'string', multiple: true },
     },
   });
   const ports: BenchOptions['ports'] = {};
@@ -117,13 +127,9 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     cpuProf: (values['cpu-prof'] ?? []).map((s) => service(s, '--cpu-prof')),
     logDir,
     compiled: values.compiled ? path.resolve(values.compiled) : null,
+    routes: values.routes ? splitList(values.routes) : null,
   };
-  const only = values.only
-    ? values.only
-        .flatMap((o) => o.split(','))
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : null;
+  const only = values.only ? splitList(values.only) : null;
   if (!values.list && !values.help) mkdirSync(logDir, { recursive: true });
   return { opts, only, list: !!values.list, help: !!values.help };
 }

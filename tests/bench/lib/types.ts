@@ -39,6 +39,11 @@ export interface BenchOptions {
    * `node DIR/<service>/src/main.js`, the compiled JavaScript the images run; null: tsx on the sources.
    */
   compiled: string | null;
+  /**
+   * `--routes`: the routes case measures only these operationIds (a call with a body only when
+   * named here); null: every one. For a quick comparison of a change on a few routes.
+   */
+  routes: string[] | null;
 }
 
 /** A PASS/FAIL line printed under a case's table. */

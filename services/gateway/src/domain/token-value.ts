@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -31,7 +31,20 @@ export function isWellFormedToken(value: string): boolean {
   return value.slice(TOKEN_PREFIX.length + BODY_LENGTH) === checksum(body);
 }
 
+/** The token key as a KeyObject, made once per key (every request hashes its bearer). */
+const keyObjects = new Map<string, KeyObject>();
+
+function keyObjectOf(key: string): KeyObject {
+  let k = keyObjects.get(key);
+  if (!k) {
+    if (keyObjects.size >= 16) keyObjects.clear();
+    k = createSecretKey(Buffer.from(key, 'utf8'));
+    keyObjects.set(key, k);
+  }
+  return k;
+}
+
 /** The keyed hash stored in place of the token (HMAC-SHA256 with the server's token key). */
 export function hashToken(key: string, value: string): string {
-  return createHmac('sha256', key).update(value).digest('base64url');
+  return createHmac('sha256', keyObjectOf(key)).update(value).digest('base64url');
 }

@@ -1,5 +1,16 @@
 import type { DigestDoc } from '@mm/contract';
+import { sql, type Kysely } from 'kysely';
+import { prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
+import type { Database } from './schema';
+
+/** A meeting's digest (the bundle, Ask), and the heads of some meetings' digests (status, lists). */
+const DIGEST = prepared((db: Kysely<Database>, recordingId: string) =>
+  db.selectFrom('digest').selectAll().where('recordingId', '=', recordingId),
+);
+const HEADS = prepared((db: Kysely<Database>, ids: string[]) =>
+  db.selectFrom('digest').select(['recordingId', 'title', 'language']).where(sql<boolean>`recording_id = any(${ids})`),
+);
 
 /** A digest section as the pipeline writes it: its text, or its items (an action item names its owner). */
 export type DigestSection = {
@@ -38,7 +49,7 @@ const toDigest = (row: {
 /** The digests: one row per meeting that got one (a regeneration replaces it). */
 export class DigestRepository {
   async get(db: Db, recordingId: string): Promise<Digest | undefined> {
-    const row = await db.selectFrom('digest').selectAll().where('recordingId', '=', recordingId).executeTakeFirst();
+    const row = await DIGEST.first(db, recordingId);
     return row && toDigest(row);
   }
 
@@ -51,11 +62,7 @@ export class DigestRepository {
   /** Title and language of some meetings' digests (list items and titles). */
   async heads(db: Db, ids: string[]): Promise<Map<string, { title: string | null; language: string }>> {
     if (ids.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('digest')
-      .select(['recordingId', 'title', 'language'])
-      .where('recordingId', 'in', ids)
-      .execute();
+    const rows = await HEADS.all(db, ids);
     return new Map(rows.map((r) => [r.recordingId, { title: r.title, language: r.language }]));
   }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
+import { prepared } from '@mm/db';
 import { newId } from '@mm/http';
 import {
   BUS,
@@ -10,7 +11,14 @@ import {
   type TimerRequest,
 } from '@mm/contract';
 import { normalizeForSearch, searchTokens } from '@mm/text';
-import { LISTED_COLUMNS, type Database, type ListedRecording, type RecordingRow, type RecordingTable } from './schema';
+import {
+  LISTED_COLUMNS,
+  ROW_COLUMNS,
+  type Database,
+  type ListedRecording,
+  type RecordingRow,
+  type RecordingTable,
+} from './schema';
 import type { ListPosition } from '../domain/cursor';
 import { digestText } from '../domain/digest-text';
 
@@ -33,18 +41,54 @@ export type NewRecording = Omit<
   | 'eventSeq'
 > & { attachmentMinutes: number };
 
+/** A meeting's row by id (every read of one meeting), and the same locked for update. */
+const ROW = prepared((db: Kysely<Database>, id: string) =>
+  db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id),
+);
+const ROW_FOR_UPDATE = prepared((db: Kysely<Database>, id: string) =>
+  db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id).forUpdate(),
+);
+
+/**
+ * READY meetings newest first by createdAt, of an account or a series, each with its digest's
+ * title and language (null without a digest), in one round trip: the page's index scan stops at
+ * `limit` rows and each row then finds its digest by primary key. One prepared query per shape:
+ * the first page, and a page after a keyset position (a row comparison, so the position is a
+ * bound of the ordered index and deep pages stay cheap).
+ */
+function listReadyQuery(db: Kysely<Database>, by: 'accountId' | 'seriesId', owner: string) {
+  return db
+    .selectFrom('recording as r')
+    .leftJoin('digest as d', 'd.recordingId', 'r.id')
+    .select([...LISTED_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle', 'd.language as digestLanguage'])
+    .where('r.status', '=', 'READY')
+    .where('r.deletedAt', 'is', null)
+    .where(`r.${by}`, '=', owner);
+}
+const listReadyShapes = (by: 'accountId' | 'seriesId') => ({
+  first: prepared((db: Kysely<Database>, owner: string, limit: number) =>
+    listReadyQuery(db, by, owner).orderBy('r.createdAt', 'desc').orderBy('r.id', 'desc').limit(limit),
+  ),
+  after: prepared((db: Kysely<Database>, owner: string, createdAt: Date, id: string, limit: number) =>
+    listReadyQuery(db, by, owner)
+      .where(sql<boolean>`(r.created_at, r.id) < (${createdAt}, ${id})`)
+      .orderBy('r.createdAt', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(limit),
+  ),
+});
+const LIST_READY = { accountId: listReadyShapes('accountId'), seriesId: listReadyShapes('seriesId') };
+
 /** The recording rows, their public events and the jobs and timers they ask for (the outbox). */
 export class RecordingRepository {
   constructor(readonly db: Kysely<Database>) {}
 
   async get(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<RecordingRow | undefined> {
-    let q = db.selectFrom('recording').selectAll().where('id', '=', id);
-    if (opts.forUpdate) q = q.forUpdate();
-    return q.executeTakeFirst();
+    return (opts.forUpdate ? ROW_FOR_UPDATE : ROW).first(db, id);
   }
 
   async insert(db: Db, row: NewRecording): Promise<RecordingRow> {
-    return db.insertInto('recording').values(row).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('recording').values(row).returning(ROW_COLUMNS).executeTakeFirstOrThrow();
   }
 
   async update(db: Db, id: string, patch: Updateable<RecordingTable>): Promise<RecordingRow> {
@@ -52,7 +96,7 @@ export class RecordingRepository {
       .updateTable('recording')
       .set({ ...patch, updatedAt: sql<Date>`now()` })
       .where('id', '=', id)
-      .returningAll()
+      .returning(ROW_COLUMNS)
       .executeTakeFirstOrThrow();
   }
 
@@ -212,25 +256,14 @@ export class RecordingRepository {
    */
   async listReady(
     db: Db,
-    where: { accountId?: string; seriesId?: string },
+    where: { accountId: string } | { seriesId: string },
     after: ListPosition | null,
     limit: number,
   ): Promise<ListedWithHead[]> {
-    let q = db
-      .selectFrom('recording as r')
-      .leftJoin('digest as d', 'd.recordingId', 'r.id')
-      .select([
-        ...LISTED_COLUMNS.map((c) => `r.${c}` as const),
-        'd.title as digestTitle',
-        'd.language as digestLanguage',
-      ])
-      .where('r.status', '=', 'READY')
-      .where('r.deletedAt', 'is', null);
-    if (where.accountId) q = q.where('r.accountId', '=', where.accountId);
-    if (where.seriesId) q = q.where('r.seriesId', '=', where.seriesId);
-    // A row comparison, so the keyset position is a bound of the ordered index (deep pages stay cheap).
-    if (after) q = q.where(sql<boolean>`(r.created_at, r.id) < (${after.createdAt}, ${after.id})`);
-    return q.orderBy('r.createdAt', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
+    const [by, owner] =
+      'seriesId' in where ? (['seriesId', where.seriesId] as const) : (['accountId', where.accountId] as const);
+    const shape = LIST_READY[by];
+    return after ? shape.after.all(db, owner, after.createdAt, after.id, limit) : shape.first.all(db, owner, limit);
   }
 
   /** A series' finished meetings: how many, and the newest `limit` of them by recordedAt. */
@@ -242,7 +275,7 @@ export class RecordingRepository {
       .where('deletedAt', 'is', null);
     const [{ n }, newest] = await Promise.all([
       base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-      base.selectAll().orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
+      base.select(ROW_COLUMNS).orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
     ]);
     return { count: Number(n), newest };
   }

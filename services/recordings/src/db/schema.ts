@@ -97,7 +97,52 @@ export interface Database {
   outbox: OutboxTable;
 }
 
-export type RecordingRow = Selectable<RecordingTable>;
+/** The search columns: only search reads them (search.repository.ts). */
+type SearchColumns = 'searchText' | 'searchTurns';
+/**
+ * A meeting's row as every reader but search sees it: without its search text (every distinct
+ * word of the transcript, kilobytes a meeting, often TOASTed), which a status, bundle or Ask read
+ * would fetch, decompress, parse and drop.
+ */
+export type RecordingRow = Omit<Selectable<RecordingTable>, SearchColumns>;
+/** The columns of a RecordingRow, in the table's order. */
+export const ROW_COLUMNS = [
+  'id',
+  'accountId',
+  'tokenId',
+  'source',
+  'status',
+  'title',
+  'kind',
+  'outputLanguage',
+  'naming',
+  'keyterms',
+  'seriesId',
+  'seriesName',
+  'seriesTitleStyle',
+  'seriesDateCalendar',
+  'recordedAt',
+  'createdAt',
+  'readyAt',
+  'durationMs',
+  'minutes',
+  'attachmentMinutes',
+  'audioKey',
+  'attachmentKey',
+  'holdRef',
+  'charged',
+  'jobId',
+  'failedStep',
+  'errorCode',
+  'errorRetryable',
+  'autoRetryPending',
+  'namingDeadline',
+  'namingOpen',
+  'readyOnce',
+  'deletedAt',
+  'updatedAt',
+  'eventSeq',
+] as const satisfies readonly Exclude<keyof RecordingTable, SearchColumns>[];
 /**
  * The columns a list or search item is made of (Views.listItem, the cursors): a page reads no
  * more. Every column more is parsed, renamed and dropped again for each of a page's rows (a

@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import type { TranscriptDoc, TranscriptSegment } from '@mm/contract';
+import type { Kysely } from 'kysely';
+import { prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
+import type { Database } from './schema';
+
+/** A meeting's transcript (the bundle). */
+const TRANSCRIPT = prepared((db: Kysely<Database>, recordingId: string) =>
+  db.selectFrom('transcript').selectAll().where('recordingId', '=', recordingId),
+);
 
 export type Speaker = TranscriptDoc['speakers'][number];
 
@@ -34,7 +42,7 @@ const toTranscript = (row: {
 /** The transcripts: one row per meeting that got past transcription. */
 export class TranscriptRepository {
   async get(db: Db, recordingId: string): Promise<Transcript | undefined> {
-    const row = await db.selectFrom('transcript').selectAll().where('recordingId', '=', recordingId).executeTakeFirst();
+    const row = await TRANSCRIPT.first(db, recordingId);
     return row && toTranscript(row);
   }
 

@@ -1,6 +1,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { prepared } from '@mm/db';
 import type { Access, SeriesSettings } from '../domain/series';
 import type { Database, NewSeries, SeriesRow } from './schema';
+
+/** A series by id (every read of one series, and the recordings service's series.resolve). */
+const SERIES = prepared((db: Kysely<Database>, id: string) => db.selectFrom('series').selectAll().where('id', '=', id));
+/** Whether an account is a member of a series. */
+const MEMBER = prepared((db: Kysely<Database>, seriesId: string, accountId: string) =>
+  db.selectFrom('member').select('seriesId').where('seriesId', '=', seriesId).where('accountId', '=', accountId),
+);
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -54,15 +62,10 @@ export class SeriesRepository {
 
   /** A series the account owns or joined, with the account's access to it. */
   async findReadable(db: Db, accountId: string, id: string): Promise<{ row: SeriesRow; access: Access } | undefined> {
-    const row = await db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await SERIES.first(db, id);
     if (!row) return undefined;
     if (row.ownerId === accountId) return { row, access: 'owner' };
-    const member = await db
-      .selectFrom('member')
-      .select('seriesId')
-      .where('seriesId', '=', id)
-      .where('accountId', '=', accountId)
-      .executeTakeFirst();
+    const member = await MEMBER.first(db, id, accountId);
     return member ? { row, access: 'member' } : undefined;
   }
 
@@ -71,7 +74,7 @@ export class SeriesRepository {
   }
 
   async findById(db: Db, id: string): Promise<SeriesRow | undefined> {
-    return db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
+    return SERIES.first(db, id);
   }
 
   /** Owned series, then joined ones, each group by name (case ignored, then as written, then id for a stable order). */

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
+
+/** Stands in for the nth argument of a prepared query while it is compiled (a query parameter). */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/** SQL text of every prepared query → its statement name (the same text always gets the same name). */
+const statementNames = new Map<string, string>();
+
+/** Anything a query runs on: the handle, or a transaction of it. */
+type Runner = Pick<Kysely<any>, 'executeQuery'>;
+
+/**
+ * A read built and compiled once, then run with new arguments: the SQL text and its parameter
+ * order are kept, and each run only puts the arguments in their places. kysely otherwise builds,
+ * copies (each plugin), freezes and compiles the query's tree on every call: ~70–100 µs of CPU a
+ * query on the bench machine, the largest JavaScript item of a read (docs/decisions.md, "Speed of
+ * every route, round 3"). The statement is also named for Postgres (a server-side prepared
+ * statement, parsed once per connection; openDatabase's connections send the name).
+ *
+ * `build` gets the handle and one stand-in per argument; it must pass each argument to kysely as a
+ * value (`where(col, '=', a)`, `limit(n)`, `sql\`${a}\``), never branch on it or read it: the query
+ * must have the same shape whatever the arguments (one prepared query per shape). A list of
+ * variable length is one argument with `= any(${a})`, not `in`.
+ */
+export function prepared<DB, A extends unknown[], R>(
+  build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
+): { all(db: Runner, ...args: A): Promise<R[]>; first(db: Runner, ...args: A): Promise<R | undefined> } {
+  let compiled: CompiledQuery<R> | null = null;
+  const compile = (db: Runner): CompiledQuery<R> => {
+    if (compiled) return compiled;
+    const slots = Array.from({ length: build.length - 1 }, (_, i) => new Slot(i)) as unknown as A;
+    const c = build(db as Kysely<DB>, ...slots).compile();
+    const used = new Set(c.parameters.filter((p) => p instanceof Slot).map((p) => (p as Slot).index));
+    if (used.size !== slots.length)
+      throw new Error(`a prepared query must use each of its ${slots.length} arguments as a value: ${c.sql}`);
+    if (!statementNames.has(c.sql))
+      statementNames.set(c.sql, `mm_${createHash('sha256').update(c.sql).digest('hex').slice(0, 24)}`);
+    compiled = c;
+    return c;
+  };
+  const run = async (db: Runner, args: A): Promise<R[]> => {
+    const c = compile(db);
+    const parameters = c.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    return (await db.executeQuery<R>({ ...c, parameters })).rows;
+  };
+  return {
+    all: (db, ...args) => run(db, args),
+    first: async (db, ...args) => (await run(db, args))[0],
+  };
+}
+
+/**
+ * Sends the name of a prepared query's statement with its text, on every connection of the pool:
+ * Postgres parses and analyses it once per connection and keeps its plan by its own rule (a
+ * generic plan once one is not worse than the custom ones: prepared queries are the simple,
+ * selective reads). Any other query goes as it came.
+ */
+export function nameStatements(pool: Pool): void {
+  pool.on('connect', (client: PoolClient) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as { query: unknown }).query = (text: unknown, values?: unknown, cb?: unknown) => {
+      const name = typeof text === 'string' && Array.isArray(values) ? statementNames.get(text) : undefined;
+      if (name === undefined) return query(text, values, cb);
+      const config: QueryConfig = { name, text: text as string, values: values as unknown[] };
+      return cb === undefined ? query(config) : query(config, cb);
+    };
+  });
+}

@@ -1,0 +1,92 @@
+import { sql, type Kysely } from 'kysely';
+import { ensureDatabase, openDatabase } from '../src/database';
+import { prepared } from '../src/prepared';
+
+interface Db {
+  preparedProbe: { id: string; accountId: string; n: number; createdAt: Date };
+}
+
+/**
+ * A prepared query is built and compiled once and run with each call's arguments: every argument
+ * lands in its own place (never the first call's), on the handle and in a transaction, its rows
+ * renamed as the handle renames them; Postgres gets it as a named statement.
+ */
+describe('prepared queries', () => {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
+  const schema = 'prepared_probe';
+  let h: ReturnType<typeof openDatabase<Db>>;
+  beforeAll(async () => {
+    await ensureDatabase(url);
+    const setup = openDatabase<unknown>({ url, schema: 'public', poolSize: 1 });
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(setup.db);
+    await sql`create schema ${sql.id(schema)}`.execute(setup.db);
+    await sql`create table ${sql.id(schema, 'prepared_probe')} (id text primary key, account_id text not null, n int not null, created_at timestamptz not null)`.execute(
+      setup.db,
+    );
+    await setup.pool.end();
+    h = openDatabase<Db>({ url, schema, poolSize: 2 });
+    await h.db
+      .insertInto('preparedProbe')
+      .values([
+        { id: 'a1', accountId: 'acc_a', n: 1, createdAt: new Date('2026-01-01T00:00:00Z') },
+        { id: 'a2', accountId: 'acc_a', n: 2, createdAt: new Date('2026-01-02T00:00:00Z') },
+        { id: 'a3', accountId: 'acc_a', n: 3, createdAt: new Date('2026-01-03T00:00:00Z') },
+        { id: 'b1', accountId: 'acc_b', n: 4, createdAt: new Date('2026-01-04T00:00:00Z') },
+      ])
+      .execute();
+  });
+  afterAll(() => h.pool.end());
+
+  const page = prepared((db: Kysely<Db>, accountId: string, before: Date, limit: number) =>
+    db
+      .selectFrom('preparedProbe')
+      .select(['id', 'accountId', 'n'])
+      .where('accountId', '=', accountId)
+      .where('createdAt', '<', before)
+      .orderBy('createdAt', 'desc')
+      .limit(limit),
+  );
+  const byIds = prepared((db: Kysely<Db>, ids: string[]) =>
+    db.selectFrom('preparedProbe').select('id').where(sql<boolean>`id = any(${ids})`).orderBy('id'),
+  );
+
+  it('runs each call with its own arguments, in their places, rows renamed', async () => {
+    const far = new Date('2030-01-01T00:00:00Z');
+    expect(await page.all(h.db, 'acc_a', far, 2)).toEqual([
+      { id: 'a3', accountId: 'acc_a', n: 3 },
+      { id: 'a2', accountId: 'acc_a', n: 2 },
+    ]);
+    expect(await page.all(h.db, 'acc_b', far, 5)).toEqual([{ id: 'b1', accountId: 'acc_b', n: 4 }]);
+    expect(await page.all(h.db, 'acc_a', new Date('2026-01-02T12:00:00Z'), 5)).toEqual([
+      { id: 'a2', accountId: 'acc_a', n: 2 },
+      { id: 'a1', accountId: 'acc_a', n: 1 },
+    ]);
+    expect(await page.first(h.db, 'acc_c', far, 5)).toBeUndefined();
+    expect((await byIds.all(h.db, ['b1', 'a1', 'zz'])).map((r) => r.id)).toEqual(['a1', 'b1']);
+    expect(await byIds.all(h.db, [])).toEqual([]);
+  });
+
+  it('runs in a transaction, as a named statement of the connection', async () => {
+    await h.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('preparedProbe').set({ n: 10 }).where('id', '=', 'a1').execute();
+        // The transaction sees its own write: the query ran on its connection.
+        expect(await page.all(trx, 'acc_a', new Date('2026-01-01T12:00:00Z'), 1)).toEqual([
+          { id: 'a1', accountId: 'acc_a', n: 10 },
+        ]);
+        const statements = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(trx);
+        expect(statements.rows.some((s) => /^mm_[0-9a-f]{24}$/.test(s.name))).toBe(true);
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => expect(err.message).toBe('roll back'));
+    expect((await page.first(h.db, 'acc_a', new Date('2026-01-01T12:00:00Z'), 1))?.n).toBe(1);
+  });
+
+  it('refuses a query that does not use each argument as a value', async () => {
+    const branching = prepared((db: Kysely<Db>, id: string, _unused: number) =>
+      db.selectFrom('preparedProbe').select('id').where('id', '=', id),
+    );
+    await expect(branching.all(h.db, 'a1', 1)).rejects.toThrow(/each of its 2 arguments/);
+  });
+});
