@@ -8,8 +8,10 @@
  *   node --import tsx tests/bench/asr-dev.ts [--set bench,flite (default)|tune|held|all]
  *     [--variants '{"name": ["-maxhmmpf", "5000"], ...}'] [--parallel N]
  *
- * Without --variants: "ours" (DEFAULT_POCKETSPHINX.decoderArgs) and "defaults" (no search options,
- * the bench's baseline). Sets as in lib/dev-meetings.ts: "bench" are the speech case's meetings.
+ * Without --variants: "ours" (DEFAULT_POCKETSPHINX.decoderArgs; since issue 31 none, pocketsphinx's
+ * defaults, the bench's baseline) and "narrow" (-maxhmmpf 7000 -topn 4 -fwdflat no, used until
+ * then). Sets as in lib/dev-meetings.ts: "bench" are the speech case's meetings, "asr-held" the
+ * recordings no choice of settings has seen.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -61,7 +63,10 @@ async function main(): Promise<void> {
   const set = arg('set') ?? 'bench,flite';
   const chosen = meetingsOf(set);
   const given = JSON.parse(arg('variants') ?? 'null') as Record<string, string[]> | null;
-  const variants = given ?? { ours: DEFAULT_POCKETSPHINX.decoderArgs, defaults: [] };
+  const variants = given ?? {
+    ours: DEFAULT_POCKETSPHINX.decoderArgs,
+    narrow: ['-maxhmmpf', '7000', '-topn', '4', '-fwdflat', 'no'],
+  };
   const parallel = Number(arg('parallel') ?? DEFAULT_POCKETSPHINX.parallel);
   const prepared: Prepared[] = [];
   for (const m of chosen) prepared.push(await prepare(m));

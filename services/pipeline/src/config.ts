@@ -45,6 +45,20 @@ export interface RemoteAsrConfig {
   rateLimitedTries: number;
   /** First wait between tries (doubling, with jitter, up to 30 s). */
   backoffMs: number;
+  /**
+   * The language meetings are spoken in (ISO 639-1), sent with every piece when the job names
+   * none; null: the server detects it per piece. An operator's setting for a deployment whose
+   * meetings are all in one language: the contract has no field for the spoken language.
+   */
+  language: string | null;
+}
+
+/** OPENAI_ASR_LANGUAGE: a two-letter ISO 639-1 code (Whisper's `language`), or unset. */
+function spokenLanguage(r: EnvReader): string | null {
+  const v = r.optional('OPENAI_ASR_LANGUAGE')?.trim().toLowerCase() || null;
+  if (v !== null && !/^[a-z]{2}$/.test(v))
+    r.problem('OPENAI_ASR_LANGUAGE must be a two-letter ISO 639-1 code such as fa or en');
+  return v;
 }
 
 /** Reads the pipeline's environment once; every bad variable is reported at once. */
@@ -77,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Pipel
       attempts: r.num('OPENAI_ASR_ATTEMPTS', 5, 1),
       rateLimitedTries: r.num('OPENAI_ASR_RATE_LIMITED_TRIES', 30, 1),
       backoffMs: r.num('OPENAI_ASR_BACKOFF_MS', 1000, 0),
+      language: spokenLanguage(r),
     },
     autoRetries: r.num('PIPELINE_AUTO_RETRIES', 2, 0),
     autoRetryDelaySeconds: r.num('PIPELINE_AUTO_RETRY_DELAY_SECONDS', 10, 0),

@@ -130,4 +130,29 @@ describe('OpenAiAsr through the stand-in server', () => {
     for (let i = 1; i < result.words.length; i++)
       expect(result.words[i].startMs).toBeGreaterThanOrEqual(result.words[i - 1].endMs);
   }, 120_000);
+
+  it('sends the configured spoken language when the job names none, and lets the server detect it otherwise', async () => {
+    Object.assign(standin.options, { persian: true, segmentsOnly: true });
+    const configured = await engine({ format: 'opus', language: 'fa' }).transcribe({
+      wavPath: meeting.path,
+      keyterms: [],
+    });
+    expect(standin.requests.length).toBeGreaterThan(1);
+    expect(standin.requests.every((r) => r.language === 'fa')).toBe(true);
+    expect(configured.language).toBe('fa');
+
+    standin.requests.length = 0;
+    await engine({ format: 'opus', language: 'fa' }).transcribe({
+      wavPath: meeting.path,
+      keyterms: [],
+      language: 'en',
+    });
+    expect(standin.requests.every((r) => r.language === 'en')).toBe(true);
+
+    standin.requests.length = 0;
+    const detected = await engine({ format: 'opus' }).transcribe({ wavPath: meeting.path, keyterms: [] });
+    expect(standin.requests.every((r) => r.language === undefined || r.language === null)).toBe(true);
+    // Nothing named: the transcript's language is the one the server heard.
+    expect(detected.language).toBe('fa');
+  }, 120_000);
 });

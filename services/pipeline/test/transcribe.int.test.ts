@@ -13,6 +13,7 @@ import {
   STANDUP_SCRIPT,
   type SpokenMeeting,
 } from '../../../tests/support/speak-meeting';
+import { seededRandom } from '../../../tests/support/seeded-random';
 import { PocketsphinxAsr } from '../src/engines/asr';
 import { VoiceClusterDiarizer } from '../src/engines/diarize';
 import { ExtractiveDigest } from '../src/engines/digest';
@@ -82,6 +83,27 @@ describe('a three-voice standup spoken by flite with pauses between turns', () =
     expect(transcript.segments.map((s) => s.text).join(' ')).toContain('Sara');
     expect(transcript.durationMs).toBeGreaterThan(25000);
   });
+
+  it("tells the three voices apart on word times coarse as a Whisper server's (each edge moved up to ±250 ms)", async () => {
+    const random = seededRandom(31);
+    const coarse = transcript.words
+      .map((w) => {
+        const startMs = Math.max(0, Math.round(w.startMs + (random() * 2 - 1) * 250));
+        return { word: w.word, startMs, endMs: Math.max(startMs + 10, Math.round(w.endMs + (random() * 2 - 1) * 250)) };
+      })
+      .sort((a, b) => a.startMs - b.startMs);
+    const out = await new VoiceClusterDiarizer({ timing: 'audio' }).diarize({ wavPath: meeting.path, words: coarse });
+    expect(out.speakers).toEqual(['speaker_0', 'speaker_1', 'speaker_2']);
+    const labelOf = new Map<string, string>();
+    for (const turn of meeting.turns) {
+      const segment = out.turns.find((s) => Math.abs(s.startMs - turn.startMs) <= 1000);
+      expect(segment).toBeDefined();
+      const label = labelOf.get(turn.voice) ?? segment!.speaker;
+      labelOf.set(turn.voice, label);
+      expect(segment!.speaker).toBe(label);
+    }
+    expect(new Set(labelOf.values()).size).toBe(3);
+  }, 60000);
 
   it('gives the digest engine a decision and owned action items to find', async () => {
     const segments = transcript.segments.map((s) => ({ ...s, speakerName: null }));

@@ -167,24 +167,7 @@ export async function assembleMeeting(
   outPath: string,
 ): Promise<RealMeeting> {
   const rnd = seededRandom(opts.seed);
-  const scratch = path.dirname(outPath);
-  const pools = new Map<RealSpeaker, Array<{ u: Utterance; audio: Float32Array }>>();
-  for (const speaker of opts.speakers) {
-    const candidates = all.filter((u) => u.speaker === speaker);
-    // Allison's list is long: take a seeded sample before decoding them all.
-    const order = candidates
-      .map((u) => ({ u, k: rnd() }))
-      .sort((a, b) => a.k - b.k)
-      .map((x) => x.u);
-    const pool: Array<{ u: Utterance; audio: Float32Array }> = [];
-    for (const u of order) {
-      if (pool.length >= opts.maxPerSpeaker) break;
-      const audio = trimQuiet(await readUtterance(u, scratch));
-      const ms = (audio.length / SAMPLE_RATE) * 1000;
-      if (ms >= 1000 && ms <= opts.maxTurnMs) pool.push({ u, audio });
-    }
-    pools.set(speaker, pool);
-  }
+  const pools = await pickPools(all, opts, rnd, path.dirname(outPath));
   const placed: Array<{ turn: PlacedTurn; audio: Float32Array }> = [];
   let cursorMs = 500;
   let last: RealSpeaker | null = null;
@@ -226,4 +209,41 @@ export async function assembleMeeting(
   for (let i = 0; i < out.length; i++) out[i] = Math.max(-1, Math.min(1, out[i]));
   await writeWav16k(outPath, out);
   return { path: outPath, durationMs, turns: placed.map((p) => p.turn) };
+}
+
+/** Each speaker's utterances for a meeting of `opts`, in speaking order (the seeded sample). */
+async function pickPools(
+  all: readonly Utterance[],
+  opts: AssembleOptions,
+  rnd: () => number,
+  scratch: string,
+): Promise<Map<RealSpeaker, Array<{ u: Utterance; audio: Float32Array }>>> {
+  const pools = new Map<RealSpeaker, Array<{ u: Utterance; audio: Float32Array }>>();
+  for (const speaker of opts.speakers) {
+    const candidates = all.filter((u) => u.speaker === speaker);
+    // Allison's list is long: take a seeded sample before decoding them all.
+    const order = candidates
+      .map((u) => ({ u, k: rnd() }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.u);
+    const pool: Array<{ u: Utterance; audio: Float32Array }> = [];
+    for (const u of order) {
+      if (pool.length >= opts.maxPerSpeaker) break;
+      const audio = trimQuiet(await readUtterance(u, scratch));
+      const ms = (audio.length / SAMPLE_RATE) * 1000;
+      if (ms >= 1000 && ms <= opts.maxTurnMs) pool.push({ u, audio });
+    }
+    pools.set(speaker, pool);
+  }
+  return pools;
+}
+
+/** The files a meeting of `opts` is made of (the same seeded choice as assembleMeeting's). */
+export async function utteranceFilesOf(
+  all: readonly Utterance[],
+  opts: AssembleOptions,
+  scratch: string,
+): Promise<string[]> {
+  const pools = await pickPools(all, opts, seededRandom(opts.seed), scratch);
+  return [...pools.values()].flatMap((pool) => pool.map((p) => p.u.file));
 }

@@ -66,13 +66,11 @@ export interface PocketsphinxOptions {
    */
   slots?: DecoderSlots;
   /**
-   * Search settings, chosen on real recorded voices (tests/bench/asr-dev.ts: the speech bench's 3-
-   * and 4-speaker meetings, 274 reference words, and 12 other meetings of the same voices, 1372
-   * words; CPU seconds of the decoder processes per audio second). At commit 2d0adfc: these
-   * (-maxhmmpf 7000 -topn 4 -fwdflat no) 43.4% on the bench's meetings, 44.2% on the others, at
-   * 0.19-0.25; -maxhmmpf 5000 45.3% and 44.2% at 0.17-0.20; pocketsphinx's defaults (-maxhmmpf
-   * 30000, fwdflat on) 45.6% and 44.9% at 0.27-0.33. A ±1 LSB change in 0.07% of the samples moved
-   * -maxhmmpf 5000 by two words on the 4-speaker meeting and left these unmoved (docs/decisions.md).
+   * Extra search settings for pocketsphinx; none: pocketsphinx's own defaults (-maxhmmpf 30000,
+   * -topn 4, fwdflat and bestpath on). Issue 31: never narrower than the defaults while the time
+   * budget (RTF 0.5) allows. The narrowed search used before (-maxhmmpf 7000 -topn 4 -fwdflat no,
+   * chosen on the bench's meetings and 12 others of the same voices) was measured on a held-out
+   * set the choice never saw (tests/bench/asr-dev.ts --set asr-held; docs/decisions.md).
    */
   decoderArgs: string[];
   /** Loudest frame below this (dBFS) means the file holds nothing audible. */
@@ -84,7 +82,7 @@ export const DEFAULT_POCKETSPHINX: PocketsphinxOptions = {
   binary: 'pocketsphinx_continuous',
   modelDir: '/usr/share/pocketsphinx/model/en-us',
   parallel: Math.max(1, os.cpus().length),
-  decoderArgs: ['-maxhmmpf', '7000', '-topn', '4', '-fwdflat', 'no'],
+  decoderArgs: [],
   silenceDb: -55,
   tmpDir: os.tmpdir(),
 };

@@ -93,6 +93,37 @@ export interface DiarizeOptions {
   spreadPriorMs: number;
   /** A turn starts at the first run of this many voiced frames in it (0: at its first word). */
   onsetFrames: number;
+  /**
+   * What the voices are compared over: `words` (each word's own span, for a recognizer whose word
+   * times are exact) or `audio` (spans of about `audio.itemMs` cut from the voiced frames
+   * themselves, for word times as coarse as a Whisper-class server's; words then take the speaker
+   * of the audio they overlap most, and turn edges move to where that speaker's voice starts and
+   * stops).
+   */
+  timing: 'words' | 'audio';
+  audio: AudioTimingRules;
+}
+
+export interface AudioTimingRules {
+  /** Voiced stretches are cut into spans of about this long (a word's length)... */
+  itemMs: number;
+  /** ...a gap in the voice shorter than this does not end a stretch (closures inside a word)... */
+  bridgeMs: number;
+  /** ...a stretch shorter than this is a click, not voice... */
+  minRunMs: number;
+  /** ...and only spans within this of some word are voice someone said words in. */
+  nearWordMs: number;
+  /** A frame is voice within this of the meeting's loud end... */
+  rangeDb: number;
+  /** ...and this far over its quiet end (the background). */
+  aboveNoiseDb: number;
+  /**
+   * Between spans a change of speaker costs nothing only after a pause this long (`switches.pauseMs`
+   * is for the gaps between words; spans already end at every 100 ms gap in the voice).
+   */
+  switchPauseMs: number;
+  /** A turn's start (end) moves to its speaker's nearest voice start (end) at most this far away. */
+  snapMs: number;
 }
 
 // Thresholds first measured on flite's three voices: pieces of 2.5 s or more of one voice stay
@@ -124,6 +155,19 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   minLoneSpeakerMs: 5000,
   spreadPriorMs: 12000,
   onsetFrames: 5,
+  timing: 'words',
+  // Chosen on the bench's two meetings and two tuning ones with word times moved ±250 ms
+  // (tests/bench/speakers-dev.ts, docs/decisions.md "Speaker turns on coarse word times").
+  audio: {
+    itemMs: 300,
+    bridgeMs: 100,
+    minRunMs: 60,
+    nearWordMs: 500,
+    rangeDb: 35,
+    aboveNoiseDb: 6,
+    switchPauseMs: 300,
+    snapMs: 750,
+  },
 };
 
 export class VoiceClusterDiarizer implements Diarizer {
@@ -141,18 +185,56 @@ export class VoiceClusterDiarizer implements Diarizer {
     const voice = await withCanonicalWav(input.wavPath, workDir, (pcm) =>
       VoicePrefix.of(pcm, this.opts.speechRangeDb, withPitch),
     );
-    const pieces = pauseRuns(words, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(words, run, voice));
-    const stats = pieces.map((p) => voice.stats(words[p.from].startMs, words[p.to - 1].endMs));
-    const clusterOf = this.cluster(stats);
-    let perWord = new Array<number>(words.length);
-    pieces.forEach((p, i) => perWord.fill(clusterOf[i], p.from, p.to));
-    if (this.opts.resegmentPasses > 0) perWord = this.resegment(words, perWord, voice);
+    const items = this.opts.timing === 'audio' ? this.audioItems(words, voice) : [];
+    let perWord: number[];
+    let segments: SpeakerSpan[] = [];
+    if (items.length > 0) {
+      const perItem = this.speakerOf(items, voice, { ...this.opts.switches, pauseMs: this.opts.audio.switchPauseMs });
+      perWord = wordsFromItems(words, items, perItem);
+      segments = speakerSpans(items, perItem, this.opts.minPauseMs);
+    } else {
+      perWord = this.speakerOf(words, voice, this.opts.switches);
+    }
     const { labels, speakers } = labelByFirstAppearance(perWord);
     const labelled: SpeakerWord[] = words.map((w, k) => ({ ...w, speaker: labels[k] }));
-    const turns = buildTurns(labelled, this.opts.turns);
+    let turns = buildTurns(labelled, this.opts.turns);
+    if (segments.length > 0) {
+      const clusterOf = new Map(labels.map((label, k) => [label, perWord[k]]));
+      turns = snapTurns(turns, segments, (label) => clusterOf.get(label) ?? -1, this.opts.audio.snapMs);
+    }
     if (this.opts.onsetFrames <= 0) return { speakers, words: labelled, turns };
     const onset = (from: number, to: number): number | null => voice.onset(from, to, this.opts.onsetFrames);
     return { speakers, words: labelled, turns: startTurnsAtVoice(turns, onset) };
+  }
+
+  /** Who speaks each item (a word, or a span of audio): a cluster id per item. */
+  private speakerOf(items: readonly TimedWord[], voice: VoicePrefix, switches: SwitchRules): number[] {
+    const pieces = pauseRuns(items, this.opts.minPauseMs).flatMap((run) => this.splitAtChanges(items, run, voice));
+    const stats = pieces.map((p) => voice.stats(items[p.from].startMs, items[p.to - 1].endMs));
+    const clusterOf = this.cluster(stats);
+    const perItem = new Array<number>(items.length);
+    pieces.forEach((p, i) => perItem.fill(clusterOf[i], p.from, p.to));
+    return this.opts.resegmentPasses > 0 ? this.resegment(items, perItem, voice, switches) : perItem;
+  }
+
+  /** The voiced spans of the audio near some word: what `timing: 'audio'` compares voices over. */
+  private audioItems(words: readonly TimedWord[], voice: VoicePrefix): TimedWord[] {
+    const a = this.opts.audio;
+    const spans = voice.voicedSpans(a);
+    const out: TimedWord[] = [];
+    let k = 0;
+    for (const s of spans) {
+      while (k < words.length && words[k].endMs + a.nearWordMs <= s.startMs) k++;
+      // Words are in start order; a long word may still reach past a later one's end.
+      let near = false;
+      for (let j = Math.max(0, k - 8); j < words.length && words[j].startMs - a.nearWordMs < s.endMs; j++)
+        if (words[j].endMs + a.nearWordMs > s.startMs) {
+          near = true;
+          break;
+        }
+      if (near) out.push({ word: '', startMs: s.startMs, endMs: s.endMs });
+    }
+    return out;
   }
 
   /** Recursively splits a run at its strongest voice change while that change is clear. */
@@ -191,10 +273,10 @@ export class VoiceClusterDiarizer implements Diarizer {
    * speakers' spreads widened toward the meeting's: a voice heard only in short turns has shown
    * too few of its sounds for its own spread (see widenToward).
    */
-  private resegment(words: readonly TimedWord[], owner: number[], voice: VoicePrefix): number[] {
+  private resegment(words: readonly TimedWord[], owner: number[], voice: VoicePrefix, switches: SwitchRules): number[] {
     let labels = owner.slice();
     const perWord = words.map((w) => voice.stats(w.startMs, w.endMs));
-    const costs = switchCosts(words, this.opts.switches);
+    const costs = switchCosts(words, switches);
     const speakersOf = (): { ids: number[]; voices: VoiceStats[] } => {
       const ids = [...new Set(labels)];
       const voices = ids.map(() => emptyStats(DIMS));
@@ -311,4 +393,100 @@ export class VoiceClusterDiarizer implements Diarizer {
     });
     return owner;
   }
+}
+
+/** A stretch of one speaker's voice, from the audio's own spans. */
+export interface SpeakerSpan {
+  speaker: number;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * Each word takes the speaker whose spans it overlaps longest; a word over no span (its time
+ * moved into a pause) takes the speaker of the nearest span.
+ */
+export function wordsFromItems(
+  words: readonly TimedWord[],
+  items: readonly TimedWord[],
+  perItem: readonly number[],
+): number[] {
+  return words.map((w) => {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (items[mid].endMs <= w.startMs) lo = mid + 1;
+      else hi = mid;
+    }
+    const overlap = new Map<number, number>();
+    for (let i = lo; i < items.length && items[i].startMs < w.endMs; i++) {
+      const ms = Math.min(w.endMs, items[i].endMs) - Math.max(w.startMs, items[i].startMs);
+      if (ms > 0) overlap.set(perItem[i], (overlap.get(perItem[i]) ?? 0) + ms);
+    }
+    if (overlap.size > 0) return [...overlap.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    const mid = (w.startMs + w.endMs) / 2;
+    const gap = (i: number): number =>
+      i < 0 || i >= items.length ? Number.POSITIVE_INFINITY : Math.max(items[i].startMs - mid, mid - items[i].endMs);
+    return gap(lo - 1) <= gap(lo) ? perItem[lo - 1] : perItem[lo];
+  });
+}
+
+/** Runs of items of one speaker, a pause of at least `pauseMs` ending a run. */
+export function speakerSpans(items: readonly TimedWord[], perItem: readonly number[], pauseMs: number): SpeakerSpan[] {
+  const out: SpeakerSpan[] = [];
+  items.forEach((it, i) => {
+    const last = out[out.length - 1];
+    if (last && last.speaker === perItem[i] && it.startMs - last.endMs < pauseMs) last.endMs = it.endMs;
+    else out.push({ speaker: perItem[i], startMs: it.startMs, endMs: it.endMs });
+  });
+  return out;
+}
+
+/**
+ * Coarse word times put a turn's edges up to a word's error away from where the voice changes;
+ * each edge moves to the nearest start (end) of its speaker's own voice within `snapMs`.
+ */
+export function snapTurns(
+  turns: readonly Turn[],
+  spans: readonly SpeakerSpan[],
+  clusterOf: (speaker: string) => number,
+  snapMs: number,
+): Turn[] {
+  // Each speaker's span starts and ends, in time order (spans come in order and do not overlap).
+  const edges = new Map<number, { startMs: number[]; endMs: number[] }>();
+  for (const s of spans) {
+    const e = edges.get(s.speaker) ?? { startMs: [], endMs: [] };
+    e.startMs.push(s.startMs);
+    e.endMs.push(s.endMs);
+    edges.set(s.speaker, e);
+  }
+  const nearest = (at: number, speaker: number, edge: 'startMs' | 'endMs'): number => {
+    const times = edges.get(speaker)?.[edge];
+    if (!times || times.length === 0) return at;
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] < at) lo = mid + 1;
+      else hi = mid;
+    }
+    let best = at;
+    let dist = snapMs + 1;
+    for (const i of [lo - 1, lo]) {
+      if (i < 0 || i >= times.length) continue;
+      const d = Math.abs(times[i] - at);
+      if (d < dist) {
+        dist = d;
+        best = times[i];
+      }
+    }
+    return best;
+  };
+  return turns.map((t) => {
+    const speaker = clusterOf(t.speaker);
+    const startMs = nearest(t.startMs, speaker, 'startMs');
+    const endMs = nearest(t.endMs, speaker, 'endMs');
+    return endMs > startMs ? { ...t, startMs, endMs } : t;
+  });
 }

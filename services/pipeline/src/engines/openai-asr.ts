@@ -35,6 +35,8 @@ export interface OpenAiAsrOptions extends TranscriptionClientOptions {
   format: 'flac' | 'opus';
   /** A piece whose loudest frame is below this (dBFS) holds nothing audible and is not sent. */
   silenceDb: number;
+  /** The spoken language (ISO 639-1) when the job names none; absent: the server detects it. */
+  language?: string;
   tmpDir: string;
 }
 
@@ -76,7 +78,8 @@ export class OpenAiAsr implements AsrEngine {
     if (energy.length === 0 || loudest(energy, 0, energy.length) < this.opts.silenceDb)
       throw new EngineError('NO_SPEECH', 'the audio is silent');
     const pieces = planPieces(energy, HOP_MS, this.opts.pieces);
-    const language = input.language ? input.language.slice(0, 2).toLowerCase() : undefined;
+    const named = input.language ?? this.opts.language;
+    const language = named ? named.slice(0, 2).toLowerCase() : undefined;
     const plan = createHash('sha256')
       .update(
         JSON.stringify([this.opts.model, this.opts.format, language ?? null, input.keyterms, pcm.sampleCount, pieces]),

@@ -11,6 +11,14 @@ import { frameAt, type FrameFeatures, HOP_MS, N_CEPS } from './voice-features';
 /** Cepstra per frame in the statistics: c1..c19 (c0 is loudness). */
 export const VOICE_DIMS = N_CEPS - 1;
 
+export interface VoicedSpanRules {
+  itemMs: number;
+  bridgeMs: number;
+  minRunMs: number;
+  rangeDb: number;
+  aboveNoiseDb: number;
+}
+
 /** Frames between two stored prefix sums: a span's statistics add at most twice this many frames. */
 const STRIDE = 32;
 
@@ -41,13 +49,18 @@ export class VoicePrefix {
     const energyDb = await energyOf(pcm);
     const floorDb = percentile(energyDb, 0.99) - rangeDb;
     const f0 = withPitch ? await pitchOf(pcm, energyDb, floorDb) : null;
-    const voice = new VoicePrefix(energyDb.length, f0 !== null);
+    const voice = new VoicePrefix(energyDb.length, f0 !== null, energyDb);
     for await (const { first, ff } of frameFeatureBlocks(pcm)) voice.add(first, ff, f0, floorDb);
     voice.sumStrides();
     return voice;
   }
 
-  private constructor(count: number, withPitch: boolean) {
+  private constructor(
+    count: number,
+    withPitch: boolean,
+    /** Each frame's loudness (dBFS): where the voice is, for a caller that wants its own floor. */
+    private readonly energyDb: Float32Array,
+  ) {
     this.count = count;
     const c = count + 1;
     const strides = Math.floor(count / STRIDE) + 1;
@@ -117,6 +130,46 @@ export class VoicePrefix {
     const b = Math.min(this.count, frameAt(endMs));
     for (let f = a; f + minFrames <= b; f++) if (this.n[f + minFrames] - this.n[f] === minFrames) return f * HOP_MS;
     return null;
+  }
+
+  /**
+   * The meeting's voiced stretches as spans of about `itemMs`, from the frames alone (no word
+   * times). A frame is voice when it is within `rangeDb` of the meeting's loud end and at least
+   * `aboveNoiseDb` over its quiet end (the background's level, so steady noise a little under the
+   * range does not join words into one stretch); gaps shorter than `bridgeMs` are filled (the
+   * closures inside a word), stretches shorter than `minRunMs` dropped (clicks), and each stretch
+   * is cut into equal spans of about `itemMs`.
+   */
+  voicedSpans(rules: VoicedSpanRules): Array<{ startMs: number; endMs: number }> {
+    const floor = Math.max(
+      percentile(this.energyDb, 0.99) - rules.rangeDb,
+      percentile(this.energyDb, 0.1) + rules.aboveNoiseDb,
+    );
+    const bridge = Math.max(1, Math.round(rules.bridgeMs / HOP_MS));
+    const out: Array<{ startMs: number; endMs: number }> = [];
+    const push = (a: number, b: number): void => {
+      const len = (b - a) * HOP_MS;
+      if (len < rules.minRunMs) return;
+      const k = Math.max(1, Math.round(len / rules.itemMs));
+      for (let i = 0; i < k; i++) {
+        const from = a + Math.round(((b - a) * i) / k);
+        const to = a + Math.round(((b - a) * (i + 1)) / k);
+        out.push({ startMs: from * HOP_MS, endMs: to * HOP_MS });
+      }
+    };
+    let runStart = -1;
+    let lastVoiced = -1;
+    for (let f = 0; f < this.count; f++) {
+      if (this.energyDb[f] < floor) continue;
+      if (runStart >= 0 && f - lastVoiced - 1 >= bridge) {
+        push(runStart, lastVoiced + 1);
+        runStart = -1;
+      }
+      if (runStart < 0) runStart = f;
+      lastVoiced = f;
+    }
+    if (runStart >= 0) push(runStart, lastVoiced + 1);
+    return out;
   }
 
   stats(startMs: number, endMs: number): VoiceStats {

@@ -38,6 +38,7 @@ export function remoteAsr(config: PipelineConfig): OpenAiAsr {
       searchMs: 8000,
     },
     format: r.format,
+    language: r.language ?? undefined,
     silenceDb: -55,
     tmpDir: os.tmpdir(),
   });
@@ -61,7 +62,9 @@ export function createEngines(config: PipelineConfig): Engines {
     if (!local.has(n)) local.set(n, new PocketsphinxAsr({ parallel: n, slots }));
     return local.get(n)!;
   };
-  const diarizer = new VoiceClusterDiarizer();
+  // A Whisper-class server's word times are off by a quarter second and more: voices are then
+  // compared over the audio's own voiced spans, not over each word's (docs/decisions.md).
+  const diarizer = new VoiceClusterDiarizer({ timing: remote ? 'audio' : 'words' });
   const extractive = new ExtractiveDigest();
   const digest =
     config.llmEngine === 'openai'
