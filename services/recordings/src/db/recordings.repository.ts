@@ -150,6 +150,35 @@ export class RecordingRepository {
     return Number(res.numUpdatedRows);
   }
 
+  /**
+   * Deletes for good, in `trx`, up to `limit` meetings deleted before `cutoff` (transcript, digest,
+   * silent-meeting count, the meeting), taken FOR UPDATE SKIP LOCKED so replicas share the work and
+   * a restore holding the row wins. Answers what was deleted, for the cleanup after the commit.
+   */
+  async purgeDeleted(
+    trx: Transaction<Database>,
+    cutoff: Date,
+    limit: number,
+  ): Promise<Pick<RecordingRow, 'id' | 'accountId' | 'audioKey' | 'attachmentKey' | 'deletedAt'>[]> {
+    const due = await trx
+      .selectFrom('recording')
+      .select(['id', 'accountId', 'audioKey', 'attachmentKey', 'deletedAt'])
+      .where('deletedAt', 'is not', null)
+      .where('deletedAt', '<', cutoff)
+      .orderBy('deletedAt')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    const ids = due.map((r) => r.id);
+    if (ids.length === 0) return [];
+    await trx.deleteFrom('transcript').where('recordingId', 'in', ids).execute();
+    await trx.deleteFrom('digest').where('recordingId', 'in', ids).execute();
+    await trx.deleteFrom('silentMeeting').where('recordingId', 'in', ids).execute();
+    await trx.deleteFrom('recording').where('id', 'in', ids).execute();
+    return due;
+  }
+
   /** An account's deleted meetings, newest deletion first (the trash holds at most `TRASH_DAYS` of them). */
   async trashOf(
     db: Db,

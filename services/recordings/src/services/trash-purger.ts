@@ -5,6 +5,8 @@ import { request } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { Database } from '../db/schema';
+import { RecordingRepository } from '../db/recordings.repository';
+import { inTransaction } from '../db/transaction';
 
 export interface TrashPurgeOptions {
   /** A deleted meeting stays restorable from the trash this many days, then it is purged for good. */
@@ -18,12 +20,11 @@ export interface TrashPurgeOptions {
 export const purgeAtOf = (deletedAt: Date, days: number): Date => new Date(deletedAt.getTime() + days * 86_400_000);
 
 /**
- * Removes for good the meetings deleted more than `days` ago: first what other services keep of
- * them (ask's questions and answers, over the bus), then their audio and working files in the
- * store, then their rows here (transcript, digest, silent-meeting count, the meeting). Each batch
- * takes its meetings with FOR UPDATE SKIP LOCKED, so replicas share the work, a restore racing a
- * purge waits for it (or wins, and the meeting is no longer due), and every step is idempotent:
- * a pass cut off anywhere is finished by the next. The meeting's Idempotency-Key row stays (a key
+ * Removes for good the meetings deleted more than `days` ago: first their rows here (transcript,
+ * digest, silent-meeting count, the meeting) in one transaction, then, after the commit, what
+ * other services keep of them (ask's questions and answers, over the bus) and their audio and
+ * working files in the store. Each batch takes its meetings with FOR UPDATE SKIP LOCKED, so
+ * replicas share the work and a restore racing a purge wins (the meeting is then no longer due). The meeting's Idempotency-Key row stays (a key
  * never makes a second meeting; a replay of a purged one answers 404). Events already in the feed
  * age out with the feed (30 days).
  */
@@ -72,36 +73,29 @@ export class TrashPurger {
   private async batch(): Promise<number> {
     const { db, nc, store, logger } = this.deps;
     const cutoff = new Date(Date.now() - this.opts.days * 86_400_000);
-    return db.transaction().execute(async (trx) => {
-      const due = await trx
-        .selectFrom('recording')
-        .select(['id', 'accountId', 'audioKey', 'attachmentKey', 'deletedAt'])
-        .where('deletedAt', 'is not', null)
-        .where('deletedAt', '<', cutoff)
-        .orderBy('deletedAt')
-        .limit(this.opts.batch)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      for (const r of due) {
-        const { deleted: asks } = await request(
-          nc,
-          BUS.askForgetMeeting,
-          { accountId: r.accountId, recordingId: r.id },
-          { timeoutMs: 10_000 },
-        );
-        const keys = [`audio/${r.id}`, `work/${r.id}`, r.audioKey, ...(r.attachmentKey ? [r.attachmentKey] : [])];
-        for (const key of new Set(keys)) await store.remove(key);
-        await trx.deleteFrom('transcript').where('recordingId', '=', r.id).execute();
-        await trx.deleteFrom('digest').where('recordingId', '=', r.id).execute();
-        await trx.deleteFrom('silentMeeting').where('recordingId', '=', r.id).execute();
-        await trx.deleteFrom('recording').where('id', '=', r.id).execute();
-        logger.info(
-          { recordingId: r.id, accountId: r.accountId, deletedAt: r.deletedAt, asks, storeKeys: [...new Set(keys)] },
-          'purged a meeting from the trash',
-        );
-      }
-      return due.length;
-    });
+    // The rows first, in one transaction with no request, store write or wallet call inside it.
+    const purged = await inTransaction(db, (trx) =>
+      new RecordingRepository(db).purgeDeleted(trx, cutoff, this.opts.batch),
+    );
+    // Then, after the commit, what ask and the store keep of them. Nothing can reach a purged
+    // meeting any more, so this is safe to repeat; a pass cut off here leaves only unreachable
+    // files and questions behind (logged below with their keys), never a half-restorable meeting.
+    for (const r of purged) {
+      const keys = [
+        ...new Set([`audio/${r.id}`, `work/${r.id}`, r.audioKey, ...(r.attachmentKey ? [r.attachmentKey] : [])]),
+      ];
+      const { deleted: asks } = await request(
+        nc,
+        BUS.askForgetMeeting,
+        { accountId: r.accountId, recordingId: r.id },
+        { timeoutMs: 10_000 },
+      );
+      for (const key of keys) await store.remove(key);
+      logger.info(
+        { recordingId: r.id, accountId: r.accountId, deletedAt: r.deletedAt, asks, storeKeys: keys },
+        'purged a meeting from the trash',
+      );
+    }
+    return purged.length;
   }
 }
