@@ -32,8 +32,10 @@ export function prepared<DB, A extends unknown[], R>(
   let compiled: CompiledQuery<R> | null = null;
   const compile = (db: Runner): CompiledQuery<R> => {
     if (compiled) return compiled;
-    const slots = Array.from({ length: build.length - 1 }, (_, i) => new Slot(i)) as unknown as A;
-    const c = build(db as Kysely<DB>, ...slots).compile();
+    const slots = Array.from({ length: build.length - 1 }, (_, i) => new Slot(i));
+    // The stand-ins take the arguments' places while compiling: `build` sees them as its arguments.
+    const built: Compilable<R> = Reflect.apply(build, undefined, [db, ...slots]);
+    const c = built.compile();
     const used = new Set(c.parameters.filter((p) => p instanceof Slot).map((p) => (p as Slot).index));
     if (used.size !== slots.length)
       throw new Error(`a prepared query must use each of its ${slots.length} arguments as a value: ${c.sql}`);
