@@ -95,7 +95,7 @@ describe('the trash purge', () => {
     const lines: Record<string, unknown>[] = [];
     const note = (o: Record<string, unknown>, msg: string) => void lines.push({ ...o, msg });
     // The purger's log lines, kept to read what it removed (a pino logger's info and warn).
-    const logger = { info: note, warn: note } as never;
+    const logger = { info: note, warn: note };
     const replicas = [0, 1].map(() => {
       const { db } = openDatabase<Database>({ url: stack.env.DATABASE_URL!, schema: 'recordings', poolSize: 2 });
       return {

@@ -1,12 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
-import type { Logger } from 'pino';
 import { request } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import type { ObjectStore } from '@mm/store';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recordings.repository';
 import { inTransaction } from '../db/transaction';
+
+/** What the purger writes to the log (a pino logger is one). */
+export interface PurgeLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
 
 export interface TrashPurgeOptions {
   /** A deleted meeting stays restorable from the trash this many days, then it is purged for good. */
@@ -33,7 +38,7 @@ export class TrashPurger {
   private running: Promise<number> | null = null;
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; logger: Logger },
+    private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; logger: PurgeLog },
     private readonly opts: TrashPurgeOptions,
   ) {}
 
