@@ -13,3 +13,4 @@ export * from './schema-check';
 export * from './metrics';
 export * from './build-info';
 export * from './idempotency';
+export * from './periodic';

@@ -36,7 +36,7 @@ export async function startEvents(config: EventsConfig): Promise<Running> {
     },
   });
   return serve(app, config, logger, async () => {
-    stopRetention();
+    await stopRetention();
     await stopConsumer();
     await bus.close();
     await db.destroy();

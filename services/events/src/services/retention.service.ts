@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { Periodic } from '@mm/platform';
 import type { EventRepository } from '../db/event.repository';
 import { DAY_MS, DELETE_AFTER_DAYS } from '../domain/feed-event';
 
@@ -44,37 +45,30 @@ export async function pruneEvents(
   return { deleted, batches };
 }
 
-/** Deletes events older than 31 days now and then every hour; returns a stop function. */
+/**
+ * Deletes events older than 31 days now and then every hour; returns a stop function that waits
+ * for a pass under way (which ends at its next batch).
+ */
 export function startRetention(
   repo: EventRepository,
   logger: Logger,
   everyMs = HOUR_MS,
   opts: RetentionOptions = DEFAULT_RETENTION,
-): () => void {
-  let stopped = false;
-  let running = false;
-  const run = async () => {
-    if (running) return; // a backlog still being worked through: this run's work is already its
-    running = true;
-    try {
-      const { deleted, batches } = await pruneEvents(
-        repo,
-        new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS),
-        opts,
-        () => stopped,
-      );
+): () => Promise<void> {
+  const loop: Periodic<void> = new Periodic(
+    async () => {
+      const before = new Date(Date.now() - DELETE_AFTER_DAYS * DAY_MS);
+      const { deleted, batches } = await pruneEvents(repo, before, opts, () => loop.stopped);
       if (deleted) logger.info({ deleted, batches }, 'old events deleted');
-    } catch (err) {
-      logger.warn({ err }, 'event retention failed; tried again next time');
-    } finally {
-      running = false;
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), everyMs);
-  timer.unref();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+    },
+    {
+      everyMs,
+      failed: undefined,
+      failureMessage: 'event retention failed; tried again next time',
+      log: logger,
+      runAtStart: true,
+    },
+  );
+  loop.start();
+  return () => loop.stop();
 }

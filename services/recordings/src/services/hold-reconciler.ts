@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { request } from '@mm/bus';
 import { BUS } from '@mm/contract';
+import { Periodic } from '@mm/platform';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recordings.repository';
 import { meetingOfHold, staleHoldAction } from '../domain/stale-hold';
@@ -28,36 +29,31 @@ export interface HoldReconcilerOptions {
  * run it; releases are idempotent by reference.
  */
 export class HoldReconciler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly loop: Periodic<number>;
 
   constructor(
     private readonly deps: { db: Kysely<Database>; nc: NatsConnection; logger: Logger },
     private readonly opts: HoldReconcilerOptions,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.opts.intervalSeconds * 1000);
-    this.timer.unref();
+  ) {
+    this.loop = new Periodic(() => this.pass(), {
+      everyMs: opts.intervalSeconds * 1000,
+      failed: 0,
+      failureMessage: 'hold reconciliation failed; next pass will retry',
+      log: deps.logger,
+    });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass; answers how many holds it released. */
   runOnce(): Promise<number> {
-    this.running ??= this.pass()
-      .catch((err: unknown) => {
-        this.deps.logger.warn({ err: String(err) }, 'hold reconciliation failed; next pass will retry');
-        return 0;
-      })
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    return this.loop.runOnce();
   }
 
   /** Pages through every stale hold (the meetings' own holds are kept, so orphans may sit behind many of them). */

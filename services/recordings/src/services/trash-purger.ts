@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { NatsConnection } from 'nats';
 import { request } from '@mm/bus';
 import { BUS } from '@mm/contract';
+import { Periodic } from '@mm/platform';
 import type { ObjectStore } from '@mm/store';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recordings.repository';
@@ -34,36 +35,31 @@ export const purgeAtOf = (deletedAt: Date, days: number): Date => new Date(delet
  * age out with the feed (30 days).
  */
 export class TrashPurger {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly loop: Periodic<number>;
 
   constructor(
     private readonly deps: { db: Kysely<Database>; nc: NatsConnection; store: ObjectStore; logger: PurgeLog },
     private readonly opts: TrashPurgeOptions,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.opts.intervalSeconds * 1000);
-    this.timer.unref();
+  ) {
+    this.loop = new Periodic(() => this.pass(), {
+      everyMs: opts.intervalSeconds * 1000,
+      failed: 0,
+      failureMessage: 'trash purge failed; next pass will retry',
+      log: deps.logger,
+    });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass over every meeting due; answers how many it purged. */
   runOnce(): Promise<number> {
-    this.running ??= this.pass()
-      .catch((err: unknown) => {
-        this.deps.logger.warn({ err: String(err) }, 'trash purge failed; next pass will retry');
-        return 0;
-      })
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    return this.loop.runOnce();
   }
 
   private async pass(): Promise<number> {
