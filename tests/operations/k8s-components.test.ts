@@ -49,6 +49,25 @@ describe('the kustomize components', () => {
   const objects = render(COMPONENTS);
   const of = (kind: string) => objects.filter((o) => o.kind === kind);
 
+  it("pin every image of another project by version or digest, never latest (ours: the overlay's images)", () => {
+    const all = render(['nats-cluster', 'whisper-server', ...COMPONENTS]);
+    const images = all
+      .flatMap((o) => [
+        ...(o.spec?.template?.spec?.containers ?? []),
+        ...(o.spec?.template?.spec?.initContainers ?? []),
+      ])
+      .map((c: { image: string }) => c.image);
+    expect(images).toContain(
+      'ghcr.io/speaches-ai/speaches:0.8.3-cpu@sha256:21e3df06d842fb7802ab470dd77c25f0e8c0d22950e8d8c6ae886e851af53ef8',
+    );
+    const theirs = [...new Set(images)].filter((image) => !image.includes('meeting-memory/'));
+    expect(theirs.length).toBeGreaterThanOrEqual(2);
+    for (const image of theirs) {
+      const pinned = /(:\d[\w.-]*|@sha256:[0-9a-f]{64})$/.test(image) && !/:latest/.test(image);
+      expect({ image, pinned }).toEqual({ image, pinned: true });
+    }
+  });
+
   it('are opt in: the overlays alone render none of their kinds', () => {
     const plain = render([]);
     expect(plain.filter((o) => ['ServiceMonitor', 'PrometheusRule', 'ScaledObject'].includes(o.kind))).toEqual([]);
