@@ -1,5 +1,5 @@
 import { BUS_STREAMS, type BusStream } from '@mm/contract';
-import type { EnvReader } from './config';
+import type { EnvReader } from './env-reader';
 
 /**
  * Each JetStream stream's limits, from the environment (the services make or update their streams

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import type { ObjectStore } from './index';
+import type { ObjectStore } from './object-store';
 
 /** Objects as files under one directory; temporary files on the same filesystem, so adopting is a rename. */
 export class FileStore implements ObjectStore {

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { DiskCache } from './disk-cache';
-import type { ObjectStore } from './index';
+import type { ObjectStore } from './object-store';
 import type { StoreConfig } from './store-config';
 
 const MB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { PrincipalVerifier, principalKey } from '@mm/http';
-import type { GatewayDeps } from './app';
+import type { GatewayDeps } from './deps';
 import type { AccessService } from './services/access.service';
 import type { PrincipalSigner } from './services/principals';
 import { AccessRepository } from './db/access.repository';

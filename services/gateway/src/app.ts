@@ -1,35 +1,15 @@
 import type { RequestListener } from 'node:http';
-import type { Bus } from '@mm/bus';
-import type { Redis } from 'ioredis';
-import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
 import { createServiceApp, finishApp, principalKey, writeNotFound } from '@mm/http';
-import type { GatewayConfig } from './config';
-import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
 import { AccessGate } from './services/access-gate';
 import { AccessService } from './services/access.service';
 import { PrincipalSigner } from './services/principals';
-import type { ReadPipelines } from './services/proxy';
 import { API_PREFIX, publicHandler } from './routes/public.handler';
 import { adminRouter } from './routes/admin.routes';
 import { AdminLimit } from './services/admin-limit';
 import { ClientAddresses } from './services/client-addresses';
 import { appDoor } from './app-door';
-import type { SendMail } from './services/sign-in.service';
-
-export interface GatewayDeps {
-  config: GatewayConfig;
-  db: Kysely<Database>;
-  redis: Redis;
-  bus: Bus;
-  logger: Logger;
-  /** The pipelined connections reads take to the owning services (closed by whoever made them). */
-  reads: ReadPipelines;
-  ready: () => Promise<boolean>;
-  /** Sends the app's invite and reset emails (null without SMTP_URL). */
-  sendMail?: SendMail;
-}
+import type { GatewayDeps } from './deps';
 
 /**
  * The gateway: the public API under /api/v1 on a plain node:http handler (its hot path), and

@@ -23,7 +23,12 @@ import {
 } from '@mm/http';
 import type { GatewayConfig } from './config';
 import { nextRestartDelayMs } from './domain/worker-restarts';
-import type { GatewayProcess } from './main';
+
+/** A gateway process and its readiness (the cluster's primary asks its workers for it). */
+export interface GatewayProcess {
+  running: Running;
+  ready: () => Promise<boolean>;
+}
 
 /** Messages between the primary and its workers (besides prom-client's own). */
 type ReadyAsk = { type: 'mm:ready?'; id: number };

@@ -13,18 +13,12 @@ import type { Database } from './db/schema';
 import { AccessRepository } from './db/access.repository';
 import { serveAccountContact } from './bus/account-contact.handlers';
 import { migrations } from '../migrations';
-import { startGatewayPrimary, startGatewayWorker } from './cluster';
+import { startGatewayPrimary, startGatewayWorker, type GatewayProcess } from './cluster';
 import { smtpSender } from './sign-in.config';
 
 /** Starts the gateway in this process, its ops port (/readyz, /metrics) included. */
 export async function startGateway(config: GatewayConfig): Promise<Running> {
   return (await startGatewayProcess(config, { opsPort: true })).running;
-}
-
-/** A gateway process and its readiness (the cluster's primary asks its workers for it). */
-export interface GatewayProcess {
-  running: Running;
-  ready: () => Promise<boolean>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Speech } from '../i18n/messages';
 import type { AskMessages } from '../i18n/ask-messages';
 import { Notice, PostForm, type Viewer } from './layout';
-import { clockOf, speakerName, type Speaker, type Turn } from './meeting.views';
+import { clockOf, speakerName, type Speaker, type Turn } from './meeting-parts';
 
 /** An Ask answer as the contract gives it. */
 export interface AskAnswer {

@@ -1,7 +1,7 @@
 import type { Speech } from '../i18n/messages';
 import { meetingText } from '../i18n/meeting-messages';
 import { normalizeForSearch } from '@mm/text';
-import { clockOf } from './meeting.views';
+import { clockOf } from './meeting-parts';
 import { statusLabel } from './pages.views';
 import type { UnfinishedMeeting } from '../services/in-progress';
 

@@ -1,4 +1,3 @@
-import type { TranscriptSegment } from '@mm/contract';
 import type { Speech } from '../i18n/messages';
 import { meetingText, type MeetingMessages } from '../i18n/meeting-messages';
 import { ConfirmedDelete, Notice, PostForm, type Viewer } from './layout';
@@ -7,19 +6,9 @@ import { askText } from '../i18n/ask-messages';
 import { AskTab, type AskPanel } from './ask.view';
 import { ShareSection } from './share.view';
 import type { ShareLink } from '../db/share-link.repository';
+import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn } from './meeting-parts';
 
-export interface Speaker {
-  label: string;
-  name: string | null;
-}
-/** A turn of the transcript as the bundle gives it. */
-export type Turn = Omit<TranscriptSegment, 'pausesMs'>;
-export interface DigestSection {
-  kind: string;
-  title: string;
-  text?: string;
-  items?: (string | { text: string; owner?: string | null })[];
-}
+export { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn };
 
 /** Everything the meeting page shows, gathered from the owning service's answers. */
 export interface MeetingPage {
@@ -76,42 +65,7 @@ export function EmailSummary({
   );
 }
 
-/** `m:ss` or `h:mm:ss` in the page's digits. */
-export function clockOf(s: Speech, ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const mm = Math.floor((total % 3600) / 60);
-  const ss = total % 60;
-  const two = (n: number) => String(n).padStart(2, '0');
-  const text = h > 0 ? `${h}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
-  return text.replace(/\d/g, (d) => s.number(Number(d)));
-}
-
-export const speakerName = (speakers: Speaker[], label: string) =>
-  speakers.find((x) => x.label === label)?.name ?? label;
 export const FINAL = ['READY', 'FAILED'];
-
-export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSection[] }) {
-  return (
-    <section class="card" aria-labelledby="digest-h">
-      <h2 id="digest-h">{m.digest}</h2>
-      {sections.map((x, i) => (
-        <div key={i} class="section" data-kind={x.kind}>
-          <h3>{x.title}</h3>
-          {x.text !== undefined ? <p>{x.text || '—'}</p> : null}
-          {x.items ? (
-            <ul>
-              {x.items.length === 0 ? <li>—</li> : null}
-              {x.items.map((it, j) => (
-                <li key={j}>{typeof it === 'string' ? it : `${it.text}${it.owner ? ` (${it.owner})` : ''}`}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ))}
-    </section>
-  );
-}
 
 function Transcript({
   s,

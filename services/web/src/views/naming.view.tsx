@@ -1,7 +1,7 @@
 import type { Speech } from '../i18n/messages';
 import { meetingText } from '../i18n/meeting-messages';
 import { Notice, PostForm, type Viewer } from './layout';
-import { clockOf } from './meeting.views';
+import { clockOf } from './meeting-parts';
 
 export interface Voice {
   label: string;

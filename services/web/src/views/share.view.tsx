@@ -2,7 +2,7 @@ import type { Speech } from '../i18n/messages';
 import { shareText } from '../i18n/share-messages';
 import { meetingText } from '../i18n/meeting-messages';
 import { PostForm, type Viewer } from './layout';
-import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn } from './meeting.views';
+import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn } from './meeting-parts';
 import type { ShareLink } from '../db/share-link.repository';
 
 /** The owner's share section of a ready meeting: make a link (expiry, audio or not), the links made, revoke. */

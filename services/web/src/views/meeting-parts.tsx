@@ -1,0 +1,53 @@
+import type { TranscriptSegment } from '@mm/contract';
+import type { Speech } from '../i18n/messages';
+import type { MeetingMessages } from '../i18n/meeting-messages';
+
+/** The pieces of a meeting every page that shows one draws from (meeting, Ask, share, naming, lists). */
+
+export interface Speaker {
+  label: string;
+  name: string | null;
+}
+/** A turn of the transcript as the bundle gives it. */
+export type Turn = Omit<TranscriptSegment, 'pausesMs'>;
+export interface DigestSection {
+  kind: string;
+  title: string;
+  text?: string;
+  items?: (string | { text: string; owner?: string | null })[];
+}
+
+/** `m:ss` or `h:mm:ss` in the page's digits. */
+export function clockOf(s: Speech, ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const mm = Math.floor((total % 3600) / 60);
+  const ss = total % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const text = h > 0 ? `${h}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+  return text.replace(/\d/g, (d) => s.number(Number(d)));
+}
+
+export const speakerName = (speakers: Speaker[], label: string) =>
+  speakers.find((x) => x.label === label)?.name ?? label;
+export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSection[] }) {
+  return (
+    <section class="card" aria-labelledby="digest-h">
+      <h2 id="digest-h">{m.digest}</h2>
+      {sections.map((x, i) => (
+        <div key={i} class="section" data-kind={x.kind}>
+          <h3>{x.title}</h3>
+          {x.text !== undefined ? <p>{x.text || '—'}</p> : null}
+          {x.items ? (
+            <ul>
+              {x.items.length === 0 ? <li>—</li> : null}
+              {x.items.map((it, j) => (
+                <li key={j}>{typeof it === 'string' ? it : `${it.text}${it.owner ? ` (${it.owner})` : ''}`}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ))}
+    </section>
+  );
+}
