@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { APP_ONLY_ROUTES, ROUTES, serviceOf } from '@mm/contract';
+import { APP_ONLY_ROUTES, ROUTES, forwardOf, serviceOf } from '@mm/contract';
 import { SERVICE_PORTS } from '../../libs/platform/src/config';
 import { allowedPaths, path as p, type Node } from './network-model';
 
@@ -72,16 +72,18 @@ function gatewayCallees(): Set<string> {
 }
 
 /**
- * Services the app (services/web) calls over HTTP: every `backend.call('<service>', ...)` and
- * `backend.operation('<operationId>', ...)` of its code
- * (its one client, services/web/src/services/backend.client.ts), the gateway included (/internal/app).
+ * Services the app (services/web) calls over HTTP: every `backend.operation('<operationId>', ...)`
+ * and `backend.stream('<operationId>', ...)` of its code, and its upload (`adminSubmitRecording`),
+ * each at the service that answers it (the table's `forward` service for a forwarded admin
+ * operation, else its owner), the gateway included (/internal/app). Its one client,
+ * services/web/src/services/backend.client.ts, calls nothing but operations (tests/contract/mounted-by-operation).
  */
 function webCallees(): Set<string> {
   const code = serviceCode('web');
-  // `backend.call('<service>', ...)`, and `backend.operation('<operationId>', ...)` whose service the contract's tables name.
+  const answeredBy = (id: string) => forwardOf(id)?.service ?? serviceOf(id);
   const called = [
-    ...[...code.matchAll(/\.call(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => m[1]),
-    ...[...code.matchAll(/\.operation(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => serviceOf(m[1])),
+    ...[...code.matchAll(/\.(?:operation|stream)(?:<[^']*?>)?\(\s*'(\w+)'/g)].map((m) => answeredBy(m[1])),
+    ...(/\.upload\(/.test(code) ? [answeredBy('adminSubmitRecording')] : []),
   ];
   expect(called.length).toBeGreaterThan(0);
   for (const c of called) expect({ callee: c, known: c in SERVICE_PORTS }).toEqual({ callee: c, known: true });

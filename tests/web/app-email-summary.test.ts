@@ -5,6 +5,9 @@ import { launchBrowser, seriousViolations, signedInContext, type TestBrowser } f
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 import { speakMeeting, STANDUP_SCRIPT } from '../support/speak-meeting';
 import { waitForStatus } from '../support/wait';
+import type { Running } from '@mm/http';
+import { loadConfig as accountConfig } from '../../services/account/src/config';
+import { startAccount } from '../../services/account/src/main';
 
 /**
  * Issue 29: "email the summary" from the meeting page, through a real SMTP server: to oneself and
@@ -26,6 +29,8 @@ describe('the app: email the summary (real browser, real SMTP server)', () => {
   let id: string;
   let seriesId: string;
   let summary: string;
+  /** The account service started again without SMTP_URL (the last test). */
+  let noMailer: Running | undefined;
   const bearer = () => ({ Authorization: `Bearer ${token.value}` });
   const meetingPath = () => `${stack.url}/app/recordings/${id}`;
   /** The summaries that reached an address (the invite of each signed-in person arrives there too). */
@@ -70,6 +75,7 @@ describe('the app: email the summary (real browser, real SMTP server)', () => {
     expect(summary.length).toBeGreaterThan(10);
   }, 300_000);
   afterAll(async () => {
+    await noMailer?.close();
     await tb?.close();
     await stack?.stop();
     await inbox?.close();
@@ -164,5 +170,27 @@ describe('the app: email the summary (real browser, real SMTP server)', () => {
     expect(await page.getByText(/Too many summaries were emailed/).count()).toBe(1);
     await new Promise((r) => setTimeout(r, 500));
     expect(notes(OWNER).length).toBe(9);
+  });
+
+  it('says email is not set up when the account service has no mailer (SMTP_URL unset), and sends nothing', async () => {
+    // The operator runs the account service without SMTP_URL: the same service started again on
+    // its port (as a redeploy would), the gateway and the app unchanged.
+    const { port } = stack.services.account;
+    await stack.services.account.close();
+    noMailer = await startAccount({ ...accountConfig({ ...stack.env, SMTP_URL: '' }), port });
+    const before = inbox.messages.length;
+    await page.goto(meetingPath());
+    await send(page, 'me');
+    // The account service's outcome `no-smtp`, said by the page (services/web i18n errorNoSmtp);
+    // it is answered before the send limit, which this account reached in the test above.
+    expect(
+      await page
+        .getByText('Email is not set up on this service, so nothing was sent. The operator can set SMTP_URL.')
+        .count(),
+    ).toBe(1);
+    expect(await page.getByText(/The summary was emailed|Too many summaries/).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(inbox.messages.length).toBe(before);
   });
 });

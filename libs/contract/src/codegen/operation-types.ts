@@ -123,6 +123,16 @@ function inputType(op: OperationDef): string {
   return `{\n  params: ${paramsType(op, 'path')};\n  query: ${paramsType(op, 'query')};\n  headers: ${paramsType(op, 'header')};\n  body: ${bodyType};${files}\n}`;
 }
 
+/**
+ * The JSON body as a caller sends it (a field with a default may be left out: validation fills it
+ * in), when that differs from what the handler takes; null otherwise.
+ */
+function sentBodyType(op: OperationDef): string | null {
+  if (op.body?.contentType !== 'application/json') return null;
+  const sent = tsOf(op.body.schema, 'output', '');
+  return sent === tsOf(op.body.schema, 'input', '') ? null : sent;
+}
+
 /** The success answers' bodies; `schemaVersion` is left to the mounting helper, which adds it. */
 function outputType(op: OperationDef): string {
   const ok = op.responses.filter((r) => r.status < 300);
@@ -165,6 +175,12 @@ export function operationTypesSource(
     out.push(`/** ${op.method.toUpperCase()} ${op.path} */`);
     out.push(`export interface ${name}Input ${inputType(op)}`);
     out.push('');
+    const sent = sentBodyType(op);
+    if (sent) {
+      out.push(`/** The JSON body a caller sends: a field with a default may be left out. */`);
+      out.push(`export type ${name}Sent = ${sent};`);
+      out.push('');
+    }
     out.push(`export type ${name}Output = ${outputType(op)};`);
     out.push('');
   }
@@ -182,8 +198,10 @@ export function operationTypesSource(
   out.push('export interface OperationTypes {');
   for (const op of ops) {
     const status = op.responses.find((r) => r.status < 300)?.status ?? 200;
+    const name = pascal(op.operationId);
+    const sent = sentBodyType(op) ? `${name}Sent` : `${name}Input['body']`;
     out.push(
-      `  ${key(op.operationId)}: { input: ${pascal(op.operationId)}Input; output: ${pascal(op.operationId)}Output; status: ${status} };`,
+      `  ${key(op.operationId)}: { input: ${name}Input; sent: ${sent}; output: ${name}Output; status: ${status} };`,
     );
   }
   out.push('}');
@@ -203,6 +221,7 @@ export function operationTypesSource(
   );
   out.push("export type OperationInput<Op extends OperationId> = OperationTypes[Op]['input'];");
   out.push("export type OperationOutput<Op extends OperationId> = OperationTypes[Op]['output'];");
+  out.push("export type OperationSent<Op extends OperationId> = OperationTypes[Op]['sent'];");
   out.push('');
   return out.join('\n');
 }

@@ -717,6 +717,20 @@ export interface CreateSeriesInput {
   };
 }
 
+/** The JSON body a caller sends: a field with a default may be left out. */
+export type CreateSeriesSent = {
+  /** Series name: whitespace runs (line breaks and tabs included) collapse to one space, ends are trimmed, then 1 to 60 characters; other control characters are refused; unique per owner, ignoring case. */
+  name: string;
+  /** Start value of the app's digest settings for meetings filed in the series; submitRecording does not read it. */
+  defaultKind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
+  /** Start value of the digest language: MATCH (the meeting's own), FA or EN; submitRecording does not read it. */
+  defaultOutputLanguage?: "MATCH" | "FA" | "EN";
+  /** SESSION: series name plus meeting date, with the meeting's own title beneath; TOPIC: the meeting's own title. */
+  titleStyle?: "SESSION" | "TOPIC";
+  /** Calendar of the date in a SESSION title: AUTO (Solar Hijri for Persian digests, Gregorian for English), JALALI or GREGORIAN. */
+  dateCalendar?: "AUTO" | "JALALI" | "GREGORIAN";
+};
+
 export type CreateSeriesOutput = {
   /** A series: a named group of meetings. */
   series: {
@@ -2086,79 +2100,79 @@ export type AdminRecheckRecordingForwardedInput = Omit<AdminRecheckRecordingInpu
 
 /** Every operation by its operationId: what its handler takes and gives, and the status of success. */
 export interface OperationTypes {
-  whoami: { input: WhoamiInput; output: WhoamiOutput; status: 200 };
-  listReadyRecordings: { input: ListReadyRecordingsInput; output: ListReadyRecordingsOutput; status: 200 };
-  searchRecordings: { input: SearchRecordingsInput; output: SearchRecordingsOutput; status: 200 };
-  quoteRecordingAsk: { input: QuoteRecordingAskInput; output: QuoteRecordingAskOutput; status: 200 };
-  askRecording: { input: AskRecordingInput; output: AskRecordingOutput; status: 200 };
-  getRecordingBundle: { input: GetRecordingBundleInput; output: GetRecordingBundleOutput; status: 200 };
-  getRecordingStatus: { input: GetRecordingStatusInput; output: GetRecordingStatusOutput; status: 200 };
-  submitRecording: { input: SubmitRecordingInput; output: SubmitRecordingOutput; status: 202 };
-  skipRecordingNaming: { input: SkipRecordingNamingInput; output: SkipRecordingNamingOutput; status: 200 };
-  retryRecording: { input: RetryRecordingInput; output: RetryRecordingOutput; status: 200 };
-  listEvents: { input: ListEventsInput; output: ListEventsOutput; status: 200 };
-  listReadableSeries: { input: ListReadableSeriesInput; output: ListReadableSeriesOutput; status: 200 };
-  getSeries: { input: GetSeriesInput; output: GetSeriesOutput; status: 200 };
-  createSeries: { input: CreateSeriesInput; output: CreateSeriesOutput; status: 201 };
-  updateSeries: { input: UpdateSeriesInput; output: UpdateSeriesOutput; status: 200 };
-  getSeriesKeyterms: { input: GetSeriesKeytermsInput; output: GetSeriesKeytermsOutput; status: 200 };
-  replaceSeriesKeyterms: { input: ReplaceSeriesKeytermsInput; output: ReplaceSeriesKeytermsOutput; status: 200 };
-  quoteSeriesAsk: { input: QuoteSeriesAskInput; output: QuoteSeriesAskOutput; status: 200 };
-  askSeries: { input: AskSeriesInput; output: AskSeriesOutput; status: 200 };
-  getAccount: { input: GetAccountInput; output: GetAccountOutput; status: 200 };
-  getAccountKeyterms: { input: GetAccountKeytermsInput; output: GetAccountKeytermsOutput; status: 200 };
-  replaceAccountKeyterms: { input: ReplaceAccountKeytermsInput; output: ReplaceAccountKeytermsOutput; status: 200 };
-  listMemory: { input: ListMemoryInput; output: ListMemoryOutput; status: 200 };
-  updateAccountSettings: { input: UpdateAccountSettingsInput; output: UpdateAccountSettingsOutput; status: 200 };
-  updateMemoryItem: { input: UpdateMemoryItemInput; output: UpdateMemoryItemOutput; status: 200 };
-  deleteMemoryItem: { input: DeleteMemoryItemInput; output: DeleteMemoryItemOutput; status: 200 };
-  adminCreateAccount: { input: AdminCreateAccountInput; output: AdminCreateAccountOutput; status: 201 };
-  adminGetAccount: { input: AdminGetAccountInput; output: AdminGetAccountOutput; status: 200 };
-  adminUpdateAccount: { input: AdminUpdateAccountInput; output: AdminUpdateAccountOutput; status: 200 };
-  adminBuyMinutes: { input: AdminBuyMinutesInput; output: AdminBuyMinutesOutput; status: 200 };
-  adminCreateToken: { input: AdminCreateTokenInput; output: AdminCreateTokenOutput; status: 201 };
-  adminCreateInvite: { input: AdminCreateInviteInput; output: AdminCreateInviteOutput; status: 201 };
-  adminRevokeToken: { input: AdminRevokeTokenInput; output: AdminRevokeTokenOutput; status: 200 };
-  adminSetFlags: { input: AdminSetFlagsInput; output: AdminSetFlagsOutput; status: 200 };
-  adminAddSeriesMember: { input: AdminAddSeriesMemberInput; output: AdminAddSeriesMemberOutput; status: 200 };
-  adminSubmitRecording: { input: AdminSubmitRecordingInput; output: AdminSubmitRecordingOutput; status: 202 };
-  adminDeleteRecording: { input: AdminDeleteRecordingInput; output: AdminDeleteRecordingOutput; status: 200 };
-  adminRestoreRecording: { input: AdminRestoreRecordingInput; output: AdminRestoreRecordingOutput; status: 200 };
-  adminUpdateRecording: { input: AdminUpdateRecordingInput; output: AdminUpdateRecordingOutput; status: 200 };
-  adminNameSpeakers: { input: AdminNameSpeakersInput; output: AdminNameSpeakersOutput; status: 200 };
-  adminEditSegment: { input: AdminEditSegmentInput; output: AdminEditSegmentOutput; status: 200 };
-  adminRegenerateDigest: { input: AdminRegenerateDigestInput; output: AdminRegenerateDigestOutput; status: 200 };
-  adminRecheckRecording: { input: AdminRecheckRecordingInput; output: AdminRecheckRecordingOutput; status: 200 };
-  adminListDeadLetters: { input: AdminListDeadLettersInput; output: AdminListDeadLettersOutput; status: 200 };
-  adminListDeadLetterReplays: { input: AdminListDeadLetterReplaysInput; output: AdminListDeadLetterReplaysOutput; status: 200 };
-  adminReadDeadLetter: { input: AdminReadDeadLetterInput; output: AdminReadDeadLetterOutput; status: 200 };
-  adminReplayDeadLetter: { input: AdminReplayDeadLetterInput; output: AdminReplayDeadLetterOutput; status: 200 };
-  appGetAccess: { input: AppGetAccessInput; output: AppGetAccessOutput; status: 200 };
-  appSetDeveloperMode: { input: AppSetDeveloperModeInput; output: AppSetDeveloperModeOutput; status: 200 };
-  appUpdateProfile: { input: AppUpdateProfileInput; output: AppUpdateProfileOutput; status: 200 };
-  appListTokens: { input: AppListTokensInput; output: AppListTokensOutput; status: 200 };
-  appCreateToken: { input: AppCreateTokenInput; output: AppCreateTokenOutput; status: 201 };
-  appRevokeToken: { input: AppRevokeTokenInput; output: AppRevokeTokenOutput; status: 200 };
-  appListSessions: { input: AppListSessionsInput; output: AppListSessionsOutput; status: 200 };
-  appUpdateSettings: { input: AppUpdateSettingsInput; output: AppUpdateSettingsOutput; status: 200 };
-  appEmailSummary: { input: AppEmailSummaryInput; output: AppEmailSummaryOutput; status: 200 };
-  appGetWallet: { input: AppGetWalletInput; output: AppGetWalletOutput; status: 200 };
-  appCreateSeriesInvite: { input: AppCreateSeriesInviteInput; output: AppCreateSeriesInviteOutput; status: 201 };
-  appReadSeriesInvite: { input: AppReadSeriesInviteInput; output: AppReadSeriesInviteOutput; status: 200 };
-  appAcceptSeriesInvite: { input: AppAcceptSeriesInviteInput; output: AppAcceptSeriesInviteOutput; status: 200 };
-  appListSeriesMembers: { input: AppListSeriesMembersInput; output: AppListSeriesMembersOutput; status: 200 };
-  appRemoveSeriesMember: { input: AppRemoveSeriesMemberInput; output: AppRemoveSeriesMemberOutput; status: 200 };
-  appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; output: AppGetSeriesEmailListOutput; status: 200 };
-  appReplaceSeriesEmailList: { input: AppReplaceSeriesEmailListInput; output: AppReplaceSeriesEmailListOutput; status: 200 };
-  appGetMeetingSheet: { input: AppGetMeetingSheetInput; output: AppGetMeetingSheetOutput; status: 200 };
-  appGetMeetingAudio: { input: AppGetMeetingAudioInput; output: AppGetMeetingAudioOutput; status: 200 };
-  appListRecordingAsks: { input: AppListRecordingAsksInput; output: AppListRecordingAsksOutput; status: 200 };
-  appListSeriesAsks: { input: AppListSeriesAsksInput; output: AppListSeriesAsksOutput; status: 200 };
-  appDeleteSeries: { input: AppDeleteSeriesInput; output: AppDeleteSeriesOutput; status: 200 };
-  appOpenNamingSheet: { input: AppOpenNamingSheetInput; output: AppOpenNamingSheetOutput; status: 200 };
-  appMergeVoices: { input: AppMergeVoicesInput; output: AppMergeVoicesOutput; status: 200 };
-  appSearchMeetings: { input: AppSearchMeetingsInput; output: AppSearchMeetingsOutput; status: 200 };
-  appListTrash: { input: AppListTrashInput; output: AppListTrashOutput; status: 200 };
+  whoami: { input: WhoamiInput; sent: WhoamiInput['body']; output: WhoamiOutput; status: 200 };
+  listReadyRecordings: { input: ListReadyRecordingsInput; sent: ListReadyRecordingsInput['body']; output: ListReadyRecordingsOutput; status: 200 };
+  searchRecordings: { input: SearchRecordingsInput; sent: SearchRecordingsInput['body']; output: SearchRecordingsOutput; status: 200 };
+  quoteRecordingAsk: { input: QuoteRecordingAskInput; sent: QuoteRecordingAskInput['body']; output: QuoteRecordingAskOutput; status: 200 };
+  askRecording: { input: AskRecordingInput; sent: AskRecordingInput['body']; output: AskRecordingOutput; status: 200 };
+  getRecordingBundle: { input: GetRecordingBundleInput; sent: GetRecordingBundleInput['body']; output: GetRecordingBundleOutput; status: 200 };
+  getRecordingStatus: { input: GetRecordingStatusInput; sent: GetRecordingStatusInput['body']; output: GetRecordingStatusOutput; status: 200 };
+  submitRecording: { input: SubmitRecordingInput; sent: SubmitRecordingInput['body']; output: SubmitRecordingOutput; status: 202 };
+  skipRecordingNaming: { input: SkipRecordingNamingInput; sent: SkipRecordingNamingInput['body']; output: SkipRecordingNamingOutput; status: 200 };
+  retryRecording: { input: RetryRecordingInput; sent: RetryRecordingInput['body']; output: RetryRecordingOutput; status: 200 };
+  listEvents: { input: ListEventsInput; sent: ListEventsInput['body']; output: ListEventsOutput; status: 200 };
+  listReadableSeries: { input: ListReadableSeriesInput; sent: ListReadableSeriesInput['body']; output: ListReadableSeriesOutput; status: 200 };
+  getSeries: { input: GetSeriesInput; sent: GetSeriesInput['body']; output: GetSeriesOutput; status: 200 };
+  createSeries: { input: CreateSeriesInput; sent: CreateSeriesSent; output: CreateSeriesOutput; status: 201 };
+  updateSeries: { input: UpdateSeriesInput; sent: UpdateSeriesInput['body']; output: UpdateSeriesOutput; status: 200 };
+  getSeriesKeyterms: { input: GetSeriesKeytermsInput; sent: GetSeriesKeytermsInput['body']; output: GetSeriesKeytermsOutput; status: 200 };
+  replaceSeriesKeyterms: { input: ReplaceSeriesKeytermsInput; sent: ReplaceSeriesKeytermsInput['body']; output: ReplaceSeriesKeytermsOutput; status: 200 };
+  quoteSeriesAsk: { input: QuoteSeriesAskInput; sent: QuoteSeriesAskInput['body']; output: QuoteSeriesAskOutput; status: 200 };
+  askSeries: { input: AskSeriesInput; sent: AskSeriesInput['body']; output: AskSeriesOutput; status: 200 };
+  getAccount: { input: GetAccountInput; sent: GetAccountInput['body']; output: GetAccountOutput; status: 200 };
+  getAccountKeyterms: { input: GetAccountKeytermsInput; sent: GetAccountKeytermsInput['body']; output: GetAccountKeytermsOutput; status: 200 };
+  replaceAccountKeyterms: { input: ReplaceAccountKeytermsInput; sent: ReplaceAccountKeytermsInput['body']; output: ReplaceAccountKeytermsOutput; status: 200 };
+  listMemory: { input: ListMemoryInput; sent: ListMemoryInput['body']; output: ListMemoryOutput; status: 200 };
+  updateAccountSettings: { input: UpdateAccountSettingsInput; sent: UpdateAccountSettingsInput['body']; output: UpdateAccountSettingsOutput; status: 200 };
+  updateMemoryItem: { input: UpdateMemoryItemInput; sent: UpdateMemoryItemInput['body']; output: UpdateMemoryItemOutput; status: 200 };
+  deleteMemoryItem: { input: DeleteMemoryItemInput; sent: DeleteMemoryItemInput['body']; output: DeleteMemoryItemOutput; status: 200 };
+  adminCreateAccount: { input: AdminCreateAccountInput; sent: AdminCreateAccountInput['body']; output: AdminCreateAccountOutput; status: 201 };
+  adminGetAccount: { input: AdminGetAccountInput; sent: AdminGetAccountInput['body']; output: AdminGetAccountOutput; status: 200 };
+  adminUpdateAccount: { input: AdminUpdateAccountInput; sent: AdminUpdateAccountInput['body']; output: AdminUpdateAccountOutput; status: 200 };
+  adminBuyMinutes: { input: AdminBuyMinutesInput; sent: AdminBuyMinutesInput['body']; output: AdminBuyMinutesOutput; status: 200 };
+  adminCreateToken: { input: AdminCreateTokenInput; sent: AdminCreateTokenInput['body']; output: AdminCreateTokenOutput; status: 201 };
+  adminCreateInvite: { input: AdminCreateInviteInput; sent: AdminCreateInviteInput['body']; output: AdminCreateInviteOutput; status: 201 };
+  adminRevokeToken: { input: AdminRevokeTokenInput; sent: AdminRevokeTokenInput['body']; output: AdminRevokeTokenOutput; status: 200 };
+  adminSetFlags: { input: AdminSetFlagsInput; sent: AdminSetFlagsInput['body']; output: AdminSetFlagsOutput; status: 200 };
+  adminAddSeriesMember: { input: AdminAddSeriesMemberInput; sent: AdminAddSeriesMemberInput['body']; output: AdminAddSeriesMemberOutput; status: 200 };
+  adminSubmitRecording: { input: AdminSubmitRecordingInput; sent: AdminSubmitRecordingInput['body']; output: AdminSubmitRecordingOutput; status: 202 };
+  adminDeleteRecording: { input: AdminDeleteRecordingInput; sent: AdminDeleteRecordingInput['body']; output: AdminDeleteRecordingOutput; status: 200 };
+  adminRestoreRecording: { input: AdminRestoreRecordingInput; sent: AdminRestoreRecordingInput['body']; output: AdminRestoreRecordingOutput; status: 200 };
+  adminUpdateRecording: { input: AdminUpdateRecordingInput; sent: AdminUpdateRecordingInput['body']; output: AdminUpdateRecordingOutput; status: 200 };
+  adminNameSpeakers: { input: AdminNameSpeakersInput; sent: AdminNameSpeakersInput['body']; output: AdminNameSpeakersOutput; status: 200 };
+  adminEditSegment: { input: AdminEditSegmentInput; sent: AdminEditSegmentInput['body']; output: AdminEditSegmentOutput; status: 200 };
+  adminRegenerateDigest: { input: AdminRegenerateDigestInput; sent: AdminRegenerateDigestInput['body']; output: AdminRegenerateDigestOutput; status: 200 };
+  adminRecheckRecording: { input: AdminRecheckRecordingInput; sent: AdminRecheckRecordingInput['body']; output: AdminRecheckRecordingOutput; status: 200 };
+  adminListDeadLetters: { input: AdminListDeadLettersInput; sent: AdminListDeadLettersInput['body']; output: AdminListDeadLettersOutput; status: 200 };
+  adminListDeadLetterReplays: { input: AdminListDeadLetterReplaysInput; sent: AdminListDeadLetterReplaysInput['body']; output: AdminListDeadLetterReplaysOutput; status: 200 };
+  adminReadDeadLetter: { input: AdminReadDeadLetterInput; sent: AdminReadDeadLetterInput['body']; output: AdminReadDeadLetterOutput; status: 200 };
+  adminReplayDeadLetter: { input: AdminReplayDeadLetterInput; sent: AdminReplayDeadLetterInput['body']; output: AdminReplayDeadLetterOutput; status: 200 };
+  appGetAccess: { input: AppGetAccessInput; sent: AppGetAccessInput['body']; output: AppGetAccessOutput; status: 200 };
+  appSetDeveloperMode: { input: AppSetDeveloperModeInput; sent: AppSetDeveloperModeInput['body']; output: AppSetDeveloperModeOutput; status: 200 };
+  appUpdateProfile: { input: AppUpdateProfileInput; sent: AppUpdateProfileInput['body']; output: AppUpdateProfileOutput; status: 200 };
+  appListTokens: { input: AppListTokensInput; sent: AppListTokensInput['body']; output: AppListTokensOutput; status: 200 };
+  appCreateToken: { input: AppCreateTokenInput; sent: AppCreateTokenInput['body']; output: AppCreateTokenOutput; status: 201 };
+  appRevokeToken: { input: AppRevokeTokenInput; sent: AppRevokeTokenInput['body']; output: AppRevokeTokenOutput; status: 200 };
+  appListSessions: { input: AppListSessionsInput; sent: AppListSessionsInput['body']; output: AppListSessionsOutput; status: 200 };
+  appUpdateSettings: { input: AppUpdateSettingsInput; sent: AppUpdateSettingsInput['body']; output: AppUpdateSettingsOutput; status: 200 };
+  appEmailSummary: { input: AppEmailSummaryInput; sent: AppEmailSummaryInput['body']; output: AppEmailSummaryOutput; status: 200 };
+  appGetWallet: { input: AppGetWalletInput; sent: AppGetWalletInput['body']; output: AppGetWalletOutput; status: 200 };
+  appCreateSeriesInvite: { input: AppCreateSeriesInviteInput; sent: AppCreateSeriesInviteInput['body']; output: AppCreateSeriesInviteOutput; status: 201 };
+  appReadSeriesInvite: { input: AppReadSeriesInviteInput; sent: AppReadSeriesInviteInput['body']; output: AppReadSeriesInviteOutput; status: 200 };
+  appAcceptSeriesInvite: { input: AppAcceptSeriesInviteInput; sent: AppAcceptSeriesInviteInput['body']; output: AppAcceptSeriesInviteOutput; status: 200 };
+  appListSeriesMembers: { input: AppListSeriesMembersInput; sent: AppListSeriesMembersInput['body']; output: AppListSeriesMembersOutput; status: 200 };
+  appRemoveSeriesMember: { input: AppRemoveSeriesMemberInput; sent: AppRemoveSeriesMemberInput['body']; output: AppRemoveSeriesMemberOutput; status: 200 };
+  appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; sent: AppGetSeriesEmailListInput['body']; output: AppGetSeriesEmailListOutput; status: 200 };
+  appReplaceSeriesEmailList: { input: AppReplaceSeriesEmailListInput; sent: AppReplaceSeriesEmailListInput['body']; output: AppReplaceSeriesEmailListOutput; status: 200 };
+  appGetMeetingSheet: { input: AppGetMeetingSheetInput; sent: AppGetMeetingSheetInput['body']; output: AppGetMeetingSheetOutput; status: 200 };
+  appGetMeetingAudio: { input: AppGetMeetingAudioInput; sent: AppGetMeetingAudioInput['body']; output: AppGetMeetingAudioOutput; status: 200 };
+  appListRecordingAsks: { input: AppListRecordingAsksInput; sent: AppListRecordingAsksInput['body']; output: AppListRecordingAsksOutput; status: 200 };
+  appListSeriesAsks: { input: AppListSeriesAsksInput; sent: AppListSeriesAsksInput['body']; output: AppListSeriesAsksOutput; status: 200 };
+  appDeleteSeries: { input: AppDeleteSeriesInput; sent: AppDeleteSeriesInput['body']; output: AppDeleteSeriesOutput; status: 200 };
+  appOpenNamingSheet: { input: AppOpenNamingSheetInput; sent: AppOpenNamingSheetInput['body']; output: AppOpenNamingSheetOutput; status: 200 };
+  appMergeVoices: { input: AppMergeVoicesInput; sent: AppMergeVoicesInput['body']; output: AppMergeVoicesOutput; status: 200 };
+  appSearchMeetings: { input: AppSearchMeetingsInput; sent: AppSearchMeetingsInput['body']; output: AppSearchMeetingsOutput; status: 200 };
+  appListTrash: { input: AppListTrashInput; sent: AppListTrashInput['body']; output: AppListTrashOutput; status: 200 };
 }
 
 /** The operations the gateway forwards to a service: what the service's handler takes there. */
@@ -2178,3 +2192,4 @@ export type ForwardedOperationId = keyof ForwardedOperationTypes;
 export type ForwardedOperationInput<Op extends ForwardedOperationId> = ForwardedOperationTypes[Op]['input'];
 export type OperationInput<Op extends OperationId> = OperationTypes[Op]['input'];
 export type OperationOutput<Op extends OperationId> = OperationTypes[Op]['output'];
+export type OperationSent<Op extends OperationId> = OperationTypes[Op]['sent'];

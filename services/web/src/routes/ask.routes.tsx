@@ -20,23 +20,35 @@ export async function askPanelOf(
   rest: Pick<AskPanel, 'turns' | 'speakers' | 'audio' | 'meetings'>,
 ): Promise<AskPanel> {
   const a = askText(ctx.s.locale);
-  const path = `/${kind}/${encodeURIComponent(id)}`;
+  const { backend } = deps;
+  const params = { params: { id } };
   const [quote, earlier] = await Promise.all([
-    deps.backend
-      .call<{ minutes: number; meetingCount?: number }>('ask', ctx.principal, 'GET', `${path}/ask/quote`)
-      .then(
-        (x) => ({ quote: { minutes: x.minutes, meetingCount: x.meetingCount }, blocked: null }),
-        (err: unknown) => {
-          if (!(err instanceof BackendError) || err.status >= 500) throw err;
-          return {
-            quote: null,
-            blocked: askRefusal(a, err.status === 404 && kind === 'series' ? 'ASK_DISABLED' : err.code),
-          };
+    (kind === 'series'
+      ? backend.operation('quoteSeriesAsk', ctx.principal, params)
+      : backend.operation('quoteRecordingAsk', ctx.principal, params)
+    ).then(
+      (x) => ({
+        quote: {
+          minutes: x.minutes,
+          meetingCount: 'meetingCount' in x && typeof x.meetingCount === 'number' ? x.meetingCount : undefined,
         },
-      ),
-    deps.backend.call<{ items: EarlierAsk[] }>('ask', ctx.principal, 'GET', `/internal/app${path}/asks`).then(
-      (x) => x.items,
-      () => [] as EarlierAsk[],
+        blocked: null,
+      }),
+      (err: unknown) => {
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        return {
+          quote: null,
+          blocked: askRefusal(a, err.status === 404 && kind === 'series' ? 'ASK_DISABLED' : err.code),
+        };
+      },
+    ),
+    (kind === 'series'
+      ? backend.operation('appListSeriesAsks', ctx.principal, params)
+      : backend.operation('appListRecordingAsks', ctx.principal, params)
+    ).then(
+      // The ask service writes each item as EarlierAsk (the table's schema leaves items open).
+      (x) => x.items as EarlierAsk[],
+      () => [],
     ),
   ]);
   return {
@@ -44,7 +56,7 @@ export async function askPanelOf(
     error: askRefusal(a, q(req, 'error', 40)),
     items: earlier,
     key: randomBytes(16).toString('base64url'),
-    action: `${deps.base}${path}/ask`,
+    action: `${deps.base}/${kind}/${encodeURIComponent(id)}/ask`,
     ...rest,
   };
 }
@@ -67,14 +79,13 @@ export function askRoutes(deps: PageDeps): Router {
         };
         const key = typeof b.key === 'string' ? b.key.slice(0, 64) : '';
         try {
-          await deps.backend.call(
-            'ask',
-            ctx.principal,
-            'POST',
-            `/${kind}/${encodeURIComponent(String(req.params.id))}/ask`,
+          const call = {
+            params: { id: String(req.params.id) },
             body,
-            key ? { 'idempotency-key': key } : {},
-          );
+            headers: key ? { 'idempotency-key': key } : {},
+          };
+          if (kind === 'series') await deps.backend.operation('askSeries', ctx.principal, call);
+          else await deps.backend.operation('askRecording', ctx.principal, call);
         } catch (err) {
           if (!(err instanceof BackendError) || (err.status >= 500 && err.code !== 'GENERATE_FAILED')) throw err;
           return res.redirect(303, `${page}&error=${encodeURIComponent(err.code)}#ask`);

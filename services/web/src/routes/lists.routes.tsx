@@ -12,6 +12,7 @@ import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
 import { meetingText } from '../i18n/meeting-messages';
 import { searchWords } from '@mm/text';
+import type { OperationInput } from '@mm/contract';
 import { NotFoundView } from '../views/pages.views';
 import {
   KINDS,
@@ -27,6 +28,12 @@ import {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Search results per page. */
 const PAGE = 20;
+
+/** A page of meetings: the list of finished ones, or the search's. */
+type Page = { items: ListedMeeting[]; nextCursor: string | null };
+/** The app's search query (appSearchMeetings), as the contract types it. */
+type SearchQuery = OperationInput<'appSearchMeetings'>['query'];
+const isKind = (k: string): k is NonNullable<SearchQuery['kind']> => (KINDS as readonly string[]).includes(k);
 
 /** The filters as typed, each kept only when it is well formed (a bad one is ignored, never a 500). */
 function filtersOf(req: Request): MeetingFilters {
@@ -56,14 +63,9 @@ export function listsRoutes(deps: PageDeps): Router {
     );
 
   /** One scope of the app's search (the account's meetings, or one series'); a refused one finds nothing. */
-  const searchOne = async (principal: string, params: URLSearchParams) => {
+  const searchOne = async (principal: string, query: SearchQuery): Promise<Page> => {
     try {
-      return await backend.call<{ items: ListedMeeting[]; nextCursor: string | null }>(
-        'recordings',
-        principal,
-        'GET',
-        `/internal/app/search?${params}`,
-      );
+      return await backend.operation('appSearchMeetings', principal, { query });
     } catch (err) {
       if (!(err instanceof BackendError) || err.status >= 500) throw err;
       return { items: [], nextCursor: null };
@@ -75,19 +77,19 @@ export function listsRoutes(deps: PageDeps): Router {
    * (one page of each scope; the account's own scope pages on).
    */
   const searchAll = async (principal: string, f: MeetingFilters, from: string, to: string, cursor: string) => {
-    const params = (seriesId?: string) => {
-      const p = new URLSearchParams({ q: f.q, limit: String(PAGE) });
-      if (seriesId) p.set('seriesId', seriesId);
-      if (f.kind) p.set('kind', f.kind);
-      if (from) p.set('from', from);
-      if (to) p.set('to', to);
-      if (cursor) p.set('cursor', cursor);
-      return p;
-    };
-    if (f.seriesId) return searchOne(principal, params(f.seriesId));
-    const own = await searchOne(principal, params());
+    const query = (seriesId?: string): SearchQuery => ({
+      q: f.q,
+      limit: PAGE,
+      ...(seriesId ? { seriesId } : {}),
+      ...(isKind(f.kind) ? { kind: f.kind } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
+    if (f.seriesId) return searchOne(principal, query(f.seriesId));
+    const own = await searchOne(principal, query());
     if (cursor) return own;
-    const others = await Promise.all((await readable(principal)).map((x) => searchOne(principal, params(x.id))));
+    const others = await Promise.all((await readable(principal)).map((x) => searchOne(principal, query(x.id))));
     const byId = new Map<string, ListedMeeting>();
     for (const x of [own, ...others].flatMap((scope) => scope.items)) if (!byId.has(x.id)) byId.set(x.id, x);
     const items = [...byId.values()].sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt)).slice(0, PAGE);
@@ -106,14 +108,13 @@ export function listsRoutes(deps: PageDeps): Router {
       const search = f.q !== '';
       const from = f.from ? `${f.from}T00:00:00Z` : '';
       const to = f.to ? `${f.to}T23:59:59Z` : '';
-      let page: { items: ListedMeeting[]; nextCursor: string | null } = { items: [], nextCursor: null };
+      let page: Page = { items: [], nextCursor: null };
       if (search) page = await searchAll(ctx.principal, f, from, to, cursor);
       else {
-        const params = new URLSearchParams({ limit: '100' });
-        if (f.seriesId) params.set('seriesId', f.seriesId);
-        if (cursor) params.set('cursor', cursor);
         try {
-          page = await backend.call('recordings', ctx.principal, 'GET', `/recordings/ready?${params}`);
+          page = await backend.operation('listReadyRecordings', ctx.principal, {
+            query: { limit: 100, ...(f.seriesId ? { seriesId: f.seriesId } : {}), ...(cursor ? { cursor } : {}) },
+          });
         } catch (err) {
           // A filter the service refuses (a series not readable) shows no meetings.
           if (!(err instanceof BackendError) || err.status >= 500) throw err;
@@ -188,9 +189,11 @@ export function listsRoutes(deps: PageDeps): Router {
     signedIn(deps, async (req, res, ctx) => {
       const b = (req.body ?? {}) as Record<string, string>;
       try {
-        const { series } = await backend.call<{ series: { id: string } }>('series', ctx.principal, 'POST', '/series', {
-          name: String(b.name ?? '').slice(0, 200),
-          titleStyle: b.titleStyle === 'TOPIC' ? 'TOPIC' : 'SESSION',
+        const { series } = await backend.operation('createSeries', ctx.principal, {
+          body: {
+            name: String(b.name ?? '').slice(0, 200),
+            titleStyle: b.titleStyle === 'TOPIC' ? 'TOPIC' : 'SESSION',
+          },
         });
         res.redirect(303, `${base}/series/${encodeURIComponent(series.id)}?done=1`);
       } catch (err) {
@@ -211,13 +214,10 @@ export function listsRoutes(deps: PageDeps): Router {
         .map((x) => x.trim())
         .filter(Boolean);
       try {
-        await backend.call(
-          'series',
-          ctx.principal,
-          'PUT',
-          `/series/${encodeURIComponent(String(req.params.id))}/keyterms`,
-          { keyterms, inheritAccountKeyterms: b.inherit === 'yes' },
-        );
+        await backend.operation('replaceSeriesKeyterms', ctx.principal, {
+          params: { id: String(req.params.id) },
+          body: { keyterms, inheritAccountKeyterms: b.inherit === 'yes' },
+        });
         res.redirect(303, `${page}?done=1#keyterms`);
       } catch (err) {
         if (!(err instanceof BackendError) || err.status >= 500) throw err;
@@ -237,12 +237,9 @@ export function listsRoutes(deps: PageDeps): Router {
         const { series } = await backend.operation('getSeries', ctx.principal, {
           params: { id: String(req.params.id) },
         });
-        const { items } = await backend.call<{ items: ListedMeeting[] }>(
-          'recordings',
-          ctx.principal,
-          'GET',
-          `/recordings/ready?seriesId=${id}&limit=100`,
-        );
+        const { items } = await backend.operation('listReadyRecordings', ctx.principal, {
+          query: { seriesId: series.id, limit: 100 },
+        });
         const listed: ListedSeries = {
           id: series.id,
           name: series.name,
@@ -273,12 +270,7 @@ export function listsRoutes(deps: PageDeps): Router {
         }
         const own =
           series.access === 'owner'
-            ? await backend.call<{ keyterms: string[]; inheritAccountKeyterms: boolean }>(
-                'series',
-                ctx.principal,
-                'GET',
-                `/series/${id}/keyterms`,
-              )
+            ? await backend.operation('getSeriesKeyterms', ctx.principal, { params: { id: series.id } })
             : null;
         const error = q(req, 'error', 40);
         const emailError = q(req, 'emailError', 40);

@@ -14,6 +14,7 @@ import {
 } from '../views/meeting.views';
 import { NamingView, type Voice } from '../views/naming.view';
 import { askPanelOf } from './ask.routes';
+import { leftEarly, passAudioOn } from './pass-on';
 
 type SignedCtx = Ctx & { principal: string };
 
@@ -71,17 +72,20 @@ export function meetingRoutes(deps: PageDeps): Router {
     sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
   const is404 = (err: unknown) => err instanceof BackendError && err.status === 404;
 
+  /** The sheet (appGetMeetingSheet): the contract leaves its recording and turns open; recordings writes them as Sheet says. */
+  const sheetOf = (principal: string, id: string) =>
+    backend.operation('appGetMeetingSheet', principal, { params: { id } }).then((x) => x as Sheet);
+
   /** The owner's view (the sheet, and the bundle once READY), else a joined series' member's (the bundle), else null. */
   async function load(ctx: SignedCtx, id: string): Promise<{ sheet: Sheet | null; bundle: Bundle | null } | null> {
-    const sheet = await backend
-      .call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${id}/sheet`)
-      .catch((err) => {
-        if (is404(err)) return null;
-        throw err;
-      });
+    const sheet = await sheetOf(ctx.principal, id).catch((err) => {
+      if (is404(err)) return null;
+      throw err;
+    });
     if (sheet && sheet.recording.status !== 'READY') return { sheet, bundle: null };
     const bundle = await backend
-      .call<Bundle>('recordings', ctx.principal, 'GET', `/recordings/${id}/bundle`)
+      .operation('getRecordingBundle', ctx.principal, { params: { id } })
+      .then((x): Bundle | null => ('text' in x ? null : x))
       .catch((err) => {
         if (is404(err) || (err instanceof BackendError && err.status === 409)) return null;
         throw err;
@@ -92,22 +96,15 @@ export function meetingRoutes(deps: PageDeps): Router {
   router.get(
     '/recordings/:id',
     signedIn(deps, async (req, res, ctx) => {
-      const found = await load(ctx, idOf(req));
+      const found = await load(ctx, String(req.params.id));
       if (!found) return notFound(res, ctx);
       const { sheet, bundle } = found;
       const m = meetingText(ctx.s.locale);
       const ownedSeries = sheet
-        ? await backend
-            .call<{ items: { id: string; name: string; role: string }[] }>(
-              'series',
-              ctx.principal,
-              'GET',
-              '/series/readable',
-            )
-            .then(
-              (x) => x.items.filter((i) => i.role === 'owner'),
-              () => [],
-            )
+        ? await backend.operation('listReadableSeries', ctx.principal).then(
+            (x) => x.items.filter((i) => i.role === 'owner'),
+            () => [],
+          )
         : [];
       const status = sheet?.recording ?? {
         id: bundle!.recording.id,
@@ -181,7 +178,7 @@ export function meetingRoutes(deps: PageDeps): Router {
       if (status !== 'NAMING' && status !== 'QUEUED' && status !== 'TRANSCRIBING')
         return res.redirect(303, pageOf(req));
       const [sheet, known] = await Promise.all([
-        backend.call<Sheet>('recordings', ctx.principal, 'GET', `/internal/app/recordings/${idOf(req)}/sheet`),
+        sheetOf(ctx.principal, String(req.params.id)),
         status === 'NAMING' ? knownNames(ctx) : Promise.resolve([]),
       ]);
       const error = refusal(meetingText(ctx.s.locale), q(req, 'error'));
@@ -241,12 +238,9 @@ export function meetingRoutes(deps: PageDeps): Router {
     '/recordings/:id/status.json',
     signedIn(deps, async (req, res, ctx) => {
       try {
-        const s = await backend.call<MeetingStatus>(
-          'recordings',
-          ctx.principal,
-          'GET',
-          `/recordings/${idOf(req)}/status`,
-        );
+        const s = await backend.operation('getRecordingStatus', ctx.principal, {
+          params: { id: String(req.params.id) },
+        });
         res.json({ status: s.status, label: statusLabel(ctx.s.t, s.status) });
       } catch (err) {
         if (!is404(err)) throw err;
@@ -259,15 +253,16 @@ export function meetingRoutes(deps: PageDeps): Router {
   router.get(
     '/recordings/:id/audio',
     signedIn(deps, async (req, res, ctx) => {
-      const range = typeof req.headers.range === 'string' ? { range: req.headers.range } : undefined;
-      const up = await backend.raw('recordings', ctx.principal, `/internal/app/recordings/${idOf(req)}/audio`, range);
-      res.status(up.status);
-      for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges']) {
-        const v = up.headers.get(h);
-        if (v) res.setHeader(h, v);
-      }
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.send(Buffer.from(await up.arrayBuffer()));
+      const up = await backend.stream(
+        'appGetMeetingAudio',
+        ctx.principal,
+        {
+          params: { id: String(req.params.id) },
+          headers: typeof req.headers.range === 'string' ? { range: req.headers.range } : {},
+        },
+        leftEarly(res),
+      );
+      await passAudioOn(up, res, { 'Cache-Control': 'private, no-store' });
     }),
   );
 
@@ -275,11 +270,10 @@ export function meetingRoutes(deps: PageDeps): Router {
     router.get(
       `/recordings/:id/bundle.${format}`,
       signedIn(deps, async (req, res, ctx) => {
-        const up = await backend.raw(
-          'recordings',
-          ctx.principal,
-          `/recordings/${idOf(req)}/bundle${format === 'md' ? '?format=markdown' : ''}`,
-        );
+        const up = await backend.stream('getRecordingBundle', ctx.principal, {
+          params: { id: String(req.params.id) },
+          query: format === 'md' ? { format: 'markdown' } : {},
+        });
         if (up.status === 404) return notFound(res, ctx);
         if (!up.ok) return res.redirect(303, `${pageOf(req)}?error=NOT_READY`);
         res.setHeader('Content-Type', up.headers.get('content-type') ?? 'application/octet-stream');
@@ -292,17 +286,18 @@ export function meetingRoutes(deps: PageDeps): Router {
     );
   }
 
-  /** A form's change: the service's own route; 404 as a missing page, a refusal back to the page with its message. */
+  /**
+   * A form's change: the service's own operation (`call`, the meeting's operation of the admin table
+   * where the gateway forwards it); 404 as a missing page, a refusal back to the page with its message.
+   */
   const change = (
-    method: string,
-    path: (req: Request) => string,
-    bodyOf: (b: Record<string, string>) => unknown,
+    call: (principal: string, req: Request, b: Record<string, string>) => Promise<unknown>,
     after: (req: Request) => string,
   ) =>
     signedIn(deps, async (req, res, ctx) => {
       const b = (req.body ?? {}) as Record<string, string>;
       try {
-        await backend.call('recordings', ctx.principal, method, path(req), bodyOf(b));
+        await call(ctx.principal, req, b);
       } catch (err) {
         if (is404(err)) return notFound(res, ctx);
         if (!(err instanceof BackendError) || err.status >= 500) throw err;
@@ -311,7 +306,7 @@ export function meetingRoutes(deps: PageDeps): Router {
       }
       res.redirect(303, after(req));
     });
-  const admin = (req: Request, tail = '') => `/internal/admin/recordings/${idOf(req)}${tail}`;
+  const meeting = (req: Request) => ({ id: String(req.params.id) });
   const saved = (req: Request) => `${pageOf(req)}?done=1`;
   const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : '');
 
@@ -319,9 +314,11 @@ export function meetingRoutes(deps: PageDeps): Router {
     '/recordings/:id/title',
     form,
     change(
-      'PATCH',
-      (r) => admin(r),
-      (b) => ({ title: text(b.title, 200).trim() || null }),
+      (p, r, b) =>
+        backend.operation('adminUpdateRecording', p, {
+          params: meeting(r),
+          body: { title: text(b.title, 200).trim() || null },
+        }),
       saved,
     ),
   );
@@ -329,66 +326,50 @@ export function meetingRoutes(deps: PageDeps): Router {
     '/recordings/:id/series',
     form,
     change(
-      'PATCH',
-      (r) => admin(r),
-      (b) => ({ seriesId: text(b.seriesId, 100) || null }),
+      (p, r, b) =>
+        backend.operation('adminUpdateRecording', p, {
+          params: meeting(r),
+          body: { seriesId: text(b.seriesId, 100) || null },
+        }),
       saved,
     ),
   );
   router.post(
     '/recordings/:id/speakers',
     form,
-    change(
-      'PUT',
-      (r) => admin(r, '/speakers'),
-      (b) => {
-        const names: Record<string, string> = {};
-        for (const [k, v] of Object.entries(b))
-          if (k.startsWith('name.') && typeof v === 'string') names[k.slice(5, 105)] = v.slice(0, 100);
-        return { names };
-      },
-      saved,
-    ),
+    change((p, r, b) => {
+      const names: Record<string, string> = {};
+      for (const [k, v] of Object.entries(b))
+        if (k.startsWith('name.') && typeof v === 'string') names[k.slice(5, 105)] = v.slice(0, 100);
+      return backend.operation('adminNameSpeakers', p, { params: meeting(r), body: { names } });
+    }, saved),
   );
   router.post(
     '/recordings/:id/segments/:index',
     form,
     change(
-      'PATCH',
-      (r) => admin(r, `/transcript/segments/${encodeURIComponent(String(r.params.index))}`),
-      (b) => ({ text: text(b.text, 5000) }),
+      (p, r, b) =>
+        backend.operation('adminEditSegment', p, {
+          params: { ...meeting(r), index: String(r.params.index) },
+          body: { text: text(b.text, 5000) },
+        }),
       (r) => `${saved(r)}#turn-${encodeURIComponent(String(r.params.index))}`,
     ),
   );
   router.post(
     '/recordings/:id/regenerate',
     form,
-    change(
-      'POST',
-      (r) => admin(r, '/regenerate'),
-      () => ({}),
-      saved,
-    ),
+    change((p, r) => backend.operation('adminRegenerateDigest', p, { params: meeting(r) }), saved),
   );
   router.post(
     '/recordings/:id/recheck',
     form,
-    change(
-      'POST',
-      (r) => admin(r, '/recheck'),
-      () => ({}),
-      saved,
-    ),
+    change((p, r) => backend.operation('adminRecheckRecording', p, { params: meeting(r) }), saved),
   );
   router.post(
     '/recordings/:id/restore',
     form,
-    change(
-      'POST',
-      (r) => admin(r, '/restore'),
-      () => ({}),
-      saved,
-    ),
+    change((p, r) => backend.operation('adminRestoreRecording', p, { params: meeting(r) }), saved),
   );
   // "Email the summary": the account service sends it (and limits it); its outcome comes back as the page's message.
   router.post(
@@ -417,7 +398,7 @@ export function meetingRoutes(deps: PageDeps): Router {
     signedIn(deps, async (req, res, ctx) => {
       if ((req.body as Record<string, string> | undefined)?.confirm !== 'yes') return res.redirect(303, pageOf(req));
       try {
-        await backend.call('recordings', ctx.principal, 'DELETE', admin(req));
+        await backend.operation('adminDeleteRecording', ctx.principal, { params: meeting(req) });
       } catch (err) {
         if (is404(err)) return notFound(res, ctx);
         throw err;

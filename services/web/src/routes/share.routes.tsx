@@ -6,6 +6,7 @@ import { shareText } from '../i18n/share-messages';
 import { NotFoundView } from '../views/pages.views';
 import { ShareCreatedView, SharedMeetingView } from '../views/share.view';
 import type { DigestSection, Speaker, Turn } from '../views/meeting.views';
+import { leftEarly, passAudioOn } from './pass-on';
 
 interface SharedBundle {
   recording: { title: string | null; recordedAt: string; durationSeconds: number | null };
@@ -29,18 +30,13 @@ export function shareRoutes(deps: PageDeps): Router {
 
   /** The owner's ready meeting (the sheet route answers its owner only), else null. */
   const ownReady = async (principal: string, id: string) => {
-    const sheet = await backend
-      .call<{ recording: { status: string } }>(
-        'recordings',
-        principal,
-        'GET',
-        `/internal/app/recordings/${encodeURIComponent(id)}/sheet`,
-      )
-      .catch((err: unknown) => {
-        if (err instanceof BackendError && err.status === 404) return null;
-        throw err;
-      });
-    return sheet?.recording.status === 'READY';
+    const sheet = await backend.operation('appGetMeetingSheet', principal, { params: { id } }).catch((err: unknown) => {
+      if (err instanceof BackendError && err.status === 404) return null;
+      throw err;
+    });
+    // The sheet's recording is the meeting's status (the contract leaves the object open).
+    const recording: { status?: unknown } | undefined = sheet?.recording;
+    return recording?.status === 'READY';
   };
 
   router.post(
@@ -77,12 +73,8 @@ export function shareRoutes(deps: PageDeps): Router {
       const open = await shares.open(String(req.params.secret));
       const bundle = open
         ? await backend
-            .call<SharedBundle>(
-              'recordings',
-              open.principal,
-              'GET',
-              `/recordings/${encodeURIComponent(open.link.recordingId)}/bundle`,
-            )
+            .operation('getRecordingBundle', open.principal, { params: { id: open.link.recordingId } })
+            .then((b): SharedBundle | null => ('text' in b ? null : b))
             .catch((err: unknown) => {
               if (err instanceof BackendError && err.status < 500) return null;
               throw err;
@@ -113,21 +105,16 @@ export function shareRoutes(deps: PageDeps): Router {
     try {
       const open = await shares.open(String(req.params.secret));
       if (!open || !open.link.includeAudio) return void res.status(404).type('text/plain').send('Not Found');
-      const range = typeof req.headers.range === 'string' ? { range: req.headers.range } : undefined;
-      const up = await backend.raw(
-        'recordings',
+      const up = await backend.stream(
+        'appGetMeetingAudio',
         open.principal,
-        `/internal/app/recordings/${encodeURIComponent(open.link.recordingId)}/audio`,
-        range,
+        {
+          params: { id: open.link.recordingId },
+          headers: typeof req.headers.range === 'string' ? { range: req.headers.range } : {},
+        },
+        leftEarly(res),
       );
-      res.status(up.status);
-      for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges']) {
-        const v = up.headers.get(h);
-        if (v) res.setHeader(h, v);
-      }
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.setHeader('Referrer-Policy', 'no-referrer');
-      res.send(Buffer.from(await up.arrayBuffer()));
+      await passAudioOn(up, res, { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' });
     } catch (err) {
       next(err);
     }

@@ -47,20 +47,11 @@ export function uploadRoutes(deps: PageDeps): Router {
     '/upload',
     signedIn(deps, async (_req, res, ctx) => {
       const [series, account] = await Promise.all([
-        backend
-          .call<{ items: { id: string; name: string; role: string }[] }>(
-            'series',
-            ctx.principal,
-            'GET',
-            '/series/readable',
-          )
-          .then(
-            (x) => x.items.filter((i) => i.role === 'owner'),
-            () => [],
-          ),
-        backend
-          .call<{ wallet: { balanceMinutes: number } }>('account', ctx.principal, 'GET', '/account')
-          .catch(() => null),
+        backend.operation('listReadableSeries', ctx.principal).then(
+          (x) => x.items.filter((i) => i.role === 'owner'),
+          () => [],
+        ),
+        backend.operation('getAccount', ctx.principal).catch(() => null),
       ]);
       sendPage(
         res,

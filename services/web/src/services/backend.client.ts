@@ -1,18 +1,34 @@
 import {
+  forwardOf,
   operationOf,
   pathOf,
   serviceOf,
+  type ForwardedOperationId,
+  type ForwardedOperationInput,
   type OperationId,
   type OperationInput,
   type OperationOutput,
+  type OperationSent,
 } from '@mm/contract';
 import { PRINCIPAL_HEADER } from '@mm/http';
 
-/** What a call of an operation sends: its path parameters, query and body as the contract types them. */
+/**
+ * The path parameters of an operation as the app fills them: a forwarded admin operation (a
+ * meeting change the gateway passes to recordings) is called where it is forwarded, with the
+ * parameters of that path (the account id of the admin path is the principal's).
+ */
+type ParamsOf<Op extends OperationId> = Op extends ForwardedOperationId
+  ? ForwardedOperationInput<Op>['params']
+  : OperationInput<Op>['params'];
+
+/** What a call of an operation sends: its path parameters, query, headers and body as the contract types them. */
 export interface CallInput<Op extends OperationId> {
-  params?: OperationInput<Op>['params'];
+  params?: ParamsOf<Op>;
   query?: Partial<OperationInput<Op>['query']>;
-  body?: OperationInput<Op>['body'];
+  /** The operation's own header parameters (Idempotency-Key, Range), by their lower-case names. */
+  headers?: Partial<OperationInput<Op>['headers']>;
+  /** The body as a caller sends it: a field with a default may be left out. */
+  body?: OperationSent<Op>;
 }
 
 /** An answer of the gateway or a service that was not a success: its status and the contract's code. */
@@ -25,57 +41,45 @@ export class BackendError extends Error {
   }
 }
 
+type Urls = {
+  gateway: string;
+  recordings: string;
+  series: string;
+  account: string;
+  ask: string;
+  events: string;
+};
+
+/** How long a JSON answer may take, whole. */
+const JSON_TIMEOUT_MS = 15_000;
+/** How long a passed-on answer (audio, Markdown) may take to start; its body then streams as long as the reader reads. */
+const STREAM_START_TIMEOUT_MS = 60_000;
+/** How long an upload may take (the whole file goes to recordings in one request). */
+const UPLOAD_TIMEOUT_MS = 600_000;
+
 /**
  * The app's one way to the owning services (and to the gateway for what it owns: tokens, developer
- * mode, sessions): HTTP with the signed principal the gateway gave this request. The app holds no
- * rule of its own; it shows what they answer.
+ * mode, sessions): HTTP with the signed principal the gateway gave this request. Every call names
+ * an operation of the contract's tables (public, admin, the app's): service, method and path come
+ * from the table, so the app spells no path (tests/contract/mounted-by-operation.test.ts). The app
+ * holds no rule of its own; it shows what they answer.
  */
 export class Backend {
-  constructor(
-    private readonly urls: {
-      gateway: string;
-      recordings: string;
-      series: string;
-      account: string;
-      ask: string;
-      events: string;
-    },
-  ) {}
+  readonly #urls: Urls;
+  constructor(urls: Urls) {
+    this.#urls = urls;
+  }
 
-  /**
-   * One operation of the contract's tables, by its operationId: the service, method and path come
-   * from the table (the app spells none), the answer is typed as the operation's output.
-   */
-  operation<Op extends OperationId>(
+  /** One operation, by its operationId; the answer (JSON) typed as the operation's output. */
+  async operation<Op extends OperationId>(
     operationId: Op,
     principal: string,
     input: CallInput<Op> = {},
   ): Promise<OperationOutput<Op>> {
-    const op = operationOf(operationId);
-    const service = serviceOf(operationId);
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query.set(k, String(v));
-    const path = `${pathOf(op, input.params ?? {})}${query.size ? `?${query}` : ''}`;
-    return this.call<OperationOutput<Op>>(service, principal, op.method.toUpperCase(), path, input.body);
-  }
-
-  async call<T>(
-    service: keyof Backend['urls'],
-    principal: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<T> {
-    const res = await fetch(`${this.urls[service]}${path}`, {
-      method,
-      headers: {
-        ...headers,
-        [PRINCIPAL_HEADER]: principal,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
+    const res = await this.#send(operationId, principal, input, {
+      body: input.body === undefined ? undefined : JSON.stringify(input.body),
+      contentType: input.body === undefined ? undefined : 'application/json',
+      signal: AbortSignal.timeout(JSON_TIMEOUT_MS),
     });
     const text = await res.text();
     if (!res.ok) {
@@ -87,32 +91,65 @@ export class Backend {
       }
       throw new BackendError(res.status, code);
     }
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as OperationOutput<Op>;
   }
 
   /**
-   * An upload made in the app: the multipart body POST /recordings takes, sent to the recordings
-   * service's app route with the Idempotency-Key the page made; the answer as it is.
+   * One operation's answer as it is (audio, a Markdown bundle), for the caller to pass on: its
+   * status, headers and a body not read yet. The answer must start within a minute; its body then
+   * streams for as long as the caller reads it (`signal` ends it, e.g. when the browser leaves).
    */
-  upload(principal: string, idempotencyKey: string, form: FormData): Promise<Response> {
-    return fetch(`${this.urls.recordings}/internal/admin/recordings`, {
-      method: 'POST',
-      headers: { [PRINCIPAL_HEADER]: principal, 'idempotency-key': idempotencyKey },
-      body: form,
-      signal: AbortSignal.timeout(600_000),
-    });
+  async stream<Op extends OperationId>(
+    operationId: Op,
+    principal: string,
+    input: Omit<CallInput<Op>, 'body'> = {},
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    const ends = new AbortController();
+    const timer = setTimeout(() => ends.abort(new Error('no answer in time')), STREAM_START_TIMEOUT_MS);
+    const end = () => ends.abort(signal?.reason);
+    signal?.addEventListener('abort', end, { once: true });
+    try {
+      return await this.#send(operationId, principal, input, { signal: ends.signal });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  /** The service's answer as it is (audio, Markdown): the caller passes its status, headers and body on. */
-  raw(
-    service: keyof Backend['urls'],
+  /**
+   * An upload made in the app (adminSubmitRecording, where the gateway forwards it): the multipart
+   * body POST /recordings takes, with the Idempotency-Key the page made; the answer as it is.
+   */
+  upload(principal: string, idempotencyKey: string, form: FormData): Promise<Response> {
+    return this.#send(
+      'adminSubmitRecording',
+      principal,
+      { headers: { 'idempotency-key': idempotencyKey } },
+      { body: form, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) },
+    );
+  }
+
+  /** The request of an operation: where it is answered (the table's path, or its `forward`), with the principal. */
+  #send<Op extends OperationId>(
+    operationId: Op,
     principal: string,
-    path: string,
-    headers: Record<string, string> = {},
+    input: Omit<CallInput<Op>, 'body'>,
+    how: { body?: string | FormData; contentType?: string; signal: AbortSignal },
   ): Promise<Response> {
-    return fetch(`${this.urls[service]}${path}`, {
-      headers: { [PRINCIPAL_HEADER]: principal, ...headers },
-      signal: AbortSignal.timeout(60_000),
+    const op = operationOf(operationId);
+    const forward = forwardOf(operationId);
+    const service = forward?.service ?? serviceOf(operationId);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    const path = `${pathOf(forward?.path ?? op.path, input.params ?? {})}${query.size ? `?${query}` : ''}`;
+    const headers: Record<string, string> = { [PRINCIPAL_HEADER]: principal };
+    for (const [k, v] of Object.entries(input.headers ?? {})) if (typeof v === 'string') headers[k] = v;
+    if (how.contentType) headers['content-type'] = how.contentType;
+    return fetch(`${this.#urls[service]}${path}`, {
+      method: op.method.toUpperCase(),
+      headers,
+      body: how.body,
+      signal: how.signal,
     });
   }
 }

@@ -31,12 +31,9 @@ export async function unfinishedMeetings(backend: Backend, principal: string): P
   const last = new Map<string, FeedEvent>();
   let after: string | null = null;
   for (let i = 0; i < MAX_PAGES; i++) {
-    const page: { events: FeedEvent[]; nextCursor: string } = await backend.call(
-      'events',
-      principal,
-      'GET',
-      `/events?limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`,
-    );
+    const page: { events: FeedEvent[]; nextCursor: string } = await backend.operation('listEvents', principal, {
+      query: { limit: 500, ...(after ? { after } : {}) },
+    });
     for (const e of page.events) {
       last.delete(e.recordingId);
       last.set(e.recordingId, e);
@@ -50,20 +47,13 @@ export async function unfinishedMeetings(backend: Backend, principal: string): P
     .slice(0, MAX_SHOWN);
   const found = await Promise.all(
     open.map((e) =>
-      backend
-        .call<{ id: string; status: string; title: string | null }>(
-          'recordings',
-          principal,
-          'GET',
-          `/recordings/${encodeURIComponent(e.recordingId)}/status`,
-        )
-        .then(
-          (s) => ({ id: s.id, status: s.status, title: s.title, seriesId: e.seriesId }),
-          (err: unknown) => {
-            if (err instanceof BackendError && err.status === 404) return null;
-            throw err;
-          },
-        ),
+      backend.operation('getRecordingStatus', principal, { params: { id: e.recordingId } }).then(
+        (s): UnfinishedMeeting => ({ id: s.id, status: s.status, title: s.title, seriesId: e.seriesId }),
+        (err: unknown) => {
+          if (err instanceof BackendError && err.status === 404) return null;
+          throw err;
+        },
+      ),
     ),
   );
   return found.filter((x): x is UnfinishedMeeting => x !== null && x.status !== 'READY');
