@@ -274,6 +274,7 @@ export function meetingRoutes(deps: PageDeps): Router {
           params: { id: String(req.params.id) },
           query: format === 'md' ? { format: 'markdown' } : {},
         });
+        if (!up.ok) await up.body?.cancel();
         if (up.status === 404) return notFound(res, ctx);
         if (!up.ok) return res.redirect(303, `${pageOf(req)}?error=NOT_READY`);
         res.setHeader('Content-Type', up.headers.get('content-type') ?? 'application/octet-stream');
