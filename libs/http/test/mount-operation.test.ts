@@ -120,4 +120,42 @@ describe('mountOperation: a route by operationId, typed from the generated types
     );
     expect(() => validMultipartFields('submitRecording', { colour: 'red' })).toThrow(/colour is not allowed/);
   });
+
+  it('answers a GET with the headers and bytes express sends, and leaves HEAD, conditional requests and ETags to express', async () => {
+    const terms = { keyterms: ['Kubernetes', 'Zoë'] };
+    const mounted = appWith((r) => mountOperation(r, 'getAccountKeyterms', async () => terms));
+    mounted.set('etag', false);
+    const reference = express();
+    reference.set('etag', false);
+    reference.get('/account/keyterms', (_req, res) => {
+      res.status(200).json({ schemaVersion: 1, ...terms });
+    });
+    const headersOf = (res: request.Response) => {
+      const { date: _d, ...rest } = res.headers;
+      return rest;
+    };
+    const ours = await request(mounted).get('/account/keyterms');
+    const theirs = await request(reference).get('/account/keyterms');
+    expect(ours.status).toBe(200);
+    expect(ours.text).toBe(theirs.text);
+    expect(headersOf(ours)).toEqual(headersOf(theirs));
+    expect(ours.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(ours.headers['content-length']).toBe(
+      String(Buffer.byteLength(JSON.stringify({ schemaVersion: 1, ...terms }))),
+    );
+    // HEAD: the same headers, no body.
+    const head = await request(mounted).head('/account/keyterms');
+    expect(head.status).toBe(200);
+    expect(headersOf(head)).toEqual(headersOf(theirs));
+    expect(head.text).toBeUndefined();
+    // A conditional request is express's: If-None-Match: * is fresh, 304 without a body.
+    const conditional = await request(mounted).get('/account/keyterms').set('If-None-Match', '*');
+    expect(conditional.status).toBe(304);
+    expect((await request(reference).get('/account/keyterms').set('If-None-Match', '*')).status).toBe(304);
+    // An app with ETags on still gets them.
+    const tagged = appWith((r) => mountOperation(r, 'getAccountKeyterms', async () => terms));
+    const withTag = await request(tagged).get('/account/keyterms');
+    expect(withTag.headers.etag).toEqual(expect.any(String));
+    expect(withTag.body).toEqual({ schemaVersion: 1, ...terms });
+  });
 });

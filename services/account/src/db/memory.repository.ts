@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '@mm/http';
+import { prepared } from '@mm/db';
 import type { LearnCandidate } from '../domain/memory-note';
 import type { Database, MemoryCategory, MemoryNoteTable } from './schema';
 
@@ -23,22 +24,25 @@ export function toMemoryItem(
 const UNIQUE_VIOLATION = '23505';
 const isDuplicateKey = (err: unknown) => (err as { code?: string }).code === UNIQUE_VIOLATION;
 
+/** An account's notes in the order the list shows them (GET /account/memory, a digest's notes). */
+const LIST = prepared((db: Kysely<Database>, accountId: string) =>
+  db
+    .selectFrom('memoryNote')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('category')
+    .orderBy('meetingCount', 'desc')
+    .orderBy('createdAt')
+    .orderBy('id'),
+);
+
 /** Memory notes and the meetings they were learned from. */
 export class MemoryRepository {
   constructor(readonly db: Kysely<Database>) {}
 
   /** The account's notes: by category (ABOUT_YOU, PEOPLE, TERMS sort alike), best known first. */
   async list(db: Db, accountId: string): Promise<MemoryItem[]> {
-    const rows = await db
-      .selectFrom('memoryNote')
-      .selectAll()
-      .where('accountId', '=', accountId)
-      .orderBy('category')
-      .orderBy('meetingCount', 'desc')
-      .orderBy('createdAt')
-      .orderBy('id')
-      .execute();
-    return rows.map(toMemoryItem);
+    return (await LIST.all(db, accountId)).map(toMemoryItem);
   }
 
   async find(db: Db, accountId: string, id: string) {

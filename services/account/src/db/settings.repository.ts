@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { prepared } from '@mm/db';
 import { DEFAULT_SETTINGS, type AccountSettings, type SettingsPatch } from '../domain/settings';
 import type { Database, SettingTable } from './schema';
 
@@ -14,16 +15,24 @@ function toSettings(row: Selectable<SettingTable> | undefined): AccountSettings 
   };
 }
 
+/** An account's settings row, and its vocabulary alone: every read of GET /account and its keyterms. */
+const SETTINGS = prepared((db: Kysely<Database>, accountId: string) =>
+  db.selectFrom('setting').selectAll().where('accountId', '=', accountId),
+);
+const KEYTERMS = prepared((db: Kysely<Database>, accountId: string) =>
+  db.selectFrom('setting').select('keyterms').where('accountId', '=', accountId),
+);
+
 /** The account's settings row and vocabulary; a missing row reads as the defaults. */
 export class SettingsRepository {
   constructor(readonly db: Kysely<Database>) {}
 
   async settings(db: Db, accountId: string): Promise<AccountSettings> {
-    return toSettings(await db.selectFrom('setting').selectAll().where('accountId', '=', accountId).executeTakeFirst());
+    return toSettings(await SETTINGS.first(db, accountId));
   }
 
   async keyterms(db: Db, accountId: string): Promise<string[]> {
-    const row = await db.selectFrom('setting').select('keyterms').where('accountId', '=', accountId).executeTakeFirst();
+    const row = await KEYTERMS.first(db, accountId);
     return row?.keyterms ?? [];
   }
 

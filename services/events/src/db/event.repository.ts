@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Compilable, type Expression, type Kysely } from 'kysely';
+import { prepared } from '@mm/db';
 import { FEED_COLUMNS, type Database, type FeedRow, type NewEvent } from './schema';
 
 type Db = Kysely<Database>;
@@ -25,6 +26,90 @@ export interface FeedQuery {
   /** Events that occurred before this are no longer served. */
   notBefore: Date;
 }
+
+/** The feed's rows of an account after a seq, not older than a date (every page shape starts here). */
+function feedQuery(db: Db, accountId: string, afterSeq: string, notBefore: Date) {
+  return db
+    .selectFrom('event')
+    .select(FEED_COLUMNS)
+    .where('accountId', '=', accountId)
+    .where('seq', '>', afterSeq)
+    .where('occurredAt', '>=', notBefore);
+}
+
+/** A page's rows with the sequence's state on each (`pageWithCeiling`); a page of none is one row of nulls. */
+type CeilingRow = FeedRow & { ceilingValue: string; ceilingCalled: boolean };
+
+/** `page` after the sequence's row, joined on true: the ceiling and the page in one statement. */
+function withCeiling(db: Db, page: Expression<unknown>): Compilable<CeilingRow> {
+  return {
+    compile: () =>
+      sql<CeilingRow>`select s.last_value as ceiling_value, s.is_called as ceiling_called, e.* from event_seq_seq s left join lateral (${page}) e on true order by e.seq asc`.compile(
+        db,
+      ),
+  };
+}
+
+type Page<R> = { all(db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number): Promise<R[]> };
+type TokenPage<R> = {
+  all(db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number, tokenId: string): Promise<R[]>;
+};
+/** One prepared query per shape of the page: every event of the account, one token's meetings, none. */
+interface PageShapes<R> {
+  account: Page<R>;
+  token: TokenPage<R>;
+  none: Page<R>;
+}
+
+const PAGE: PageShapes<FeedRow> = {
+  account: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number) =>
+    feedQuery(db, accountId, afterSeq, notBefore).orderBy('seq', 'asc').limit(limit),
+  ),
+  token: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number, tokenId: string) =>
+    feedQuery(db, accountId, afterSeq, notBefore).where('tokenId', '=', tokenId).orderBy('seq', 'asc').limit(limit),
+  ),
+  none: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number) =>
+    feedQuery(db, accountId, afterSeq, notBefore).where(sql<boolean>`false`).orderBy('seq', 'asc').limit(limit),
+  ),
+};
+
+const PAGE_WITH_CEILING: PageShapes<CeilingRow> = {
+  account: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number) =>
+    withCeiling(db, feedQuery(db, accountId, afterSeq, notBefore).orderBy('seq', 'asc').limit(limit)),
+  ),
+  token: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number, tokenId: string) =>
+    withCeiling(
+      db,
+      feedQuery(db, accountId, afterSeq, notBefore).where('tokenId', '=', tokenId).orderBy('seq', 'asc').limit(limit),
+    ),
+  ),
+  none: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number) =>
+    withCeiling(
+      db,
+      feedQuery(db, accountId, afterSeq, notBefore).where(sql<boolean>`false`).orderBy('seq', 'asc').limit(limit),
+    ),
+  ),
+};
+
+/** The page of `q` in its shape: a token of undefined reads every event, null none, a token its meetings. */
+function readPage<R>(shapes: PageShapes<R>, db: Db, q: FeedQuery): Promise<R[]> {
+  const afterSeq = q.afterSeq.toString();
+  if (q.tokenId === undefined) return shapes.account.all(db, q.accountId, afterSeq, q.notBefore, q.limit);
+  if (q.tokenId === null) return shapes.none.all(db, q.accountId, afterSeq, q.notBefore, q.limit);
+  return shapes.token.all(db, q.accountId, afterSeq, q.notBefore, q.limit, q.tokenId);
+}
+
+/**
+ * The highest seq handed out so far, read under the insert lock (shared); see `currentSeq`.
+ */
+const CURRENT_SEQ = prepared((db: Db) => ({
+  compile: () =>
+    sql<{
+      lastValue: string | null;
+    }>`select l.locked, pg_sequence_last_value('event_seq_seq'::regclass) as last_value from (select pg_advisory_xact_lock_shared(${INSERT_LOCK}) as locked offset 0) l`.compile(
+      db,
+    ),
+}));
 
 /** The events table: the feed's one store. */
 export class EventRepository {
@@ -73,7 +158,7 @@ export class EventRepository {
 
   /** Up to `limit` events after `afterSeq`, oldest first. */
   async page(q: FeedQuery): Promise<FeedRow[]> {
-    return this.pageQuery(q).execute();
+    return readPage(PAGE, this.db, q);
   }
 
   /**
@@ -82,29 +167,13 @@ export class EventRepository {
    * joined to the page. A follow reads both on every poll, most often to find the page empty.
    */
   async pageWithCeiling(q: FeedQuery): Promise<{ rows: FeedRow[]; ceiling: bigint }> {
-    const { rows } = await sql<
-      FeedRow & { ceilingValue: string; ceilingCalled: boolean }
-    >`select s.last_value as ceiling_value, s.is_called as ceiling_called, e.* from event_seq_seq s left join lateral (${this.pageQuery(q)}) e on true order by e.seq asc`.execute(
-      this.db,
-    );
+    const rows = await readPage(PAGE_WITH_CEILING, this.db, q);
     const first = rows[0];
     const ceiling = first && first.ceilingCalled ? BigInt(first.ceilingValue) : 0n;
     const page = rows
       .filter((r) => r.id !== null)
       .map(({ ceilingValue: _v, ceilingCalled: _c, ...row }) => row as FeedRow);
     return { rows: page, ceiling };
-  }
-
-  private pageQuery(q: FeedQuery) {
-    let query = this.db
-      .selectFrom('event')
-      .select(FEED_COLUMNS)
-      .where('accountId', '=', q.accountId)
-      .where('seq', '>', q.afterSeq.toString())
-      .where('occurredAt', '>=', q.notBefore);
-    if (q.tokenId !== undefined)
-      query = q.tokenId === null ? query.where(sql<boolean>`false`) : query.where('tokenId', '=', q.tokenId);
-    return query.orderBy('seq', 'asc').limit(q.limit);
   }
 
   /**
@@ -117,12 +186,7 @@ export class EventRepository {
   async currentSeq(): Promise<bigint> {
     // Shared: it still waits for every insert in flight (they hold the lock exclusively), but
     // readers of `latest` no longer queue behind one another (every account's polls took turns).
-    const { rows } = await sql<{
-      lastValue: string | null;
-    }>`select l.locked, pg_sequence_last_value('event_seq_seq'::regclass) as last_value from (select pg_advisory_xact_lock_shared(${INSERT_LOCK}) as locked offset 0) l`.execute(
-      this.db,
-    );
-    const last = rows[0]?.lastValue;
+    const last = (await CURRENT_SEQ.first(this.db))?.lastValue;
     return last === null || last === undefined ? 0n : BigInt(last);
   }
 
