@@ -45,6 +45,14 @@ export type NewRecording = Omit<
 const ROW = prepared((db: Kysely<Database>, id: string) =>
   db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id),
 );
+/** A meeting's row with its digest's title (null without a digest): the status read, one round trip. */
+const ROW_WITH_DIGEST_TITLE = prepared((db: Kysely<Database>, id: string) =>
+  db
+    .selectFrom('recording as r')
+    .leftJoin('digest as d', 'd.recordingId', 'r.id')
+    .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle'])
+    .where('r.id', '=', id),
+);
 const ROW_FOR_UPDATE = prepared((db: Kysely<Database>, id: string) =>
   db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id).forUpdate(),
 );
@@ -85,6 +93,11 @@ export class RecordingRepository {
 
   async get(db: Db, id: string, opts: { forUpdate?: boolean } = {}): Promise<RecordingRow | undefined> {
     return (opts.forUpdate ? ROW_FOR_UPDATE : ROW).first(db, id);
+  }
+
+  /** A meeting's row and its digest's title (null without a digest), joined in one statement. */
+  async getWithDigestTitle(db: Db, id: string): Promise<(RecordingRow & { digestTitle: string | null }) | undefined> {
+    return ROW_WITH_DIGEST_TITLE.first(db, id);
   }
 
   async insert(db: Db, row: NewRecording): Promise<RecordingRow> {

@@ -19,12 +19,13 @@ export class MeetingsService {
 
   /** Whoever may read the meeting's bundle may read its status; a token without recordings:read only its own sends. */
   async status(p: Principal, id: string) {
-    const row = await this.deps.repos.recordings.get(this.deps.db, id);
+    // The row and its digest's title in one statement (a meeting the caller may not read is still one read).
+    const row = await this.deps.repos.recordings.getWithDigestTitle(this.deps.db, id);
     const r =
       p.source === 'app' || hasScope(p, 'recordings:read')
         ? (await this.deps.access.readable(p, row)).r
         : this.deps.access.own(p, row);
-    return this.deps.views.status(r, await this.digestTitle(r.id));
+    return this.deps.views.status(r, row?.digestTitle ?? null);
   }
 
   async listReady(p: Principal, q: { limit?: number; cursor?: string; seriesId?: string }) {
