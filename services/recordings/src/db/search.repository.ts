@@ -1,10 +1,25 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { RecordingKind } from '@mm/contract';
 import { LISTED_COLUMNS, type Database, type ListedRecording } from './schema';
 import type { Db } from './recordings.repository';
 
-/** A matching meeting with its search text, which tells the turn of its snippet. */
-export type SearchRow = ListedRecording & { searchText: string | null; searchTurns: number | null };
+/**
+ * A matching meeting with what its snippet is cut from, read in the same statement: its digest, and
+ * the text of the one turn that first holds a query word. `part` is the first line of the meeting's
+ * search text holding one (lines below `searchTurns` are its turns, in order); `searchTurns` null:
+ * a row stored before the lines existed, whose turn is not known.
+ */
+export type SearchRow = ListedRecording & {
+  searchTurns: number | null;
+  part: number | null;
+  digestTitle: string | null;
+  digestLanguage: string | null;
+  sections: unknown;
+  /** The text of turn `part`, when `part` is a turn. */
+  turn: string | null;
+  /** Where that turn starts, ms from the beginning (null with no turn). */
+  turnMs: number | null;
+};
 
 /** Which meetings a search looks at: an account's, or a series'; READY and not deleted. */
 export interface SearchScope {
@@ -15,29 +30,20 @@ export interface SearchScope {
   to?: string;
 }
 
-/** What a page's snippets are cut from: the digest and (when known) the one turn holding a word. */
-export interface SnippetSource {
-  id: string;
-  title: string | null;
-  language: string | null;
-  sections: unknown;
-  turn: string | null;
-  /** Where that turn starts, ms from the beginning (null with no turn). */
-  turnMs: number | null;
-}
-
 /** Newest meetings matched one by one before the trigram index is asked (see matching). */
-const WINDOW = 400;
+export const SEARCH_WINDOW = 400;
 const escapeLike = (w: string) => w.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The text search's reads (recording_search_order and recording_search_trgm). */
 export class SearchRepository {
   /**
-   * The first `n` meetings holding every word, newest first by recordedAt, in two steps so that
-   * both common and rare words stay cheap: the newest WINDOW meetings in scope are read by the
-   * ordered index and matched one by one (a common word fills the page there); only when they do
-   * not fill it, the older ones are found by the trigram index, which a rare word needs. The
-   * planner cannot tell the two apart for a given account, so the service does.
+   * The first `n` meetings holding every word, newest first by recordedAt, each with its snippet's
+   * sources (SearchRow), in two steps so that both common and rare words stay cheap: the newest
+   * SEARCH_WINDOW meetings in scope are read by the ordered index and matched one by one (a common
+   * word fills the page there); only when they do not fill it and the window was full are the older
+   * ones found by the trigram index, which a rare word needs. The planner cannot tell the two apart
+   * for a given account, so the service does. The first step's statement also counts the window:
+   * a scope with fewer meetings than the window (most accounts) is searched in one statement.
    */
   async matching(
     db: Db,
@@ -58,31 +64,50 @@ export class SearchRepository {
     };
     const likes = words.map((w) => `%${escapeLike(w)}%`);
     const columns = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const;
-    const newest = scope(db.selectFrom('recording').select(columns)).limit(WINDOW);
-    let first = db.selectFrom(newest.as('w')).select(columns);
-    for (const l of likes) first = first.where('searchText', 'like', l);
-    const found = await first.orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(n).execute();
-    if (found.length >= n) return found;
-    // Older than the window's last meeting; no row when the window held every meeting in scope.
+    const newest = scope(db.selectFrom('recording').select(columns)).limit(SEARCH_WINDOW);
+    const first = await sql<Nullable<SearchRow> & { inWindow: number }>`
+      with w as materialized (${newest})
+      select c.in_window as "inWindow", h.*
+      from (select count(*)::int as in_window from w) c
+      left join lateral (${matchedWithSources(sql`w`, likes, n)}) h on true`.execute(db);
+    const inWindow = first.rows[0]?.inWindow ?? 0;
+    const found = first.rows.filter((r): r is SearchRow & { inWindow: number } => r.id !== null);
+    if (found.length >= n || inWindow < SEARCH_WINDOW) return found;
+    // Older than the window's last meeting.
     const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id']))
-      .offset(WINDOW - 1)
+      .offset(SEARCH_WINDOW - 1)
       .limit(1);
-    let rest = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
-    for (const l of likes) rest = rest.where('searchText', 'like', l);
-    return [...found, ...(await rest.limit(n - found.length).execute())];
+    const older = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
+    const rest = await matchedWithSources(sql`(${older})`, likes, n - found.length).execute(db);
+    return [...found, ...rest.rows];
   }
+}
 
-  /**
-   * For each meeting of a page, its digest and the text of turn `turns[i]` (null: none), read
-   * inside Postgres in one round trip.
-   */
-  async snippetSources(db: Db, ids: string[], turns: (number | null)[]): Promise<Map<string, SnippetSource>> {
-    const rows = await sql<SnippetSource>`
-      select x.id, d.title, d.language, d.sections, t.segments -> x.turn ->> 'text' as turn,
-        (t.segments -> x.turn ->> 'startMs')::bigint::float8 as "turnMs"
-      from unnest(${ids}::text[], ${turns}::int[]) as x(id, turn)
-      left join digest d on d.recording_id = x.id
-      left join transcript t on x.turn is not null and t.recording_id = x.id`.execute(db);
-    return new Map(rows.rows.map((d) => [d.id, d]));
-  }
+/** A row of a left join that may have found nothing: every column null. */
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/**
+ * The meetings of `from` (recording rows with their search text) holding every `likes` pattern,
+ * newest first, at most `n`, each with its digest and the text of the first turn holding one of
+ * them. Read inside Postgres: of a transcript only that turn leaves it, and no search text at all.
+ */
+function matchedWithSources(from: RawBuilder<unknown>, likes: string[], n: number): RawBuilder<SearchRow> {
+  const holds = sql.join(
+    likes.map((l) => sql`m.search_text like ${l}`),
+    sql` and `,
+  );
+  return sql<SearchRow>`
+    select ${sql.join(LISTED_COLUMNS.map((c) => sql.ref(`m.${c}`)))}, m.search_turns as "searchTurns", m.part,
+      d.title as "digestTitle", d.language as "digestLanguage", d.sections,
+      t.segments -> m.part ->> 'text' as turn, (t.segments -> m.part ->> 'startMs')::bigint::float8 as "turnMs"
+    from (
+      select m.*, (
+        select (l.o - 1)::int from unnest(string_to_array(m.search_text, chr(10))) with ordinality as l(line, o)
+        where l.line like any(${likes}::text[]) order by l.o limit 1
+      ) as part
+      from ${from} as m where ${holds} order by m.recorded_at desc, m.id desc limit ${n}
+    ) m
+    left join digest d on d.recording_id = m.id
+    left join transcript t on m.part < m.search_turns and t.recording_id = m.id
+    order by m.recorded_at desc, m.id desc`;
 }

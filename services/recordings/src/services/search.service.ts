@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SearchRecordingsInput } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
-import { firstPartHolding, normalizeForSearch, searchWords } from '@mm/text';
+import { normalizeForSearch, searchWords } from '@mm/text';
 import type { Database } from '../db/schema';
 import type { SearchRepository, SearchRow } from '../db/search.repository';
 import type { TranscriptRepository } from '../db/transcripts.repository';
@@ -72,41 +72,31 @@ export class SearchService {
 
   /**
    * The page's items with their snippets. A meeting's search text tells by its lines which part
-   * first holds a query word (firstPartHolding), so only that one turn of each transcript is read,
-   * inside Postgres, with the digests in the same round trip; rows stored before the lines existed
+   * first holds a query word, so only that one turn of each transcript was read, inside Postgres,
+   * with the digest in the same statement (SearchRow); rows stored before the lines existed
    * (searchTurns null), or a turn that does not hold the word after all, read the transcript whole.
    */
   private async present(p: Principal, page: SearchRow[], words: string[], moments: boolean) {
     if (page.length === 0) return [];
-    const turnOf = (r: SearchRow): number | null => {
-      if (r.searchText === null || r.searchTurns === null) return null;
-      const part = firstPartHolding(r.searchText, words);
-      return part >= 0 && part < r.searchTurns ? part : null;
-    };
-    const dBy = await this.deps.search.snippetSources(
-      this.deps.db,
-      page.map((r) => r.id),
-      page.map(turnOf),
-    );
     const snippets = new Map<string, string | null>();
     const at = new Map<string, number>();
     const whole: string[] = [];
     for (const r of page) {
-      const d = dBy.get(r.id);
-      const turn = turnOf(r);
-      if (r.searchText === null || r.searchTurns === null) whole.push(r.id);
-      else if (turn === null)
-        snippets.set(r.id, snippetOf(digestText(d?.sections), words)); // no turn holds a word
+      const isTurn = r.searchTurns !== null && r.part !== null && r.part >= 0 && r.part < r.searchTurns;
+      if (r.searchTurns === null) whole.push(r.id);
+      else if (!isTurn)
+        snippets.set(r.id, snippetOf(digestText(r.sections), words)); // no turn holds a word
       else {
-        const snippet = d?.turn == null ? null : snippetOf(d.turn, words);
+        const snippet = r.turn === null ? null : snippetOf(r.turn, words);
         if (snippet === null) whole.push(r.id);
         else {
           snippets.set(r.id, snippet);
-          if (d?.turnMs != null) at.set(r.id, Number(d.turnMs));
+          if (r.turnMs !== null) at.set(r.id, Number(r.turnMs));
         }
       }
     }
     if (whole.length > 0) {
+      const byId = new Map(page.map((r) => [r.id, r]));
       const tBy = await this.deps.transcripts.turns(this.deps.db, whole);
       for (const id of whole) {
         let snippet: string | null = null;
@@ -117,12 +107,11 @@ export class SearchService {
             break;
           }
         }
-        snippets.set(id, snippet ?? snippetOf(digestText(dBy.get(id)?.sections), words));
+        snippets.set(id, snippet ?? snippetOf(digestText(byId.get(id)?.sections), words));
       }
     }
     return page.map((r) => {
-      const d = dBy.get(r.id);
-      const head = d && d.language !== null ? { title: d.title, language: d.language } : null;
+      const head = r.digestLanguage !== null ? { title: r.digestTitle, language: r.digestLanguage } : null;
       const item = { ...this.deps.views.listItem(r, head, p.features.series), snippet: snippets.get(r.id) ?? null };
       return moments ? { ...item, atMs: at.get(r.id) ?? null } : item;
     });
