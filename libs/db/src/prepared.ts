@@ -55,6 +55,22 @@ export function prepared<DB, A extends unknown[], R>(
   };
 }
 
+/** Beyond this many named texts, a new shape runs unnamed (a bound on what each connection keeps). */
+const MAX_NAMED = 2000;
+
+/**
+ * Runs an already compiled read as a named statement (parsed and planned by Postgres's rule, below,
+ * once per connection): for a read whose shape varies with a few options, each shape named once,
+ * where `prepared` keeps one fixed shape. The read's text must not hold values (parameters only),
+ * and its plan must not depend on them: a statement whose best plan changes with its values (a
+ * trigram search for a rare or a common word) stays unnamed.
+ */
+export async function runNamed<R>(db: Runner, query: CompiledQuery<R>): Promise<R[]> {
+  if (!statementNames.has(query.sql) && statementNames.size < MAX_NAMED)
+    statementNames.set(query.sql, `mm_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`);
+  return (await db.executeQuery<R>(query)).rows;
+}
+
 /**
  * Sends the name of a prepared query's statement with its text, on every connection of the pool:
  * Postgres parses and analyses it once per connection and keeps its plan by its own rule (a

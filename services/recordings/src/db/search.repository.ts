@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { RecordingKind } from '@mm/contract';
 import { LISTED_COLUMNS, type Database, type ListedRecording } from './schema';
+import { runNamed } from '@mm/db';
 import type { Db } from './recordings.repository';
 
 /**
@@ -65,20 +66,31 @@ export class SearchRepository {
     const likes = words.map((w) => `%${escapeLike(w)}%`);
     const columns = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const;
     const newest = scope(db.selectFrom('recording').select(columns)).limit(SEARCH_WINDOW);
-    const first = await sql<Nullable<SearchRow> & { inWindow: number }>`
-      with w as materialized (${newest})
-      select c.in_window as "inWindow", h.*
-      from (select count(*)::int as in_window from w) c
-      left join lateral (${matchedWithSources(sql`w`, likes, n)}) h on true`.execute(db);
-    const inWindow = first.rows[0]?.inWindow ?? 0;
-    const found = first.rows.filter((r): r is SearchRow & { inWindow: number } => r.id !== null);
+    // One text whatever the words (one array): named, so Postgres plans it once per connection.
+    const first = await runNamed(
+      db,
+      sql<Nullable<SearchRow> & { inWindow: number }>`
+        with w as materialized (${newest})
+        select c.in_window as "inWindow", h.*
+        from (select count(*)::int as in_window from w) c
+        left join lateral (${matchedWithSources(sql`w`, sql`m.search_text like all(${likes}::text[])`, likes, n)}) h on true`.compile(
+        db,
+      ),
+    );
+    const inWindow = first[0]?.inWindow ?? 0;
+    const found = first.filter((r): r is SearchRow & { inWindow: number } => r.id !== null);
     if (found.length >= n || inWindow < SEARCH_WINDOW) return found;
     // Older than the window's last meeting.
     const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id']))
       .offset(SEARCH_WINDOW - 1)
       .limit(1);
     const older = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
-    const rest = await matchedWithSources(sql`(${older})`, likes, n - found.length).execute(db);
+    // A word each, ANDed: the trigram index takes `like`, not `like all` (unnamed: see runNamed).
+    const holds = sql.join(
+      likes.map((l) => sql`m.search_text like ${l}`),
+      sql` and `,
+    );
+    const rest = await matchedWithSources(sql`(${older})`, holds, likes, n - found.length).execute(db);
     return [...found, ...rest.rows];
   }
 }
@@ -87,15 +99,16 @@ export class SearchRepository {
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /**
- * The meetings of `from` (recording rows with their search text) holding every `likes` pattern,
+ * The meetings of `from` (recording rows with their search text, `m`) that `holds` (every pattern),
  * newest first, at most `n`, each with its digest and the text of the first turn holding one of
  * them. Read inside Postgres: of a transcript only that turn leaves it, and no search text at all.
  */
-function matchedWithSources(from: RawBuilder<unknown>, likes: string[], n: number): RawBuilder<SearchRow> {
-  const holds = sql.join(
-    likes.map((l) => sql`m.search_text like ${l}`),
-    sql` and `,
-  );
+function matchedWithSources(
+  from: RawBuilder<unknown>,
+  holds: RawBuilder<unknown>,
+  likes: string[],
+  n: number,
+): RawBuilder<SearchRow> {
   return sql<SearchRow>`
     select ${sql.join(LISTED_COLUMNS.map((c) => sql.ref(`m.${c}`)))}, m.search_turns as "searchTurns", m.part,
       d.title as "digestTitle", d.language as "digestLanguage", d.sections,
