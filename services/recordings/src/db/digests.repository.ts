@@ -30,7 +30,7 @@ export interface Digest {
   markdown: string;
 }
 
-const toDigest = (row: {
+export const toDigest = (row: {
   recordingId: string;
   type: string;
   language: string;

@@ -23,7 +23,7 @@ export interface Transcript {
   version: number;
 }
 
-const toTranscript = (row: {
+export const toTranscript = (row: {
   recordingId: string;
   language: string;
   speakers: unknown;

@@ -50,11 +50,13 @@ export class MeetingsService {
   }
 
   async bundle(p: Principal, id: string) {
-    const { db, repos } = this.deps;
-    const { r, access } = await this.deps.access.readable(p, await repos.recordings.get(db, id));
+    // The row and both documents in one statement (bundles.repository.ts).
+    const found = await this.deps.repos.bundles.sources(this.deps.db, id);
+    const { r, access } = await this.deps.access.readable(p, found?.row);
     if (r.status !== 'READY')
       throw Object.assign(new ApiError('NOT_READY', 'The meeting is not ready yet.'), { notReadyStatus: r.status });
-    const [t, d] = await Promise.all([repos.transcripts.get(db, r.id), repos.digests.get(db, r.id)]);
+    const t = found?.transcript;
+    const d = found?.digest;
     if (!t || !d) throw new Error(`READY meeting ${r.id} lacks its transcript or digest`);
     return this.deps.views.bundle(r, t, d, access, p.features.series);
   }

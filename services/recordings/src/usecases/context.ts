@@ -10,6 +10,7 @@ import { TranscriptRepository } from '../db/transcripts.repository';
 import { DigestRepository } from '../db/digests.repository';
 import { ClaimRepository } from '../db/claims.repository';
 import { SearchRepository } from '../db/search.repository';
+import { BundleRepository } from '../db/bundles.repository';
 
 /** A request to another service over the bus (the wallet, settings, series, memory notes). */
 export type BusCall = <P, R>(entry: RequestEntry<P, R>, payload: P, opts?: RequestOptions) => Promise<R>;
@@ -26,6 +27,7 @@ export interface Repositories {
   digests: DigestRepository;
   claims: ClaimRepository;
   search: SearchRepository;
+  bundles: BundleRepository;
 }
 
 export const repositoriesOf = (db: Kysely<Database>): Repositories => ({
@@ -34,6 +36,7 @@ export const repositoriesOf = (db: Kysely<Database>): Repositories => ({
   digests: new DigestRepository(),
   claims: new ClaimRepository(),
   search: new SearchRepository(),
+  bundles: new BundleRepository(),
 });
 
 /**
