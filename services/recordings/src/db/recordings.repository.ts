@@ -53,6 +53,19 @@ const ROW_WITH_DIGEST_TITLE = prepared((db: Kysely<Database>, id: string) =>
     .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle'])
     .where('r.id', '=', id),
 );
+/**
+ * Per series of a list: READY, not deleted meetings and the newest recordedAt (the series
+ * service's `seriesStats`, once per series read). Prepared: the list is one array argument.
+ */
+const SERIES_STATS = prepared((db: Kysely<Database>, seriesIds: string[]) =>
+  db
+    .selectFrom('recording')
+    .select((eb) => ['seriesId', eb.fn.countAll<string>().as('n'), eb.fn.max('recordedAt').as('last')])
+    .where('status', '=', 'READY')
+    .where('deletedAt', 'is', null)
+    .where(sql<boolean>`series_id = any(${seriesIds})`)
+    .groupBy('seriesId'),
+);
 const ROW_FOR_UPDATE = prepared((db: Kysely<Database>, id: string) =>
   db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id).forUpdate(),
 );
@@ -328,14 +341,7 @@ export class RecordingRepository {
    */
   async seriesStats(db: Db, seriesIds: string[]): Promise<Map<string, { meetingCount: number; lastRecordedAt: Date }>> {
     if (seriesIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('recording')
-      .select((eb) => ['seriesId', eb.fn.countAll<string>().as('n'), eb.fn.max('recordedAt').as('last')])
-      .where('status', '=', 'READY')
-      .where('deletedAt', 'is', null)
-      .where('seriesId', 'in', seriesIds)
-      .groupBy('seriesId')
-      .execute();
+    const rows = await SERIES_STATS.all(db, seriesIds);
     return new Map(
       rows.map((r) => [r.seriesId as string, { meetingCount: Number(r.n), lastRecordedAt: r.last as Date }]),
     );

@@ -5,9 +5,39 @@ import type { Database, NewSeries, SeriesRow } from './schema';
 
 /** A series by id (every read of one series, and the recordings service's series.resolve). */
 const SERIES = prepared((db: Kysely<Database>, id: string) => db.selectFrom('series').selectAll().where('id', '=', id));
-/** Whether an account is a member of a series. */
-const MEMBER = prepared((db: Kysely<Database>, seriesId: string, accountId: string) =>
-  db.selectFrom('member').select('seriesId').where('seriesId', '=', seriesId).where('accountId', '=', accountId),
+/**
+ * A series by id if the account owns or joined it: one statement (the owner test, else the member
+ * row), so a read of one series is one round trip whoever reads it. getSeries and series.resolve.
+ */
+const READABLE = prepared((db: Kysely<Database>, id: string, accountId: string) =>
+  db
+    .selectFrom('series')
+    .selectAll()
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('ownerId', '=', accountId),
+        eb.exists(
+          eb
+            .selectFrom('member')
+            .select('member.seriesId')
+            .whereRef('member.seriesId', '=', 'series.id')
+            .where('member.accountId', '=', accountId),
+        ),
+      ]),
+    ),
+);
+/** The series an account owns or joined (listReadableSeries), in no order: one statement. */
+const READABLE_LIST = prepared((db: Kysely<Database>, accountId: string) =>
+  db
+    .selectFrom('series')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('ownerId', '=', accountId),
+        eb('id', 'in', eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId)),
+      ]),
+    ),
 );
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -62,11 +92,10 @@ export class SeriesRepository {
 
   /** A series the account owns or joined, with the account's access to it. */
   async findReadable(db: Db, accountId: string, id: string): Promise<{ row: SeriesRow; access: Access } | undefined> {
-    const row = await SERIES.first(db, id);
+    const row = await READABLE.first(db, id, accountId);
     if (!row) return undefined;
-    if (row.ownerId === accountId) return { row, access: 'owner' };
-    const member = await MEMBER.first(db, id, accountId);
-    return member ? { row, access: 'member' } : undefined;
+    // The statement only returns a series the account owns or joined: not the owner means a member.
+    return { row, access: row.ownerId === accountId ? 'owner' : 'member' };
   }
 
   async findOwned(db: Db, ownerId: string, id: string): Promise<SeriesRow | undefined> {
@@ -91,17 +120,8 @@ export class SeriesRepository {
               : a.id < b.id
                 ? -1
                 : 1;
-    // One statement (one round trip): owned or joined, told apart by the owner.
-    const rows = await db
-      .selectFrom('series')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('ownerId', '=', accountId),
-          eb('id', 'in', eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId)),
-        ]),
-      )
-      .execute();
+    // One prepared statement (one round trip): owned or joined, told apart by the owner.
+    const rows = await READABLE_LIST.all(db, accountId);
     const owned = rows.filter((r) => r.ownerId === accountId);
     const joined = rows.filter((r) => r.ownerId !== accountId);
     // Sorted here rather than in SQL: the order must not depend on the database's collation.

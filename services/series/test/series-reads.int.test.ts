@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
+import { migrateSchema, openDatabase } from '@mm/db';
+import { ApiError } from '@mm/http';
+import { migrations } from '../migrations';
+import type { Database } from '../src/db/schema';
+import type { MeetingStats } from '../src/domain/series';
+import { SeriesService, type MeetingStatsSource } from '../src/services/series.service';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
+
+/** Counts the statements that reach Postgres (every result passes each plugin once). */
+class StatementCounter implements KyselyPlugin {
+  n = 0;
+  transformQuery<T>(args: { node: T }): T {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.n += 1;
+    return args.result;
+  }
+}
+
+class FakeStats implements MeetingStatsSource {
+  calls: string[][] = [];
+  async statsOf(ids: string[]): Promise<Map<string, MeetingStats>> {
+    this.calls.push(ids);
+    return new Map(ids.map((id) => [id, { meetingCount: 1, lastRecordedAt: null }]));
+  }
+  async seriesChanged(): Promise<void> {}
+}
+
+let base: Kysely<Database>;
+let db: Kysely<Database>;
+const counter = new StatementCounter();
+beforeAll(async () => {
+  await migrateSchema(DATABASE_URL, 'series', migrations);
+  base = openDatabase<Database>({ url: DATABASE_URL, schema: 'series', poolSize: 2 }).db;
+  db = base.withPlugin(counter);
+});
+afterAll(async () => {
+  await base.destroy();
+});
+
+const newAccount = () => `acc_test_${randomBytes(6).toString('hex')}`;
+/** Statements the call sends to Postgres. */
+async function statements<T>(f: () => Promise<T>): Promise<{ value: T; n: number }> {
+  const before = counter.n;
+  const value = await f();
+  return { value, n: counter.n - before };
+}
+
+describe('series reads: one statement each (issue 30)', () => {
+  it('getSeries is one statement and one stats request for the owner, a member, and a stranger (404, no stats)', async () => {
+    const stats = new FakeStats();
+    const series = new SeriesService(db, stats);
+    const owner = newAccount();
+    const member = newAccount();
+    const stranger = newAccount();
+    const row = await series.create(owner, { name: 'Weekly' });
+    await series.addMember(row.id, member);
+
+    const asOwner = await statements(() => series.get(owner, row.id));
+    expect(asOwner.n).toBe(1);
+    expect(asOwner.value.access).toBe('owner');
+    expect(asOwner.value.row).toEqual(row);
+
+    const asMember = await statements(() => series.get(member, row.id));
+    expect(asMember.n).toBe(1);
+    expect(asMember.value.access).toBe('member');
+    expect(asMember.value.row).toEqual(row);
+    expect(Object.keys(asMember.value.row).sort()).toEqual(Object.keys(row).sort());
+
+    stats.calls = [];
+    const before = counter.n;
+    await expect(series.get(stranger, row.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(series.get(owner, 'ser_missing')).rejects.toBeInstanceOf(ApiError);
+    expect(counter.n - before).toBe(2);
+    expect(stats.calls).toEqual([]);
+  });
+
+  it('series.resolve answers the access from the same single statement', async () => {
+    const series = new SeriesService(db, new FakeStats());
+    const owner = newAccount();
+    const member = newAccount();
+    const row = await series.create(owner, { name: 'Resolve me' });
+    await series.addMember(row.id, member);
+    expect((await series.resolve(owner, row.id)).access).toBe('owner');
+    const m = await statements(() => series.resolve(member, row.id));
+    expect(m.value.access).toBe('member');
+    expect(m.n).toBe(1);
+    await expect(series.resolve(newAccount(), row.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('listReadableSeries is one statement and one stats request: owned by name, then joined by name', async () => {
+    const stats = new FakeStats();
+    const series = new SeriesService(db, stats);
+    const me = newAccount();
+    const other = newAccount();
+    const b = await series.create(me, { name: 'bravo' });
+    const a = await series.create(me, { name: 'Alpha' });
+    const joined = await series.create(other, { name: 'Aardvark' });
+    await series.create(other, { name: 'Not joined' });
+    await series.addMember(joined.id, me);
+
+    const list = await statements(() => series.listReadable(me));
+    expect(list.n).toBe(1);
+    expect(stats.calls).toEqual([[a.id, b.id, joined.id]]);
+    expect(list.value.map((r) => [r.row.id, r.role])).toEqual([
+      [a.id, 'owner'],
+      [b.id, 'owner'],
+      [joined.id, 'member'],
+    ]);
+
+    stats.calls = [];
+    const none = await statements(() => series.listReadable(newAccount()));
+    expect(none).toEqual({ value: [], n: 1 });
+    expect(stats.calls).toEqual([]);
+  });
+});
