@@ -66,31 +66,33 @@ export class SearchRepository {
     const likes = words.map((w) => `%${escapeLike(w)}%`);
     const columns = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const;
     const newest = scope(db.selectFrom('recording').select(columns)).limit(SEARCH_WINDOW);
-    // One text whatever the words (one array): named, so Postgres plans it once per connection.
-    const first = await runNamed(
-      db,
-      sql<Nullable<SearchRow> & { inWindow: number }>`
-        with w as materialized (${newest})
-        select c.in_window as "inWindow", h.*
-        from (select count(*)::int as in_window from w) c
-        left join lateral (${matchedWithSources(sql`w`, sql`m.search_text like all(${likes}::text[])`, likes, n)}) h on true`.compile(
-        db,
-      ),
-    );
-    const inWindow = first[0]?.inWindow ?? 0;
-    const found = first.filter((r): r is SearchRow & { inWindow: number } => r.id !== null);
-    if (found.length >= n || inWindow < SEARCH_WINDOW) return found;
-    // Older than the window's last meeting.
+    // The window's last meeting: there is none when the window holds every meeting in scope.
     const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id']))
       .offset(SEARCH_WINDOW - 1)
       .limit(1);
+    // One text whatever the words (one array each): named, so Postgres plans it once per
+    // connection. Whether the window was full is asked (the edge, an index probe) only when the
+    // window did not fill the page: a CASE runs only the branch it takes.
+    const first = await runNamed(
+      db,
+      sql<Nullable<SearchRow> & { windowFull: boolean }>`
+        with h as (${matchedWithSources(sql`(${newest})`, sql`m.search_text like all(${likes}::text[])`, words, n)})
+        select c.window_full as "windowFull", h.*
+        from (select case when (select count(*) from h) < ${n} then exists (${edge}) else true end as window_full) c
+        left join h on true
+        order by h.recorded_at desc, h.id desc`.compile(db),
+    );
+    const windowFull = first[0]?.windowFull ?? false;
+    const found = first.filter((r): r is SearchRow & { windowFull: boolean } => r.id !== null);
+    if (found.length >= n || !windowFull) return found;
+    // Older than the window's last meeting.
     const older = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
     // A word each, ANDed: the trigram index takes `like`, not `like all` (unnamed: see runNamed).
     const holds = sql.join(
       likes.map((l) => sql`m.search_text like ${l}`),
       sql` and `,
     );
-    const rest = await matchedWithSources(sql`(${older})`, holds, likes, n - found.length).execute(db);
+    const rest = await matchedWithSources(sql`(${older})`, holds, words, n - found.length).execute(db);
     return [...found, ...rest.rows];
   }
 }
@@ -106,17 +108,20 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 function matchedWithSources(
   from: RawBuilder<unknown>,
   holds: RawBuilder<unknown>,
-  likes: string[],
+  words: string[],
   n: number,
 ): RawBuilder<SearchRow> {
+  // The first line holding a word is the line of the earliest place any word is found: the
+  // newlines before it (strpos: a word as it is, no pattern).
   return sql<SearchRow>`
     select ${sql.join(LISTED_COLUMNS.map((c) => sql.ref(`m.${c}`)))}, m.search_turns as "searchTurns", m.part,
       d.title as "digestTitle", d.language as "digestLanguage", d.sections,
       t.segments -> m.part ->> 'text' as turn, (t.segments -> m.part ->> 'startMs')::bigint::float8 as "turnMs"
     from (
       select m.*, (
-        select (l.o - 1)::int from unnest(string_to_array(m.search_text, chr(10))) with ordinality as l(line, o)
-        where l.line like any(${likes}::text[]) order by l.o limit 1
+        select (length(x.s) - length(replace(x.s, chr(10), '')))::int
+        from (select substr(m.search_text, 1, min(nullif(strpos(m.search_text, w), 0))) as s
+          from unnest(${words}::text[]) as w) x
       ) as part
       from ${from} as m where ${holds} order by m.recorded_at desc, m.id desc limit ${n}
     ) m
