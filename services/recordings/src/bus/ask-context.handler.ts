@@ -3,12 +3,15 @@ import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
 import {
+  askCharsRead,
   BUS,
   digestAsText,
   publicSegment,
   transcriptAsText,
   type AskMeetingDoc,
+  type AskMeetingPriceReply,
   type AskMeetingReply,
+  type AskSeriesPriceReply,
   type AskSeriesQuery,
   type AskSeriesReply,
   type TranscriptSegment,
@@ -104,7 +107,39 @@ export async function askSeries(
   return { finishedCount: count, meetings };
 }
 
-/** Answers the ask service's two context requests, for the caller the ask service signed. */
+/**
+ * `askMeetingPrice` {recordingId} → {status, charsRead}: what askMeeting reads, counted (the
+ * quote): the same reach and readiness, the transcript's characters as read instead of the
+ * documents, so the quote's bus reply is a few bytes whatever the meeting's length.
+ */
+export async function askMeetingPrice(
+  db: Kysely<Database>,
+  repos: Repositories,
+  access: MeetingAccess,
+  p: Principal,
+  recordingId: string,
+): Promise<AskMeetingPriceReply> {
+  const r = await askMeeting(db, repos, access, p, recordingId);
+  return { status: r.status, charsRead: r.meeting ? askCharsRead('meeting', [r.meeting]) : null };
+}
+
+/** `askSeriesPrice`: what askSeries reads with the same query, counted (the series quote). */
+export async function askSeriesPrice(
+  db: Kysely<Database>,
+  repos: Repositories,
+  access: MeetingAccess,
+  p: Principal,
+  q: AskSeriesQuery,
+): Promise<AskSeriesPriceReply> {
+  const r = await askSeries(db, repos, access, p, q);
+  return {
+    finishedCount: r.finishedCount,
+    meetingCount: r.meetings.length,
+    charsRead: askCharsRead('series', r.meetings),
+  };
+}
+
+/** Answers the ask service's context requests (and the quotes' price inputs), for the caller the ask service signed. */
 export function serveAskContext(
   nc: NatsConnection,
   db: Kysely<Database>,
@@ -125,6 +160,18 @@ export function serveAskContext(
       BUS.askSeries,
       (q, { principal }) => askSeries(db, repos, access, principal!, q),
       onError(BUS.askSeries.name),
+    ),
+    serve(
+      nc,
+      BUS.askMeetingPrice,
+      (q, { principal }) => askMeetingPrice(db, repos, access, principal!, q.recordingId),
+      onError(BUS.askMeetingPrice.name),
+    ),
+    serve(
+      nc,
+      BUS.askSeriesPrice,
+      (q, { principal }) => askSeriesPrice(db, repos, access, principal!, q),
+      onError(BUS.askSeriesPrice.name),
     ),
   ];
 }
