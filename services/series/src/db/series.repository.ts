@@ -5,9 +5,24 @@ import type { Database, NewSeries, SeriesRow } from './schema';
 
 /** A series by id (every read of one series, and the recordings service's series.resolve). */
 const SERIES = prepared((db: Kysely<Database>, id: string) => db.selectFrom('series').selectAll().where('id', '=', id));
-/** Whether an account is a member of a series. */
-const MEMBER = prepared((db: Kysely<Database>, seriesId: string, accountId: string) =>
-  db.selectFrom('member').select('seriesId').where('seriesId', '=', seriesId).where('accountId', '=', accountId),
+
+/** A series by id with whether an account is a member of it (a reader's access), in one round trip. */
+const SERIES_WITH_MEMBER = prepared((db: Kysely<Database>, id: string, accountId: string) =>
+  db
+    .selectFrom('series as s')
+    .selectAll('s')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('member as m')
+            .select('m.seriesId')
+            .whereRef('m.seriesId', '=', 's.id')
+            .where('m.accountId', '=', accountId),
+        )
+        .as('isMember'),
+    )
+    .where('s.id', '=', id),
 );
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -62,11 +77,11 @@ export class SeriesRepository {
 
   /** A series the account owns or joined, with the account's access to it. */
   async findReadable(db: Db, accountId: string, id: string): Promise<{ row: SeriesRow; access: Access } | undefined> {
-    const row = await SERIES.first(db, id);
-    if (!row) return undefined;
+    const found = await SERIES_WITH_MEMBER.first(db, id, accountId);
+    if (!found) return undefined;
+    const { isMember, ...row } = found;
     if (row.ownerId === accountId) return { row, access: 'owner' };
-    const member = await MEMBER.first(db, id, accountId);
-    return member ? { row, access: 'member' } : undefined;
+    return isMember ? { row, access: 'member' } : undefined;
   }
 
   async findOwned(db: Db, ownerId: string, id: string): Promise<SeriesRow | undefined> {
