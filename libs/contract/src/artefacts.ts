@@ -47,6 +47,23 @@ export function transcriptAsText(t: Pick<TranscriptDoc, 'speakers' | 'segments'>
   return t.segments.map((s) => `${names.get(s.speaker) ?? s.speaker}: ${s.text}`).join('\n');
 }
 
+/**
+ * The characters an Ask reads, what it is priced by (askMeeting's and askSeries' meetings, and
+ * the quotes' askMeetingPrice/askSeriesPrice): a meeting's transcript as read; a series' digests
+ * and the transcripts its budget carried.
+ */
+export function askCharsRead(
+  kind: 'meeting' | 'series',
+  meetings: readonly { digestText: string; transcript: Pick<TranscriptDoc, 'speakers' | 'segments'> | null }[],
+): number {
+  let n = 0;
+  for (const m of meetings) {
+    if (kind === 'series') n += m.digestText.length;
+    if (m.transcript) n += transcriptAsText(m.transcript).length;
+  }
+  return n;
+}
+
 /** A digest's sections as plain text (summary, then each list's items), for reading and pricing. */
 export function digestAsText(sections: readonly Record<string, unknown>[]): string {
   const lines: string[] = [];

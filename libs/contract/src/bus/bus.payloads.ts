@@ -155,6 +155,19 @@ export interface AskSeriesReply {
   meetings: AskMeetingDoc[];
 }
 
+/** A meeting Ask's price input: the characters it reads once READY (null before, as askMeeting's meeting). */
+export interface AskMeetingPriceReply {
+  status: string;
+  charsRead: number | null;
+}
+
+/** A series Ask's price input: what askSeries would return, counted instead of sent. */
+export interface AskSeriesPriceReply {
+  finishedCount: number;
+  meetingCount: number;
+  charsRead: number;
+}
+
 /** A public meeting event, as the recordings outbox publishes it and the events feed stores it. */
 export interface RecordingEvent {
   id: string;

@@ -488,6 +488,53 @@ export const BUS = {
     ),
     refusals: ['NOT_FOUND'],
   }),
+  askMeetingPrice: request<{ recordingId: string }, P.AskMeetingPriceReply>({
+    name: 'askMeetingPrice',
+    subject: 'recordings.ask.meeting.price',
+    owner: 'recordings',
+    users: ['ask'],
+    principal: true,
+    description:
+      "A meeting Ask's price input, as askMeeting would read it (the quote): the characters of its transcript as read once READY.",
+    payload: obj({ recordingId }, 'Which meeting.'),
+    reply: obj(
+      {
+        status: oneOf(RECORDING_STATUSES, 'The meeting status.'),
+        charsRead: d(
+          { type: ['integer', 'null'], minimum: 0 },
+          'Characters an Ask reads (askCharsRead) once READY with its transcript and digest, else null.',
+        ),
+      },
+      'The price input.',
+    ),
+    refusals: ['NOT_FOUND'],
+  }),
+  askSeriesPrice: request<P.AskSeriesQuery, P.AskSeriesPriceReply>({
+    name: 'askSeriesPrice',
+    subject: 'recordings.ask.series.price',
+    owner: 'recordings',
+    users: ['ask'],
+    principal: true,
+    description:
+      "A series Ask's price input, as askSeries would read it with the same query (the quote): counted, not sent.",
+    payload: obj(
+      {
+        seriesId: id('The series.'),
+        maxMeetings: int('Most meetings to read.', { minimum: 1, maximum: 500 }),
+        transcriptBudgetChars: int('Characters of transcripts to include.', { minimum: 0 }),
+      },
+      'Which series and how much.',
+    ),
+    reply: obj(
+      {
+        finishedCount: int('Finished meetings in the series.', { minimum: 0 }),
+        meetingCount: int('Meetings askSeries would return.', { minimum: 0 }),
+        charsRead: int('Characters an Ask reads of them (askCharsRead).', { minimum: 0 }),
+      },
+      'The price input.',
+    ),
+    refusals: ['NOT_FOUND'],
+  }),
   // ---- ask: what recordings asks of it ----
   askForgetMeeting: request<P.AccountRef & { recordingId: string }, { deleted: number }>({
     name: 'askForgetMeeting',

@@ -49,14 +49,13 @@ export class AskService {
 
   async quoteRecording(p: Principal, recordingId: string): Promise<{ minutes: number }> {
     if (!p.features.ask) throw new ApiError('ASK_DISABLED', 'Ask is switched off for now.');
-    return { minutes: (await this.deps.context.meeting(p, recordingId)).minutes };
+    return this.deps.context.quoteMeeting(p, recordingId);
   }
 
   async quoteSeries(p: Principal, seriesId: string): Promise<{ minutes: number; meetingCount: number }> {
     // While Ask is off the series quote answers 404, not ASK_DISABLED (contract).
     if (!p.features.ask) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
-    const c = await this.deps.context.series(p, seriesId);
-    return { minutes: c.minutes, meetingCount: c.meetingCount };
+    return this.deps.context.quoteSeries(p, seriesId);
   }
 
   /**

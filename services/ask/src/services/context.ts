@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
 import { request, RemoteError } from '@mm/bus';
-import { BUS, transcriptAsText, type AskMeetingDoc, type RequestEntry } from '@mm/contract';
+import { askCharsRead, BUS, transcriptAsText, type AskMeetingDoc, type RequestEntry } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import { priceOf, SERIES_MAX_MEETINGS, SERIES_MIN_MEETINGS, SERIES_TRANSCRIPT_BUDGET_CHARS } from '../domain/price';
 import type { AskInput } from '../domain/extractive';
@@ -45,6 +45,14 @@ const turnsOf = (m: AskMeetingDoc, withMeeting: boolean): AskContext['turns'] =>
         : { startMs: s.startMs, speaker: s.speaker, text: s.text },
     );
 
+const notReady = (status: string) =>
+  new ApiError('ASK_NOT_READY', `The meeting has no digest yet (status ${status}); ask again once it is READY.`);
+const tooFew = (finishedCount: number) =>
+  new ApiError(
+    'SERIES_ASK_TOO_FEW',
+    `A series Ask needs at least ${SERIES_MIN_MEETINGS} finished meetings; this one has ${finishedCount}.`,
+  );
+
 /** Loads what Asks read from the recordings service (the owner of transcripts and digests). */
 export class ContextLoader {
   constructor(
@@ -55,16 +63,12 @@ export class ContextLoader {
   /** A meeting the caller can reach: 404 otherwise, 409 ASK_NOT_READY before READY. */
   async meeting(p: Principal, recordingId: string): Promise<AskContext> {
     const r = await ask(this.nc, BUS.askMeeting, p, { recordingId }, 'No meeting the token can reach has that id.');
-    if (r.status !== 'READY' || !r.meeting?.transcript)
-      throw new ApiError(
-        'ASK_NOT_READY',
-        `The meeting has no digest yet (status ${r.status}); ask again once it is READY.`,
-      );
+    if (r.status !== 'READY' || !r.meeting?.transcript) throw notReady(r.status);
     const m = r.meeting;
     const transcriptText = transcriptAsText(m.transcript!);
     return {
       turns: turnsOf(m, false),
-      minutes: priceOf(transcriptText.length, this.charsPerMinute),
+      minutes: priceOf(askCharsRead('meeting', [m]), this.charsPerMinute),
       meetingCount: 1,
       documents: [
         {
@@ -76,6 +80,35 @@ export class ContextLoader {
         },
       ],
     };
+  }
+
+  /**
+   * A meeting's quote: what `meeting` would price, with the same 404 and 409 ASK_NOT_READY, from
+   * the recordings service's count of the characters read (the documents are not sent).
+   */
+  async quoteMeeting(p: Principal, recordingId: string): Promise<{ minutes: number }> {
+    const r = await ask(
+      this.nc,
+      BUS.askMeetingPrice,
+      p,
+      { recordingId },
+      'No meeting the token can reach has that id.',
+    );
+    if (r.status !== 'READY' || r.charsRead === null) throw notReady(r.status);
+    return { minutes: priceOf(r.charsRead, this.charsPerMinute) };
+  }
+
+  /** A series' quote: what `series` would price and read, with the same 404 and 409 SERIES_ASK_TOO_FEW. */
+  async quoteSeries(p: Principal, seriesId: string): Promise<{ minutes: number; meetingCount: number }> {
+    const r = await ask(
+      this.nc,
+      BUS.askSeriesPrice,
+      p,
+      { seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
+      'No series the token can reach has that id.',
+    );
+    if (r.finishedCount < SERIES_MIN_MEETINGS) throw tooFew(r.finishedCount);
+    return { minutes: priceOf(r.charsRead, this.charsPerMinute), meetingCount: r.meetingCount };
   }
 
   /**
@@ -104,12 +137,7 @@ export class ContextLoader {
       { seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
       'No series the token can reach has that id.',
     );
-    if (r.finishedCount < SERIES_MIN_MEETINGS) {
-      throw new ApiError(
-        'SERIES_ASK_TOO_FEW',
-        `A series Ask needs at least ${SERIES_MIN_MEETINGS} finished meetings; this one has ${r.finishedCount}.`,
-      );
-    }
+    if (r.finishedCount < SERIES_MIN_MEETINGS) throw tooFew(r.finishedCount);
     // Reading order: oldest meeting first.
     const meetings = [...r.meetings].reverse();
     const documents = meetings.map((m) => ({
@@ -119,10 +147,9 @@ export class ContextLoader {
       digestText: m.digestText,
       transcriptText: m.transcript ? transcriptAsText(m.transcript) : null,
     }));
-    const chars = documents.reduce((n, d) => n + d.digestText.length + (d.transcriptText?.length ?? 0), 0);
     return {
       turns: meetings.flatMap((m) => turnsOf(m, true)),
-      minutes: priceOf(chars, this.charsPerMinute),
+      minutes: priceOf(askCharsRead('series', meetings), this.charsPerMinute),
       meetingCount: meetings.length,
       documents,
     };

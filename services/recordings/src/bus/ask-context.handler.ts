@@ -3,12 +3,15 @@ import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
 import {
+  askCharsRead,
   BUS,
   digestAsText,
   publicSegment,
   transcriptAsText,
   type AskMeetingDoc,
+  type AskMeetingPriceReply,
   type AskMeetingReply,
+  type AskSeriesPriceReply,
   type AskSeriesQuery,
   type AskSeriesReply,
   type TranscriptSegment,
@@ -17,15 +20,22 @@ import { ApiError, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import type { Repositories } from '../usecases/context';
 import type { MeetingAccess } from '../services/access';
-
-async function readMeetings(db: Kysely<Database>, repos: Repositories, ids: string[]) {
-  const [transcripts, digests] = await Promise.all([repos.transcripts.many(db, ids), repos.digests.many(db, ids)]);
-  return { transcripts, digests };
-}
+import type { RowForAsk } from '../db/recordings.repository';
 
 /** The turns as Ask reads them: the contract's fields (the digest's pauses stay here). */
 function askSegments(segments: unknown): TranscriptSegment[] {
   return (segments as TranscriptSegment[]).map(publicSegment);
+}
+
+/** A meeting's transcript as Ask reads it, or null when it has no transcript or no digest. */
+function transcriptOf(
+  r: RowForAsk,
+): { speakers: { label: string; name: string | null }[]; segments: TranscriptSegment[] } | null {
+  if (r.transcriptOf === null || r.digestOf === null) return null;
+  return {
+    speakers: r.transcriptSpeakers as { label: string; name: string | null }[],
+    segments: askSegments(r.transcriptSegments),
+  };
 }
 
 /**
@@ -40,24 +50,22 @@ export async function askMeeting(
   p: Principal,
   recordingId: string,
 ): Promise<AskMeetingReply> {
-  const { r } = await access.readable(p, await repos.recordings.get(db, recordingId));
+  // The row, its transcript and its digest in one statement (the access rules run on the row).
+  const row = await repos.recordings.getForAsk(db, recordingId);
+  const { r } = await access.readable(p, row);
   if (r.status !== 'READY') return { status: r.status, meeting: null };
-  const { transcripts, digests } = await readMeetings(db, repos, [r.id]);
-  const t = transcripts.get(r.id);
-  const d = digests.get(r.id);
-  if (!t || !d) return { status: r.status, meeting: null };
+  const joined = row!;
+  const transcript = transcriptOf(joined);
+  if (!transcript) return { status: r.status, meeting: null };
   return {
     status: r.status,
     meeting: {
       recordingId: r.id,
       recordedAt: r.recordedAt.toISOString(),
-      title: r.title ?? d.title ?? null,
-      language: t.language,
-      digestText: digestAsText(d.sections as Record<string, unknown>[]),
-      transcript: {
-        speakers: t.speakers as { label: string; name: string | null }[],
-        segments: askSegments(t.segments),
-      },
+      title: r.title ?? joined.digestTitle ?? null,
+      language: joined.transcriptLanguage!,
+      digestText: digestAsText(joined.digestSections as Record<string, unknown>[]),
+      transcript,
     },
   };
 }
@@ -77,35 +85,61 @@ export async function askSeries(
 ): Promise<AskSeriesReply> {
   if (!(await access.seriesAccess(p, q.seriesId)))
     throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
-  const { count, newest: rows } = await repos.recordings.finishedOfSeries(db, q.seriesId, q.maxMeetings);
-  const { transcripts, digests } = await readMeetings(
-    db,
-    repos,
-    rows.map((r) => r.id),
-  );
+  // The count, the newest rows, their transcripts and digests in one statement.
+  const { count, newest: rows } = await repos.recordings.finishedOfSeriesForAsk(db, q.seriesId, q.maxMeetings);
   let budget = q.transcriptBudgetChars;
   const meetings: AskMeetingDoc[] = [];
   for (const r of rows) {
-    const t = transcripts.get(r.id);
-    const d = digests.get(r.id);
-    if (!t || !d) continue;
-    const doc = { speakers: t.speakers as { label: string; name: string | null }[], segments: askSegments(t.segments) };
+    const doc = transcriptOf(r);
+    if (!doc) continue;
     const length = transcriptAsText(doc).length;
     const fits = length <= budget;
     if (fits) budget -= length;
     meetings.push({
       recordingId: r.id,
       recordedAt: r.recordedAt.toISOString(),
-      title: r.title ?? d.title ?? null,
-      language: t.language,
-      digestText: digestAsText(d.sections as Record<string, unknown>[]),
+      title: r.title ?? r.digestTitle ?? null,
+      language: r.transcriptLanguage!,
+      digestText: digestAsText(r.digestSections as Record<string, unknown>[]),
       transcript: fits ? doc : null,
     });
   }
   return { finishedCount: count, meetings };
 }
 
-/** Answers the ask service's two context requests, for the caller the ask service signed. */
+/**
+ * `askMeetingPrice` {recordingId} → {status, charsRead}: what askMeeting reads, counted (the
+ * quote): the same reach and readiness, the transcript's characters as read instead of the
+ * documents, so the quote's bus reply is a few bytes whatever the meeting's length.
+ */
+export async function askMeetingPrice(
+  db: Kysely<Database>,
+  repos: Repositories,
+  access: MeetingAccess,
+  p: Principal,
+  recordingId: string,
+): Promise<AskMeetingPriceReply> {
+  const r = await askMeeting(db, repos, access, p, recordingId);
+  return { status: r.status, charsRead: r.meeting ? askCharsRead('meeting', [r.meeting]) : null };
+}
+
+/** `askSeriesPrice`: what askSeries reads with the same query, counted (the series quote). */
+export async function askSeriesPrice(
+  db: Kysely<Database>,
+  repos: Repositories,
+  access: MeetingAccess,
+  p: Principal,
+  q: AskSeriesQuery,
+): Promise<AskSeriesPriceReply> {
+  const r = await askSeries(db, repos, access, p, q);
+  return {
+    finishedCount: r.finishedCount,
+    meetingCount: r.meetings.length,
+    charsRead: askCharsRead('series', r.meetings),
+  };
+}
+
+/** Answers the ask service's context requests (and the quotes' price inputs), for the caller the ask service signed. */
 export function serveAskContext(
   nc: NatsConnection,
   db: Kysely<Database>,
@@ -126,6 +160,18 @@ export function serveAskContext(
       BUS.askSeries,
       (q, { principal }) => askSeries(db, repos, access, principal!, q),
       onError(BUS.askSeries.name),
+    ),
+    serve(
+      nc,
+      BUS.askMeetingPrice,
+      (q, { principal }) => askMeetingPrice(db, repos, access, principal!, q.recordingId),
+      onError(BUS.askMeetingPrice.name),
+    ),
+    serve(
+      nc,
+      BUS.askSeriesPrice,
+      (q, { principal }) => askSeriesPrice(db, repos, access, principal!, q),
+      onError(BUS.askSeriesPrice.name),
     ),
   ];
 }

@@ -66,6 +66,65 @@ const SERIES_STATS = prepared((db: Kysely<Database>, seriesIds: string[]) =>
     .where(sql<boolean>`series_id = any(${seriesIds})`)
     .groupBy('seriesId'),
 );
+/**
+ * What Ask reads of a meeting besides its row: the transcript's language, speakers and turns and
+ * the digest's title and sections (never the transcript's stats or the digest's markdown);
+ * `transcriptOf`/`digestOf` are null when the meeting has no transcript or no digest.
+ */
+const ASK_COLUMNS = [
+  't.recordingId as transcriptOf',
+  't.language as transcriptLanguage',
+  't.speakers as transcriptSpeakers',
+  't.segments as transcriptSegments',
+  'd.recordingId as digestOf',
+  'd.title as digestTitle',
+  'd.sections as digestSections',
+] as const;
+/** A meeting's row with what Ask reads of it (askMeeting), in one round trip. */
+const ROW_FOR_ASK = prepared((db: Kysely<Database>, id: string) =>
+  db
+    .selectFrom('recording as r')
+    .leftJoin('transcript as t', 't.recordingId', 'r.id')
+    .leftJoin('digest as d', 'd.recordingId', 'r.id')
+    .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), ...ASK_COLUMNS])
+    .where('r.id', '=', id),
+);
+/**
+ * A series' newest `limit` finished meetings by recordedAt with what Ask reads of each (askSeries),
+ * and how many finished meetings it has (the window count runs before the limit), in one round trip.
+ */
+const FINISHED_OF_SERIES_FOR_ASK = prepared((db: Kysely<Database>, seriesId: string, limit: number) =>
+  db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('recording')
+        .select([...ROW_COLUMNS, sql<string>`count(*) over ()`.as('finishedCount')])
+        .where('seriesId', '=', seriesId)
+        .where('status', '=', 'READY')
+        .where('deletedAt', 'is', null)
+        .orderBy('recordedAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .as('r'),
+    )
+    .leftJoin('transcript as t', 't.recordingId', 'r.id')
+    .leftJoin('digest as d', 'd.recordingId', 'r.id')
+    .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'r.finishedCount', ...ASK_COLUMNS])
+    .orderBy('r.recordedAt', 'desc')
+    .orderBy('r.id', 'desc'),
+);
+
+/** A meeting's row with what Ask reads of its transcript and digest (null where it has none). */
+export type RowForAsk = RecordingRow & {
+  transcriptOf: string | null;
+  transcriptLanguage: string | null;
+  transcriptSpeakers: unknown;
+  transcriptSegments: unknown;
+  digestOf: string | null;
+  digestTitle: string | null;
+  digestSections: unknown;
+};
+
 const ROW_FOR_UPDATE = prepared((db: Kysely<Database>, id: string) =>
   db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id).forUpdate(),
 );
@@ -111,6 +170,21 @@ export class RecordingRepository {
   /** A meeting's row and its digest's title (null without a digest), joined in one statement. */
   async getWithDigestTitle(db: Db, id: string): Promise<(RecordingRow & { digestTitle: string | null }) | undefined> {
     return ROW_WITH_DIGEST_TITLE.first(db, id);
+  }
+
+  /** A meeting's row with what Ask reads of its transcript and digest, joined in one statement. */
+  async getForAsk(db: Db, id: string): Promise<RowForAsk | undefined> {
+    return (await ROW_FOR_ASK.first(db, id)) as RowForAsk | undefined;
+  }
+
+  /** A series' finished meetings for Ask: how many, and the newest `limit` by recordedAt with what Ask reads. */
+  async finishedOfSeriesForAsk(
+    db: Db,
+    seriesId: string,
+    limit: number,
+  ): Promise<{ count: number; newest: RowForAsk[] }> {
+    const rows = await FINISHED_OF_SERIES_FOR_ASK.all(db, seriesId, limit);
+    return { count: rows.length === 0 ? 0 : Number(rows[0].finishedCount), newest: rows as RowForAsk[] };
   }
 
   async insert(db: Db, row: NewRecording): Promise<RecordingRow> {
