@@ -64,6 +64,15 @@ const segments = list(
   ),
   'The turns in order.',
 );
+/** A series Ask's query over the bus: askSeries reads it, askSeriesPrice counts the same read. */
+const askSeriesQuery = obj(
+  {
+    seriesId: id('The series.'),
+    maxMeetings: int('Most meetings to read.', { minimum: 1, maximum: 500 }),
+    transcriptBudgetChars: int('Characters of transcripts to include.', { minimum: 0 }),
+  },
+  'Which series and how much.',
+);
 const askMeetingDoc = obj(
   {
     recordingId,
@@ -471,14 +480,7 @@ export const BUS = {
     principal: true,
     description:
       'The finished meetings of a series the signed caller can reach, newest first, transcripts within a budget.',
-    payload: obj(
-      {
-        seriesId: id('The series.'),
-        maxMeetings: int('Most meetings to read.', { minimum: 1, maximum: 500 }),
-        transcriptBudgetChars: int('Characters of transcripts to include.', { minimum: 0 }),
-      },
-      'Which series and how much.',
-    ),
+    payload: askSeriesQuery,
     reply: obj(
       {
         finishedCount: int('Finished meetings in the series.', { minimum: 0 }),
@@ -517,14 +519,7 @@ export const BUS = {
     principal: true,
     description:
       "A series Ask's price input, as askSeries would read it with the same query (the quote): counted, not sent.",
-    payload: obj(
-      {
-        seriesId: id('The series.'),
-        maxMeetings: int('Most meetings to read.', { minimum: 1, maximum: 500 }),
-        transcriptBudgetChars: int('Characters of transcripts to include.', { minimum: 0 }),
-      },
-      'Which series and how much.',
-    ),
+    payload: askSeriesQuery,
     reply: obj(
       {
         finishedCount: int('Finished meetings in the series.', { minimum: 0 }),

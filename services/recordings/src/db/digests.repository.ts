@@ -53,12 +53,6 @@ export class DigestRepository {
     return row && toDigest(row);
   }
 
-  async many(db: Db, recordingIds: string[]): Promise<Map<string, Digest>> {
-    if (recordingIds.length === 0) return new Map();
-    const rows = await db.selectFrom('digest').selectAll().where('recordingId', 'in', recordingIds).execute();
-    return new Map(rows.map((r) => [r.recordingId, toDigest(r)]));
-  }
-
   /** Title and language of some meetings' digests (list items and titles). */
   async heads(db: Db, ids: string[]): Promise<Map<string, { title: string | null; language: string }>> {
     if (ids.length === 0) return new Map();

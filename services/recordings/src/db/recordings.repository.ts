@@ -395,20 +395,6 @@ export class RecordingRepository {
     return after ? shape.after.all(db, owner, after.createdAt, after.id, limit) : shape.first.all(db, owner, limit);
   }
 
-  /** A series' finished meetings: how many, and the newest `limit` of them by recordedAt. */
-  async finishedOfSeries(db: Db, seriesId: string, limit: number): Promise<{ count: number; newest: RecordingRow[] }> {
-    const base = db
-      .selectFrom('recording')
-      .where('seriesId', '=', seriesId)
-      .where('status', '=', 'READY')
-      .where('deletedAt', 'is', null);
-    const [{ n }, newest] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-      base.select(ROW_COLUMNS).orderBy('recordedAt', 'desc').orderBy('id', 'desc').limit(limit).execute(),
-    ]);
-    return { count: Number(n), newest };
-  }
-
   /**
    * Per series: how many READY, not deleted meetings it holds (what listReady with seriesId lists)
    * and when the newest of them happened. Series with none are absent from the map.

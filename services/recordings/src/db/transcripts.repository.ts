@@ -46,12 +46,6 @@ export class TranscriptRepository {
     return row && toTranscript(row);
   }
 
-  async many(db: Db, recordingIds: string[]): Promise<Map<string, Transcript>> {
-    if (recordingIds.length === 0) return new Map();
-    const rows = await db.selectFrom('transcript').selectAll().where('recordingId', 'in', recordingIds).execute();
-    return new Map(rows.map((r) => [r.recordingId, toTranscript(r)]));
-  }
-
   /** Only the turns' texts of some meetings (a search's snippets). */
   async turns(db: Db, recordingIds: string[]): Promise<Map<string, { text: string; startMs?: number }[]>> {
     if (recordingIds.length === 0) return new Map();
