@@ -71,6 +71,58 @@ export async function runNamed<R>(db: Runner, query: CompiledQuery<R>): Promise<
   return (await db.executeQuery<R>(query)).rows;
 }
 
+/** Stands in for a named value of a read prepared per shape (preparedShapes) while it is compiled. */
+class NamedSlot {
+  constructor(readonly name: string) {}
+}
+
+/** Beyond this many shapes of one read, a new shape is built on each call (a bound on what is kept). */
+const MAX_SHAPES = 64;
+
+/**
+ * A read whose shape varies with a few options (which filters a search was given), built and
+ * compiled once per shape and then run like `prepared`, each call only putting its values in their
+ * places: building and compiling a large read with kysely costs more CPU than Postgres spends
+ * running it (docs/decisions.md, "Speed of every route, round 6").
+ *
+ * `shape` holds only what picks the shape (flags, a count), never a value: it is the key the
+ * compiled read is kept under. `build` gets the shape and one stand-in per named value (`v.owner`),
+ * which it must pass to kysely as values only, as with `prepared`. Every value a shape uses must be
+ * given on each call. `named: false` sends the statements unnamed: a read whose best plan depends
+ * on its values (runNamed).
+ */
+export function preparedShapes<DB, S extends Record<string, boolean | number | string>, V extends object, R>(
+  build: (db: Kysely<DB>, shape: S, v: V) => { compile(db: Kysely<DB>): CompiledQuery<R> },
+  opts: { named?: boolean } = {},
+): { all(db: Runner, shape: S, values: V): Promise<R[]> } {
+  const shapes = new Map<string, CompiledQuery<R>>();
+  const stand = new Proxy({} as V, {
+    get: (_, name) => (typeof name === 'string' ? new NamedSlot(name) : undefined),
+  });
+  const compile = (db: Runner, shape: S): CompiledQuery<R> => {
+    const key = JSON.stringify(shape);
+    const kept = shapes.get(key);
+    if (kept) return kept;
+    const c = build(db as Kysely<DB>, shape, stand).compile(db as Kysely<DB>);
+    if (opts.named !== false && !statementNames.has(c.sql) && statementNames.size < MAX_NAMED)
+      statementNames.set(c.sql, `mm_${createHash('sha256').update(c.sql).digest('hex').slice(0, 24)}`);
+    if (shapes.size < MAX_SHAPES) shapes.set(key, c);
+    return c;
+  };
+  return {
+    all: async (db, shape, values) => {
+      const c = compile(db, shape);
+      const parameters = c.parameters.map((p) => {
+        if (!(p instanceof NamedSlot)) return p;
+        const v = (values as Record<string, unknown>)[p.name];
+        if (v === undefined) throw new Error(`a prepared read's shape uses the value ${p.name}, which was not given`);
+        return v;
+      });
+      return (await db.executeQuery<R>({ ...c, parameters })).rows;
+    },
+  };
+}
+
 /**
  * Sends the name of a prepared query's statement with its text, on every connection of the pool:
  * Postgres parses and analyses it once per connection and keeps its plan by its own rule (a

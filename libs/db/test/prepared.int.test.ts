@@ -1,9 +1,33 @@
 import { sql, type Kysely } from 'kysely';
 import { ensureDatabase, openDatabase } from '../src/database';
-import { prepared } from '../src/prepared';
+import { prepared, preparedShapes } from '../src/prepared';
 
 interface Db {
   preparedProbe: { id: string; accountId: string; n: number; createdAt: Date };
+}
+
+/** A schema of its own holding the probe table with four rows (three of acc_a, one of acc_b). */
+async function probeTable(schema: string): Promise<ReturnType<typeof openDatabase<Db>>> {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
+  await ensureDatabase(url);
+  const setup = openDatabase<unknown>({ url, schema: 'public', poolSize: 1 });
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(setup.db);
+  await sql`create schema ${sql.id(schema)}`.execute(setup.db);
+  await sql`create table ${sql.id(schema, 'prepared_probe')} (id text primary key, account_id text not null, n int not null, created_at timestamptz not null)`.execute(
+    setup.db,
+  );
+  await setup.pool.end();
+  const h = openDatabase<Db>({ url, schema, poolSize: 2 });
+  await h.db
+    .insertInto('preparedProbe')
+    .values([
+      { id: 'a1', accountId: 'acc_a', n: 1, createdAt: new Date('2026-01-01T00:00:00Z') },
+      { id: 'a2', accountId: 'acc_a', n: 2, createdAt: new Date('2026-01-02T00:00:00Z') },
+      { id: 'a3', accountId: 'acc_a', n: 3, createdAt: new Date('2026-01-03T00:00:00Z') },
+      { id: 'b1', accountId: 'acc_b', n: 4, createdAt: new Date('2026-01-04T00:00:00Z') },
+    ])
+    .execute();
+  return h;
 }
 
 /**
@@ -12,28 +36,9 @@ interface Db {
  * renamed as the handle renames them; Postgres gets it as a named statement.
  */
 describe('prepared queries', () => {
-  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
-  const schema = 'prepared_probe';
   let h: ReturnType<typeof openDatabase<Db>>;
   beforeAll(async () => {
-    await ensureDatabase(url);
-    const setup = openDatabase<unknown>({ url, schema: 'public', poolSize: 1 });
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(setup.db);
-    await sql`create schema ${sql.id(schema)}`.execute(setup.db);
-    await sql`create table ${sql.id(schema, 'prepared_probe')} (id text primary key, account_id text not null, n int not null, created_at timestamptz not null)`.execute(
-      setup.db,
-    );
-    await setup.pool.end();
-    h = openDatabase<Db>({ url, schema, poolSize: 2 });
-    await h.db
-      .insertInto('preparedProbe')
-      .values([
-        { id: 'a1', accountId: 'acc_a', n: 1, createdAt: new Date('2026-01-01T00:00:00Z') },
-        { id: 'a2', accountId: 'acc_a', n: 2, createdAt: new Date('2026-01-02T00:00:00Z') },
-        { id: 'a3', accountId: 'acc_a', n: 3, createdAt: new Date('2026-01-03T00:00:00Z') },
-        { id: 'b1', accountId: 'acc_b', n: 4, createdAt: new Date('2026-01-04T00:00:00Z') },
-      ])
-      .execute();
+    h = await probeTable('prepared_probe');
   });
   afterAll(() => h.pool.end());
 
@@ -88,5 +93,54 @@ describe('prepared queries', () => {
       db.selectFrom('preparedProbe').select('id').where('id', '=', id),
     );
     await expect(branching.all(h.db, 'a1', 1)).rejects.toThrow(/each of its 2 arguments/);
+  });
+});
+
+/**
+ * A read prepared per shape is compiled once for each set of options and run with each call's
+ * values in their places: two shapes never mix, and a value the shape uses must be given.
+ */
+describe('reads prepared per shape', () => {
+  let h: ReturnType<typeof openDatabase<Db>>;
+  beforeAll(async () => {
+    h = await probeTable('prepared_shapes_probe');
+  });
+  afterAll(() => h.pool.end());
+
+  let builds = 0;
+  const page = preparedShapes(
+    (
+      db: Kysely<Db>,
+      shape: { min: boolean; before: boolean },
+      v: { accountId: string; min?: number; before?: Date; limit: number },
+    ) => {
+      builds++;
+      let q = db.selectFrom('preparedProbe').select(['id', 'n']).where('accountId', '=', v.accountId);
+      if (shape.min) q = q.where('n', '>=', v.min!);
+      if (shape.before) q = q.where('createdAt', '<', v.before!);
+      return q.orderBy('createdAt', 'desc').limit(v.limit);
+    },
+  );
+
+  it('builds each shape once and runs every call with its own values', async () => {
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+    const none = { min: false, before: false };
+    expect(ids(await page.all(h.db, none, { accountId: 'acc_a', limit: 2 }))).toEqual(['a3', 'a2']);
+    expect(ids(await page.all(h.db, none, { accountId: 'acc_b', limit: 5 }))).toEqual(['b1']);
+    const min = { min: true, before: false };
+    expect(ids(await page.all(h.db, min, { accountId: 'acc_a', min: 2, limit: 5 }))).toEqual(['a3', 'a2']);
+    expect(ids(await page.all(h.db, min, { accountId: 'acc_a', min: 3, limit: 5 }))).toEqual(['a3']);
+    const both = { min: true, before: true };
+    const before = new Date('2026-01-03T00:00:00Z');
+    expect(ids(await page.all(h.db, both, { accountId: 'acc_a', min: 1, before, limit: 5 }))).toEqual(['a2', 'a1']);
+    // The first shape again, after the others: its own text, not the last one built.
+    expect(ids(await page.all(h.db, none, { accountId: 'acc_a', limit: 1 }))).toEqual(['a3']);
+    expect(builds).toBe(3);
+  });
+
+  it('refuses a call that leaves out a value its shape uses', async () => {
+    await expect(page.all(h.db, { min: true, before: false }, { accountId: 'acc_a', limit: 5 })).rejects.toThrow(
+      /value min/,
+    );
   });
 });

@@ -152,4 +152,25 @@ describe('the search repository', () => {
     // A LIKE wildcard in a word is a character, not a pattern.
     expect(await repo.matching(db, { accountId: a.accountId }, ['al%a'], null, 5)).toEqual([]);
   });
+
+  it('keeps each set of filters apart: a series, a kind, a time window, and back to the account', async () => {
+    const { accountId, ids } = await seed(6, (i) => [`budget talk ${i}`]);
+    const seriesId = `ser_sw_${randomBytes(6).toString('hex')}`;
+    await db.updateTable('recording').set({ seriesId }).where('id', 'in', [ids[1], ids[4]]).execute();
+    await db.updateTable('recording').set({ kind: 'LECTURE' }).where('id', 'in', [ids[2], ids[4]]).execute();
+    const run = async (q: Partial<Parameters<SearchRepository['matching']>[1]>) =>
+      (await repo.matching(db, { accountId, ...q }, ['budget'], null, 10)).map((r) => r.id);
+    expect(await run({ seriesId })).toEqual([ids[1], ids[4]]);
+    expect(await run({})).toEqual(ids);
+    expect(await run({ kind: 'LECTURE' })).toEqual([ids[2], ids[4]]);
+    expect(await run({ seriesId, kind: 'LECTURE' })).toEqual([ids[4]]);
+    const hoursAgo = (h: number) => new Date(Date.now() - h * HOUR).toISOString();
+    // Meeting i was recorded i + 1 hours ago: from 4.5 h ago to 1.5 h ago holds meetings 1, 2 and 3.
+    expect(await run({ from: hoursAgo(4.5), to: hoursAgo(1.5) })).toEqual([ids[1], ids[2], ids[3]]);
+    expect(await run({ from: hoursAgo(4.5) })).toEqual([ids[0], ids[1], ids[2], ids[3]]);
+    expect(await run({ kind: 'MEETING', to: hoursAgo(1.5) })).toEqual([ids[1], ids[3], ids[5]]);
+    // A series none of the meetings is in finds nothing.
+    expect(await run({ seriesId: 'ser_none' })).toEqual([]);
+    expect(await run({})).toEqual(ids);
+  });
 });

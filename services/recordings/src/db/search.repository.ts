@@ -1,7 +1,7 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { RecordingKind } from '@mm/contract';
 import { LISTED_COLUMNS, type Database, type ListedRecording } from './schema';
-import { runNamed } from '@mm/db';
+import { preparedShapes } from '@mm/db';
 import type { Db } from './recordings.repository';
 
 /**
@@ -53,49 +53,102 @@ export class SearchRepository {
     after: { createdAt: Date; id: string } | null,
     n: number,
   ): Promise<SearchRow[]> {
-    const scope = <T extends SelectQueryBuilder<Database, 'recording', object>>(sel: T): T => {
-      let s = sel.where('status', '=', 'READY').where('deletedAt', 'is', null);
-      s = q.seriesId !== undefined ? s.where('seriesId', '=', q.seriesId) : s.where('accountId', '=', q.accountId);
-      if (q.kind) s = s.where('kind', '=', q.kind);
-      if (q.from) s = s.where('recordedAt', '>=', new Date(q.from));
-      if (q.to) s = s.where('recordedAt', '<=', new Date(q.to));
-      // A row comparison, so the keyset position bounds the ordered index (recording_search_order).
-      if (after) s = s.where(sql<boolean>`(recorded_at, id) < (${after.createdAt}, ${after.id})`);
-      return s.orderBy('recordedAt', 'desc').orderBy('id', 'desc') as T;
+    const shape: ScopeShape = {
+      series: q.seriesId !== undefined,
+      kind: q.kind !== undefined,
+      from: q.from !== undefined,
+      to: q.to !== undefined,
+      after: after !== null,
     };
-    const likes = words.map((w) => `%${escapeLike(w)}%`);
-    const columns = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const;
-    const newest = scope(db.selectFrom('recording').select(columns)).limit(SEARCH_WINDOW);
-    // The window's last meeting: there is none when the window holds every meeting in scope.
-    const edge = scope(db.selectFrom('recording').select(['recordedAt', 'id']))
-      .offset(SEARCH_WINDOW - 1)
-      .limit(1);
-    // One text whatever the words (one array each): named, so Postgres plans it once per
-    // connection. Whether the window was full is asked (the edge, an index probe) only when the
-    // window did not fill the page: a CASE runs only the branch it takes.
-    const first = await runNamed(
-      db,
-      sql<Nullable<SearchRow> & { windowFull: boolean }>`
-        with h as (${matchedWithSources(sql`(${newest})`, sql`m.search_text like all(${likes}::text[])`, words, n)})
-        select c.window_full as "windowFull", h.*
-        from (select case when (select count(*) from h) < ${n} then exists (${edge}) else true end as window_full) c
-        left join h on true
-        order by h.recorded_at desc, h.id desc`.compile(db),
-    );
+    const values: ScopeValues & FirstValues = {
+      owner: q.seriesId ?? q.accountId,
+      kind: q.kind,
+      from: q.from === undefined ? undefined : new Date(q.from),
+      to: q.to === undefined ? undefined : new Date(q.to),
+      afterAt: after?.createdAt,
+      afterId: after?.id,
+      words,
+      likes: words.map((w) => `%${escapeLike(w)}%`),
+      n,
+    };
+    const first = await firstStep.all(db, shape, values);
     const windowFull = first[0]?.windowFull ?? false;
     const found = first.filter((r): r is SearchRow & { windowFull: boolean } => r.id !== null);
     if (found.length >= n || !windowFull) return found;
     // Older than the window's last meeting.
-    const older = scope(db.selectFrom('recording').select(columns)).where(sql<boolean>`(recorded_at, id) < (${edge})`);
+    const older = scope(shape, values, db.selectFrom('recording').select(SEARCH_COLUMNS)).where(
+      sql<boolean>`(recorded_at, id) < (${edgeOf(db, shape, values)})`,
+    );
     // A word each, ANDed: the trigram index takes `like`, not `like all` (unnamed: see runNamed).
     const holds = sql.join(
-      likes.map((l) => sql`m.search_text like ${l}`),
+      values.likes.map((l) => sql`m.search_text like ${l}`),
       sql` and `,
     );
     const rest = await matchedWithSources(sql`(${older})`, holds, words, n - found.length).execute(db);
     return [...found, ...rest.rows];
   }
 }
+
+/** Which of a search's optional filters are given: what picks the shape of its statements. */
+type ScopeShape = { series: boolean; kind: boolean; from: boolean; to: boolean; after: boolean };
+
+/** A search's scope values (those its shape leaves out are not read). */
+interface ScopeValues {
+  /** The series' id with `series`, else the account's. */
+  owner: string;
+  kind: RecordingKind | undefined;
+  from: Date | undefined;
+  to: Date | undefined;
+  afterAt: Date | undefined;
+  afterId: string | undefined;
+}
+
+interface FirstValues {
+  words: string[];
+  likes: string[];
+  n: number;
+}
+
+const SEARCH_COLUMNS = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const;
+
+/** The meetings in scope (READY, not deleted), newest first by recordedAt. */
+function scope<T extends SelectQueryBuilder<Database, 'recording', object>>(
+  shape: ScopeShape,
+  v: ScopeValues,
+  sel: T,
+): T {
+  let s = sel.where('status', '=', 'READY').where('deletedAt', 'is', null);
+  s = shape.series ? s.where('seriesId', '=', v.owner) : s.where('accountId', '=', v.owner);
+  if (shape.kind) s = s.where('kind', '=', v.kind!);
+  if (shape.from) s = s.where('recordedAt', '>=', v.from!);
+  if (shape.to) s = s.where('recordedAt', '<=', v.to!);
+  // A row comparison, so the keyset position bounds the ordered index (recording_search_order).
+  if (shape.after) s = s.where(sql<boolean>`(recorded_at, id) < (${v.afterAt}, ${v.afterId})`);
+  return s.orderBy('recordedAt', 'desc').orderBy('id', 'desc') as T;
+}
+
+/** The window's last meeting: there is none when the window holds every meeting in scope. */
+function edgeOf(db: Db, shape: ScopeShape, v: ScopeValues) {
+  return scope(shape, v, db.selectFrom('recording').select(['recordedAt', 'id']))
+    .offset(SEARCH_WINDOW - 1)
+    .limit(1);
+}
+
+/**
+ * The first step: the newest SEARCH_WINDOW meetings in scope matched one by one, with whether the
+ * window was full. One text per shape whatever the words (one array each), named, so Postgres plans
+ * it once per connection. Whether the window was full is asked (the edge, an index probe) only when
+ * the window did not fill the page: a CASE runs only the branch it takes.
+ */
+const firstStep = preparedShapes((db: Kysely<Database>, shape: ScopeShape, v: ScopeValues & FirstValues) => {
+  const newest = scope(shape, v, db.selectFrom('recording').select(SEARCH_COLUMNS)).limit(SEARCH_WINDOW);
+  return sql<Nullable<SearchRow> & { windowFull: boolean }>`
+      with h as (${matchedWithSources(sql`(${newest})`, sql`m.search_text like all(${v.likes}::text[])`, v.words, v.n)})
+      select c.window_full as "windowFull", h.*
+      from (select case when (select count(*) from h) < ${v.n} then exists (${edgeOf(db, shape, v)}) else true end as window_full) c
+      left join h on true
+      order by h.recorded_at desc, h.id desc`;
+});
 
 /** A row of a left join that may have found nothing: every column null. */
 type Nullable<T> = { [K in keyof T]: T[K] | null };
