@@ -195,11 +195,6 @@ export function finishApp(app: Express, logger: Logger): Express {
   return app;
 }
 
-/** Sends a success body with schemaVersion 1 first. */
-export function sendOk(res: Response, body: Record<string, unknown>, status = 200): void {
-  res.status(status).json({ schemaVersion: 1, ...body });
-}
-
 /**
  * A service run as a node:cluster: each worker offers its registry to the primary, and the
  * primary's /metrics sums them (prom-client's AggregatorRegistry; counters and histograms add up,

@@ -101,6 +101,11 @@ function sendJson(req: Request, res: Response, status: number, body: unknown): v
   res.end(text);
 }
 
+/** Sends a success body with schemaVersion 1 first. */
+export function sendOk(res: Response, body: Record<string, unknown>, status = 200): void {
+  sendJson(res.req, res, status, { schemaVersion: 1, ...body });
+}
+
 /**
  * THE way a route is mounted: by operationId, from any of the contract's tables (public, admin,
  * the app's). Its method and path come from the table (no path is spelled twice); `guards` run

@@ -26,7 +26,7 @@ export function recordingsRoutes(
   mountOperation(router, 'getRecordingBundle', async ({ params, query }, { res }) => {
     try {
       const b = await m.bundle(principalOf(res), params.id);
-      if (query.format === 'markdown') return { contentType: 'text/markdown', text: b.markdown };
+      if (query.format === 'markdown') return { contentType: 'text/markdown', text: b.markdown() };
       // The digest's sections and the stats are sent as the pipeline wrote them: not typed
       // against the generated output (that needs a checked mapping of the stored JSON).
       sendOk(res, b.json);

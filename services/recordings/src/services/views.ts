@@ -129,16 +129,18 @@ export class Views {
         })),
       },
     };
-    const markdown = bundleMarkdown({
-      displayTitle: titles.displayTitle,
-      subtitle: titles.subtitle,
-      recordedAt: r.recordedAt,
-      durationSeconds,
-      seriesName: series?.name ?? null,
-      speakers: t.speakers,
-      digestMarkdownSections: digestMd,
-      segments: t.segments,
-    });
+    // Built only for a bundle asked for as Markdown.
+    const markdown = () =>
+      bundleMarkdown({
+        displayTitle: titles.displayTitle,
+        subtitle: titles.subtitle,
+        recordedAt: r.recordedAt,
+        durationSeconds,
+        seriesName: series?.name ?? null,
+        speakers: t.speakers,
+        digestMarkdownSections: digestMd,
+        segments: t.segments,
+      });
     return { json, markdown };
   }
 }
