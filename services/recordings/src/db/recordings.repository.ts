@@ -13,6 +13,7 @@ import {
 import { normalizeForSearch, searchTokens } from '@mm/text';
 import {
   LISTED_COLUMNS,
+  READY,
   ROW_COLUMNS,
   type Database,
   type ListedRecording,
@@ -61,7 +62,7 @@ const SERIES_STATS = prepared((db: Kysely<Database>, seriesIds: string[]) =>
   db
     .selectFrom('recording')
     .select((eb) => ['seriesId', eb.fn.countAll<string>().as('n'), eb.fn.max('recordedAt').as('last')])
-    .where('status', '=', 'READY')
+    .where('status', '=', READY)
     .where('deletedAt', 'is', null)
     .where(sql<boolean>`series_id = any(${seriesIds})`)
     .groupBy('seriesId'),
@@ -141,7 +142,7 @@ function listReadyQuery(db: Kysely<Database>, by: 'accountId' | 'seriesId', owne
     .selectFrom('recording as r')
     .leftJoin('digest as d', 'd.recordingId', 'r.id')
     .select([...LISTED_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle', 'd.language as digestLanguage'])
-    .where('r.status', '=', 'READY')
+    .where('r.status', '=', READY)
     .where('r.deletedAt', 'is', null)
     .where(`r.${by}`, '=', owner);
 }

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import { sql, type Generated, type Selectable } from 'kysely';
 import type { OutboxTable } from '@mm/bus';
 import type { FailureCode, OutputLanguage, RecordingKind, RecordingStatus, SubmitNaming } from '@mm/contract';
 
@@ -143,6 +143,15 @@ export const ROW_COLUMNS = [
   'updatedAt',
   'eventSeq',
 ] as const satisfies readonly Exclude<keyof RecordingTable, SearchColumns>[];
+/**
+ * `status = 'READY'` as a literal of the statement's text, for every named (prepared) read of
+ * finished meetings: the indexes those reads use hold READY rows only (`where status = 'READY' and
+ * deleted_at is null`), and Postgres can use such an index in a statement's generic plan only when
+ * the text itself says READY. Sent as a parameter, the generic plan cannot use them, so Postgres
+ * planned the statement again on every run (0.3–1 ms of its CPU for the search).
+ */
+export const READY = sql.lit<RecordingStatus>('READY');
+
 /**
  * The columns a list or search item is made of (Views.listItem, the cursors): a page reads no
  * more. Every column more is parsed, renamed and dropped again for each of a page's rows (a

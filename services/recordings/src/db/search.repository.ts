@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { RecordingKind } from '@mm/contract';
-import { LISTED_COLUMNS, type Database, type ListedRecording } from './schema';
+import { LISTED_COLUMNS, READY, type Database, type ListedRecording } from './schema';
 import { preparedShapes } from '@mm/db';
 import type { Db } from './recordings.repository';
 
@@ -117,7 +117,7 @@ function scope<T extends SelectQueryBuilder<Database, 'recording', object>>(
   v: ScopeValues,
   sel: T,
 ): T {
-  let s = sel.where('status', '=', 'READY').where('deletedAt', 'is', null);
+  let s = sel.where('status', '=', READY).where('deletedAt', 'is', null);
   s = shape.series ? s.where('seriesId', '=', v.owner) : s.where('accountId', '=', v.owner);
   if (shape.kind) s = s.where('kind', '=', v.kind!);
   if (shape.from) s = s.where('recordedAt', '>=', v.from!);
