@@ -7,6 +7,7 @@ import {
   digestAsText,
   transcriptAsText,
   type AskSeriesQuery,
+  type DigestDoc,
   type TranscriptDoc,
   type TranscriptSegment,
 } from '@mm/contract';
@@ -90,7 +91,7 @@ async function ready(p: Principal, transcript: TranscriptDoc, fields: Record<str
 }
 
 /** The pipeline's digest for the meeting's current job. */
-async function finishDigest(id: string, d: typeof digestDoc): Promise<void> {
+async function finishDigest(id: string, d: DigestDoc): Promise<void> {
   const { jobId } = (await h.useCases.ctx.repos.recordings.get(h.db, id))!;
   await h.store.putJson(`work/${id}/digest-${jobId}.json`, d);
   await h.useCases.digest.finish({ recordingId: id, jobId: jobId!, digestKey: `work/${id}/digest-${jobId}.json` });
@@ -305,7 +306,7 @@ describe('a series quote', () => {
         { kind: 'summary', title: 'Summary', text: 'We ship on Friday; the audit moves it by a week.' },
         { kind: 'decision_list', title: 'Decisions', items: ['Wait for the audit.'] },
         { kind: 'action_item_list', title: 'Action items', items: [{ text: 'Tell finance.', owner: 'Sara' }] },
-      ] as never,
+      ],
     });
     await changed();
 
