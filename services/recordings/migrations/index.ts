@@ -7,6 +7,7 @@ import { outboxVersionsAndParking } from './0005_outbox_versions_and_parking';
 import { searchTrigramIndex } from './0006_search_trigram_index';
 import { searchTextTokens } from './0007_search_text_tokens';
 import { recordingEventSeq } from './0008_recording_event_seq';
+import { askCharCounts } from './0009_ask_char_counts';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
@@ -17,4 +18,5 @@ export const migrations: MigrationSet = {
   '0006_search_trigram_index': searchTrigramIndex,
   '0007_search_text_tokens': searchTextTokens,
   '0008_recording_event_seq': recordingEventSeq,
+  '0009_ask_char_counts': askCharCounts,
 };

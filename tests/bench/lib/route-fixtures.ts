@@ -6,7 +6,7 @@
  * Every request a bench builds names the resources of its own token's account.
  */
 import { openDatabase } from '@mm/db';
-import { findRoute, ROUTES, type RouteDef } from '@mm/contract';
+import { digestAsText, findRoute, ROUTES, transcriptAsText, type RouteDef } from '@mm/contract';
 import { refreshSearchText } from '../../../services/recordings/src/db/recordings.repository';
 import type { Database } from '../../../services/recordings/src/db/schema';
 import { createAccount, createToken, type BenchAccount, type BenchToken } from './admin';
@@ -97,17 +97,19 @@ async function seedMeetings(
           endMs: k * 15000 + 14000,
           text,
         }));
+        const speakers = [
+          { label: 'speaker_1', name: null },
+          { label: 'speaker_2', name: null },
+        ];
         await trx
           .insertInto('transcript')
           .values({
             recordingId: id,
             language: 'en',
-            speakers: JSON.stringify([
-              { label: 'speaker_1', name: null },
-              { label: 'speaker_2', name: null },
-            ]),
+            speakers: JSON.stringify(speakers),
             segments: JSON.stringify(segments),
             stats: JSON.stringify({ speakers: [], totalTurns: segments.length, durationMs: 60000 }),
+            readChars: transcriptAsText({ speakers, segments }).length,
           } as never)
           .execute();
         const sections = [
@@ -125,6 +127,7 @@ async function seedMeetings(
             sections: JSON.stringify(sections),
             markdown: `# Budget review ${i + 1}\n\n${text}`,
             generatedAt: at,
+            textChars: digestAsText(sections).length,
           } as never)
           .execute();
         await trx
@@ -336,15 +339,18 @@ export async function namingSkipRequests(
     for (const f of fixtures) {
       const ids = Array.from({ length: perAccount }, (_, i) => `rec_${tag}_${stamp}_${f.account.id.slice(-8)}_${i}`);
       const now = new Date();
-      const segments = JSON.stringify(
-        [0, 1].map((k) => ({
-          index: k,
-          speaker: `speaker_${k + 1}`,
-          startMs: k * 15000,
-          endMs: k * 15000 + 14000,
-          text: 'Hello, I am here for the budget review.',
-        })),
-      );
+      const turns = [0, 1].map((k) => ({
+        index: k,
+        speaker: `speaker_${k + 1}`,
+        startMs: k * 15000,
+        endMs: k * 15000 + 14000,
+        text: 'Hello, I am here for the budget review.',
+      }));
+      const segments = JSON.stringify(turns);
+      const speakers = [
+        { label: 'speaker_1', name: null },
+        { label: 'speaker_2', name: null },
+      ];
       for (let at = 0; at < ids.length; at += 500) {
         const chunk = ids.slice(at, at + 500);
         await db.transaction().execute(async (trx) => {
@@ -354,12 +360,10 @@ export async function namingSkipRequests(
               chunk.map((id) => ({
                 recordingId: id,
                 language: 'en',
-                speakers: JSON.stringify([
-                  { label: 'speaker_1', name: null },
-                  { label: 'speaker_2', name: null },
-                ]),
+                speakers: JSON.stringify(speakers),
                 segments,
                 stats: JSON.stringify({ speakers: [], totalTurns: 2, durationMs: 30000 }),
+                readChars: transcriptAsText({ speakers, segments: turns }).length,
               })),
             )
             .execute();

@@ -3,7 +3,6 @@ import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { serve } from '@mm/bus';
 import {
-  askCharsRead,
   BUS,
   digestAsText,
   publicSegment,
@@ -21,6 +20,7 @@ import type { Database } from '../db/schema';
 import type { Repositories } from '../usecases/context';
 import type { MeetingAccess } from '../services/access';
 import type { RowForAsk } from '../db/recordings.repository';
+import { transcriptsThatFit } from '../domain/ask-budget';
 
 /** The turns as Ask reads them: the contract's fields (the digest's pauses stay here). */
 function askSegments(segments: unknown): TranscriptSegment[] {
@@ -87,30 +87,42 @@ export async function askSeries(
     throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
   // The count, the newest rows, their transcripts and digests in one statement.
   const { count, newest: rows } = await repos.recordings.finishedOfSeriesForAsk(db, q.seriesId, q.maxMeetings);
-  let budget = q.transcriptBudgetChars;
-  const meetings: AskMeetingDoc[] = [];
-  for (const r of rows) {
+  const read = rows.flatMap((r) => {
     const doc = transcriptOf(r);
-    if (!doc) continue;
-    const length = transcriptAsText(doc).length;
-    const fits = length <= budget;
-    if (fits) budget -= length;
-    meetings.push({
-      recordingId: r.id,
-      recordedAt: r.recordedAt.toISOString(),
-      title: r.title ?? r.digestTitle ?? null,
-      language: r.transcriptLanguage!,
-      digestText: digestAsText(r.digestSections as Record<string, unknown>[]),
-      transcript: fits ? doc : null,
-    });
-  }
+    return doc ? [{ r, doc }] : [];
+  });
+  const fits = transcriptsThatFit(
+    read.map(({ doc }) => transcriptAsText(doc).length),
+    q.transcriptBudgetChars,
+  );
+  const meetings: AskMeetingDoc[] = read.map(({ r, doc }, i) => ({
+    recordingId: r.id,
+    recordedAt: r.recordedAt.toISOString(),
+    title: r.title ?? r.digestTitle ?? null,
+    language: r.transcriptLanguage!,
+    digestText: digestAsText(r.digestSections as Record<string, unknown>[]),
+    transcript: fits[i] ? doc : null,
+  }));
   return { finishedCount: count, meetings };
 }
 
 /**
- * `askMeetingPrice` {recordingId} → {status, charsRead}: what askMeeting reads, counted (the
- * quote): the same reach and readiness, the transcript's characters as read instead of the
- * documents, so the quote's bus reply is a few bytes whatever the meeting's length.
+ * The counts of some meetings' documents (null: absent), those not counted yet (written before the
+ * counts were kept) counted from the documents once and stored: the quote prices them as the Ask.
+ */
+async function countsOf(
+  rows: readonly { id: string; chars: number | null }[],
+  count: (ids: string[]) => Promise<Map<string, number>>,
+): Promise<(number | null)[]> {
+  const missing = rows.filter((r) => r.chars === null).map((r) => r.id);
+  const found = missing.length === 0 ? new Map<string, number>() : await count(missing);
+  return rows.map((r) => r.chars ?? found.get(r.id) ?? null);
+}
+
+/**
+ * `askMeetingPrice` {recordingId} → {status, charsRead}: what askMeeting would read, counted (the
+ * quote), with the same reach and readiness: the transcript's count as read, stored by every write
+ * of the transcript and its speakers' names, so the quote reads no document.
  */
 export async function askMeetingPrice(
   db: Kysely<Database>,
@@ -119,11 +131,18 @@ export async function askMeetingPrice(
   p: Principal,
   recordingId: string,
 ): Promise<AskMeetingPriceReply> {
-  const r = await askMeeting(db, repos, access, p, recordingId);
-  return { status: r.status, charsRead: r.meeting ? askCharsRead('meeting', [r.meeting]) : null };
+  const { r } = await access.readable(p, await repos.recordings.getForAskPrice(db, recordingId));
+  if (r.status !== 'READY' || r.transcriptOf === null || r.digestOf === null)
+    return { status: r.status, charsRead: null };
+  const [chars] = await countsOf([{ id: r.id, chars: r.readChars }], (ids) => repos.transcripts.counts(db, ids));
+  return { status: r.status, charsRead: chars };
 }
 
-/** `askSeriesPrice`: what askSeries reads with the same query, counted (the series quote). */
+/**
+ * `askSeriesPrice`: what askSeries would read with the same query, counted (the series quote):
+ * the same meetings in the same order, each digest's count and the counts of the transcripts the
+ * budget carries (transcriptsThatFit), read from the stored counts instead of the documents.
+ */
 export async function askSeriesPrice(
   db: Kysely<Database>,
   repos: Repositories,
@@ -131,12 +150,30 @@ export async function askSeriesPrice(
   p: Principal,
   q: AskSeriesQuery,
 ): Promise<AskSeriesPriceReply> {
-  const r = await askSeries(db, repos, access, p, q);
-  return {
-    finishedCount: r.finishedCount,
-    meetingCount: r.meetings.length,
-    charsRead: askCharsRead('series', r.meetings),
-  };
+  if (!(await access.seriesAccess(p, q.seriesId)))
+    throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+  const { count, newest } = await repos.recordings.finishedOfSeriesForPrice(db, q.seriesId, q.maxMeetings);
+  // As askSeries: a meeting without its transcript or its digest is not read.
+  const both = newest.filter((m) => m.transcriptOf !== null && m.digestOf !== null);
+  const [readChars, textChars] = await Promise.all([
+    countsOf(
+      both.map((m) => ({ id: m.id, chars: m.readChars })),
+      (ids) => repos.transcripts.counts(db, ids),
+    ),
+    countsOf(
+      both.map((m) => ({ id: m.id, chars: m.textChars })),
+      (ids) => repos.digests.counts(db, ids),
+    ),
+  ]);
+  const read = both
+    .map((_, i) => ({ transcript: readChars[i], digest: textChars[i] }))
+    .filter((m): m is { transcript: number; digest: number } => m.transcript !== null && m.digest !== null);
+  const fits = transcriptsThatFit(
+    read.map((m) => m.transcript),
+    q.transcriptBudgetChars,
+  );
+  const charsRead = read.reduce((n, m, i) => n + m.digest + (fits[i] ? m.transcript : 0), 0);
+  return { finishedCount: count, meetingCount: read.length, charsRead };
 }
 
 /** Answers the ask service's context requests (and the quotes' price inputs), for the caller the ask service signed. */

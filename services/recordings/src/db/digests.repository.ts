@@ -1,4 +1,4 @@
-import type { DigestDoc } from '@mm/contract';
+import { digestAsText, type DigestDoc } from '@mm/contract';
 import { sql, type Kysely } from 'kysely';
 import { prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
@@ -11,6 +11,17 @@ const DIGEST = prepared((db: Kysely<Database>, recordingId: string) =>
 const HEADS = prepared((db: Kysely<Database>, ids: string[]) =>
   db.selectFrom('digest').select(['recordingId', 'title', 'language']).where(sql<boolean>`recording_id = any(${ids})`),
 );
+
+/** Some meetings' digests with their counts, and what counting them needs (those not counted yet). */
+const TO_COUNT = prepared((db: Kysely<Database>, ids: string[]) =>
+  db
+    .selectFrom('digest')
+    .select(['recordingId', 'textChars', 'sections'])
+    .where(sql<boolean>`recording_id = any(${ids})`),
+);
+
+/** The digest's characters as an Ask reads it (a series Ask's price): stored with every write of it. */
+export const textCharsOf = (sections: readonly Record<string, unknown>[]): number => digestAsText(sections).length;
 
 /** A digest section as the pipeline writes it: its text, or its items (an action item names its owner). */
 export type DigestSection = {
@@ -75,7 +86,31 @@ export class DigestRepository {
         title: d.title,
         sections: JSON.stringify(d.sections),
         markdown: d.markdown,
+        textChars: textCharsOf(d.sections),
       })
       .execute();
+  }
+
+  /**
+   * The counts of some meetings' digests (absent ones are not in the map); one written before the
+   * counts were kept is counted now and its count stored, unless a rewrite replaced it meanwhile.
+   */
+  async counts(db: Db, ids: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const d of await TO_COUNT.all(db, ids)) {
+      if (d.textChars !== null) {
+        counts.set(d.recordingId, d.textChars);
+        continue;
+      }
+      const n = textCharsOf(d.sections as Record<string, unknown>[]);
+      await db
+        .updateTable('digest')
+        .set({ textChars: n })
+        .where('recordingId', '=', d.recordingId)
+        .where('textChars', 'is', null)
+        .execute();
+      counts.set(d.recordingId, n);
+    }
+    return counts;
   }
 }

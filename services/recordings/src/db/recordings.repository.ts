@@ -5,6 +5,7 @@ import { newId } from '@mm/http';
 import {
   BUS,
   type DigestCreated,
+  type RecordingStatus,
   type EventType,
   type PipelineJob,
   type RecordingEvent,
@@ -91,17 +92,21 @@ const ROW_FOR_ASK = prepared((db: Kysely<Database>, id: string) =>
     .where('r.id', '=', id),
 );
 /**
- * A series' newest `limit` finished meetings by recordedAt with what Ask reads of each (askSeries),
- * and how many finished meetings it has (the window count runs before the limit), in one round trip.
+ * A series' newest `limit` finished meetings by recordedAt, each beside its transcript and digest,
+ * and how many finished meetings it has (the window count runs before the limit): what askSeries
+ * and its quote read, each its own columns of it (Postgres computes no column the outer select
+ * leaves unread). READY is written in the text, not sent as a parameter: with `status = $2` the
+ * statement's generic plan cannot use the READY-only indexes, so Postgres planned it again on
+ * every run (0.2–0.6 ms of its CPU a series quote, more than the statement's execution).
  */
-const FINISHED_OF_SERIES_FOR_ASK = prepared((db: Kysely<Database>, seriesId: string, limit: number) =>
+const finishedOfSeries = (db: Kysely<Database>, seriesId: string, limit: number) =>
   db
     .selectFrom((eb) =>
       eb
         .selectFrom('recording')
         .select([...ROW_COLUMNS, sql<string>`count(*) over ()`.as('finishedCount')])
         .where('seriesId', '=', seriesId)
-        .where('status', '=', 'READY')
+        .where('status', '=', sql.lit<RecordingStatus>('READY'))
         .where('deletedAt', 'is', null)
         .orderBy('recordedAt', 'desc')
         .orderBy('id', 'desc')
@@ -110,9 +115,15 @@ const FINISHED_OF_SERIES_FOR_ASK = prepared((db: Kysely<Database>, seriesId: str
     )
     .leftJoin('transcript as t', 't.recordingId', 'r.id')
     .leftJoin('digest as d', 'd.recordingId', 'r.id')
-    .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'r.finishedCount', ...ASK_COLUMNS])
     .orderBy('r.recordedAt', 'desc')
-    .orderBy('r.id', 'desc'),
+    .orderBy('r.id', 'desc');
+/** The newest finished meetings of a series with what Ask reads of each (askSeries), in one round trip. */
+const FINISHED_OF_SERIES_FOR_ASK = prepared((db: Kysely<Database>, seriesId: string, limit: number) =>
+  finishedOfSeries(db, seriesId, limit).select([
+    ...ROW_COLUMNS.map((c) => `r.${c}` as const),
+    'r.finishedCount',
+    ...ASK_COLUMNS,
+  ]),
 );
 
 /** A meeting's row with what Ask reads of its transcript and digest (null where it has none). */
@@ -125,6 +136,52 @@ export type RowForAsk = RecordingRow & {
   digestTitle: string | null;
   digestSections: unknown;
 };
+
+/**
+ * What a quote reads of a meeting (askMeetingPrice): what the access rules and the readiness read
+ * of its row, whether it has a transcript and a digest, and the transcript's count (null: not
+ * counted yet). No document: the price is the count the Ask's read would make.
+ */
+const ROW_FOR_ASK_PRICE = prepared((db: Kysely<Database>, id: string) =>
+  db
+    .selectFrom('recording as r')
+    .leftJoin('transcript as t', 't.recordingId', 'r.id')
+    .leftJoin('digest as d', 'd.recordingId', 'r.id')
+    .select([
+      'r.id',
+      'r.accountId',
+      'r.seriesId',
+      'r.status',
+      'r.deletedAt',
+      't.recordingId as transcriptOf',
+      't.readChars',
+      'd.recordingId as digestOf',
+    ])
+    .where('r.id', '=', id),
+);
+/** The same meetings with their counts instead of their documents (askSeriesPrice), in one round trip. */
+const FINISHED_OF_SERIES_FOR_PRICE = prepared((db: Kysely<Database>, seriesId: string, limit: number) =>
+  finishedOfSeries(db, seriesId, limit).select([
+    'r.id',
+    'r.finishedCount',
+    't.recordingId as transcriptOf',
+    't.readChars',
+    'd.recordingId as digestOf',
+    'd.textChars',
+  ]),
+);
+
+/** A meeting's counts as a quote reads them: null documents are absent ones, null counts not counted yet. */
+export interface AskCounts {
+  id: string;
+  transcriptOf: string | null;
+  readChars: number | null;
+  digestOf: string | null;
+  textChars: number | null;
+}
+/** What a meeting's quote reads of it. */
+export type RowForAskPrice = Pick<RecordingRow, 'id' | 'accountId' | 'seriesId' | 'status' | 'deletedAt'> &
+  Omit<AskCounts, 'textChars'>;
 
 const ROW_FOR_UPDATE = prepared((db: Kysely<Database>, id: string) =>
   db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id).forUpdate(),
@@ -186,6 +243,24 @@ export class RecordingRepository {
   ): Promise<{ count: number; newest: RowForAsk[] }> {
     const rows = await FINISHED_OF_SERIES_FOR_ASK.all(db, seriesId, limit);
     return { count: rows.length === 0 ? 0 : Number(rows[0].finishedCount), newest: rows as RowForAsk[] };
+  }
+
+  /** A meeting's access columns, status and counts (askMeetingPrice), in one statement. */
+  async getForAskPrice(db: Db, id: string): Promise<RowForAskPrice | undefined> {
+    return ROW_FOR_ASK_PRICE.first(db, id);
+  }
+
+  /** A series' finished meetings for a quote: how many, and the newest `limit` with their counts. */
+  async finishedOfSeriesForPrice(
+    db: Db,
+    seriesId: string,
+    limit: number,
+  ): Promise<{ count: number; newest: AskCounts[] }> {
+    const rows = await FINISHED_OF_SERIES_FOR_PRICE.all(db, seriesId, limit);
+    return {
+      count: rows.length === 0 ? 0 : Number(rows[0].finishedCount),
+      newest: rows.map(({ finishedCount, ...counts }) => counts),
+    };
   }
 
   async insert(db: Db, row: NewRecording): Promise<RecordingRow> {

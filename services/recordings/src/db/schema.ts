@@ -69,6 +69,11 @@ export interface TranscriptTable {
   segments: unknown;
   stats: unknown;
   version: Generated<number>;
+  /**
+   * The transcript's characters as an Ask reads them (transcriptAsText's length, speakers' given
+   * names included): set by every write of the transcript; null on rows from before (not counted yet).
+   */
+  readChars: number | null;
 }
 
 export interface DigestTable {
@@ -79,6 +84,8 @@ export interface DigestTable {
   sections: unknown;
   markdown: string;
   generatedAt: Generated<Date>;
+  /** The digest's characters as an Ask reads them (digestAsText's length); null on rows from before. */
+  textChars: number | null;
 }
 
 /** A silent meeting (NO_SPEECH) that failed for free: the daily allowance counts these. */

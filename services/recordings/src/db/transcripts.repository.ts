@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { TranscriptDoc, TranscriptSegment } from '@mm/contract';
+import { transcriptAsText, type TranscriptDoc, type TranscriptSegment } from '@mm/contract';
 import type { Kysely } from 'kysely';
 import { prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
@@ -39,6 +39,20 @@ export const toTranscript = (row: {
   version: row.version,
 });
 
+/**
+ * The transcript's characters as an Ask reads it (its price): every write stores it with the
+ * turns and names it counts, so a quote reads the number and not the documents.
+ */
+export const readCharsOf = (t: Pick<Transcript, 'speakers' | 'segments'>): number => transcriptAsText(t).length;
+
+/** Some meetings' transcripts with their counts, and what counting them needs (those not counted yet). */
+const TO_COUNT = prepared((db: Kysely<Database>, ids: string[]) =>
+  db
+    .selectFrom('transcript')
+    .select(['recordingId', 'readChars', 'speakers', 'segments'])
+    .where(sql<boolean>`recording_id = any(${ids})`),
+);
+
 /** The transcripts: one row per meeting that got past transcription. */
 export class TranscriptRepository {
   async get(db: Db, recordingId: string): Promise<Transcript | undefined> {
@@ -68,6 +82,7 @@ export class TranscriptRepository {
       speakers: JSON.stringify(doc.speakers),
       segments: JSON.stringify(doc.segments),
       stats: JSON.stringify(doc.stats),
+      readChars: readCharsOf(doc),
     };
     await db
       .insertInto('transcript')
@@ -76,20 +91,48 @@ export class TranscriptRepository {
       .execute();
   }
 
-  async setSpeakers(db: Db, recordingId: string, speakers: Speaker[]): Promise<void> {
+  /**
+   * Writes the speakers (names) of `doc`; its segments must be the stored ones (read under the
+   * meeting's lock, or of the version just checked): the count of the text as read is of both.
+   */
+  async setSpeakers(db: Db, recordingId: string, doc: Pick<Transcript, 'speakers' | 'segments'>): Promise<void> {
     await db
       .updateTable('transcript')
-      .set({ speakers: JSON.stringify(speakers), version: sql`version + 1` })
+      .set({ speakers: JSON.stringify(doc.speakers), readChars: readCharsOf(doc), version: sql`version + 1` })
       .where('recordingId', '=', recordingId)
       .execute();
   }
 
-  async setSegments(db: Db, recordingId: string, segments: TranscriptSegment[]): Promise<void> {
+  /** Writes the turns of `doc`; its speakers must be the stored ones (as setSpeakers' segments). */
+  async setSegments(db: Db, recordingId: string, doc: Pick<Transcript, 'speakers' | 'segments'>): Promise<void> {
     await db
       .updateTable('transcript')
-      .set({ segments: JSON.stringify(segments), version: sql`version + 1` })
+      .set({ segments: JSON.stringify(doc.segments), readChars: readCharsOf(doc), version: sql`version + 1` })
       .where('recordingId', '=', recordingId)
       .execute();
+  }
+
+  /**
+   * The counts of some meetings' transcripts (absent ones are not in the map); one written before
+   * the counts were kept is counted now and its count stored, unless a write counted it meanwhile.
+   */
+  async counts(db: Db, ids: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const t of await TO_COUNT.all(db, ids)) {
+      if (t.readChars !== null) {
+        counts.set(t.recordingId, t.readChars);
+        continue;
+      }
+      const n = readCharsOf({ speakers: t.speakers as Speaker[], segments: t.segments as TranscriptSegment[] });
+      await db
+        .updateTable('transcript')
+        .set({ readChars: n })
+        .where('recordingId', '=', t.recordingId)
+        .where('readChars', 'is', null)
+        .execute();
+      counts.set(t.recordingId, n);
+    }
+    return counts;
   }
 
   /**

@@ -21,7 +21,10 @@ export class MeetingAccess {
   }
 
   /** Own meetings, or a joined series' meetings (for reading a bundle). */
-  async readable(p: Principal, r: RecordingRow | undefined): Promise<{ r: RecordingRow; access: AccessRole }> {
+  async readable<R extends Pick<RecordingRow, 'accountId' | 'seriesId' | 'deletedAt'>>(
+    p: Principal,
+    r: R | undefined,
+  ): Promise<{ r: R; access: AccessRole }> {
     if (!r || r.deletedAt) throw notFound();
     if (r.accountId === p.accountId) return { r, access: 'owner' };
     if (!r.seriesId || !(await this.seriesAccess(p, r.seriesId))) throw notFound();

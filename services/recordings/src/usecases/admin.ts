@@ -101,11 +101,12 @@ export class AdminOps {
   async editSegment(p: Principal, id: string, index: number, text: string) {
     const { repos } = this.ctx;
     return changeOwned(this.ctx, p, id, async (r, trx) => {
-      const segments = [...((await repos.transcripts.get(trx, r.id))?.segments ?? [])];
-      if (!segments[index]) throw new ApiError('NOT_FOUND', 'No such segment.');
+      const t = await repos.transcripts.get(trx, r.id);
+      const segments = [...(t?.segments ?? [])];
+      if (!t || !segments[index]) throw new ApiError('NOT_FOUND', 'No such segment.');
       // The recognizer's pauses timed the old words; the edited text has none.
       segments[index] = { ...publicSegment(segments[index]), text: text.trim() };
-      await repos.transcripts.setSegments(trx, r.id, segments);
+      await repos.transcripts.setSegments(trx, r.id, { speakers: t.speakers, segments });
       await repos.recordings.refreshSearchText(trx, r.id);
       return { row: r, change: 'transcript_edited' };
     });

@@ -24,6 +24,8 @@ export interface DigestPlan {
   jobId: string;
   transcriptKey: string;
   speakers: Speaker[];
+  /** The turns the plan was made from (the stored ones at commit: the version is checked), for the count. */
+  segments: Transcript['segments'];
   /** Speakers differ from the stored ones (suggested or given names): written at commit. */
   writeSpeakers: boolean;
   /** The stored transcript's version the plan was made from; null: the commit writes a new transcript first. */
@@ -75,6 +77,7 @@ export class DigestUseCase {
       jobId,
       transcriptKey,
       speakers,
+      segments: t.segments,
       writeSpeakers: JSON.stringify(speakers) !== JSON.stringify(t.speakers),
       fromVersion: stored ? stored.version : null,
       memory: memory.items.map((i) => i.text),
@@ -92,7 +95,8 @@ export class DigestUseCase {
     const { repos } = this.ctx;
     if (plan.fromVersion !== null && (await repos.transcripts.get(trx, plan.recordingId))?.version !== plan.fromVersion)
       throw new StalePlan();
-    if (plan.writeSpeakers) await repos.transcripts.setSpeakers(trx, plan.recordingId, plan.speakers);
+    if (plan.writeSpeakers)
+      await repos.transcripts.setSpeakers(trx, plan.recordingId, { speakers: plan.speakers, segments: plan.segments });
     const r = await repos.recordings.update(trx, plan.recordingId, {
       status: 'GENERATING',
       jobId: plan.jobId,

@@ -137,7 +137,7 @@ export class Naming {
           if (!t) throw new Error(`meeting ${r.id} has no transcript`);
           const speakers = rename(t.speakers);
           const renamed = speakers.some((s, i) => s.name !== t.speakers[i].name);
-          if (renamed) await repos.transcripts.setSpeakers(trx, r.id, speakers);
+          if (renamed) await repos.transcripts.setSpeakers(trx, r.id, { speakers, segments: t.segments });
           // Names as they were change nothing: no event, no new price for Ask.
           return { row: r, change: renamed ? 'speakers_renamed' : undefined };
         }),
