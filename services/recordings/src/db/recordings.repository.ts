@@ -5,7 +5,6 @@ import { newId } from '@mm/http';
 import {
   BUS,
   type DigestCreated,
-  type RecordingStatus,
   type EventType,
   type PipelineJob,
   type RecordingEvent,
@@ -95,9 +94,8 @@ const ROW_FOR_ASK = prepared((db: Kysely<Database>, id: string) =>
  * A series' newest `limit` finished meetings by recordedAt, each beside its transcript and digest,
  * and how many finished meetings it has (the window count runs before the limit): what askSeries
  * and its quote read, each its own columns of it (Postgres computes no column the outer select
- * leaves unread). READY is written in the text, not sent as a parameter: with `status = $2` the
- * statement's generic plan cannot use the READY-only indexes, so Postgres planned it again on
- * every run (0.2–0.6 ms of its CPU a series quote, more than the statement's execution).
+ * leaves unread). READY is written in the text (READY, schema.ts): as a parameter, Postgres
+ * planned it again on every run (0.2–0.6 ms of its CPU a series quote, more than its execution).
  */
 const finishedOfSeries = (db: Kysely<Database>, seriesId: string, limit: number) =>
   db
@@ -106,7 +104,7 @@ const finishedOfSeries = (db: Kysely<Database>, seriesId: string, limit: number)
         .selectFrom('recording')
         .select([...ROW_COLUMNS, sql<string>`count(*) over ()`.as('finishedCount')])
         .where('seriesId', '=', seriesId)
-        .where('status', '=', sql.lit<RecordingStatus>('READY'))
+        .where('status', '=', READY)
         .where('deletedAt', 'is', null)
         .orderBy('recordedAt', 'desc')
         .orderBy('id', 'desc')
