@@ -8,7 +8,8 @@ import type { Socket } from 'node:net';
  * Two halves. `Expect: 100-continue` (curl sends it for large bodies, the gateway sends it to the
  * services for multipart uploads): a server given `deferContinue` (serve()) leaves the 100 to the
  * handler, which calls `allowBody` once it has decided to read; an answer given instead tells
- * the client never to send the body (node then closes the connection). And for clients that send
+ * the client not to send the body (node then closes the connection; a client that stopped
+ * waiting and sent it anyway still reads the answer: lingerBeforeClose). And for clients that send
  * without asking: `closeAfterEarlyAnswer` closes the connection after the answer instead of
  * reading the rest of a large body off the wire, the way Go's net/http does (it reads at most
  * 256 KiB of an unread body to keep a connection, and otherwise answers `Connection: close`,
@@ -20,7 +21,7 @@ const awaiting = new WeakSet<IncomingMessage>();
 
 /** A remainder this small is read and dropped (node's default), keeping the connection. */
 export const EARLY_ANSWER_DRAIN_BYTES = 256 * 1024;
-/** After an early answer: how long and how much more the connection is read before it is cut. */
+/** After an early answer: how long the connection lingers, and how much of the body it reads meanwhile. */
 export const EARLY_ANSWER_LINGER_MS = 500;
 export const EARLY_ANSWER_LINGER_BYTES = 256 * 1024;
 
@@ -49,34 +50,81 @@ function remainderIsLarge(req: IncomingMessage): boolean {
 
 /**
  * Call before answering a request whose body may not have been read (a refusal): when more than
- * EARLY_ANSWER_DRAIN_BYTES may still be coming, the answer says `Connection: close`, the socket
- * is half-closed after it, and read only until the client closes, EARLY_ANSWER_LINGER_BYTES
- * more arrive or EARLY_ANSWER_LINGER_MS pass; then it is closed. A small remainder is read and
+ * EARLY_ANSWER_DRAIN_BYTES may still be coming, the answer says `Connection: close` and the
+ * connection lingers before it is closed (lingerBeforeClose). A small remainder is read and
  * dropped by node as usual, and the connection kept.
  */
 export function closeAfterEarlyAnswer(req: IncomingMessage, res: ServerResponse): void {
   if (req.complete || res.headersSent) return;
-  // A client still waiting for the 100 sends no body: node closes the connection by itself.
-  if (awaitsContinue(req) || !remainderIsLarge(req)) return;
-  res.setHeader('connection', 'close');
-  // With `Connection: close` node calls destroySoon once the answer is written (after starting to
-  // drop the body); lingering instead keeps the client from a reset before it reads the answer.
-  const socket = req.socket;
-  socket.destroySoon = function lingeringClose(this: Socket): void {
-    const cut = () => this.destroy();
-    this.end();
-    const timer = setTimeout(cut, EARLY_ANSWER_LINGER_MS);
-    timer.unref();
-    this.once('close', () => clearTimeout(timer));
-    // The client read the answer and closed its side: nothing more is coming.
-    this.once('end', cut);
-    let read = 0;
-    req.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > EARLY_ANSWER_LINGER_BYTES) cut();
-    });
-    req.resume();
+  // A client still waiting for the 100 is answered `Connection: close` by node itself; it may
+  // still send the body (it waited long enough), so the close lingers all the same.
+  if (!awaitsContinue(req)) {
+    if (!remainderIsLarge(req)) return;
+    res.setHeader('connection', 'close');
+  }
+  lingerBeforeClose(req, res);
+}
+
+/** Requests whose answer's close already lingers (serve() and closeAfterEarlyAnswer both ask). */
+const lingering = new WeakSet<IncomingMessage>();
+
+/**
+ * When the answer to this request closes its connection while the body is still arriving, the
+ * connection lingers instead of closing at once. Closing a socket with unread bytes sends a reset,
+ * and a client still writing its body when the reset comes loses the answer waiting in its socket
+ * (node's client reports EPIPE or ECONNRESET and never reads it: the gateway then answered 500
+ * for a service's refusal). Lingering: the socket is half-closed after the answer, the body is
+ * read and dropped up to EARLY_ANSWER_LINGER_BYTES and then no longer read (the client's writes
+ * block rather than fail), and the socket closes once the client closes its side, the body has
+ * all arrived, or EARLY_ANSWER_LINGER_MS have passed: a huge body is never read whole. serve()
+ * asks it for every request with a body; an answer that keeps the connection changes nothing.
+ */
+export function lingerBeforeClose(req: IncomingMessage, res: ServerResponse): void {
+  if (lingering.has(req)) return;
+  lingering.add(req);
+  // Before node's own 'finish' handler, which would drop the rest of the body unseen and unbounded.
+  res.once('prefinish', () => {
+    if (req.complete || !closesAfterAnswer(req, res)) return;
+    dropBounded(req);
+    const socket = req.socket;
+    const closeSoon = socket.destroySoon;
+    socket.destroySoon = function lingeringClose(this: Socket): void {
+      if (req.complete || this.destroyed) return closeSoon.call(this);
+      linger(this, req);
+    };
+  });
+}
+
+/**
+ * Node closes after a final answer to a request whose 100 Continue was not sent; otherwise a
+ * `Connection: close` set with setHeader says so (closeAfterEarlyAnswer, a draining serve()).
+ */
+function closesAfterAnswer(req: IncomingMessage, res: ServerResponse): boolean {
+  return awaitsContinue(req) || /\bclose\b/i.test(String(res.getHeader('connection') ?? ''));
+}
+
+/** Reads the rest of the body and drops it, up to EARLY_ANSWER_LINGER_BYTES; then leaves it unread. */
+function dropBounded(req: IncomingMessage): void {
+  let read = 0;
+  const drop = (chunk: Buffer): void => {
+    read += chunk.length;
+    if (read <= EARLY_ANSWER_LINGER_BYTES) return;
+    req.off('data', drop);
+    req.pause();
   };
+  req.on('data', drop);
+  req.resume();
+}
+
+function linger(socket: Socket, req: IncomingMessage): void {
+  const cut = () => socket.destroy();
+  socket.end();
+  const timer = setTimeout(cut, EARLY_ANSWER_LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  // The client read the answer and closed its side, or the whole body came: nothing more is coming.
+  socket.once('end', cut);
+  req.once('end', cut);
 }
 
 /** A multipart upload: the bodies worth not reading when they are refused. */

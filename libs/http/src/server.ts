@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { markAwaitingContinue } from './early-answer';
+import { lingerBeforeClose, markAwaitingContinue } from './early-answer';
 import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from '@mm/platform';
-import { watchBody } from './body-watch';
+import { hasBody, watchBody } from './body-watch';
 
 /**
  * How long one request may take to arrive in full: the largest upload (MAX_UPLOAD_MB, 500 by
@@ -55,6 +55,8 @@ export async function serve(
   const bodyIdleMs = (listen.bodyIdleTimeoutSeconds ?? DEFAULT_BODY_IDLE_TIMEOUT_SECONDS) * 1000;
   const listener: RequestListener = (req, res) => {
     watchBody(req, res, bodyIdleMs, logger);
+    // An answer that closes the connection before the body has all arrived must still be read.
+    if (!req.complete && hasBody(req)) lingerBeforeClose(req, res);
     if (draining && req.url === '/readyz') {
       res.writeHead(503, { 'content-type': 'application/json', connection: 'close' }).end('{"status":"draining"}');
       return;

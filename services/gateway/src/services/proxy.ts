@@ -201,10 +201,12 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
     targets.set(o.target, url);
   }
   let sending = false;
+  let answered = false;
   let waiting: NodeJS.Timeout | null = null;
   const upstream = http.request(
     { host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent },
     (up) => {
+      answered = true;
       if (waiting) clearTimeout(waiting);
       // The gateway already answered (a body that stopped arriving: body-watch.ts): the service's own answer is dropped.
       if (res.headersSent) {
@@ -226,6 +228,11 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
         if (streams) up.once('end', () => upstream.destroy());
       }
       res.writeHead(up.statusCode ?? 502, back);
+      // Cut off mid-answer (a reset, or a close before the declared length): the client cannot be
+      // told more than a closed connection, and must not wait for the rest.
+      up.once('close', () => {
+        if (!up.complete && !res.writableEnded) res.destroy();
+      });
       up.pipe(res);
     },
   );
@@ -239,6 +246,10 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   };
   upstream.on('error', (err) => {
     if (waiting) clearTimeout(waiting);
+    // The service's answer came first: it is the answer. What fails after it is the rest of a body
+    // the service refused and stopped reading (EPIPE, ECONNRESET); an answer itself cut short
+    // closes the client's connection ('close' above).
+    if (answered) return;
     // The answer is already with the client (an early answer whose request was cut short).
     if (res.writableFinished) return;
     // The client went away mid-request: nobody is left to answer.
