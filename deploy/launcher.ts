@@ -14,10 +14,10 @@
  * through it finds every service behind it serving.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEV_DATABASE_URL, SERVICE_PORTS, type ServiceId } from '../libs/platform/src/config';
-import { ensureDatabase } from '../libs/db/src';
+import { DEV_DATABASE_URL, SERVICE_PORTS, socketDirFits, type ServiceId } from '../libs/platform/src/config';
+import { ensureDatabase, overLocalSocket } from '../libs/db/src';
 import { startBroker, type Broker } from './nats-broker';
 import { devInternalSecret } from './dev-secret';
 
@@ -73,8 +73,19 @@ async function main(): Promise<void> {
       `launcher: NATS with authentication at ${broker.url} (users and passwords: data/nats/credentials.json)\n`,
     );
   }
+  // Every service runs on this machine: the gateway reaches the others over Unix sockets, and
+  // they reach Postgres over its own when it has one (docs/decisions.md, "Local hops over Unix
+  // sockets"). LOCAL_SOCKET_DIR= (empty) keeps every hop on TCP.
+  if (process.env.LOCAL_SOCKET_DIR === undefined) {
+    const dir = path.join(root, 'data', 'sockets');
+    if (socketDirFits(dir)) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      env = { ...env, LOCAL_SOCKET_DIR: dir };
+    } else
+      process.stderr.write(`launcher: ${dir} is too long a path for Unix sockets; the gateway forwards over TCP\n`);
+  }
   // The migration step reads DATABASE_URL alone: the development database unless one is named.
-  if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: DEV_DATABASE_URL };
+  if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: await overLocalSocket(DEV_DATABASE_URL) };
   await ensureDatabase(env.DATABASE_URL!);
   await migrateEach(services);
   const internal = services.filter((s) => s !== 'gateway');
@@ -89,6 +100,9 @@ async function main(): Promise<void> {
   if (services.includes('gateway')) {
     start('gateway');
     process.stderr.write(`launcher: every service is up; the API is at http://127.0.0.1:${portOf('gateway')}\n`);
+    process.stderr.write(
+      `launcher: hops on this machine: gateway to services ${env.LOCAL_SOCKET_DIR ? `over Unix sockets in ${env.LOCAL_SOCKET_DIR}` : 'over TCP'}, Postgres ${new URL(env.DATABASE_URL!).searchParams.get('host') ? 'over its Unix socket' : 'over TCP'}\n`,
+    );
     process.stderr.write(
       `launcher: the app is at http://127.0.0.1:${portOf('gateway')}/app/ (an invite link from the admin API signs a person in)\n`,
     );

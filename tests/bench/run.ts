@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { overLocalSocket } from '@mm/db';
 import { CASES } from './cases';
 import { parseBenchArgs, USAGE } from './lib/options';
 import { cpuCount, loadAverage } from './lib/proc';
@@ -133,6 +134,10 @@ async function main(): Promise<number> {
 
   const environment = describeEnvironment(opts.root);
   log(environment);
+  if (opts.hops === 'local' && !opts.databaseUrlGiven) opts.databaseUrl = await overLocalSocket(opts.databaseUrl);
+  log(
+    `hops: ${opts.hops === 'local' ? 'local (as pnpm start: gateway to services over Unix sockets' : 'tcp (as between pods: gateway to services over TCP'}, Postgres ${new URL(opts.databaseUrl).searchParams.get('host') ? 'over its Unix socket' : 'over TCP'})`,
+  );
   log(
     `stack: gateway :${portOf(opts, 'gateway')}, account :${portOf(opts, 'account')}, database ${opts.databaseUrl}, ` +
       `nats ${natsUrlOf(opts)}${opts.natsUrl ? '' : ' (private)'}, redis ${redisUrlOf(opts)}${opts.redisUrl ? '' : ' (private)'}; logs ${opts.logDir}`,

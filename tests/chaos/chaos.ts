@@ -76,6 +76,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     threads: 1,
     ports,
     databaseUrl: postgres.url('meeting_memory_chaos'),
+    databaseUrlGiven: true,
+    // As pnpm start runs them: the gateway forwards over Unix sockets (a killed service's is refused, as its port).
+    hops: 'local',
     natsUrl: null,
     redisUrl: null,
     serviceEnv: {

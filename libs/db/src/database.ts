@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Kysely, PostgresDialect, CamelCasePlugin } from 'kysely';
 import { Pool, Client } from 'pg';
 import { nameStatements } from './prepared';
@@ -39,6 +41,34 @@ export function openDatabase<DB>(opts: DatabaseOptions): { db: Kysely<DB>; pool:
 export function keepConnectionLossesQuiet(pool: Pool): void {
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
+}
+
+/** Where Debian's Postgres puts its Unix socket (unix_socket_directories). */
+export const DEBIAN_POSTGRES_SOCKET_DIR = '/var/run/postgresql';
+
+/**
+ * `url` (Postgres on this machine over TCP) made to go through the server's Unix socket, when the
+ * server has one in `dir` and lets the same user in over it; else `url` as it is. For every
+ * service on one machine (`pnpm start`, the bench): a query's round trip on a Unix socket skips
+ * the kernel's TCP path on loopback (docs/decisions.md, "Local hops over Unix sockets").
+ */
+export async function overLocalSocket(url: string, dir = DEBIAN_POSTGRES_SOCKET_DIR): Promise<string> {
+  const u = new URL(url);
+  const loopback = u.hostname === 'localhost' || u.hostname === '[::1]' || /^127\./.test(u.hostname);
+  if (!loopback || u.searchParams.has('host') || !existsSync(path.join(dir, `.s.PGSQL.${u.port || 5432}`))) return url;
+  u.searchParams.set('host', dir);
+  const local = u.toString();
+  const probe = new Client({ connectionString: local, connectionTimeoutMillis: 2000 });
+  try {
+    await probe.connect();
+    return local;
+  } catch (err) {
+    // 3D000: let in, the database is not made yet (ensureDatabase makes it); anything else
+    // (peer authentication for another user, say): TCP as asked.
+    return (err as { code?: string }).code === '3D000' ? local : url;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { lingerBeforeClose, markAwaitingContinue } from './early-answer';
 import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from '@mm/platform';
@@ -45,6 +46,11 @@ export async function serve(
     deferContinue?: (req: IncomingMessage) => boolean;
     /** A body being read that sends nothing this long is refused (body-watch.ts); 0 turns the check off. */
     bodyIdleTimeoutSeconds?: number;
+    /**
+     * A Unix socket to serve the same requests on, besides the port (LOCAL_SOCKET_DIR: every
+     * service on one machine, the gateway forwarding over it). A stale file there is replaced.
+     */
+    listenSocket?: string | null;
   },
   logger: Logger,
   onClose: () => Promise<void>,
@@ -79,11 +85,12 @@ export async function serve(
     s.once('error', reject);
     s.listen(port, listen.host ?? '127.0.0.1', () => resolve(s));
   });
+  const local = listen.listenSocket ? await listenLocal(server, listen.listenSocket) : null;
   server.keepAliveTimeout = 65_000;
   // Node's default (300 s) would cut a 500 MB upload sent at 1 MB/s; see UPLOAD_REQUEST_TIMEOUT_MS.
   server.requestTimeout = UPLOAD_REQUEST_TIMEOUT_MS;
   const { port: actual, address: host } = server.address() as AddressInfo;
-  logger.info({ host, port: actual }, 'listening');
+  logger.info({ host, port: actual, ...(local && { socket: listen.listenSocket }) }, 'listening');
   let closed: Promise<void> | null = null;
   return {
     port: actual,
@@ -97,16 +104,36 @@ export async function serve(
           logger.info({ shutdownDelayMs }, 'draining: not ready, still serving');
           await new Promise((r) => setTimeout(r, shutdownDelayMs));
         }
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 5000).unref();
-        });
+        await Promise.all([
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 5000).unref();
+          }),
+          // Its connections are the HTTP server's (closed above); this waits for them to end.
+          local && new Promise<void>((resolve) => local.close(() => resolve())),
+        ]);
         await onClose();
       })();
       return closed;
     },
   };
+}
+
+/**
+ * Serves `server`'s requests on a Unix socket too: each connection is handed to the HTTP server,
+ * which then parses, times out, drains and closes it like one on its port. Only this user may
+ * connect (mode 0600); the principal is still verified on every request, as over TCP.
+ */
+async function listenLocal(server: Server, socketPath: string): Promise<NetServer> {
+  rmSync(socketPath, { force: true });
+  const local = createNetServer((socket) => server.emit('connection', socket));
+  await new Promise<void>((resolve, reject) => {
+    local.once('error', reject);
+    local.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o600);
+  return local;
 }
 
 /**

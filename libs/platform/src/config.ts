@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { BUS_SERVICES } from '@mm/contract';
 import { ConfigError, DEV_SECRET, EnvReader, secretWeakness } from './env-reader';
 import { readStreamSettings, type StreamSettings } from './stream-config';
@@ -19,6 +20,32 @@ export const SERVICE_PORTS = {
   web: 8087,
 } as const;
 export type ServiceId = keyof typeof SERVICE_PORTS;
+
+/**
+ * The services the gateway forwards the API to. With LOCAL_SOCKET_DIR set (every service on one
+ * machine: `pnpm start`, the bench), each also listens on `<dir>/<service>.sock` and the gateway
+ * forwards over that socket instead of TCP on loopback (docs/decisions.md, "Local hops over Unix
+ * sockets").
+ */
+export const FORWARDED_SERVICES = [
+  'account',
+  'recordings',
+  'series',
+  'ask',
+  'events',
+] as const satisfies readonly ServiceId[];
+
+/** Where a forwarded service listens in LOCAL_SOCKET_DIR. */
+export const localSocketPath = (dir: string, service: ServiceId): string => path.join(dir, `${service}.sock`);
+
+/** True when every forwarded service's socket path in `dir` fits a Unix socket address (sun_path: 108 bytes). */
+export const socketDirFits = (dir: string): boolean =>
+  FORWARDED_SERVICES.every((s) => Buffer.byteLength(localSocketPath(dir, s)) < 104);
+
+/** The forwarded services' sockets in LOCAL_SOCKET_DIR (where the gateway forwards to them); none without one. */
+export function localSockets(dir: string | null): Partial<Record<ServiceId, string>> {
+  return dir ? Object.fromEntries(FORWARDED_SERVICES.map((s) => [s, localSocketPath(dir, s)])) : {};
+}
 
 /** True for an address only this machine reaches (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
@@ -67,6 +94,13 @@ export interface CommonConfig {
   appUrl: string;
   /** Base URL of each service, for service-to-service HTTP (the gateway's proxy). */
   serviceUrls: Record<ServiceId, string>;
+  /**
+   * LOCAL_SOCKET_DIR: set when every service runs on this machine; the forwarded services listen
+   * there too (`listenSocket`) and the gateway forwards to them there. Null: TCP only (Kubernetes).
+   */
+  localSocketDir: string | null;
+  /** This service's socket in LOCAL_SOCKET_DIR (a forwarded service only), besides its port; null: none. */
+  listenSocket: string | null;
   port: number;
   /** The address it listens on (HOST, default 127.0.0.1: only this machine; compose and Kubernetes set 0.0.0.0). */
   host: string;
@@ -93,6 +127,9 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     ]),
   ) as Record<ServiceId, string>;
   const ns = r.str('BUS_NAMESPACE', '');
+  const localSocketDir = r.optional('LOCAL_SOCKET_DIR');
+  if (localSocketDir && !socketDirFits(localSocketDir))
+    r.problem(`LOCAL_SOCKET_DIR is too long for a Unix socket's path (about 90 characters at most): ${localSocketDir}`);
   // The log stream writes at most 16 KB at once and must gather less than that (logger.ts).
   const logBufferBytes = Math.floor(r.num('LOG_BUFFER_BYTES', 4096, 0));
   if (logBufferBytes >= 16_384) r.problem(`LOG_BUFFER_BYTES must be below 16384 (got ${logBufferBytes})`);
@@ -155,6 +192,11 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     publicBaseUrl,
     appUrl: r.str('APP_URL', `${publicBaseUrl}/app`).replace(/\/$/, ''),
     serviceUrls,
+    localSocketDir: localSocketDir ?? null,
+    listenSocket:
+      localSocketDir && (FORWARDED_SERVICES as readonly ServiceId[]).includes(service)
+        ? localSocketPath(localSocketDir, service)
+        : null,
     port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
     host,
     shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),

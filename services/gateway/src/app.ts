@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import { createServiceApp, finishApp, principalKey, writeNotFound } from '@mm/http';
+import { createServiceApp, finishApp, localSockets, principalKey, writeNotFound } from '@mm/http';
 import { AccessRepository } from './db/access.repository';
 import { AccessGate } from './services/access-gate';
 import { AccessService } from './services/access.service';
@@ -41,6 +41,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
     tokenHashKey: config.tokenHashKey,
     publicBaseUrl: config.publicBaseUrl,
     serviceUrls: config.serviceUrls,
+    serviceSockets: localSockets(config.localSocketDir),
     reads: deps.reads,
     addresses,
     logger,

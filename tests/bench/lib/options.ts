@@ -19,6 +19,10 @@ runs the bench cases, prints a table per case and PASS/FAIL per target, stops ev
   --port NAME=PORT        a port of the stack (repeatable), e.g. --port gateway=19080, --port nats=14223
                           (defaults: services 18080-18086, private nats 14222, private redis 16379)
   --database-url URL      default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/meeting_memory_bench
+                          (with --hops local: through Postgres's Unix socket when it lets the user in)
+  --hops local|tcp        how the stack's processes reach each other: local (default, as \`pnpm start\`
+                          runs them: the gateway forwards over Unix sockets, Postgres over its socket)
+                          or tcp (every hop on TCP, as between the pods of deploy/k8s)
   --nats-url URL          use this NATS instead of starting a private nats-server (shares subjects
                           and queue groups with every other stack on it)
   --redis-url URL         use this Redis instead of starting a private redis-server
@@ -37,6 +41,11 @@ exit status: 0 every target passed, 1 the bench failed (error responses, a servi
 const SERVICE_NAMES = Object.keys(DEFAULT_BENCH_PORTS) as ServiceName[];
 
 export class UsageError extends Error {}
+
+function hopsOf(raw: string | undefined): 'local' | 'tcp' {
+  if (raw === undefined || raw === 'local' || raw === 'tcp') return raw ?? 'local';
+  throw new UsageError('--hops must be local or tcp');
+}
 
 function positive(name: string, raw: string | undefined, def: number, min: number): number {
   if (raw === undefined) return def;
@@ -89,6 +98,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
       compiled: { type: 'string' },
       'log-dir': { type: 'string' },
       routes: { type: 'string', multiple: true },
+      hops: { type: 'string' },
     },
   });
   const ports: BenchOptions['ports'] = {};
@@ -128,6 +138,8 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     logDir,
     compiled: values.compiled ? path.resolve(values.compiled) : null,
     routes: values.routes ? splitList(values.routes) : null,
+    hops: hopsOf(values.hops),
+    databaseUrlGiven: values['database-url'] !== undefined || process.env.BENCH_DATABASE_URL !== undefined,
   };
   const only = values.only ? splitList(values.only) : null;
   if (!values.list && !values.help) mkdirSync(logDir, { recursive: true });

@@ -62,6 +62,9 @@ export function redisUrlOf(opts: BenchOptions): string {
   return opts.redisUrl ?? `redis://127.0.0.1:${portOf(opts, 'redis')}`;
 }
 
+/** Where the services listen besides their ports with `--hops local` (LOCAL_SOCKET_DIR). */
+const socketDirOf = (opts: BenchOptions): string => path.join(opts.logDir, 'sockets');
+
 /** The private broker's passwords (one user per service, as everywhere: never an open broker). */
 const NATS_PASSWORDS = newNatsPasswords();
 const NATS_NAMESPACE = 'bench.';
@@ -91,6 +94,7 @@ export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {
     REDIS_URL: redisUrlOf(opts),
     INTERNAL_JWT_SECRET: BENCH_INTERNAL_SECRET,
     ADMIN_API_KEY: BENCH_ADMIN_KEY,
+    LOCAL_SOCKET_DIR: opts.hops === 'local' ? socketDirOf(opts) : '',
     RATE_LIMIT_SCALE: '1000',
     LOG_LEVEL: 'warn',
     ...caseEnv,
@@ -289,6 +293,7 @@ export class Stack {
       await assertPortFree(portOf(this.opts, s), s);
     }
     mkdirSync(this.opts.logDir, { recursive: true });
+    if (this.opts.hops === 'local') mkdirSync(socketDirOf(this.opts), { recursive: true, mode: 0o700 });
     await this.startInfra(log);
     await ensureDatabase(this.opts.databaseUrl);
     await this.migrate(services);

@@ -44,6 +44,14 @@ export interface BenchOptions {
    * named here); null: every one. For a quick comparison of a change on a few routes.
    */
   routes: string[] | null;
+  /**
+   * `--hops`: local (as `pnpm start` runs every service on one machine: the gateway forwards over
+   * Unix sockets in `logDir/sockets`, the services reach Postgres over its socket) or tcp (every
+   * hop on TCP, as between Kubernetes pods).
+   */
+  hops: 'local' | 'tcp';
+  /** True when the database URL was given (`--database-url`, BENCH_DATABASE_URL): used as it is. */
+  databaseUrlGiven: boolean;
 }
 
 /** A PASS/FAIL line printed under a case's table. */

@@ -10,6 +10,8 @@ import type { Passage } from './replay.step';
 export interface ForwardDeps {
   signer: PrincipalSigner;
   serviceUrls: Record<RouteDef['service'], string>;
+  /** A service's Unix socket, forwarded to instead of its URL (LOCAL_SOCKET_DIR: one machine). */
+  serviceSockets: Partial<Record<RouteDef['service'], string>>;
   logger: Logger;
 }
 
@@ -31,6 +33,7 @@ export async function forwardStep(
 ): Promise<void> {
   forward(req, res, {
     target: deps.serviceUrls[f.route.def.service],
+    socketPath: deps.serviceSockets[f.route.def.service],
     path: f.url.slice(API_PREFIX.length) || '/',
     principal: await deps.signer.forToken(f.token),
     reqId: f.reqId,

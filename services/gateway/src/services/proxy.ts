@@ -38,6 +38,8 @@ const targets = new Map<string, URL>();
 
 export interface ForwardOptions {
   target: string;
+  /** Reaches the target over this Unix socket instead of TCP (LOCAL_SOCKET_DIR: every service on one machine). */
+  socketPath?: string;
   path: string;
   principal: string | null;
   reqId: string;
@@ -90,15 +92,17 @@ export class ReadPipelines {
   }
 
   send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders): void {
-    let pool = this.pools.get(o.target);
+    const key = o.socketPath ?? o.target;
+    let pool = this.pools.get(key);
     if (!pool) {
       pool = new Pool(o.target, {
+        socketPath: o.socketPath,
         pipelining: this.opts.pipelining,
         connections: this.opts.connections,
         headersTimeout: READ_TIMEOUT_MS,
         bodyTimeout: READ_TIMEOUT_MS,
       });
-      this.pools.set(o.target, pool);
+      this.pools.set(key, pool);
     }
     let abort: ((err?: Error) => void) | null = null;
     let settled = false;
@@ -204,7 +208,13 @@ export function forward(req: IncomingMessage, res: ServerResponse, o: ForwardOpt
   let answered = false;
   let waiting: NodeJS.Timeout | null = null;
   const upstream = http.request(
-    { host: url.hostname, port: url.port, method: req.method, path: o.path, headers, agent },
+    {
+      ...(o.socketPath ? { socketPath: o.socketPath } : { host: url.hostname, port: url.port }),
+      method: req.method,
+      path: o.path,
+      headers,
+      agent,
+    },
     (up) => {
       answered = true;
       if (waiting) clearTimeout(waiting);
