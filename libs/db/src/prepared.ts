@@ -88,12 +88,10 @@ const MAX_SHAPES = 64;
  * `shape` holds only what picks the shape (flags, a count), never a value: it is the key the
  * compiled read is kept under. `build` gets the shape and one stand-in per named value (`v.owner`),
  * which it must pass to kysely as values only, as with `prepared`. Every value a shape uses must be
- * given on each call. `named: false` sends the statements unnamed: a read whose best plan depends
- * on its values (runNamed).
+ * given on each call.
  */
 export function preparedShapes<DB, S extends Record<string, boolean | number | string>, V extends object, R>(
   build: (db: Kysely<DB>, shape: S, v: V) => { compile(db: Kysely<DB>): CompiledQuery<R> },
-  opts: { named?: boolean } = {},
 ): { all(db: Runner, shape: S, values: V): Promise<R[]> } {
   const shapes = new Map<string, CompiledQuery<R>>();
   const stand = new Proxy({} as V, {
@@ -104,7 +102,7 @@ export function preparedShapes<DB, S extends Record<string, boolean | number | s
     const kept = shapes.get(key);
     if (kept) return kept;
     const c = build(db as Kysely<DB>, shape, stand).compile(db as Kysely<DB>);
-    if (opts.named !== false && !statementNames.has(c.sql) && statementNames.size < MAX_NAMED)
+    if (!statementNames.has(c.sql) && statementNames.size < MAX_NAMED)
       statementNames.set(c.sql, `mm_${createHash('sha256').update(c.sql).digest('hex').slice(0, 24)}`);
     if (shapes.size < MAX_SHAPES) shapes.set(key, c);
     return c;

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
 import type { Database } from './schema';
+import { storedCounts } from './stored-counts';
 
 /** A meeting's digest (the bundle, Ask), and the heads of some meetings' digests (status, lists). */
 const DIGEST = prepared((db: Kysely<Database>, recordingId: string) =>
@@ -96,21 +97,17 @@ export class DigestRepository {
    * counts were kept is counted now and its count stored, unless a rewrite replaced it meanwhile.
    */
   async counts(db: Db, ids: string[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    for (const d of await TO_COUNT.all(db, ids)) {
-      if (d.textChars !== null) {
-        counts.set(d.recordingId, d.textChars);
-        continue;
-      }
-      const n = textCharsOf(d.sections as Record<string, unknown>[]);
-      await db
-        .updateTable('digest')
-        .set({ textChars: n })
-        .where('recordingId', '=', d.recordingId)
-        .where('textChars', 'is', null)
-        .execute();
-      counts.set(d.recordingId, n);
-    }
-    return counts;
+    return storedCounts(
+      await TO_COUNT.all(db, ids),
+      (d) => d.textChars,
+      (d) => textCharsOf(d.sections as Record<string, unknown>[]),
+      (recordingId, n) =>
+        db
+          .updateTable('digest')
+          .set({ textChars: n })
+          .where('recordingId', '=', recordingId)
+          .where('textChars', 'is', null)
+          .execute(),
+    );
   }
 }

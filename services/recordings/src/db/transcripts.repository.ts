@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
 import type { Database } from './schema';
+import { storedCounts } from './stored-counts';
 
 /** A meeting's transcript (the bundle). */
 const TRANSCRIPT = prepared((db: Kysely<Database>, recordingId: string) =>
@@ -117,22 +118,18 @@ export class TranscriptRepository {
    * the counts were kept is counted now and its count stored, unless a write counted it meanwhile.
    */
   async counts(db: Db, ids: string[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    for (const t of await TO_COUNT.all(db, ids)) {
-      if (t.readChars !== null) {
-        counts.set(t.recordingId, t.readChars);
-        continue;
-      }
-      const n = readCharsOf({ speakers: t.speakers as Speaker[], segments: t.segments as TranscriptSegment[] });
-      await db
-        .updateTable('transcript')
-        .set({ readChars: n })
-        .where('recordingId', '=', t.recordingId)
-        .where('readChars', 'is', null)
-        .execute();
-      counts.set(t.recordingId, n);
-    }
-    return counts;
+    return storedCounts(
+      await TO_COUNT.all(db, ids),
+      (t) => t.readChars,
+      (t) => readCharsOf({ speakers: t.speakers as Speaker[], segments: t.segments as TranscriptSegment[] }),
+      (recordingId, n) =>
+        db
+          .updateTable('transcript')
+          .set({ readChars: n })
+          .where('recordingId', '=', recordingId)
+          .where('readChars', 'is', null)
+          .execute(),
+    );
   }
 
   /**
