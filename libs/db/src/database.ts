@@ -72,6 +72,25 @@ export async function overLocalSocket(url: string, dir = DEBIAN_POSTGRES_SOCKET_
 }
 
 /**
+ * Gathers the planner's statistics (ANALYZE) when the server's autovacuum is off, as on some
+ * development machines: their tables would otherwise keep none, and the planner would guess (a
+ * series read scanned every READY meeting for its counts; docs/decisions.md, "Statistics in the
+ * bench"). Returns whether it ran. A production server runs autovacuum, which does this itself.
+ */
+export async function analyzeWithoutAutovacuum(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ autovacuum: string }>('show autovacuum');
+    if (rows[0].autovacuum === 'on') return false;
+    await client.query('analyze');
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Creates the database named in `url` when it does not exist yet (first start on a fresh
  * machine). A database that exists is only connected to: a service's own role on a bootstrapped
  * database may not reach the `postgres` database, nor create one.

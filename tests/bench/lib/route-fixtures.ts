@@ -233,6 +233,24 @@ export interface FixtureShape {
   tag: string;
 }
 
+/**
+ * ANALYZE the bench database once its fixtures are in, as autovacuum does on a production server.
+ * This machine's Postgres runs with autovacuum off, so a table the bench filled would keep no
+ * statistics, and the planner would guess (a series read scanned every READY meeting of every
+ * account for its counts: docs/decisions.md, "Statistics in the bench").
+ */
+async function gatherStatistics(databaseUrl: string): Promise<string> {
+  const { pool } = openDatabase<unknown>({ url: databaseUrl, schema: 'public', poolSize: 1 });
+  try {
+    const { rows } = await pool.query<{ autovacuum: string }>('show autovacuum');
+    const started = performance.now();
+    await pool.query('analyze');
+    return `statistics gathered (ANALYZE, ${Math.round(performance.now() - started)} ms; this server's autovacuum is ${rows[0].autovacuum})`;
+  } finally {
+    await pool.end();
+  }
+}
+
 /** What the routes and mixed cases start from: the gateway's URL, the load average, the fixtures. */
 export async function prepareFixtures(
   ctx: CaseContext,
@@ -243,6 +261,7 @@ export async function prepareFixtures(
   const fixtures = await makeFixtures(gateway, ctx.opts.databaseUrl, shape);
   const tokens = fixtures.reduce((a, f) => a + f.tokens.length, 0);
   ctx.log(`${fixtures.length} accounts, ${tokens} tokens, ${shape.meetingsPerAccount} meetings and a series each`);
+  ctx.log(await gatherStatistics(ctx.opts.databaseUrl));
   return { gateway, loadAtStart, fixtures, tokens };
 }
 
