@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DEV_DATABASE_URL, SERVICE_PORTS, socketDirFits, type ServiceId } from '../libs/platform/src/config';
-import { analyzeWithoutAutovacuum, ensureDatabase, overLocalSocket } from '../libs/db/src';
+import { analyzeDatabase, ensureDatabase, overLocalSocket } from '../libs/db/src';
 import { startBroker, type Broker } from './nats-broker';
 import { devInternalSecret } from './dev-secret';
 
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: await overLocalSocket(DEV_DATABASE_URL) };
   await ensureDatabase(env.DATABASE_URL!);
   await migrateEach(services);
-  if (await analyzeWithoutAutovacuum(env.DATABASE_URL!))
+  if ((await analyzeDatabase(env.DATABASE_URL!, { unlessAutovacuum: true })).analyzed)
     process.stderr.write(
       "launcher: this Postgres runs without autovacuum: the planner's statistics were gathered once now (ANALYZE); turn autovacuum on for an install that keeps growing\n",
     );

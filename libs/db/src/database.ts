@@ -72,19 +72,24 @@ export async function overLocalSocket(url: string, dir = DEBIAN_POSTGRES_SOCKET_
 }
 
 /**
- * Gathers the planner's statistics (ANALYZE) when the server's autovacuum is off, as on some
- * development machines: their tables would otherwise keep none, and the planner would guess (a
- * series read scanned every READY meeting for its counts; docs/decisions.md, "Statistics in the
- * bench"). Returns whether it ran. A production server runs autovacuum, which does this itself.
+ * Gathers the planner's statistics of the whole database (ANALYZE); with `unlessAutovacuum`, only
+ * when the server's autovacuum is off, as on some development machines: their tables would
+ * otherwise keep none, and the planner would guess (a series read scanned every READY meeting for
+ * its counts; docs/decisions.md, "Statistics in the bench"). A production server runs autovacuum,
+ * which does this itself. Says whether it ran and whether the server runs autovacuum.
  */
-export async function analyzeWithoutAutovacuum(url: string): Promise<boolean> {
+export async function analyzeDatabase(
+  url: string,
+  opts: { unlessAutovacuum?: boolean } = {},
+): Promise<{ analyzed: boolean; autovacuum: boolean }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ autovacuum: string }>('show autovacuum');
-    if (rows[0].autovacuum === 'on') return false;
+    const autovacuum = rows[0].autovacuum === 'on';
+    if (autovacuum && opts.unlessAutovacuum) return { analyzed: false, autovacuum };
     await client.query('analyze');
-    return true;
+    return { analyzed: true, autovacuum };
   } finally {
     await client.end();
   }

@@ -5,7 +5,7 @@
  * write path's own refreshSearchText), and one series per account made through the API.
  * Every request a bench builds names the resources of its own token's account.
  */
-import { openDatabase } from '@mm/db';
+import { analyzeDatabase, openDatabase } from '@mm/db';
 import { digestAsText, findRoute, ROUTES, transcriptAsText, type RouteDef } from '@mm/contract';
 import { refreshSearchText } from '../../../services/recordings/src/db/recordings.repository';
 import type { Database } from '../../../services/recordings/src/db/schema';
@@ -240,15 +240,9 @@ export interface FixtureShape {
  * account for its counts: docs/decisions.md, "Statistics in the bench").
  */
 async function gatherStatistics(databaseUrl: string): Promise<string> {
-  const { pool } = openDatabase<unknown>({ url: databaseUrl, schema: 'public', poolSize: 1 });
-  try {
-    const { rows } = await pool.query<{ autovacuum: string }>('show autovacuum');
-    const started = performance.now();
-    await pool.query('analyze');
-    return `statistics gathered (ANALYZE, ${Math.round(performance.now() - started)} ms; this server's autovacuum is ${rows[0].autovacuum})`;
-  } finally {
-    await pool.end();
-  }
+  const started = performance.now();
+  const { autovacuum } = await analyzeDatabase(databaseUrl);
+  return `statistics gathered (ANALYZE, ${Math.round(performance.now() - started)} ms; this server's autovacuum is ${autovacuum ? 'on' : 'off'})`;
 }
 
 /** What the routes and mixed cases start from: the gateway's URL, the load average, the fixtures. */
