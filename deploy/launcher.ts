@@ -16,7 +16,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEV_DATABASE_URL, SERVICE_PORTS, socketDirFits, type ServiceId } from '../libs/platform/src/config';
+import {
+  DEV_DATABASE_URL,
+  gatewayWorkersBesideServices,
+  SERVICE_PORTS,
+  socketDirFits,
+  type ServiceId,
+} from '../libs/platform/src/config';
 import { analyzeDatabase, ensureDatabase, overLocalSocket } from '../libs/db/src';
 import { startBroker, type Broker } from './nats-broker';
 import { devInternalSecret } from './dev-secret';
@@ -84,6 +90,10 @@ async function main(): Promise<void> {
     } else
       process.stderr.write(`launcher: ${dir} is too long a path for Unix sockets; the gateway forwards over TCP\n`);
   }
+  // The gateway shares these cores with the services it forwards to: half of them, unless set
+  // (docs/decisions.md, "One gateway worker beside the services").
+  if (process.env.GATEWAY_WORKERS === undefined)
+    env = { ...env, GATEWAY_WORKERS: String(gatewayWorkersBesideServices()) };
   // The migration step reads DATABASE_URL alone: the development database unless one is named.
   if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: await overLocalSocket(DEV_DATABASE_URL) };
   await ensureDatabase(env.DATABASE_URL!);
@@ -105,7 +115,7 @@ async function main(): Promise<void> {
     start('gateway');
     process.stderr.write(`launcher: every service is up; the API is at http://127.0.0.1:${portOf('gateway')}\n`);
     process.stderr.write(
-      `launcher: hops on this machine: gateway to services ${env.LOCAL_SOCKET_DIR ? `over Unix sockets in ${env.LOCAL_SOCKET_DIR}` : 'over TCP'}, Postgres ${new URL(env.DATABASE_URL!).searchParams.get('host') ? 'over its Unix socket' : 'over TCP'}\n`,
+      `launcher: hops on this machine: gateway to services ${env.LOCAL_SOCKET_DIR ? `over Unix sockets in ${env.LOCAL_SOCKET_DIR}` : 'over TCP'}, Postgres ${new URL(env.DATABASE_URL!).searchParams.get('host') ? 'over its Unix socket' : 'over TCP'}; gateway workers: ${env.GATEWAY_WORKERS}\n`,
     );
     process.stderr.write(
       `launcher: the app is at http://127.0.0.1:${portOf('gateway')}/app/ (an invite link from the admin API signs a person in)\n`,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { BUS_SERVICES } from '@mm/contract';
 import { ConfigError, DEV_SECRET, EnvReader, secretWeakness } from './env-reader';
@@ -45,6 +46,17 @@ export const socketDirFits = (dir: string): boolean =>
 /** The forwarded services' sockets in LOCAL_SOCKET_DIR (where the gateway forwards to them); none without one. */
 export function localSockets(dir: string | null): Partial<Record<ServiceId, string>> {
   return dir ? Object.fromEntries(FORWARDED_SERVICES.map((s) => [s, localSocketPath(dir, s)])) : {};
+}
+
+/**
+ * GATEWAY_WORKERS when the gateway shares its machine with the services it forwards to
+ * (`pnpm start`, the bench): half the cores, at least one. The gateway's own default (one worker
+ * per core) is for a gateway with the machine or pod to itself; beside the services, every extra
+ * worker competes with them for the same cores, and on 2 cores one worker spent 20–40% less CPU
+ * per request on every route measured (docs/decisions.md, "One gateway worker beside the services").
+ */
+export function gatewayWorkersBesideServices(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 2));
 }
 
 /** True for an address only this machine reaches (127.0.0.0/8, ::1, localhost). */

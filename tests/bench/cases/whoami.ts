@@ -6,8 +6,8 @@
  * p99, and its throughput as a share of the bare server's (two HTTP hops, a Redis call and a
  * signature on 2 cores put the limit near 0.3x).
  */
-import { availableParallelism } from 'node:os';
 import { PRINCIPAL_HEADER, principalKey, signPrincipal } from '@mm/http';
+import { gatewayWorkersBesideServices } from '@mm/platform';
 import { createAccount, createToken, principalFor, type BenchAccount, type BenchToken } from '../lib/admin';
 import { startBareServer } from '../lib/bare-server';
 import { cpuBoundCeiling, cpuLine, cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load';
@@ -81,7 +81,7 @@ export const whoamiCase: BenchCase = {
     }
     const loadAtStart = loadAverage();
     const logLevel = ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL;
-    const workers = Number(ctx.opts.serviceEnv.GATEWAY_WORKERS ?? availableParallelism());
+    const workers = Number(ctx.opts.serviceEnv.GATEWAY_WORKERS ?? gatewayWorkersBesideServices());
 
     const pairs = await makeTokens(gateway);
     const { account, token } = pairs[0];

@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { natsServerConfig, newNatsPasswords } from '@mm/bus';
 import { ensureDatabase } from '@mm/db';
+import { gatewayWorkersBesideServices } from '@mm/platform';
 import { BenchError, type BenchOptions, type InfraName, type ServiceName } from './types';
 import { treeOf } from './proc';
 
@@ -95,6 +96,8 @@ export function benchEnv(opts: BenchOptions, caseEnv: Record<string, string> = {
     INTERNAL_JWT_SECRET: BENCH_INTERNAL_SECRET,
     ADMIN_API_KEY: BENCH_ADMIN_KEY,
     LOCAL_SOCKET_DIR: opts.hops === 'local' ? socketDirOf(opts) : '',
+    // As `pnpm start` runs it: the gateway shares the machine with the services.
+    GATEWAY_WORKERS: String(gatewayWorkersBesideServices()),
     RATE_LIMIT_SCALE: '1000',
     LOG_LEVEL: 'warn',
     ...caseEnv,
