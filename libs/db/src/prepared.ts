@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
+import { TurnBatcher } from '@mm/platform';
 
 /** Stands in for the nth argument of a prepared query while it is compiled (a query parameter). */
 class Slot {
@@ -52,6 +53,40 @@ export function prepared<DB, A extends unknown[], R>(
   return {
     all: (db, ...args) => run(db, args),
     first: async (db, ...args) => (await run(db, args))[0],
+  };
+}
+
+/** Keys per statement of a `preparedByKey` read: a bounded array, planned like any other. */
+const MAX_KEYS_PER_READ = 100;
+
+/**
+ * A prepared read of rows by key (`build` filters with `= any(keys)`), whose calls of one turn of
+ * the event loop share one statement (`TurnBatcher`): under load the reads whose requests arrived
+ * together (pipelined on one connection from the gateway) cost Postgres one round trip instead of
+ * one each. Each statement starts after every read in it was asked for, so no answer is older than
+ * its question. Inside a transaction the read runs at once, alone, on the transaction.
+ * `keyOf` names each row's key; a key without a row answers undefined. Readers of one turn asking
+ * for the same key get the same row object: treat rows as read-only.
+ */
+export function preparedByKey<DB, R>(
+  build: (db: Kysely<DB>, keys: string[]) => Compilable<R>,
+  keyOf: (row: R) => string,
+): { first(db: Runner, key: string): Promise<R | undefined> } {
+  const read = prepared(build);
+  const batchers = new WeakMap<Runner, TurnBatcher<string, R>>();
+  return {
+    first: async (db, key) => {
+      if ((db as Partial<Kysely<DB>>).isTransaction !== false) return (await read.all(db, [key]))[0];
+      let batcher = batchers.get(db);
+      if (!batcher) {
+        batcher = new TurnBatcher(
+          async (keys) => new Map((await read.all(db, keys)).map((row) => [keyOf(row), row])),
+          MAX_KEYS_PER_READ,
+        );
+        batchers.set(db, batcher);
+      }
+      return batcher.load(key);
+    },
   };
 }
 

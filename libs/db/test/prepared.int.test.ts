@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ensureDatabase, openDatabase } from '../src/database';
-import { prepared, preparedShapes } from '../src/prepared';
+import { prepared, preparedByKey, preparedShapes } from '../src/prepared';
 
 interface Db {
   preparedProbe: { id: string; accountId: string; n: number; createdAt: Date };
@@ -142,5 +142,54 @@ describe('reads prepared per shape', () => {
     await expect(page.all(h.db, { min: true, before: false }, { accountId: 'acc_a', limit: 5 })).rejects.toThrow(
       /value min/,
     );
+  });
+});
+
+describe('reads by key, one statement per turn', () => {
+  let h: ReturnType<typeof openDatabase<Db>>;
+  beforeAll(async () => {
+    h = await probeTable('prepared_by_key_probe');
+  });
+  afterAll(() => h.pool.end());
+
+  const byId = preparedByKey(
+    (db: Kysely<Db>, ids: string[]) =>
+      db.selectFrom('preparedProbe').select(['id', 'n']).where(sql<boolean>`id = any(${ids})`),
+    (row) => row.id,
+  );
+  /** The handle, counting the statements run through it (a plugin sees each result). */
+  const counted = () => {
+    const sent = { count: 0 };
+    const db = h.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        sent.count++;
+        return args.result;
+      },
+    });
+    return { db, sent };
+  };
+
+  it('sends the keys of one turn in one statement and answers each read with its own row', async () => {
+    const { db, sent } = counted();
+    const rows = await Promise.all(['a1', 'b1', 'a1', 'zz'].map((id) => byId.first(db, id)));
+    expect(rows).toEqual([{ id: 'a1', n: 1 }, { id: 'b1', n: 4 }, { id: 'a1', n: 1 }, undefined]);
+    expect(sent.count).toBe(1);
+  });
+
+  it('reads again after the turn: a later read sees a later write', async () => {
+    const { db, sent } = counted();
+    expect(await byId.first(db, 'a2')).toEqual({ id: 'a2', n: 2 });
+    await h.db.updateTable('preparedProbe').set({ n: 20 }).where('id', '=', 'a2').execute();
+    expect(await byId.first(db, 'a2')).toEqual({ id: 'a2', n: 20 });
+    expect(sent.count).toBe(2);
+  });
+
+  it('runs alone, at once, on a transaction', async () => {
+    await h.db.transaction().execute(async (trx) => {
+      await trx.updateTable('preparedProbe').set({ n: 30 }).where('id', '=', 'a3').execute();
+      // The transaction's own write: the read ran on its connection, not batched on the pool.
+      expect(await byId.first(trx, 'a3')).toEqual({ id: 'a3', n: 30 });
+    });
   });
 });

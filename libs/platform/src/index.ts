@@ -14,3 +14,4 @@ export * from './metrics';
 export * from './build-info';
 export * from './idempotency';
 export * from './periodic';
+export * from './turn-batch';

@@ -64,6 +64,44 @@ describe('RecordingsStatsClient (recordings.series.stats)', () => {
     }
   });
 
+  it('sends the series asked for in one turn by concurrent reads in one request, each answered as itself', async () => {
+    const asked: string[][] = [];
+    const counts: Record<string, number> = { ser_a: 1, ser_b: 2, ser_c: 3 };
+    const sub = serve(
+      bus.nc,
+      BUS.seriesStats,
+      async ({ seriesIds }) => {
+        asked.push(seriesIds);
+        return {
+          stats: Object.fromEntries(
+            seriesIds.filter((id) => counts[id]).map((id) => [id, { meetingCount: counts[id], lastRecordedAt: null }]),
+          ),
+        };
+      },
+      () => undefined,
+    );
+    try {
+      const client = new RecordingsStatsClient(bus.nc, logger);
+      const answers = await Promise.all([
+        client.statsOf(['ser_a']),
+        client.statsOf(['ser_b', 'ser_a']),
+        client.statsOf(['ser_c', 'ser_x']),
+      ]);
+      expect(answers.map((m) => Object.fromEntries([...m].map(([id, s]) => [id, s.meetingCount])))).toEqual([
+        { ser_a: 1 },
+        { ser_b: 2, ser_a: 1 },
+        { ser_c: 3, ser_x: 0 },
+      ]);
+      expect(asked).toEqual([['ser_a', 'ser_b', 'ser_c', 'ser_x']]);
+      // A read that comes after the answer asks again: counts are never kept.
+      counts.ser_a = 5;
+      expect((await client.statsOf(['ser_a'])).get('ser_a')?.meetingCount).toBe(5);
+      expect(asked).toHaveLength(2);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
   it('fails with MeetingStatsUnavailable at once when no recordings service listens', async () => {
     const started = Date.now();
     await expect(new RecordingsStatsClient(bus.nc, logger).statsOf(['ser_a'])).rejects.toBeInstanceOf(

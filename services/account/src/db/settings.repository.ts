@@ -1,5 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import { prepared } from '@mm/db';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { preparedByKey } from '@mm/db';
 import { DEFAULT_SETTINGS, type AccountSettings, type SettingsPatch } from '../domain/settings';
 import type { Database, SettingTable } from './schema';
 
@@ -15,12 +15,19 @@ function toSettings(row: Selectable<SettingTable> | undefined): AccountSettings 
   };
 }
 
-/** An account's settings row, and its vocabulary alone: every read of GET /account and its keyterms. */
-const SETTINGS = prepared((db: Kysely<Database>, accountId: string) =>
-  db.selectFrom('setting').selectAll().where('accountId', '=', accountId),
+/**
+ * An account's settings row, and its vocabulary alone: every read of GET /account and its keyterms
+ * (the reads of one turn of the event loop share a statement).
+ */
+const SETTINGS = preparedByKey(
+  (db: Kysely<Database>, accountIds: string[]) =>
+    db.selectFrom('setting').selectAll().where(sql<boolean>`account_id = any(${accountIds})`),
+  (row) => row.accountId,
 );
-const KEYTERMS = prepared((db: Kysely<Database>, accountId: string) =>
-  db.selectFrom('setting').select('keyterms').where('accountId', '=', accountId),
+const KEYTERMS = preparedByKey(
+  (db: Kysely<Database>, accountIds: string[]) =>
+    db.selectFrom('setting').select(['accountId', 'keyterms']).where(sql<boolean>`account_id = any(${accountIds})`),
+  (row) => row.accountId,
 );
 
 /** The account's settings row and vocabulary; a missing row reads as the defaults. */

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { prepared } from '@mm/db';
+import { sql, type Kysely } from 'kysely';
+import { preparedByKey } from '@mm/db';
 import { toDigest, type Digest } from './digests.repository';
 import type { Db } from './recordings.repository';
 import { ROW_COLUMNS, type Database, type RecordingRow } from './schema';
@@ -8,29 +8,31 @@ import { toTranscript, type Transcript } from './transcripts.repository';
 /**
  * A meeting's row with its transcript and digest, joined in one statement: a bundle is one round
  * trip instead of the row, then the two documents. A meeting the caller may not read is still one
- * read, of which nothing is answered.
+ * read, of which nothing is answered. The bundle reads of one turn of the event loop share it.
  */
-const ROW_WITH_DOCUMENTS = prepared((db: Kysely<Database>, id: string) =>
-  db
-    .selectFrom('recording as r')
-    .leftJoin('transcript as t', 't.recordingId', 'r.id')
-    .leftJoin('digest as d', 'd.recordingId', 'r.id')
-    .select([
-      ...ROW_COLUMNS.map((c) => `r.${c}` as const),
-      't.recordingId as tRecordingId',
-      't.language as tLanguage',
-      't.speakers as tSpeakers',
-      't.segments as tSegments',
-      't.stats as tStats',
-      't.version as tVersion',
-      'd.recordingId as dRecordingId',
-      'd.type as dType',
-      'd.language as dLanguage',
-      'd.title as dTitle',
-      'd.sections as dSections',
-      'd.markdown as dMarkdown',
-    ])
-    .where('r.id', '=', id),
+const ROW_WITH_DOCUMENTS = preparedByKey(
+  (db: Kysely<Database>, ids: string[]) =>
+    db
+      .selectFrom('recording as r')
+      .leftJoin('transcript as t', 't.recordingId', 'r.id')
+      .leftJoin('digest as d', 'd.recordingId', 'r.id')
+      .select([
+        ...ROW_COLUMNS.map((c) => `r.${c}` as const),
+        't.recordingId as tRecordingId',
+        't.language as tLanguage',
+        't.speakers as tSpeakers',
+        't.segments as tSegments',
+        't.stats as tStats',
+        't.version as tVersion',
+        'd.recordingId as dRecordingId',
+        'd.type as dType',
+        'd.language as dLanguage',
+        'd.title as dTitle',
+        'd.sections as dSections',
+        'd.markdown as dMarkdown',
+      ])
+      .where(sql<boolean>`r.id = any(${ids})`),
+  (row) => row.id,
 );
 
 /** What a bundle is made of. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
-import { prepared } from '@mm/db';
+import { prepared, preparedByKey } from '@mm/db';
 import { newId } from '@mm/http';
 import {
   BUS,
@@ -46,13 +46,18 @@ export type NewRecording = Omit<
 const ROW = prepared((db: Kysely<Database>, id: string) =>
   db.selectFrom('recording').select(ROW_COLUMNS).where('id', '=', id),
 );
-/** A meeting's row with its digest's title (null without a digest): the status read, one round trip. */
-const ROW_WITH_DIGEST_TITLE = prepared((db: Kysely<Database>, id: string) =>
-  db
-    .selectFrom('recording as r')
-    .leftJoin('digest as d', 'd.recordingId', 'r.id')
-    .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle'])
-    .where('r.id', '=', id),
+/**
+ * A meeting's row with its digest's title (null without a digest): the status read, one round trip
+ * (shared by the status reads of one turn of the event loop).
+ */
+const ROW_WITH_DIGEST_TITLE = preparedByKey(
+  (db: Kysely<Database>, ids: string[]) =>
+    db
+      .selectFrom('recording as r')
+      .leftJoin('digest as d', 'd.recordingId', 'r.id')
+      .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle'])
+      .where(sql<boolean>`r.id = any(${ids})`),
+  (row) => row.id,
 );
 /**
  * Per series of a list: READY, not deleted meetings and the newest recordedAt (the series

@@ -1,6 +1,7 @@
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { request } from '@mm/bus';
+import { TurnBatcher } from '@mm/platform';
 import { BUS, type SeriesChange, type SeriesStatsReply } from '@mm/contract';
 import type { MeetingStats } from '../domain/series';
 import type { MeetingStatsSource } from '../services/series.service';
@@ -15,43 +16,42 @@ export class MeetingStatsUnavailable extends Error {}
 
 /**
  * Asks the recordings service (`seriesStats`), which owns the meetings, for the
- * finished-meeting count and newest recordedAt of each series: one request per response.
+ * finished-meeting count and newest recordedAt of each series. The series asked for in one turn
+ * of the event loop, by every response being built, go in one request (`TurnBatcher`): under load
+ * the series reads share their round trips, and each is still counted after it was asked for.
  */
 export class RecordingsStatsClient implements MeetingStatsSource {
+  private readonly batcher: TurnBatcher<string, MeetingStats>;
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly logger: Logger,
     private readonly timeoutMs = SERIES_STATS_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.batcher = new TurnBatcher((ids) => this.ask(ids), MAX_IDS_PER_REQUEST);
+  }
 
   async statsOf(seriesIds: string[]): Promise<Map<string, MeetingStats>> {
     const ids = [...new Set(seriesIds)];
-    const out = new Map<string, MeetingStats>();
-    for (let i = 0; i < ids.length; i += MAX_IDS_PER_REQUEST) {
-      const chunk = ids.slice(i, i + MAX_IDS_PER_REQUEST);
-      let answer: SeriesStatsReply;
-      try {
-        answer = await request(this.nc, BUS.seriesStats, { seriesIds: chunk }, { timeoutMs: this.timeoutMs });
-      } catch (err) {
-        this.logger.warn(
-          { err, seriesCount: chunk.length },
-          'the meeting counts did not come; the series answer fails',
-        );
-        throw new MeetingStatsUnavailable('meeting counts are unavailable');
-      }
-      for (const id of chunk) {
-        const s = answer.stats[id];
-        out.set(
-          id,
-          s
-            ? {
-                meetingCount: s.meetingCount,
-                lastRecordedAt: s.lastRecordedAt === null ? null : new Date(s.lastRecordedAt),
-              }
-            : { meetingCount: 0, lastRecordedAt: null },
-        );
-      }
+    const stats = await Promise.all(ids.map((id) => this.batcher.load(id)));
+    return new Map(ids.map((id, i) => [id, stats[i] ?? { meetingCount: 0, lastRecordedAt: null }]));
+  }
+
+  /** One request for these series (at most MAX_IDS_PER_REQUEST); a series the answer lacks has no finished meeting. */
+  private async ask(ids: string[]): Promise<Map<string, MeetingStats>> {
+    let answer: SeriesStatsReply;
+    try {
+      answer = await request(this.nc, BUS.seriesStats, { seriesIds: ids }, { timeoutMs: this.timeoutMs });
+    } catch (err) {
+      this.logger.warn({ err, seriesCount: ids.length }, 'the meeting counts did not come; the series answer fails');
+      throw new MeetingStatsUnavailable('meeting counts are unavailable');
     }
+    const out = new Map<string, MeetingStats>();
+    for (const [id, s] of Object.entries(answer.stats))
+      out.set(id, {
+        meetingCount: s.meetingCount,
+        lastRecordedAt: s.lastRecordedAt === null ? null : new Date(s.lastRecordedAt),
+      });
     return out;
   }
 

@@ -1,10 +1,16 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { prepared } from '@mm/db';
+import { prepared, preparedByKey } from '@mm/db';
 import type { Access, SeriesSettings } from '../domain/series';
 import type { Database, NewSeries, SeriesRow } from './schema';
 
-/** A series by id (every read of one series, and the recordings service's series.resolve). */
-const SERIES = prepared((db: Kysely<Database>, id: string) => db.selectFrom('series').selectAll().where('id', '=', id));
+/**
+ * A series by id (every read of one series by its owner, and the recordings service's
+ * series.resolve); the reads of one turn of the event loop share a statement.
+ */
+const SERIES = preparedByKey(
+  (db: Kysely<Database>, ids: string[]) => db.selectFrom('series').selectAll().where(sql<boolean>`id = any(${ids})`),
+  (row) => row.id,
+);
 /**
  * A series by id if the account owns or joined it: one statement (the owner test, else the member
  * row), so a read of one series is one round trip whoever reads it. getSeries and series.resolve.
@@ -99,7 +105,8 @@ export class SeriesRepository {
   }
 
   async findOwned(db: Db, ownerId: string, id: string): Promise<SeriesRow | undefined> {
-    return db.selectFrom('series').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+    const row = await SERIES.first(db, id);
+    return row?.ownerId === ownerId ? row : undefined;
   }
 
   async findById(db: Db, id: string): Promise<SeriesRow | undefined> {
