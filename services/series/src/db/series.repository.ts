@@ -4,8 +4,8 @@ import type { Access, SeriesSettings } from '../domain/series';
 import type { Database, NewSeries, SeriesRow } from './schema';
 
 /**
- * A series by id (every read of one series by its owner, and the recordings service's
- * series.resolve); the reads of one turn of the event loop share a statement.
+ * A series by id (the recordings service's series.resolve and the reads that have already
+ * checked access); the reads of one turn of the event loop share a statement.
  */
 const SERIES = preparedByKey(
   (db: Kysely<Database>, ids: string[]) => db.selectFrom('series').selectAll().where(sql<boolean>`id = any(${ids})`),
@@ -105,8 +105,7 @@ export class SeriesRepository {
   }
 
   async findOwned(db: Db, ownerId: string, id: string): Promise<SeriesRow | undefined> {
-    const row = await SERIES.first(db, id);
-    return row?.ownerId === ownerId ? row : undefined;
+    return db.selectFrom('series').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
   }
 
   async findById(db: Db, id: string): Promise<SeriesRow | undefined> {
