@@ -56,38 +56,74 @@ export function prepared<DB, A extends unknown[], R>(
   };
 }
 
-/** Keys per statement of a `preparedByKey` read: a bounded array, planned like any other. */
+/** Keys per statement of a batched read by key: a bounded array, planned like any other. */
 const MAX_KEYS_PER_READ = 100;
 
+/** Joins a key's columns into one map key: Postgres text never holds NUL, so none is ambiguous. */
+const KEY_SEPARATOR = '\u0000';
+
+/** One array of values per column of a key of `K`'s length: the arguments of a batched read. */
+type Columns<K extends string[]> = { [I in keyof K]: string[] };
+
 /**
- * A prepared read of rows by key (`build` filters with `= any(keys)`), whose calls of one turn of
- * the event loop share one statement (`TurnBatcher`): under load the reads whose requests arrived
- * together (pipelined on one connection from the gateway) cost Postgres one round trip instead of
- * one each. Each statement starts after every read in it was asked for, so no answer is older than
- * its question. Inside a transaction the read runs at once, alone, on the transaction.
- * `keyOf` names each row's key; a key without a row answers undefined. Readers of one turn asking
- * for the same key get the same row object: treat rows as read-only.
+ * A prepared read of rows by a key of one or more columns, whose calls of one turn of the event
+ * loop share one statement (`TurnBatcher`): under load the reads whose requests arrived together
+ * (pipelined on one connection from the gateway) cost Postgres one round trip instead of one each.
+ * `build` gets one array per key column and matches them together: `= any(ids)` for one column,
+ * a join on `unnest(ids, accounts)` for two, so a read for a caller keeps the caller in its SQL
+ * (the owner test is Postgres's, as in a read of one key). `keyOf` names each row's key: the
+ * values it was read for (a column the read selects for that, when a row can answer several keys).
+ *
+ * Each statement starts after every read in it was asked for, so no answer is older than its
+ * question. Inside a transaction the read runs at once, alone, on the transaction. `first` answers
+ * a key's first row, or undefined; `all` every row of the key, in the statement's order. Readers of
+ * one turn asking for the same key get the same row objects: treat rows as read-only.
  */
+export function preparedByKeys<DB, K extends string[], R>(
+  build: (db: Kysely<DB>, ...columns: Columns<K>) => Compilable<R>,
+  keyOf: (row: R) => K,
+): { first(db: Runner, ...key: K): Promise<R | undefined>; all(db: Runner, ...key: K): Promise<R[]> } {
+  const read = prepared(build as (db: Kysely<DB>, ...columns: string[][]) => Compilable<R>);
+  const width = build.length - 1;
+  const columnsOf = (keys: string[][]): string[][] =>
+    Array.from({ length: width }, (_, c) => keys.map((key) => key[c] as string));
+  const grouped = (rows: R[]): Map<string, R[]> => {
+    const byKey = new Map<string, R[]>();
+    for (const row of rows) {
+      const k = keyOf(row).join(KEY_SEPARATOR);
+      const group = byKey.get(k);
+      if (group) group.push(row);
+      else byKey.set(k, [row]);
+    }
+    return byKey;
+  };
+  const batchers = new WeakMap<Runner, TurnBatcher<string, R[]>>();
+  const all = async (db: Runner, key: string[]): Promise<R[]> => {
+    if (key.length !== width) throw new Error(`a key of this read has ${width} columns, not ${key.length}`);
+    if ((db as Partial<Kysely<DB>>).isTransaction !== false) return read.all(db, ...columnsOf([key]));
+    let batcher = batchers.get(db);
+    if (!batcher) {
+      batcher = new TurnBatcher(
+        async (keys) => grouped(await read.all(db, ...columnsOf(keys.map((k) => k.split(KEY_SEPARATOR))))),
+        MAX_KEYS_PER_READ,
+      );
+      batchers.set(db, batcher);
+    }
+    return (await batcher.load(key.join(KEY_SEPARATOR))) ?? [];
+  };
+  return {
+    first: async (db, ...key) => (await all(db, key))[0],
+    all: (db, ...key) => all(db, key),
+  };
+}
+
+/** A batched read by a key of one column (`preparedByKeys`), answering a key's one row. */
 export function preparedByKey<DB, R>(
   build: (db: Kysely<DB>, keys: string[]) => Compilable<R>,
   keyOf: (row: R) => string,
 ): { first(db: Runner, key: string): Promise<R | undefined> } {
-  const read = prepared(build);
-  const batchers = new WeakMap<Runner, TurnBatcher<string, R>>();
-  return {
-    first: async (db, key) => {
-      if ((db as Partial<Kysely<DB>>).isTransaction !== false) return (await read.all(db, [key]))[0];
-      let batcher = batchers.get(db);
-      if (!batcher) {
-        batcher = new TurnBatcher(
-          async (keys) => new Map((await read.all(db, keys)).map((row) => [keyOf(row), row])),
-          MAX_KEYS_PER_READ,
-        );
-        batchers.set(db, batcher);
-      }
-      return batcher.load(key);
-    },
-  };
+  const read = preparedByKeys<DB, [string], R>(build, (row) => [keyOf(row)]);
+  return { first: (db, key) => read.first(db, key) };
 }
 
 /** Beyond this many named texts, a new shape runs unnamed (a bound on what each connection keeps). */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ensureDatabase, openDatabase } from '../src/database';
-import { prepared, preparedByKey, preparedShapes } from '../src/prepared';
+import { prepared, preparedByKey, preparedByKeys, preparedShapes } from '../src/prepared';
 
 interface Db {
   preparedProbe: { id: string; accountId: string; n: number; createdAt: Date };
@@ -28,6 +28,19 @@ async function probeTable(schema: string): Promise<ReturnType<typeof openDatabas
     ])
     .execute();
   return h;
+}
+
+/** The handle, counting the statements run through it (a plugin sees each result). */
+function countedStatements(h: ReturnType<typeof openDatabase<Db>>) {
+  const sent = { count: 0 };
+  const db = h.db.withPlugin({
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      sent.count++;
+      return args.result;
+    },
+  });
+  return { db, sent };
 }
 
 /**
@@ -157,18 +170,7 @@ describe('reads by key, one statement per turn', () => {
       db.selectFrom('preparedProbe').select(['id', 'n']).where(sql<boolean>`id = any(${ids})`),
     (row) => row.id,
   );
-  /** The handle, counting the statements run through it (a plugin sees each result). */
-  const counted = () => {
-    const sent = { count: 0 };
-    const db = h.db.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        sent.count++;
-        return args.result;
-      },
-    });
-    return { db, sent };
-  };
+  const counted = () => countedStatements(h);
 
   it('sends the keys of one turn in one statement and answers each read with its own row', async () => {
     const { db, sent } = counted();
@@ -190,6 +192,77 @@ describe('reads by key, one statement per turn', () => {
       await trx.updateTable('preparedProbe').set({ n: 30 }).where('id', '=', 'a3').execute();
       // The transaction's own write: the read ran on its connection, not batched on the pool.
       expect(await byId.first(trx, 'a3')).toEqual({ id: 'a3', n: 30 });
+    });
+  });
+});
+
+describe('reads by a key of two columns, one statement per turn', () => {
+  let h: ReturnType<typeof openDatabase<Db>>;
+  beforeAll(async () => {
+    h = await probeTable('prepared_by_keys_probe');
+  });
+  afterAll(() => h.pool.end());
+
+  /** A row by id if the account holds it: the account is in the statement, not checked after. */
+  const owned = preparedByKeys(
+    (db: Kysely<Db>, ids: string[], accountIds: string[]) =>
+      db
+        .selectFrom(
+          sql<{ id: string; accountId: string }>`unnest(${ids}::text[], ${accountIds}::text[])`.as<'k'>(
+            sql`k(id, account_id)`,
+          ),
+        )
+        .innerJoin('preparedProbe as p', (j) => j.onRef('p.id', '=', 'k.id').onRef('p.accountId', '=', 'k.accountId'))
+        .select(['p.id', 'p.accountId', 'p.n']),
+    (row) => [row.id, row.accountId],
+  );
+  /** Every row of an account, in order. */
+  const ofAccount = preparedByKeys(
+    (db: Kysely<Db>, accountIds: string[]) =>
+      db
+        .selectFrom('preparedProbe')
+        .select(['id', 'accountId'])
+        .where(sql<boolean>`account_id = any(${accountIds})`)
+        .orderBy('id'),
+    (row) => [row.accountId],
+  );
+  const counted = () => countedStatements(h);
+
+  it("answers each (id, account) pair of a turn from one statement, and never another account's row", async () => {
+    const { db, sent } = counted();
+    const rows = await Promise.all([
+      owned.first(db, 'a1', 'acc_a'),
+      owned.first(db, 'a1', 'acc_b'),
+      owned.first(db, 'b1', 'acc_b'),
+      owned.first(db, 'b1', 'acc_a'),
+    ]);
+    expect(rows).toEqual([
+      { id: 'a1', accountId: 'acc_a', n: 1 },
+      undefined,
+      { id: 'b1', accountId: 'acc_b', n: 4 },
+      undefined,
+    ]);
+    expect(sent.count).toBe(1);
+  });
+
+  it('answers every row of each key with all, in the statement order', async () => {
+    const { db, sent } = counted();
+    const [a, b, none] = await Promise.all([
+      ofAccount.all(db, 'acc_a'),
+      ofAccount.all(db, 'acc_b'),
+      ofAccount.all(db, 'acc_none'),
+    ]);
+    expect(a.map((r) => r.id)).toEqual(['a1', 'a2', 'a3']);
+    expect(b.map((r) => r.id)).toEqual(['b1']);
+    expect(none).toEqual([]);
+    expect(sent.count).toBe(1);
+  });
+
+  it('refuses a key of the wrong width, and reads alone on a transaction', async () => {
+    await expect((owned.first as (...a: unknown[]) => Promise<unknown>)(h.db, 'a1')).rejects.toThrow(/2 columns/);
+    await h.db.transaction().execute(async (trx) => {
+      await trx.updateTable('preparedProbe').set({ n: 10 }).where('id', '=', 'a1').execute();
+      expect(await owned.first(trx, 'a1', 'acc_a')).toEqual({ id: 'a1', accountId: 'acc_a', n: 10 });
     });
   });
 });

@@ -117,4 +117,58 @@ describe('series reads: one statement each (issue 30)', () => {
     expect(none).toEqual({ value: [], n: 1 });
     expect(stats.calls).toEqual([]);
   });
+
+  it('reads of one turn share a statement, each answered for its own reader: the owner, a member, a stranger (404)', async () => {
+    const series = new SeriesService(db, new FakeStats());
+    const owner = newAccount();
+    const member = newAccount();
+    const stranger = newAccount();
+    const row = await series.create(owner, { name: 'Shared turn' });
+    await series.addMember(row.id, member);
+    const mine = await series.create(member, { name: 'Member owns this' });
+
+    const turn = await statements(() =>
+      Promise.allSettled([
+        series.readable(owner, row.id),
+        series.readable(member, row.id),
+        series.readable(stranger, row.id),
+        series.owned(owner, row.id),
+        series.owned(member, row.id),
+        series.owned(stranger, row.id),
+        series.readable(owner, mine.id),
+      ]),
+    );
+    const [asOwner, asMember, asStranger, ownedByOwner, ownedByMember, ownedByStranger, notOwners] = turn.value;
+    expect(asOwner).toEqual({ status: 'fulfilled', value: { row, access: 'owner' } });
+    expect(asMember).toEqual({ status: 'fulfilled', value: { row, access: 'member' } });
+    expect(asStranger).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    expect(ownedByOwner).toEqual({ status: 'fulfilled', value: row });
+    expect(ownedByMember).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    expect(ownedByStranger).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    expect(notOwners).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    // One statement for the readable reads, one for the owned ones.
+    expect(turn.n).toBe(2);
+  });
+
+  it('lists of one turn share a statement, each reader seeing only its own series', async () => {
+    const series = new SeriesService(db, new FakeStats());
+    const a = newAccount();
+    const b = newAccount();
+    const sa = await series.create(a, { name: 'A one' });
+    const sb = await series.create(b, { name: 'B one' });
+    await series.addMember(sb.id, a);
+    const lists = await statements(() =>
+      Promise.all([series.listReadable(a), series.listReadable(b), series.listReadable(newAccount())]),
+    );
+    expect(lists.value.map((l) => l.map((r) => [r.row.id, r.role]))).toEqual([
+      [
+        [sa.id, 'owner'],
+        [sb.id, 'member'],
+      ],
+      [[sb.id, 'owner']],
+      [],
+    ]);
+    expect(lists.value[0]![0]!.row).toEqual(sa);
+    expect(lists.n).toBe(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { prepared, preparedByKey } from '@mm/db';
+import { preparedByKey, preparedByKeys } from '@mm/db';
 import type { Access, SeriesSettings } from '../domain/series';
 import type { Database, NewSeries, SeriesRow } from './schema';
 
@@ -11,40 +11,75 @@ const SERIES = preparedByKey(
   (db: Kysely<Database>, ids: string[]) => db.selectFrom('series').selectAll().where(sql<boolean>`id = any(${ids})`),
   (row) => row.id,
 );
+/** Each read's key beside the series it found: `reader` is the account the read was for. */
+const keys = (ids: string[], accountIds: string[]) =>
+  sql<{ id: string; accountId: string }>`unnest(${ids}::text[], ${accountIds}::text[])`.as<'k'>(sql`k(id, account_id)`);
+
 /**
- * A series by id if the account owns or joined it: one statement (the owner test, else the member
- * row), so a read of one series is one round trip whoever reads it. getSeries and series.resolve.
+ * A series by id if the account owns or joined it: the owner test, else the member row, in
+ * Postgres (getSeries, series.resolve). The reads of one turn share a statement, each (id, account)
+ * pair answered by its own row.
  */
-const READABLE = prepared((db: Kysely<Database>, id: string, accountId: string) =>
-  db
-    .selectFrom('series')
-    .selectAll()
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb('ownerId', '=', accountId),
-        eb.exists(
-          eb
-            .selectFrom('member')
-            .select('member.seriesId')
-            .whereRef('member.seriesId', '=', 'series.id')
-            .where('member.accountId', '=', accountId),
-        ),
-      ]),
-    ),
+const READABLE = preparedByKeys(
+  (db: Kysely<Database>, ids: string[], accountIds: string[]) =>
+    db
+      .selectFrom(keys(ids, accountIds))
+      .innerJoin('series', 'series.id', 'k.id')
+      .selectAll('series')
+      .select('k.accountId as reader')
+      .where((eb) =>
+        eb.or([
+          eb('series.ownerId', '=', eb.ref('k.accountId')),
+          eb.exists(
+            eb
+              .selectFrom('member')
+              .select('member.seriesId')
+              .whereRef('member.seriesId', '=', 'series.id')
+              .whereRef('member.accountId', '=', 'k.accountId'),
+          ),
+        ]),
+      ),
+  (row) => [row.id, row.reader],
 );
-/** The series an account owns or joined (listReadableSeries), in no order: one statement. */
-const READABLE_LIST = prepared((db: Kysely<Database>, accountId: string) =>
-  db
-    .selectFrom('series')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb('ownerId', '=', accountId),
-        eb('id', 'in', eb.selectFrom('member').select('seriesId').where('accountId', '=', accountId)),
-      ]),
-    ),
+/** A series by id if the account owns it (the owner's reads and writes): one statement per turn. */
+const OWNED = preparedByKeys(
+  (db: Kysely<Database>, ids: string[], ownerIds: string[]) =>
+    db
+      .selectFrom(keys(ids, ownerIds))
+      .innerJoin('series', (j) => j.onRef('series.id', '=', 'k.id').onRef('series.ownerId', '=', 'k.accountId'))
+      .selectAll('series'),
+  (row) => [row.id, row.ownerId],
 );
+/**
+ * The series an account owns or joined (listReadableSeries), in no order: owned, then joined, for
+ * every account read in the turn in one statement.
+ */
+const READABLE_LIST = preparedByKeys(
+  (db: Kysely<Database>, accountIds: string[]) => {
+    const readers = sql<{ accountId: string }>`unnest(${accountIds}::text[])`.as<'k'>(sql`k(account_id)`);
+    return db
+      .selectFrom(readers)
+      .innerJoin('series', 'series.ownerId', 'k.accountId')
+      .selectAll('series')
+      .select('k.accountId as reader')
+      .unionAll(
+        db
+          .selectFrom(readers)
+          .innerJoin('member', 'member.accountId', 'k.accountId')
+          .innerJoin('series', 'series.id', 'member.seriesId')
+          .selectAll('series')
+          .select('k.accountId as reader')
+          .whereRef('series.ownerId', '!=', 'k.accountId'),
+      );
+  },
+  (row) => [row.reader],
+);
+
+/** A row as the series table holds it, without the account its read was for. */
+function withoutReader<R extends SeriesRow & { reader: string }>(found: R): SeriesRow {
+  const { reader: _reader, ...row } = found;
+  return row;
+}
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -98,14 +133,14 @@ export class SeriesRepository {
 
   /** A series the account owns or joined, with the account's access to it. */
   async findReadable(db: Db, accountId: string, id: string): Promise<{ row: SeriesRow; access: Access } | undefined> {
-    const row = await READABLE.first(db, id, accountId);
-    if (!row) return undefined;
+    const found = await READABLE.first(db, id, accountId);
+    if (!found) return undefined;
     // The statement only returns a series the account owns or joined: not the owner means a member.
-    return { row, access: row.ownerId === accountId ? 'owner' : 'member' };
+    return { row: withoutReader(found), access: found.ownerId === accountId ? 'owner' : 'member' };
   }
 
   async findOwned(db: Db, ownerId: string, id: string): Promise<SeriesRow | undefined> {
-    return db.selectFrom('series').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+    return OWNED.first(db, id, ownerId);
   }
 
   async findById(db: Db, id: string): Promise<SeriesRow | undefined> {
@@ -126,8 +161,8 @@ export class SeriesRepository {
               : a.id < b.id
                 ? -1
                 : 1;
-    // One prepared statement (one round trip): owned or joined, told apart by the owner.
-    const rows = await READABLE_LIST.all(db, accountId);
+    // One prepared statement (one round trip, shared by the turn): owned or joined, told apart by the owner.
+    const rows = (await READABLE_LIST.all(db, accountId)).map(withoutReader);
     const owned = rows.filter((r) => r.ownerId === accountId);
     const joined = rows.filter((r) => r.ownerId !== accountId);
     // Sorted here rather than in SQL: the order must not depend on the database's collation.
