@@ -15,7 +15,15 @@ import {
 } from 'nats';
 import client from 'prom-client';
 import { BUS_STREAMS, type BusService, type BusStream } from '@mm/contract';
-import { principalKey, PrincipalVerifier, serviceRegistry, type CommonConfig, type StreamSettings } from '@mm/platform';
+import {
+  principalKey,
+  PrincipalVerifier,
+  ReusedSignatures,
+  serviceRegistry,
+  type CommonConfig,
+  type Principal,
+  type StreamSettings,
+} from '@mm/platform';
 import { inboxPrefix, streamName } from './names';
 import { streamsOf } from './auth';
 
@@ -65,6 +73,8 @@ export interface BusContext {
   namespace: string;
   service: BusConnector;
   key?: Uint8Array;
+  /** The callers this connection passes on, each signature reused for a while (ReusedSignatures). */
+  signatures?: ReusedSignatures<Principal>;
   verifier?: PrincipalVerifier;
   /** The service's /metrics registry, when it gave one. */
   registry?: client.Registry;
@@ -187,6 +197,7 @@ export async function connectBus(
     namespace,
     service,
     key,
+    signatures: key ? new ReusedSignatures<Principal>(key) : undefined,
     verifier: key ? new PrincipalVerifier(key) : undefined,
     registry: opts.registry,
     counters: countersFor(opts.registry),

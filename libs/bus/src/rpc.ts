@@ -1,6 +1,6 @@
 import { JSONCodec, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { BUS_GENERIC_REFUSALS, type BusEntry, type ErrorCode, type RequestEntry } from '@mm/contract';
-import { signPrincipal, type Principal } from '@mm/platform';
+import type { Principal } from '@mm/platform';
 import { contextOf, wireSubject } from './connection';
 import { BusContractError, check, PRINCIPAL_HEADER, strictSending, versionHeaders, versionOf } from './table';
 
@@ -68,9 +68,11 @@ export async function request<P, R>(
   const extra: Record<string, string> = {};
   if (entry.principal) {
     if (!opts.principal) throw new BusContractError(entry.subject, 'a request made for a caller needs the caller');
-    if (!ctx.key)
+    if (!ctx.signatures)
       throw new BusContractError(entry.subject, 'this connection has no internal secret to sign the caller with');
-    extra[PRINCIPAL_HEADER] = await signPrincipal(ctx.key, opts.principal);
+    // The verified caller this service was handed (the same object while the gateway reuses its
+    // signature) is signed once for a while, so the receiving service's verifier remembers it too.
+    extra[PRINCIPAL_HEADER] = await ctx.signatures.sign(opts.principal, (p) => p);
   }
   const msg = await nc.request(wireSubject(nc, entry.subject), codec.encode(payload), {
     timeout: opts.timeoutMs ?? 5000,

@@ -56,6 +56,29 @@ export async function signPrincipal(key: Uint8Array, p: Principal): Promise<stri
     .sign(key);
 }
 
+/** How long one signature of a principal is reused: it then still has 40 of its 60 seconds. */
+export const PRINCIPAL_REUSE_MS = 20_000;
+
+/**
+ * Signatures reused per object for a while (PRINCIPAL_REUSE_MS): the object stands for one
+ * principal's state (the gateway's token state, a verified caller a service passes on), and a new
+ * object is a new state, signed afresh. A reused signature costs neither its signer an HMAC nor,
+ * since the verifier remembers the signatures it checked, the service that receives it.
+ */
+export class ReusedSignatures<T extends object> {
+  private readonly signed = new WeakMap<T, { jwt: string; at: number }>();
+  constructor(private readonly key: Uint8Array) {}
+
+  async sign(holder: T, principal: (holder: T) => Principal): Promise<string> {
+    const hit = this.signed.get(holder);
+    const now = Date.now();
+    if (hit && now - hit.at < PRINCIPAL_REUSE_MS) return hit.jwt;
+    const jwt = await signPrincipal(this.key, principal(holder));
+    this.signed.set(holder, { jwt, at: now });
+    return jwt;
+  }
+}
+
 /**
  * Verifies principals, remembering recent ones: the gateway reuses one signed principal
  * per token for a few seconds, so most requests skip the HMAC.

@@ -236,6 +236,20 @@ describe('a meeting quote', () => {
       code: 'NOT_FOUND',
     });
   });
+  it('answers the quotes of one turn (read together) each for its own caller and meeting', async () => {
+    const p = principal();
+    const q = principal();
+    const [short, long] = [await ready(p, englishDoc()), await ready(p, englishDoc(4))];
+    const alone = await askMeetingPrice(h.db, h.useCases.ctx.repos, access, p, long);
+    const price = (who: Principal, id: string) => askMeetingPrice(h.db, h.useCases.ctx.repos, access, who, id);
+    const turn = await Promise.allSettled([price(p, short), price(q, short), price(p, long), price(p, 'rec_missing')]);
+    expect(turn[0]).toMatchObject({ status: 'fulfilled', value: { status: 'READY' } });
+    expect(turn[1]).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    expect(turn[2]).toEqual({ status: 'fulfilled', value: alone });
+    expect(turn[3]).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    // The shorter meeting's own count, not the longer one's read in the same statement.
+    expect((turn[0] as PromiseFulfilledResult<{ charsRead: number }>).value.charsRead).toBeLessThan(alone.charsRead!);
+  });
 });
 
 describe('a series quote', () => {

@@ -1,21 +1,18 @@
-import { signPrincipal, type Principal } from '@mm/http';
+import { ReusedSignatures, signPrincipal, type Principal } from '@mm/http';
 import type { ResolvedToken } from '../db/access.repository';
-
-const REUSE_MS = 20_000;
 
 /**
  * Signs the principal forwarded with each request. One signature is reused for a token state for
  * a few seconds (the state object changes whenever the token or its account changes).
  */
 export class PrincipalSigner {
-  private readonly signed = new WeakMap<ResolvedToken, { jwt: string; at: number }>();
-  constructor(private readonly key: Uint8Array) {}
+  private readonly signed: ReusedSignatures<ResolvedToken>;
+  constructor(private readonly key: Uint8Array) {
+    this.signed = new ReusedSignatures(key);
+  }
 
-  async forToken(t: ResolvedToken): Promise<string> {
-    const hit = this.signed.get(t);
-    const now = Date.now();
-    if (hit && now - hit.at < REUSE_MS) return hit.jwt;
-    const jwt = await signPrincipal(this.key, {
+  forToken(t: ResolvedToken): Promise<string> {
+    return this.signed.sign(t, () => ({
       accountId: t.accountId,
       displayName: t.displayName,
       source: 'token',
@@ -25,9 +22,7 @@ export class PrincipalSigner {
       scopes: [...t.scopes],
       dailyMinuteCap: t.dailyMinuteCap,
       features: t.features,
-    });
-    this.signed.set(t, { jwt, at: now });
-    return jwt;
+    }));
   }
 
   /** The app's principal for an account (admin API acting as the signed-in owner). */

@@ -143,24 +143,27 @@ export type RowForAsk = RecordingRow & {
 /**
  * What a quote reads of a meeting (askMeetingPrice): what the access rules and the readiness read
  * of its row, whether it has a transcript and a digest, and the transcript's count (null: not
- * counted yet). No document: the price is the count the Ask's read would make.
+ * counted yet). No document: the price is the count the Ask's read would make. The quotes of one
+ * turn share a statement (by id; the access rules run on each row after, as for the status).
  */
-const ROW_FOR_ASK_PRICE = prepared((db: Kysely<Database>, id: string) =>
-  db
-    .selectFrom('recording as r')
-    .leftJoin('transcript as t', 't.recordingId', 'r.id')
-    .leftJoin('digest as d', 'd.recordingId', 'r.id')
-    .select([
-      'r.id',
-      'r.accountId',
-      'r.seriesId',
-      'r.status',
-      'r.deletedAt',
-      't.recordingId as transcriptOf',
-      't.readChars',
-      'd.recordingId as digestOf',
-    ])
-    .where('r.id', '=', id),
+const ROW_FOR_ASK_PRICE = preparedByKey(
+  (db: Kysely<Database>, ids: string[]) =>
+    db
+      .selectFrom('recording as r')
+      .leftJoin('transcript as t', 't.recordingId', 'r.id')
+      .leftJoin('digest as d', 'd.recordingId', 'r.id')
+      .select([
+        'r.id',
+        'r.accountId',
+        'r.seriesId',
+        'r.status',
+        'r.deletedAt',
+        't.recordingId as transcriptOf',
+        't.readChars',
+        'd.recordingId as digestOf',
+      ])
+      .where(sql<boolean>`r.id = any(${ids})`),
+  (row) => row.id,
 );
 /** The same meetings with their counts instead of their documents (askSeriesPrice), in one round trip. */
 const FINISHED_OF_SERIES_FOR_PRICE = prepared((db: Kysely<Database>, seriesId: string, limit: number) =>
