@@ -281,6 +281,18 @@ describe('a series quote', () => {
     });
     expect(two.quote).toEqual(two.charge);
     expect(two.quote).toMatchObject({ finishedCount: 4, meetingCount: 2 });
+
+    // Quotes of one turn (read together) with other limits, and of an empty series: each as alone.
+    newSeries('ser_empty');
+    const price = (seriesId: string, maxMeetings: number) =>
+      askSeriesPrice(h.db, h.useCases.ctx.repos, access, p, { seriesId, maxMeetings, transcriptBudgetChars: budget });
+    const together = await Promise.all([
+      price('ser_budget', 50),
+      price('ser_budget', 2),
+      price('ser_empty', 50),
+      price('ser_budget', 50),
+    ]);
+    expect(together).toEqual([q.quote, two.quote, { finishedCount: 0, meetingCount: 0, charsRead: 0 }, q.quote]);
   });
 
   it('follows a rename, an edit, a rewritten digest, rows from before the counts and a purge', async () => {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
-import { prepared, preparedByKey } from '@mm/db';
+import { prepared, preparedByKey, preparedByKeys } from '@mm/db';
 import { newId } from '@mm/http';
 import {
   BUS,
@@ -165,16 +165,48 @@ const ROW_FOR_ASK_PRICE = preparedByKey(
       .where(sql<boolean>`r.id = any(${ids})`),
   (row) => row.id,
 );
-/** The same meetings with their counts instead of their documents (askSeriesPrice), in one round trip. */
-const FINISHED_OF_SERIES_FOR_PRICE = prepared((db: Kysely<Database>, seriesId: string, limit: number) =>
-  finishedOfSeries(db, seriesId, limit).select([
-    'r.id',
-    'r.finishedCount',
-    't.recordingId as transcriptOf',
-    't.readChars',
-    'd.recordingId as digestOf',
-    'd.textChars',
-  ]),
+/**
+ * The same meetings with their counts instead of their documents (askSeriesPrice), in one round
+ * trip: the quotes of one turn share it, each (series, limit) its own lateral read of the same
+ * shape as finishedOfSeries (the window count before the limit), its rows named by the key.
+ */
+const FINISHED_OF_SERIES_FOR_PRICE = preparedByKeys(
+  (db: Kysely<Database>, seriesIds: string[], limits: string[]) =>
+    db
+      .selectFrom(
+        sql<{ seriesId: string; lim: string }>`unnest(${seriesIds}::text[], ${limits}::text[])`.as<'k'>(
+          sql`k(series_id, lim)`,
+        ),
+      )
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('recording')
+            .select(['id', 'recordedAt', sql<string>`count(*) over ()`.as('finishedCount')])
+            .whereRef('seriesId', '=', 'k.seriesId')
+            .where('status', '=', READY)
+            .where('deletedAt', 'is', null)
+            .orderBy('recordedAt', 'desc')
+            .orderBy('id', 'desc')
+            .limit(sql<number>`k.lim::int`)
+            .as('r'),
+        (join) => join.onTrue(),
+      )
+      .leftJoin('transcript as t', 't.recordingId', 'r.id')
+      .leftJoin('digest as d', 'd.recordingId', 'r.id')
+      .select([
+        'k.seriesId as forSeries',
+        'k.lim as forLimit',
+        'r.id',
+        'r.finishedCount',
+        't.recordingId as transcriptOf',
+        't.readChars',
+        'd.recordingId as digestOf',
+        'd.textChars',
+      ])
+      .orderBy('r.recordedAt', 'desc')
+      .orderBy('r.id', 'desc'),
+  (row) => [row.forSeries, row.forLimit],
 );
 
 /** A meeting's counts as a quote reads them: null documents are absent ones, null counts not counted yet. */
@@ -262,10 +294,16 @@ export class RecordingRepository {
     seriesId: string,
     limit: number,
   ): Promise<{ count: number; newest: AskCounts[] }> {
-    const rows = await FINISHED_OF_SERIES_FOR_PRICE.all(db, seriesId, limit);
+    const rows = await FINISHED_OF_SERIES_FOR_PRICE.all(db, seriesId, String(limit));
     return {
       count: rows.length === 0 ? 0 : Number(rows[0].finishedCount),
-      newest: rows.map(({ finishedCount, ...counts }) => counts),
+      newest: rows.map(({ id, transcriptOf, readChars, digestOf, textChars }) => ({
+        id,
+        transcriptOf,
+        readChars,
+        digestOf,
+        textChars,
+      })),
     };
   }
 
