@@ -151,6 +151,30 @@ describe('pipelined reads to an owning service', () => {
   });
 });
 
+describe('reads that may be slow', () => {
+  // /slow and /late/* are the reads that may be slow (searches, quotes).
+  const h = harness(null, (req) => req.url !== '/slow' && !req.url?.startsWith('/late/'));
+
+  it('are pipelined among themselves, on connections of their own, at most four deep', async () => {
+    const answered: string[] = [];
+    const slow = get(`${h.front.url}/slow`).then((r) => answered.push(String(r.body.path)));
+    await new Promise((r) => setTimeout(r, 50));
+    const late = Array.from({ length: 6 }, (_, i) =>
+      get(`${h.front.url}/late/${i}`).then((r) => answered.push(String(r.body.path))),
+    );
+    // A quick read never waits behind them.
+    expect((await get(`${h.front.url}/quick`)).body.path).toBe('/quick');
+    await new Promise((r) => setTimeout(r, 400));
+    // Three joined the held read's connection (four deep) and wait; the rest went on others.
+    expect(answered.sort()).toEqual(['/late/3', '/late/4', '/late/5']);
+    h.upstream.release();
+    await Promise.all([slow, ...late]);
+    expect(answered).toHaveLength(7);
+    // One connection for the quick read; the seven slow ones shared a few (alone, they take seven).
+    expect(h.upstream.connections).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('one connection, every read pipelined', () => {
   const h = harness(1, () => true);
 
@@ -194,7 +218,7 @@ describe('one connection, every read pipelined', () => {
     }
   });
 
-  it('a slow first read holds the reads queued behind it (why slow reads are sent alone)', async () => {
+  it('a slow first read holds the reads queued behind it (why slow reads have connections of their own)', async () => {
     const order: string[] = [];
     const slow = get(`${h.front.url}/slow`).then((r) => order.push(String(r.body.path)));
     await new Promise((r) => setTimeout(r, 50));

@@ -35,7 +35,8 @@ export function matchStep(deps: MatchDeps): Match {
   const matcher = new RouteMatcher<Matched['route']>([
     // Reads of the read class are quick for the service (a row, a keyset page, one meeting's
     // bundle): they may queue behind each other on a pipelined connection (a slow client holds
-    // none of them: proxy.ts); searches and price quotes go alone. Decided once per route.
+    // none of them: proxy.ts); searches and price quotes go on connections of their own, so no
+    // quick read waits behind one. Decided once per route.
     ...ROUTES.map((def) => {
       const reads = { pipelines: deps.reads, pipelined: def.rateClass === 'read' };
       const route: TableRoute = { appOnly: false, def, reads };

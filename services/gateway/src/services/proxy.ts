@@ -52,7 +52,7 @@ export interface ForwardOptions {
   withoutBody?: boolean;
   /** Internal headers the gateway adds (x-mm-*). */
   internal?: Record<string, string>;
-  /** Where a read (a GET without a body) goes instead of node:http's client, and whether it may wait behind others. */
+  /** Where a read (a GET without a body) goes instead of node:http's client, and whether it is quick (may share a connection with other quick reads). */
   reads?: { pipelines: ReadPipelines; pipelined: boolean };
 }
 
@@ -69,15 +69,23 @@ const READ_TIMEOUT_MS = 30_000;
  * syscalls) on every request: the whoami bench went from ~7,000 to ~8,900–9,800 requests/s on a
  * 2-core machine (docs/decisions.md). Header and path rules are node's own (same checks), so
  * nothing node:http's client would pass is refused here. Only GETs without a body come here
- * (idempotent: undici never pipelines anything else); a request that may be slow (`pipelined:
- * false`, every rate class but read) is sent `blocking`, so nothing is queued behind it until its
- * answer starts.
+ * (idempotent: undici never pipelines anything else). Requests answer in order on a connection,
+ * so a read that may be slow (`pipelined: false`: searches and price quotes, every rate class but
+ * read) never shares a connection with the quick ones: those go on a pool of their own per service,
+ * pipelined at most SLOW_PIPELINING deep, where one can wait only behind a few of its kind.
  *
  * A connection is shared by many callers, so no caller may hold it: an answer is never paused for
  * a client that reads it slowly (it waits in the gateway's memory instead; reads' answers are
  * bounded, the largest a bundle of a long meeting), and a client that leaves cancels its read
  * (undici resets the connection and sends the reads queued behind it again on a new one).
  */
+/**
+ * How deep reads that may be slow are pipelined, on their own connections: deep enough that the
+ * searches of one turn leave in one write (searchRecordings 3,000 → see docs/decisions.md), shallow
+ * enough that a slow search holds at most three others.
+ */
+const SLOW_PIPELINING = 4;
+
 export class ReadPipelines {
   private readonly pools = new Map<string, Pool>();
   constructor(private readonly opts: { pipelining: number; connections: number | null }) {}
@@ -92,12 +100,13 @@ export class ReadPipelines {
   }
 
   send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders): void {
-    const key = o.socketPath ?? o.target;
+    const quick = o.reads?.pipelined === true;
+    const key = `${quick ? 'quick' : 'slow'} ${o.socketPath ?? o.target}`;
     let pool = this.pools.get(key);
     if (!pool) {
       pool = new Pool(o.target, {
         socketPath: o.socketPath,
-        pipelining: this.opts.pipelining,
+        pipelining: quick ? this.opts.pipelining : Math.min(this.opts.pipelining, SLOW_PIPELINING),
         connections: this.opts.connections,
         headersTimeout: READ_TIMEOUT_MS,
         bodyTimeout: READ_TIMEOUT_MS,
@@ -120,7 +129,6 @@ export class ReadPipelines {
         path: o.path,
         method: 'GET',
         headers: headers as Record<string, string | string[]>,
-        blocking: !o.reads?.pipelined,
       },
       {
         onConnect(a) {
