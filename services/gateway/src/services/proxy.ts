@@ -81,8 +81,9 @@ const READ_TIMEOUT_MS = 30_000;
  */
 /**
  * How deep reads that may be slow are pipelined, on their own connections: deep enough that the
- * searches of one turn leave in one write (searchRecordings 3,000 → see docs/decisions.md), shallow
- * enough that a slow search holds at most three others.
+ * searches and quotes of one turn leave in a few writes (the meeting quote +14–24% req/s, the
+ * series quote +7–10%: docs/decisions.md, round 9), shallow enough that a slow one holds at most
+ * three others.
  */
 const SLOW_PIPELINING = 4;
 
