@@ -173,4 +173,34 @@ describe('the search repository', () => {
     expect(await run({ seriesId: 'ser_none' })).toEqual([]);
     expect(await run({})).toEqual(ids);
   });
+
+  it('answers the searches of one turn from one statement per shape, each as it would be alone', async () => {
+    const a = await seed(3, (i) => [`budget and roadmap ${i}`, i === 2 ? 'hiring plan' : 'nothing']);
+    const b = await seed(2, () => ['budget only']);
+    await db.updateTable('recording').set({ kind: 'LECTURE' }).where('id', '=', a.ids[1]).execute();
+    const asked: Array<[Parameters<SearchRepository['matching']>[1], string[], number]> = [
+      [{ accountId: a.accountId }, ['budget'], 2],
+      [{ accountId: b.accountId }, ['budget'], 5],
+      [{ accountId: a.accountId }, ['budget', 'roadmap'], 5],
+      [{ accountId: a.accountId }, ['hiring'], 5],
+      [{ accountId: b.accountId }, ['roadmap'], 5],
+      [{ accountId: a.accountId, kind: 'LECTURE' }, ['budget'], 5],
+      [{ accountId: a.accountId }, ['budget'], 2],
+    ];
+    const alone: string[][] = [];
+    for (const [q, words, n] of asked) alone.push((await repo.matching(db, q, words, null, n)).map((r) => r.id));
+    expect(alone).toEqual([a.ids.slice(0, 2), b.ids, a.ids, [a.ids[2]], [], [a.ids[1]], a.ids.slice(0, 2)]);
+    let statements = 0;
+    const counted = db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++;
+        return args.result;
+      },
+    });
+    const together = await Promise.all(asked.map(([q, words, n]) => repo.matching(counted, q, words, null, n)));
+    expect(together.map((rows) => rows.map((r) => r.id))).toEqual(alone);
+    // Two shapes (by account; by account and kind): two statements for seven searches.
+    expect(statements).toBe(2);
+  });
 });
