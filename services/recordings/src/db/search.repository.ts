@@ -104,6 +104,9 @@ interface ScopeValues {
   afterId: string | undefined;
 }
 
+/** Values or SQL that computes them (the batched first step reads each search's from its JSON text). */
+type InSql<T> = { [K in keyof T]: T[K] | RawBuilder<any> };
+
 interface FirstValues {
   words: string[];
   likes: string[];
@@ -115,7 +118,7 @@ const SEARCH_COLUMNS = [...LISTED_COLUMNS, 'searchText', 'searchTurns'] as const
 /** The meetings in scope (READY, not deleted), newest first by recordedAt. */
 function scope<T extends SelectQueryBuilder<Database, 'recording', object>>(
   shape: ScopeShape,
-  v: ScopeValues,
+  v: InSql<ScopeValues>,
   sel: T,
 ): T {
   let s = sel.where('status', '=', READY).where('deletedAt', 'is', null);
@@ -129,7 +132,7 @@ function scope<T extends SelectQueryBuilder<Database, 'recording', object>>(
 }
 
 /** The window's last meeting: there is none when the window holds every meeting in scope. */
-function edgeOf(db: Db, shape: ScopeShape, v: ScopeValues) {
+function edgeOf(db: Db, shape: ScopeShape, v: InSql<ScopeValues>) {
   return scope(shape, v, db.selectFrom('recording').select(['recordedAt', 'id']))
     .offset(SEARCH_WINDOW - 1)
     .limit(1);
@@ -141,7 +144,7 @@ function edgeOf(db: Db, shape: ScopeShape, v: ScopeValues) {
  * it once per connection. Whether the window was full is asked (the edge, an index probe) only when
  * the window did not fill the page: a CASE runs only the branch it takes.
  */
-function firstStep(db: Kysely<Database>, shape: ScopeShape, v: ScopeValues & FirstValues) {
+function firstStep(db: Kysely<Database>, shape: ScopeShape, v: InSql<ScopeValues & FirstValues>) {
   const newest = scope(shape, v, db.selectFrom('recording').select(SEARCH_COLUMNS)).limit(SEARCH_WINDOW);
   return sql<FirstRow>`
       with h as (${matchedWithSources(sql`(${newest})`, sql`m.search_text like all(${v.likes}::text[])`, v.words, v.n)})
@@ -168,7 +171,7 @@ const queryText = (v: ScopeValues & FirstValues): string =>
 const field = (name: string) => sql`(k.q::jsonb ->> ${sql.lit(name)})`;
 const texts = (name: string) => sql`array(select jsonb_array_elements_text(k.q::jsonb -> ${sql.lit(name)}))`;
 /** Each value of the first step read out of the search's own JSON text, in SQL (no parameter). */
-const IN_QUERY = {
+const IN_QUERY: InSql<ScopeValues & FirstValues> = {
   owner: field('owner'),
   kind: field('kind'),
   from: sql`${field('from')}::timestamptz`,
@@ -178,7 +181,7 @@ const IN_QUERY = {
   words: texts('words'),
   likes: texts('likes'),
   n: sql`${field('n')}::int`,
-} as unknown as ScopeValues & FirstValues;
+};
 
 /**
  * The first step of every search of one shape in one turn of the event loop, in one statement:
@@ -235,8 +238,8 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 function matchedWithSources(
   from: RawBuilder<unknown>,
   holds: RawBuilder<unknown>,
-  words: string[],
-  n: number,
+  words: string[] | RawBuilder<any>,
+  n: number | RawBuilder<any>,
 ): RawBuilder<SearchRow> {
   // The first line holding a word is the line of the earliest place any word is found: the
   // newlines before it (strpos: a word as it is, no pattern).
