@@ -59,20 +59,6 @@ describe('seriesResolve (for the recordings service)', () => {
     expect(await refusal(BUS.seriesResolve, { accountId: stranger.id, seriesId: series.id })).toBe('NOT_FOUND');
     expect(await refusal(BUS.seriesResolve, { accountId: account.id, seriesId: 'ser_missing' })).toBe('NOT_FOUND');
     expect(await refusal(BUS.seriesResolve, { accountId: account.id })).toBe('VALIDATION');
-
-    // seriesAccess: the same checks in one request, answered in the order asked.
-    expect(
-      await stack.request(BUS.seriesAccess, {
-        pairs: [
-          { accountId: stranger.id, seriesId: series.id },
-          { accountId: account.id, seriesId: series.id },
-          { accountId: member.id, seriesId: series.id },
-          { accountId: account.id, seriesId: 'ser_missing' },
-          { accountId: member.id, seriesId: series.id },
-        ],
-      }),
-    ).toEqual({ access: [null, 'owner', 'member', null, 'member'] });
-    expect(await refusal(BUS.seriesAccess, { pairs: [] })).toBe('VALIDATION');
   });
 });
 

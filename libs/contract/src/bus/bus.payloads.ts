@@ -113,14 +113,6 @@ export interface MeetingSummary {
   access: AccessRole;
 }
 
-/** seriesAccess: access checks of one turn, answered in the order asked. */
-export interface SeriesAccessQuery {
-  pairs: (AccountRef & { seriesId: string })[];
-}
-export interface SeriesAccessReply {
-  access: (AccessRole | null)[];
-}
-
 export interface ResolvedSeries {
   id: string;
   name: string;

@@ -353,34 +353,6 @@ export const BUS = {
     ),
     refusals: ['NOT_FOUND'],
   }),
-  seriesAccess: request<P.SeriesAccessQuery, P.SeriesAccessReply>({
-    name: 'seriesAccess',
-    subject: 'series.series.access',
-    owner: 'series',
-    users: ['recordings'],
-    description:
-      "How each account reaches each series (owner, member, or null: not at all), in the order asked: the recordings service's access checks of one turn in one request.",
-    payload: obj(
-      {
-        pairs: list(obj({ accountId, seriesId: id('The series.') }, 'Which series, for whom.'), 'The checks.', {
-          minItems: 1,
-          maxItems: 100,
-        }),
-      },
-      'Access checks.',
-    ),
-    reply: obj(
-      {
-        access: list(
-          d({ enum: [...ACCESS_ROLES, null] }, 'How the account reaches the series, or null.'),
-          'One per pair, in the order asked.',
-          { maxItems: 100 },
-        ),
-      },
-      'The access.',
-    ),
-    refusals: [],
-  }),
   seriesEmailList: request<P.AccountRef & { seriesId: string }, { emails: string[] }>({
     name: 'seriesEmailList',
     subject: 'series.email-list.read',

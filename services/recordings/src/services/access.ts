@@ -1,4 +1,5 @@
-import { ApiError, hasScope, TurnBatcher, type Principal } from '@mm/http';
+import { ApiError, hasScope, type Principal } from '@mm/http';
+import { RemoteError } from '@mm/bus';
 import { BUS, type AccessRole } from '@mm/contract';
 import type { RecordingRow } from '../db/schema';
 import type { BusCall } from '../usecases/context';
@@ -30,27 +31,15 @@ export class MeetingAccess {
     return { r, access: 'member' };
   }
 
-  /**
-   * The caller's access to a series, or null when it cannot read it (or series are off). The
-   * checks of one turn of the event loop go to the series service in one request (seriesAccess),
-   * each still answered for its own account and series, and asked again on the next turn.
-   */
+  /** The caller's access to a series, or null when it cannot read it (or series are off). */
   async seriesAccess(p: Principal, seriesId: string): Promise<AccessRole | null> {
     if (!p.features.series) return null;
-    return (await this.checks.load(`${p.accountId}${PAIR_SEPARATOR}${seriesId}`)) ?? null;
+    try {
+      const s = await this.call(BUS.seriesResolve, { accountId: p.accountId, seriesId });
+      return s.access;
+    } catch (err) {
+      if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;
+      throw err;
+    }
   }
-
-  private readonly checks = new TurnBatcher<string, AccessRole | null>(async (keys) => {
-    const pairs = keys.map((key) => {
-      const at = key.indexOf(PAIR_SEPARATOR);
-      return { accountId: key.slice(0, at), seriesId: key.slice(at + 1) };
-    });
-    const { access } = await this.call(BUS.seriesAccess, { pairs });
-    return new Map(keys.map((key, i) => [key, access[i] ?? null]));
-  }, MAX_CHECKS_PER_REQUEST);
 }
-
-/** An account and a series joined into one key (an account id never holds NUL). */
-const PAIR_SEPARATOR = '\u0000';
-/** Checks per seriesAccess request (the table's bound). */
-const MAX_CHECKS_PER_REQUEST = 100;

@@ -74,10 +74,6 @@ export class FakeBus {
         };
       case BUS.memoryNotes.name:
         return { items: this.memory.map((text) => ({ text })) };
-      case BUS.seriesAccess.name:
-        return {
-          access: (p.pairs as { seriesId: string }[]).map(({ seriesId }) => this.series.get(seriesId)?.access ?? null),
-        };
       case BUS.seriesResolve.name: {
         const s = this.series.get(p.seriesId);
         if (!s) throw new RemoteError('NOT_FOUND', 'no such series');

@@ -7,8 +7,7 @@ import type { SeriesSharingService } from '../services/series-sharing.service';
 
 /**
  * The series service's requests. `seriesResolve`: a series a meeting is filed in, as the account
- * reaches it (NOT_FOUND otherwise). `seriesAccess`: how each account reaches each series (null: not
- * at all), the checks of one request read together. `seriesMembersAdd`: the admin API's member join.
+ * reaches it (NOT_FOUND otherwise). `seriesMembersAdd`: the admin API's member join.
  * `seriesEmailList`: the email list, for the series' owner only (the app's summary email).
  */
 export function serveSeries(
@@ -20,14 +19,6 @@ export function serveSeries(
   const onError = (err: unknown) => logger.error({ err }, 'series request failed');
   return [
     serve(nc, BUS.seriesResolve, ({ accountId, seriesId }) => series.resolve(accountId, seriesId), onError),
-    serve(
-      nc,
-      BUS.seriesAccess,
-      async ({ pairs }) => ({
-        access: await Promise.all(pairs.map(({ accountId, seriesId }) => series.accessOf(accountId, seriesId))),
-      }),
-      onError,
-    ),
     serve(
       nc,
       BUS.seriesEmailList,

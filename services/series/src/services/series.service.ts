@@ -165,11 +165,6 @@ export class SeriesService {
     return row;
   }
 
-  /** How the account reaches the series, or null when it cannot read it (the reads of one turn share a statement). */
-  async accessOf(accountId: string, seriesId: string): Promise<Access | null> {
-    return (await this.repo.findReadable(this.db, accountId, seriesId))?.access ?? null;
-  }
-
   /** A series as a meeting filed in it needs it; NOT_FOUND when the account can read no such series. */
   async resolve(accountId: string, seriesId: string): Promise<ResolvedSeries> {
     const { row, access } = await this.readable(accountId, seriesId);
