@@ -52,6 +52,24 @@ function checkOutgoing(nc: NatsConnection, entry: BusEntry<any, any>, what: 'pay
   }
 }
 
+let turnEnds: Promise<void> | null = null;
+/**
+ * Resolves once the current turn's I/O callbacks have run (setImmediate), the same promise for
+ * every caller of the turn. The client writes what was published in one run of microtasks in one
+ * write, so requests that wait for it leave together: under load a service's bus requests of one
+ * turn (the quotes, counts and checks of the reads that arrived together) cost one write and one
+ * wake-up of the broker instead of one each. Alone, a request waits for nothing but its turn's end.
+ */
+function endOfTurn(): Promise<void> {
+  turnEnds ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turnEnds = null;
+      resolve();
+    }),
+  );
+  return turnEnds;
+}
+
 /**
  * Asks a question of the entry's owner (request/reply). The payload and the reply are checked
  * against the table; a refusal arrives as a RemoteError carrying the contract's code; no answer
@@ -74,7 +92,9 @@ export async function request<P, R>(
     // signature) is signed once for a while, so the receiving service's verifier remembers it too.
     extra[PRINCIPAL_HEADER] = await ctx.signatures.sign(opts.principal, (p) => p);
   }
-  const msg = await nc.request(wireSubject(nc, entry.subject), codec.encode(payload), {
+  const data = codec.encode(payload);
+  await endOfTurn();
+  const msg = await nc.request(wireSubject(nc, entry.subject), data, {
     timeout: opts.timeoutMs ?? 5000,
     headers: versionHeaders(entry.version, extra),
   });

@@ -64,3 +64,59 @@ describe('callers passed on over the bus', () => {
     expect(headers[3]).not.toBe(headers[0]);
   });
 });
+
+/**
+ * Requests made in one turn of the event loop leave together: the client writes what was
+ * published in one run of microtasks in one write, and each request waits for the turn's end
+ * before it publishes, so a burst costs the broker one wake-up, not one per request.
+ */
+describe('requests of one turn', () => {
+  let bus: Bus;
+  beforeAll(async () => {
+    bus = await connectBus(NATS_URL, 'operator', `t${randomBytes(5).toString('hex')}.`, {
+      internalSecret: 'a-test-secret-of-enough-length-0123456789',
+    });
+    serve(
+      bus.nc,
+      BUS.askMeetingPrice,
+      async (q) => ({ status: 'READY', charsRead: q.recordingId.length }),
+      () => {},
+    );
+    await bus.nc.flush();
+  });
+  afterAll(() => bus.close());
+
+  it('leave in one write, each answered as its own', async () => {
+    // The client's socket writer (nats.js keeps it as protocol.transport): count the writes that
+    // carry a request to the subject.
+    const transport = Reflect.get(Reflect.get(bus.nc, 'protocol') as object, 'transport') as {
+      send(data: Uint8Array): void;
+    };
+    const send = transport.send.bind(transport);
+    const subject = wireSubject(bus.nc, BUS.askMeetingPrice.subject);
+    let writes = 0;
+    transport.send = (data) => {
+      if (Buffer.from(data).toString('latin1').includes(subject)) writes++;
+      send(data);
+    };
+    try {
+      const a = caller('acc_turn');
+      // Each from its own callback of one turn, as the reads of one socket read reach a service
+      // (microtasks run between the callbacks: without the wait, each would be its own write).
+      const answers = await Promise.all(
+        ['rec_1', 'rec_22', 'rec_333', 'rec_4444', 'rec_55555'].map(
+          (recordingId) =>
+            new Promise<{ charsRead: number | null }>((resolve, reject) =>
+              setImmediate(() =>
+                request(bus.nc, BUS.askMeetingPrice, { recordingId }, { principal: a }).then(resolve, reject),
+              ),
+            ),
+        ),
+      );
+      expect(answers.map((r) => r.charsRead)).toEqual([5, 6, 7, 8, 9]);
+      expect(writes).toBe(1);
+    } finally {
+      transport.send = send;
+    }
+  });
+});
