@@ -200,31 +200,44 @@ const firstStepOfTurn = preparedShapes(
 );
 /** Searches of one statement at most (each is a lateral read of up to SEARCH_WINDOW rows). */
 const MAX_SEARCHES_PER_READ = 32;
-const turnBatchers = new WeakMap<Db, Map<string, TurnBatcher<string, FirstRow[]>>>();
+/**
+ * A search alone in its turn runs the first step by itself, a named statement Postgres plans once
+ * per connection (its generic plan; test: generic-plans.int). The batched statement is planned on
+ * each run (a generic plan's estimate for an array of unknown length is never below a custom one),
+ * a cost shared by the searches it carries.
+ */
+const firstStepAlone = preparedShapes((db: Kysely<Database>, shape: ScopeShape, v: ScopeValues & FirstValues) =>
+  firstStep(db, shape, v),
+);
+/** A search waiting for its turn's statement: its values, and their JSON text (the batch's key). */
+interface Asked {
+  text: string;
+  values: ScopeValues & FirstValues;
+}
+const turnBatchers = new WeakMap<Db, Map<string, TurnBatcher<Asked, FirstRow[]>>>();
 
 /** The first step of one search, read with the other searches of its shape in this turn. */
 async function firstStepInTurn(db: Db, shape: ScopeShape, v: ScopeValues & FirstValues): Promise<FirstRow[]> {
-  const q = queryText(v);
-  if ((db as Partial<Kysely<Database>>).isTransaction !== false)
-    return firstStepOfTurn.all(db, shape, { queries: [q] });
+  if ((db as Partial<Kysely<Database>>).isTransaction !== false) return firstStepAlone.all(db, shape, v);
   let byShape = turnBatchers.get(db);
   if (!byShape) turnBatchers.set(db, (byShape = new Map()));
   const key = JSON.stringify(shape);
   let batcher = byShape.get(key);
   if (!batcher) {
-    batcher = new TurnBatcher(async (queries) => {
-      const rows = await firstStepOfTurn.all(db, shape, { queries });
-      const byQuery = new Map<string, FirstRow[]>();
-      for (const { forQuery, ...row } of rows) {
-        const group = byQuery.get(forQuery);
+    batcher = new TurnBatcher(async (asked: Asked[]) => {
+      if (asked.length === 1) return new Map([[asked[0]!, await firstStepAlone.all(db, shape, asked[0]!.values)]]);
+      const texts = [...new Set(asked.map((a) => a.text))];
+      const byText = new Map<string, FirstRow[]>();
+      for (const { forQuery, ...row } of await firstStepOfTurn.all(db, shape, { queries: texts })) {
+        const group = byText.get(forQuery);
         if (group) group.push(row);
-        else byQuery.set(forQuery, [row]);
+        else byText.set(forQuery, [row]);
       }
-      return byQuery;
+      return new Map(asked.map((a) => [a, byText.get(a.text) ?? []]));
     }, MAX_SEARCHES_PER_READ);
     byShape.set(key, batcher);
   }
-  return (await batcher.load(q)) ?? [];
+  return (await batcher.load({ text: queryText(v), values: v })) ?? [];
 }
 
 /** A row of a left join that may have found nothing: every column null. */
