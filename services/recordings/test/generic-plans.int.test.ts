@@ -63,3 +63,50 @@ describe("the search's named read", () => {
     expect(p).toEqual({ generic: 5, custom: 5 });
   });
 });
+
+describe('the ready lists of one turn', () => {
+  it('share one statement per shape, each page as it would be alone', async () => {
+    const recordings = new RecordingRepository(db);
+    const first = await recordings.listReady(db, { accountId }, null, 3);
+    const position = { createdAt: first[2]!.createdAt, id: first[2]!.id };
+    const asked = [
+      () => recordings.listReady(db, { accountId }, null, 3),
+      () => recordings.listReady(db, { accountId }, null, 5),
+      () => recordings.listReady(db, { seriesId }, null, 2),
+      () => recordings.listReady(db, { accountId: 'acc_nobody' }, null, 5),
+      () => recordings.listReady(db, { accountId }, position, 4),
+      () => recordings.listReady(db, { accountId }, { createdAt: new Date(0), id: 'rec_0' }, 4),
+    ];
+    const alone = [];
+    for (const ask of asked) alone.push((await ask()).map((r) => r.id));
+    expect(alone[0]).toEqual(first.map((r) => r.id));
+    expect(alone[1]!.slice(0, 3)).toEqual(alone[0]);
+    expect(alone[3]).toEqual([]);
+    // The page after the third row: rows four to seven of the account's list.
+    expect(alone[4]).toEqual((await recordings.listReady(db, { accountId }, null, 7)).slice(3).map((r) => r.id));
+    expect(alone[5]).toEqual([]);
+    let statements = 0;
+    const counted = db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++;
+        return args.result;
+      },
+    });
+    const byCounted = [
+      () => recordings.listReady(counted, { accountId }, null, 3),
+      () => recordings.listReady(counted, { accountId }, null, 5),
+      () => recordings.listReady(counted, { seriesId }, null, 2),
+      () => recordings.listReady(counted, { accountId: 'acc_nobody' }, null, 5),
+      () => recordings.listReady(counted, { accountId }, position, 4),
+      () => recordings.listReady(counted, { accountId }, { createdAt: new Date(0), id: 'rec_0' }, 4),
+    ];
+    const together = await Promise.all(byCounted.map((ask) => ask()));
+    expect(together.map((rows) => rows.map((r) => r.id))).toEqual(alone);
+    // Three shapes: an account's first pages, a series' first page, an account's pages after a position.
+    expect(statements).toBe(3);
+    // A row carries the listed columns only, not the key it was read for.
+    expect(Object.keys(together[0]![0]!).sort()).toEqual(Object.keys(first[0]!).sort());
+    expect(Object.keys(first[0]!)).not.toContain('forOwner');
+  });
+});

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
 import { prepared, preparedByKey, preparedByKeys } from '@mm/db';
 import { newId } from '@mm/http';
@@ -232,7 +232,7 @@ const ROW_FOR_UPDATE = prepared((db: Kysely<Database>, id: string) =>
  * the first page, and a page after a keyset position (a row comparison, so the position is a
  * bound of the ordered index and deep pages stay cheap).
  */
-function listReadyQuery(db: Kysely<Database>, by: 'accountId' | 'seriesId', owner: string) {
+function listReadyQuery(db: Kysely<Database>, by: 'accountId' | 'seriesId', owner: RawBuilder<string>) {
   return db
     .selectFrom('recording as r')
     .leftJoin('digest as d', 'd.recordingId', 'r.id')
@@ -241,16 +241,59 @@ function listReadyQuery(db: Kysely<Database>, by: 'accountId' | 'seriesId', owne
     .where('r.deletedAt', 'is', null)
     .where(`r.${by}`, '=', owner);
 }
+/**
+ * The pages of one turn (an account's or a series' first page, or a page after a position) in one
+ * statement per shape: each page a lateral read of the same shape as alone (its own index scan and
+ * limit), by its key (owner, limit; with the position's time and id after a position).
+ */
 const listReadyShapes = (by: 'accountId' | 'seriesId') => ({
-  first: prepared((db: Kysely<Database>, owner: string, limit: number) =>
-    listReadyQuery(db, by, owner).orderBy('r.createdAt', 'desc').orderBy('r.id', 'desc').limit(limit),
+  first: preparedByKeys(
+    (db: Kysely<Database>, owners: string[], limits: string[]) =>
+      db
+        .selectFrom(
+          sql<{ owner: string; lim: string }>`unnest(${owners}::text[], ${limits}::text[])`.as<'k'>(sql`k(owner, lim)`),
+        )
+        .innerJoinLateral(
+          listReadyQuery(db, by, sql<string>`k.owner`)
+            .orderBy('r.createdAt', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(sql<number>`k.lim::int`)
+            .as('p'),
+          (join) => join.onTrue(),
+        )
+        .selectAll('p')
+        .select(['k.owner as forOwner', 'k.lim as forLimit'])
+        .orderBy('p.createdAt', 'desc')
+        .orderBy('p.id', 'desc'),
+    (row) => [row.forOwner, row.forLimit],
   ),
-  after: prepared((db: Kysely<Database>, owner: string, createdAt: Date, id: string, limit: number) =>
-    listReadyQuery(db, by, owner)
-      .where(sql<boolean>`(r.created_at, r.id) < (${createdAt}, ${id})`)
-      .orderBy('r.createdAt', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(limit),
+  after: preparedByKeys(
+    (db: Kysely<Database>, owners: string[], times: string[], ids: string[], limits: string[]) =>
+      db
+        .selectFrom(
+          sql<{
+            owner: string;
+            at: string;
+            afterId: string;
+            lim: string;
+          }>`unnest(${owners}::text[], ${times}::text[], ${ids}::text[], ${limits}::text[])`.as<'k'>(
+            sql`k(owner, at, after_id, lim)`,
+          ),
+        )
+        .innerJoinLateral(
+          listReadyQuery(db, by, sql<string>`k.owner`)
+            .where(sql<boolean>`(r.created_at, r.id) < (k.at::timestamptz, k.after_id)`)
+            .orderBy('r.createdAt', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(sql<number>`k.lim::int`)
+            .as('p'),
+          (join) => join.onTrue(),
+        )
+        .selectAll('p')
+        .select(['k.owner as forOwner', 'k.at as forAt', 'k.afterId as forAfterId', 'k.lim as forLimit'])
+        .orderBy('p.createdAt', 'desc')
+        .orderBy('p.id', 'desc'),
+    (row) => [row.forOwner, row.forAt, row.forAfterId, row.forLimit],
   ),
 });
 const LIST_READY = { accountId: listReadyShapes('accountId'), seriesId: listReadyShapes('seriesId') };
@@ -512,7 +555,12 @@ export class RecordingRepository {
     const [by, owner] =
       'seriesId' in where ? (['seriesId', where.seriesId] as const) : (['accountId', where.accountId] as const);
     const shape = LIST_READY[by];
-    return after ? shape.after.all(db, owner, after.createdAt, after.id, limit) : shape.first.all(db, owner, limit);
+    // The key each row was read for is not the row's: left out.
+    if (after)
+      return (await shape.after.all(db, owner, after.createdAt.toISOString(), after.id, String(limit))).map(
+        ({ forOwner: _o, forAt: _a, forAfterId: _i, forLimit: _l, ...row }) => row,
+      );
+    return (await shape.first.all(db, owner, String(limit))).map(({ forOwner: _o, forLimit: _l, ...row }) => row);
   }
 
   /**
