@@ -25,6 +25,7 @@ import {
   type StreamSettings,
 } from '@mm/platform';
 import { inboxPrefix, streamName } from './names';
+import type { Replies } from './replies';
 import { streamsOf } from './auth';
 
 /** A NATS connection with its JetStream client and manager, inside one namespace. */
@@ -76,6 +77,8 @@ export interface BusContext {
   /** The callers this connection passes on, each signature reused for a while (ReusedSignatures). */
   signatures?: ReusedSignatures<Principal>;
   verifier?: PrincipalVerifier;
+  /** Requests in flight and their answers (made on the first request). */
+  replies?: Replies;
   /** The service's /metrics registry, when it gave one. */
   registry?: client.Registry;
   counters: { deadLetters: client.Counter<'subject' | 'reason'>; invalid: client.Counter<'subject' | 'direction'> };

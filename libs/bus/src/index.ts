@@ -8,3 +8,4 @@ export * from './publish';
 export * from './auth';
 export * from './dead-letter-subject';
 export * from './setup-step';
+export { NoAnswerError, type NoAnswer } from './replies';

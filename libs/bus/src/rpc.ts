@@ -2,6 +2,8 @@ import { JSONCodec, type Msg, type NatsConnection, type Subscription } from 'nat
 import { BUS_GENERIC_REFUSALS, type BusEntry, type ErrorCode, type RequestEntry } from '@mm/contract';
 import type { Principal } from '@mm/platform';
 import { contextOf, wireSubject } from './connection';
+import { inboxPrefix } from './names';
+import { Replies } from './replies';
 import { BusContractError, check, PRINCIPAL_HEADER, strictSending, versionHeaders, versionOf } from './table';
 
 const codec = JSONCodec<unknown>();
@@ -73,7 +75,7 @@ function endOfTurn(): Promise<void> {
 /**
  * Asks a question of the entry's owner (request/reply). The payload and the reply are checked
  * against the table; a refusal arrives as a RemoteError carrying the contract's code; no answer
- * in time is a plain Error.
+ * in time is a NoAnswerError (so is nothing serving the subject, or the connection closing).
  */
 export async function request<P, R>(
   nc: NatsConnection,
@@ -94,10 +96,13 @@ export async function request<P, R>(
   }
   const data = codec.encode(payload);
   await endOfTurn();
-  const msg = await nc.request(wireSubject(nc, entry.subject), data, {
-    timeout: opts.timeoutMs ?? 5000,
-    headers: versionHeaders(entry.version, extra),
-  });
+  ctx.replies ??= new Replies(nc, inboxPrefix(ctx.service));
+  const msg = await ctx.replies.request(
+    wireSubject(nc, entry.subject),
+    data,
+    versionHeaders(entry.version, extra),
+    opts.timeoutMs ?? 5000,
+  );
   const reply = codec.decode(msg.data) as Reply;
   if (!reply || typeof reply !== 'object') throw new BusContractError(entry.subject, 'the reply is not an envelope');
   if (!reply.ok) throw new RemoteError(reply.error.code, reply.error.message, reply.error.details, reply.error.headers);

@@ -1,9 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import { BUS } from '@mm/contract';
 import type { Principal } from '@mm/platform';
-import { connectBus, PRINCIPAL_HEADER, request, serve, wireSubject, type Bus } from '../src';
+import { connectBus, contextOf, PRINCIPAL_HEADER, request, serve, wireSubject, type Bus } from '../src';
+import { SWEEP_MS } from '../src/replies';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+const SECRET = 'a-test-secret-of-enough-length-0123456789';
+
+/** A connection in a namespace of its own (or `namespace`), signing callers with the test secret. */
+const connect = (namespace = `t${randomBytes(5).toString('hex')}.`) =>
+  connectBus(NATS_URL, 'operator', namespace, { internalSecret: SECRET });
+
+/** Serves the meeting-price entry on `bus` with `answer`, once the broker has the subscription. */
+async function servePrice(
+  bus: Bus,
+  answer: (q: { recordingId: string }, principal: Principal | null) => Promise<{ charsRead: number }>,
+): Promise<void> {
+  serve(
+    bus.nc,
+    BUS.askMeetingPrice,
+    async (q, { principal }) => ({ status: 'READY', ...(await answer(q, principal)) }),
+    () => {},
+  );
+  await bus.nc.flush();
+}
 
 const caller = (accountId: string): Principal => ({
   accountId,
@@ -27,23 +48,15 @@ describe('callers passed on over the bus', () => {
   const headers: string[] = [];
   const served: string[] = [];
   beforeAll(async () => {
-    bus = await connectBus(NATS_URL, 'operator', `t${randomBytes(5).toString('hex')}.`, {
-      internalSecret: 'a-test-secret-of-enough-length-0123456789',
-    });
+    bus = await connect();
     // A tap beside the owner sees each request's header as it travelled.
     bus.nc.subscribe(wireSubject(bus.nc, BUS.askMeetingPrice.subject), {
       callback: (_err, msg) => headers.push(msg.headers?.get(PRINCIPAL_HEADER) ?? ''),
     });
-    serve(
-      bus.nc,
-      BUS.askMeetingPrice,
-      async (_q, { principal }) => {
-        served.push(principal!.accountId);
-        return { status: 'READY', charsRead: 1 };
-      },
-      () => {},
-    );
-    await bus.nc.flush();
+    await servePrice(bus, async (_q, principal) => {
+      served.push(principal!.accountId);
+      return { charsRead: 1 };
+    });
   });
   afterAll(() => bus.close());
 
@@ -73,16 +86,8 @@ describe('callers passed on over the bus', () => {
 describe('requests of one turn', () => {
   let bus: Bus;
   beforeAll(async () => {
-    bus = await connectBus(NATS_URL, 'operator', `t${randomBytes(5).toString('hex')}.`, {
-      internalSecret: 'a-test-secret-of-enough-length-0123456789',
-    });
-    serve(
-      bus.nc,
-      BUS.askMeetingPrice,
-      async (q) => ({ status: 'READY', charsRead: q.recordingId.length }),
-      () => {},
-    );
-    await bus.nc.flush();
+    bus = await connect();
+    await servePrice(bus, async (q) => ({ charsRead: q.recordingId.length }));
   });
   afterAll(() => bus.close());
 
@@ -118,5 +123,63 @@ describe('requests of one turn', () => {
     } finally {
       transport.send = send;
     }
+  });
+});
+
+/**
+ * Requests wait on one inbox subscription (Replies): each settles by its reply's token, a late
+ * reply finds nobody, nothing serving the subject fails at once, and closing fails what waits.
+ */
+describe('requests without an answer', () => {
+  let bus: Bus;
+  const release: Array<() => void> = [];
+  beforeAll(async () => {
+    bus = await connect();
+    // Answers when the test says so: `rec_wait…` waits for release(), others at once.
+    await servePrice(bus, async (q) => {
+      if (q.recordingId.startsWith('rec_wait')) await new Promise<void>((r) => release.push(r));
+      return { charsRead: q.recordingId.length };
+    });
+  });
+  afterAll(() => bus.close());
+  const a = caller('acc_wait');
+
+  it('time out with the subject named, and a reply after that is nobody’s', async () => {
+    const started = Date.now();
+    const late = request(bus.nc, BUS.askMeetingPrice, { recordingId: 'rec_wait_1' }, { principal: a, timeoutMs: 200 });
+    await expect(late).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('ask.meeting') });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(Date.now() - started).toBeLessThan(200 + SWEEP_MS + 200);
+    // The late answer arrives while another request waits: each still gets its own.
+    const next = request(bus.nc, BUS.askMeetingPrice, { recordingId: 'rec_22' }, { principal: a });
+    release.shift()!();
+    await expect(next).resolves.toEqual({ status: 'READY', charsRead: 6 });
+    expect(contextOf(bus.nc).replies!.inFlight).toBe(0);
+  });
+
+  it('fail at once when nothing serves the subject', async () => {
+    const started = Date.now();
+    await expect(
+      request(bus.nc, BUS.askMeeting, { recordingId: 'rec_1' }, { principal: a, timeoutMs: 4000 }),
+    ).rejects.toMatchObject({ code: 'NO_RESPONDERS', message: expect.stringContaining(BUS.askMeeting.subject) });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('answer many at once, each its own', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => `rec_${'x'.repeat(i % 17)}${i}`);
+    const answers = await Promise.all(
+      ids.map((recordingId) => request(bus.nc, BUS.askMeetingPrice, { recordingId }, { principal: a })),
+    );
+    expect(answers.map((r) => r.charsRead)).toEqual(ids.map((id) => id.length));
+  });
+
+  it('fail what waits when the connection closes', async () => {
+    const other = await connect(contextOf(bus.nc).namespace);
+    const waiting = request(other.nc, BUS.askMeetingPrice, { recordingId: 'rec_wait_2' }, { principal: a });
+    // Published (the request waits for its turn's end first), not yet answered.
+    await new Promise((r) => setTimeout(r, 100));
+    await other.nc.close();
+    await expect(waiting).rejects.toMatchObject({ code: 'CLOSED' });
+    release.shift()!();
   });
 });
