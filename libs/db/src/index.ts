@@ -1,3 +1,4 @@
 export * from './database';
 export * from './migrate';
 export * from './prepared';
+export * from './statement-counter';

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ensureDatabase, openDatabase } from '../src/database';
 import { prepared, preparedByKey, preparedByKeys, preparedShapes } from '../src/prepared';
+import { countingStatements } from '../src/statement-counter';
 
 interface Db {
   preparedProbe: { id: string; accountId: string; n: number; createdAt: Date };
@@ -28,19 +29,6 @@ async function probeTable(schema: string): Promise<ReturnType<typeof openDatabas
     ])
     .execute();
   return h;
-}
-
-/** The handle, counting the statements run through it (a plugin sees each result). */
-function countedStatements(h: ReturnType<typeof openDatabase<Db>>) {
-  const sent = { count: 0 };
-  const db = h.db.withPlugin({
-    transformQuery: (args) => args.node,
-    transformResult: async (args) => {
-      sent.count++;
-      return args.result;
-    },
-  });
-  return { db, sent };
 }
 
 /**
@@ -170,7 +158,7 @@ describe('reads by key, one statement per turn', () => {
       db.selectFrom('preparedProbe').select(['id', 'n']).where(sql<boolean>`id = any(${ids})`),
     (row) => row.id,
   );
-  const counted = () => countedStatements(h);
+  const counted = () => countingStatements(h.db);
 
   it('sends the keys of one turn in one statement and answers each read with its own row', async () => {
     const { db, sent } = counted();
@@ -226,7 +214,7 @@ describe('reads by a key of two columns, one statement per turn', () => {
         .orderBy('id'),
     (row) => [row.accountId],
   );
-  const counted = () => countedStatements(h);
+  const counted = () => countingStatements(h.db);
 
   it("answers each (id, account) pair of a turn from one statement, and never another account's row", async () => {
     const { db, sent } = counted();

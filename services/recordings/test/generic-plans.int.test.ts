@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { countingStatements, migrateSchema, openDatabase } from '@mm/db';
 import { sql, type Kysely } from 'kysely';
 import { migrations } from '../migrations';
 import { RecordingRepository } from '../src/db/recordings.repository';
@@ -85,14 +85,7 @@ describe('the ready lists of one turn', () => {
     // The page after the third row: rows four to seven of the account's list.
     expect(alone[4]).toEqual((await recordings.listReady(db, { accountId }, null, 7)).slice(3).map((r) => r.id));
     expect(alone[5]).toEqual([]);
-    let statements = 0;
-    const counted = db.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    });
+    const { db: counted, sent } = countingStatements(db);
     const byCounted = [
       () => recordings.listReady(counted, { accountId }, null, 3),
       () => recordings.listReady(counted, { accountId }, null, 5),
@@ -104,7 +97,7 @@ describe('the ready lists of one turn', () => {
     const together = await Promise.all(byCounted.map((ask) => ask()));
     expect(together.map((rows) => rows.map((r) => r.id))).toEqual(alone);
     // Three shapes: an account's first pages, a series' first page, an account's pages after a position.
-    expect(statements).toBe(3);
+    expect(sent.count).toBe(3);
     // A row carries the listed columns only, not the key it was read for.
     expect(Object.keys(together[0]![0]!).sort()).toEqual(Object.keys(first[0]!).sort());
     expect(Object.keys(first[0]!)).not.toContain('forOwner');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { countingStatements, migrateSchema, openDatabase } from '@mm/db';
 import type { Kysely } from 'kysely';
 import { migrations } from '../migrations';
 import { refreshSearchText } from '../src/db/recordings.repository';
@@ -190,17 +190,10 @@ describe('the search repository', () => {
     const alone: string[][] = [];
     for (const [q, words, n] of asked) alone.push((await repo.matching(db, q, words, null, n)).map((r) => r.id));
     expect(alone).toEqual([a.ids.slice(0, 2), b.ids, a.ids, [a.ids[2]], [], [a.ids[1]], a.ids.slice(0, 2)]);
-    let statements = 0;
-    const counted = db.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements++;
-        return args.result;
-      },
-    });
+    const { db: counted, sent } = countingStatements(db);
     const together = await Promise.all(asked.map(([q, words, n]) => repo.matching(counted, q, words, null, n)));
     expect(together.map((rows) => rows.map((r) => r.id))).toEqual(alone);
     // Two shapes (by account; by account and kind): two statements for seven searches.
-    expect(statements).toBe(2);
+    expect(sent.count).toBe(2);
   });
 });

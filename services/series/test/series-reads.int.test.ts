@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
-import { migrateSchema, openDatabase } from '@mm/db';
+import type { Kysely } from 'kysely';
+import { countingStatements, migrateSchema, openDatabase } from '@mm/db';
 import { ApiError } from '@mm/http';
 import { migrations } from '../migrations';
 import type { Database } from '../src/db/schema';
@@ -8,18 +8,6 @@ import type { MeetingStats } from '../src/domain/series';
 import { SeriesService, type MeetingStatsSource } from '../src/services/series.service';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/meeting_memory_test';
-
-/** Counts the statements that reach Postgres (every result passes each plugin once). */
-class StatementCounter implements KyselyPlugin {
-  n = 0;
-  transformQuery<T>(args: { node: T }): T {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.n += 1;
-    return args.result;
-  }
-}
 
 class FakeStats implements MeetingStatsSource {
   calls: string[][] = [];
@@ -32,11 +20,11 @@ class FakeStats implements MeetingStatsSource {
 
 let base: Kysely<Database>;
 let db: Kysely<Database>;
-const counter = new StatementCounter();
+let sent: { count: number };
 beforeAll(async () => {
   await migrateSchema(DATABASE_URL, 'series', migrations);
   base = openDatabase<Database>({ url: DATABASE_URL, schema: 'series', poolSize: 2 }).db;
-  db = base.withPlugin(counter);
+  ({ db, sent } = countingStatements(base));
 });
 afterAll(async () => {
   await base.destroy();
@@ -45,9 +33,9 @@ afterAll(async () => {
 const newAccount = () => `acc_test_${randomBytes(6).toString('hex')}`;
 /** Statements the call sends to Postgres. */
 async function statements<T>(f: () => Promise<T>): Promise<{ value: T; n: number }> {
-  const before = counter.n;
+  const before = sent.count;
   const value = await f();
-  return { value, n: counter.n - before };
+  return { value, n: sent.count - before };
 }
 
 describe('series reads: one statement each (issue 30)', () => {
@@ -72,10 +60,10 @@ describe('series reads: one statement each (issue 30)', () => {
     expect(Object.keys(asMember.value.row).sort()).toEqual(Object.keys(row).sort());
 
     stats.calls = [];
-    const before = counter.n;
+    const before = sent.count;
     await expect(series.get(stranger, row.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(series.get(owner, 'ser_missing')).rejects.toBeInstanceOf(ApiError);
-    expect(counter.n - before).toBe(2);
+    expect(sent.count - before).toBe(2);
     expect(stats.calls).toEqual([]);
   });
 
