@@ -242,6 +242,18 @@ function listReadyQuery(db: Kysely<Database>, by: 'accountId' | 'seriesId', owne
     .where(`r.${by}`, '=', owner);
 }
 /**
+ * The page of one key row `k` (its owner and limit; after a position, its time and id too), newest
+ * first: what `listReadyShapes` reads laterally for each page of a turn.
+ */
+function readyPageOfKey(db: Kysely<Database>, by: 'accountId' | 'seriesId', afterPosition: boolean) {
+  const page = listReadyQuery(db, by, sql<string>`k.owner`);
+  return (afterPosition ? page.where(sql<boolean>`(r.created_at, r.id) < (k.at::timestamptz, k.after_id)`) : page)
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(sql<number>`k.lim::int`)
+    .as('p');
+}
+/**
  * The pages of one turn (an account's or a series' first page, or a page after a position) in one
  * statement per shape: each page a lateral read of the same shape as alone (its own index scan and
  * limit), by its key (owner, limit; with the position's time and id after a position).
@@ -253,14 +265,7 @@ const listReadyShapes = (by: 'accountId' | 'seriesId') => ({
         .selectFrom(
           sql<{ owner: string; lim: string }>`unnest(${owners}::text[], ${limits}::text[])`.as<'k'>(sql`k(owner, lim)`),
         )
-        .innerJoinLateral(
-          listReadyQuery(db, by, sql<string>`k.owner`)
-            .orderBy('r.createdAt', 'desc')
-            .orderBy('r.id', 'desc')
-            .limit(sql<number>`k.lim::int`)
-            .as('p'),
-          (join) => join.onTrue(),
-        )
+        .innerJoinLateral(readyPageOfKey(db, by, false), (join) => join.onTrue())
         .selectAll('p')
         .select(['k.owner as forOwner', 'k.lim as forLimit'])
         .orderBy('p.createdAt', 'desc')
@@ -280,15 +285,7 @@ const listReadyShapes = (by: 'accountId' | 'seriesId') => ({
             sql`k(owner, at, after_id, lim)`,
           ),
         )
-        .innerJoinLateral(
-          listReadyQuery(db, by, sql<string>`k.owner`)
-            .where(sql<boolean>`(r.created_at, r.id) < (k.at::timestamptz, k.after_id)`)
-            .orderBy('r.createdAt', 'desc')
-            .orderBy('r.id', 'desc')
-            .limit(sql<number>`k.lim::int`)
-            .as('p'),
-          (join) => join.onTrue(),
-        )
+        .innerJoinLateral(readyPageOfKey(db, by, true), (join) => join.onTrue())
         .selectAll('p')
         .select(['k.owner as forOwner', 'k.at as forAt', 'k.afterId as forAfterId', 'k.lim as forLimit'])
         .orderBy('p.createdAt', 'desc')
