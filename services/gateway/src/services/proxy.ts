@@ -88,7 +88,8 @@ const READ_TIMEOUT_MS = 30_000;
 const SLOW_PIPELINING = 4;
 
 export class ReadPipelines {
-  private readonly pools = new Map<string, Pool>();
+  /** Pools by service address: the quick reads' and the slow ones'. */
+  private readonly pools = { quick: new Map<string, Pool>(), slow: new Map<string, Pool>() };
   constructor(private readonly opts: { pipelining: number; connections: number | null }) {}
 
   /** True when this request can go through a pipeline: a GET with no body of any kind. */
@@ -102,8 +103,9 @@ export class ReadPipelines {
 
   send(res: ServerResponse, o: ForwardOptions, headers: http.OutgoingHttpHeaders): void {
     const quick = o.reads?.pipelined === true;
-    const key = `${quick ? 'quick' : 'slow'} ${o.socketPath ?? o.target}`;
-    let pool = this.pools.get(key);
+    const pools = quick ? this.pools.quick : this.pools.slow;
+    const key = o.socketPath ?? o.target;
+    let pool = pools.get(key);
     if (!pool) {
       pool = new Pool(o.target, {
         socketPath: o.socketPath,
@@ -112,7 +114,7 @@ export class ReadPipelines {
         headersTimeout: READ_TIMEOUT_MS,
         bodyTimeout: READ_TIMEOUT_MS,
       });
-      this.pools.set(key, pool);
+      pools.set(key, pool);
     }
     let abort: ((err?: Error) => void) | null = null;
     let settled = false;
@@ -171,8 +173,10 @@ export class ReadPipelines {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((p) => p.close()));
-    this.pools.clear();
+    const all = [...this.pools.quick.values(), ...this.pools.slow.values()];
+    this.pools.quick.clear();
+    this.pools.slow.clear();
+    await Promise.all(all.map((p) => p.close()));
   }
 }
 
