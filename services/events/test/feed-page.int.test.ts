@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { migrateSchema, openDatabase } from '@mm/db';
+import { countingStatements, migrateSchema, openDatabase } from '@mm/db';
 import type { Kysely } from 'kysely';
 import { migrations } from '../migrations';
 import type { Database } from '../src/db/schema';
@@ -82,5 +82,21 @@ describe('the feed page, one prepared query per shape', () => {
     expect(none.rows).toEqual([]);
     expect(none.ceiling).toBeGreaterThanOrEqual(seqs[4]);
     expect(await repo.currentSeq()).toBeGreaterThanOrEqual(seqs[4]);
+  });
+});
+
+describe('latest', () => {
+  it('is read once for the readers of one turn, never before an event stored before they asked', async () => {
+    const { db: counted, sent } = countingStatements(db);
+    const shared = new EventRepository(counted);
+    const { seqs } = await seed();
+    const together = await Promise.all([1, 2, 3, 4, 5].map(() => shared.currentSeq()));
+    expect(sent.count).toBe(1);
+    expect(new Set(together).size).toBe(1);
+    expect(together[0]).toBeGreaterThanOrEqual(seqs[4]);
+    // A reader of the next turn reads afresh, after an event stored since.
+    const { seqs: later } = await seed();
+    expect(await shared.currentSeq()).toBeGreaterThanOrEqual(later[4]);
+    expect(sent.count).toBe(2);
   });
 });

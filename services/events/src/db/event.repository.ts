@@ -1,5 +1,6 @@
 import { sql, type Compilable, type Expression, type Kysely } from 'kysely';
 import { prepared } from '@mm/db';
+import { TurnBatcher } from '@mm/platform';
 import { FEED_COLUMNS, type Database, type FeedRow, type NewEvent } from './schema';
 
 type Db = Kysely<Database>;
@@ -113,6 +114,16 @@ const CURRENT_SEQ = prepared((db: Db) => ({
 
 /** The events table: the feed's one store. */
 export class EventRepository {
+  /**
+   * The `latest` reads of one turn share one statement: the value is the same for every account,
+   * and each reader asked before the statement was sent, so none is placed before an event it
+   * should have seen go by (TurnBatcher; one key, every waiter in one lookup).
+   */
+  private readonly latest = new TurnBatcher<'latest', bigint>(
+    async () => new Map([['latest', await this.readCurrentSeq()]]),
+    Number.MAX_SAFE_INTEGER,
+  );
+
   constructor(private readonly db: Db) {}
 
   /**
@@ -184,6 +195,10 @@ export class EventRepository {
    * the lock is granted; the lock ends with the statement's transaction.
    */
   async currentSeq(): Promise<bigint> {
+    return (await this.latest.load('latest'))!;
+  }
+
+  private async readCurrentSeq(): Promise<bigint> {
     // Shared: it still waits for every insert in flight (they hold the lock exclusively), but
     // readers of `latest` no longer queue behind one another (every account's polls took turns).
     const last = (await CURRENT_SEQ.first(this.db))?.lastValue;
