@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { TurnBatcher } from '@mm/platform';
 
@@ -58,6 +58,19 @@ export function prepared<DB, A extends unknown[], R>(
 
 /** Keys per statement of a batched read by key: a bounded array, planned like any other. */
 const MAX_KEYS_PER_READ = 100;
+
+/**
+ * The key columns of a batched read as one `unnest` (`from ${unnestKeys(ids, accounts)} k(id,
+ * account_id)`), each column's array behind a scalar subquery. Postgres keeps a statement's generic
+ * plan (planned once per connection) only while it costs no more than the plans it makes for each
+ * run's values. With the arrays in plain sight, each run's plan counts the keys it was given (one,
+ * for a read alone) and the generic plan guesses ten, so every run was planned afresh: 0.3–0.4 ms
+ * of Postgres for a lateral page read alone (docs/decisions.md, round 10). Behind a subquery
+ * neither plan can count them, both guess alike, and the generic plan is kept.
+ */
+export function unnestKeys(...columns: string[][]): RawBuilder<unknown> {
+  return sql`unnest(${sql.join(columns.map((c) => sql`(select ${c}::text[])`))})`;
+}
 
 /** Joins a key's columns into one map key: Postgres text never holds NUL, so none is ambiguous. */
 const KEY_SEPARATOR = '\u0000';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
-import { prepared, preparedByKey, preparedByKeys } from '@mm/db';
+import { prepared, preparedByKey, preparedByKeys, unnestKeys } from '@mm/db';
 import { newId } from '@mm/http';
 import {
   BUS,
@@ -174,9 +174,7 @@ const FINISHED_OF_SERIES_FOR_PRICE = preparedByKeys(
   (db: Kysely<Database>, seriesIds: string[], limits: string[]) =>
     db
       .selectFrom(
-        sql<{ seriesId: string; lim: string }>`unnest(${seriesIds}::text[], ${limits}::text[])`.as<'k'>(
-          sql`k(series_id, lim)`,
-        ),
+        sql<{ seriesId: string; lim: string }>`${unnestKeys(seriesIds, limits)}`.as<'k'>(sql`k(series_id, lim)`),
       )
       .innerJoinLateral(
         (eb) =>
@@ -262,9 +260,7 @@ const listReadyShapes = (by: 'accountId' | 'seriesId') => ({
   first: preparedByKeys(
     (db: Kysely<Database>, owners: string[], limits: string[]) =>
       db
-        .selectFrom(
-          sql<{ owner: string; lim: string }>`unnest(${owners}::text[], ${limits}::text[])`.as<'k'>(sql`k(owner, lim)`),
-        )
+        .selectFrom(sql<{ owner: string; lim: string }>`${unnestKeys(owners, limits)}`.as<'k'>(sql`k(owner, lim)`))
         .innerJoinLateral(readyPageOfKey(db, by, false), (join) => join.onTrue())
         .selectAll('p')
         .select(['k.owner as forOwner', 'k.lim as forLimit'])
@@ -281,9 +277,7 @@ const listReadyShapes = (by: 'accountId' | 'seriesId') => ({
             at: string;
             afterId: string;
             lim: string;
-          }>`unnest(${owners}::text[], ${times}::text[], ${ids}::text[], ${limits}::text[])`.as<'k'>(
-            sql`k(owner, at, after_id, lim)`,
-          ),
+          }>`${unnestKeys(owners, times, ids, limits)}`.as<'k'>(sql`k(owner, at, after_id, lim)`),
         )
         .innerJoinLateral(readyPageOfKey(db, by, true), (join) => join.onTrue())
         .selectAll('p')

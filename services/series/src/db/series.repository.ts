@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { preparedByKey, preparedByKeys } from '@mm/db';
+import { preparedByKey, preparedByKeys, unnestKeys } from '@mm/db';
 import type { Access, SeriesSettings } from '../domain/series';
 import type { Database, NewSeries, SeriesRow } from './schema';
 
@@ -13,7 +13,7 @@ const SERIES = preparedByKey(
 );
 /** Each read's key beside the series it found: `reader` is the account the read was for. */
 const keys = (ids: string[], accountIds: string[]) =>
-  sql<{ id: string; accountId: string }>`unnest(${ids}::text[], ${accountIds}::text[])`.as<'k'>(sql`k(id, account_id)`);
+  sql<{ id: string; accountId: string }>`${unnestKeys(ids, accountIds)}`.as<'k'>(sql`k(id, account_id)`);
 
 /**
  * A series by id if the account owns or joined it: the owner test, else the member row, in
@@ -56,7 +56,7 @@ const OWNED = preparedByKeys(
  */
 const READABLE_LIST = preparedByKeys(
   (db: Kysely<Database>, accountIds: string[]) => {
-    const readers = sql<{ accountId: string }>`unnest(${accountIds}::text[])`.as<'k'>(sql`k(account_id)`);
+    const readers = sql<{ accountId: string }>`${unnestKeys(accountIds)}`.as<'k'>(sql`k(account_id)`);
     return db
       .selectFrom(readers)
       .innerJoin('series', 'series.ownerId', 'k.accountId')
