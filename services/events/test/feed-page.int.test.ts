@@ -100,3 +100,30 @@ describe('latest', () => {
     expect(sent.count).toBe(2);
   });
 });
+
+describe('cursor pages of one turn', () => {
+  it('share one statement per shape, each page and ceiling as when read alone', async () => {
+    const a = await seed();
+    const b = await seed();
+    const asked: FeedQuery[] = [
+      query(a.accountId),
+      query(a.accountId, { afterSeq: a.seqs[1], limit: 2 }),
+      query(b.accountId, { afterSeq: b.seqs[0] }),
+      query(a.accountId, { afterSeq: a.seqs[4] }),
+      query(`${a.accountId}_other`),
+      query(a.accountId, { notBefore: new Date(Date.now() - DAY) }),
+      query(a.accountId, { tokenId: 'tok_a' }),
+      query(b.accountId, { tokenId: 'tok_b', afterSeq: b.seqs[1] }),
+    ];
+    const alone = [];
+    for (const q of asked) alone.push(await repo.pageWithCeiling(q));
+    expect(alone.map((p) => p.rows.length)).toEqual([5, 2, 4, 0, 0, 4, 2, 1]);
+    const { db: counted, sent } = countingStatements(db);
+    const shared = new EventRepository(counted);
+    const together = await Promise.all(asked.map((q) => shared.pageWithCeiling(q)));
+    // Two shapes: every event of the account, and one token's.
+    expect(sent.count).toBe(2);
+    expect(together.map((p) => p.rows)).toEqual(alone.map((p) => p.rows));
+    for (const p of together) expect(p.ceiling).toBeGreaterThanOrEqual(b.seqs[4]);
+  });
+});

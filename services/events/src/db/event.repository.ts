@@ -1,5 +1,5 @@
-import { sql, type Compilable, type Expression, type Kysely } from 'kysely';
-import { prepared } from '@mm/db';
+import { sql, type Compilable, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { prepared, preparedByKeys, unnestKeys } from '@mm/db';
 import { TurnBatcher } from '@mm/platform';
 import { FEED_COLUMNS, type Database, type FeedRow, type NewEvent } from './schema';
 
@@ -28,8 +28,16 @@ export interface FeedQuery {
   notBefore: Date;
 }
 
-/** The feed's rows of an account after a seq, not older than a date (every page shape starts here). */
-function feedQuery(db: Db, accountId: string, afterSeq: string, notBefore: Date) {
+/**
+ * The feed's rows of an account after a seq, not older than a date (every page shape starts here):
+ * values, or a key row's columns where the pages of a turn are read together.
+ */
+function feedQuery(
+  db: Db,
+  accountId: string | RawBuilder<string>,
+  afterSeq: string | RawBuilder<string>,
+  notBefore: Date | RawBuilder<Date>,
+) {
   return db
     .selectFrom('event')
     .select(FEED_COLUMNS)
@@ -74,20 +82,50 @@ const PAGE: PageShapes<FeedRow> = {
   ),
 };
 
-const PAGE_WITH_CEILING: PageShapes<CeilingRow> = {
-  account: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number) =>
-    withCeiling(db, feedQuery(db, accountId, afterSeq, notBefore).orderBy('seq', 'asc').limit(limit)),
+/** The key a cursor's page is read by: account, seq after, not before (ISO), limit; a token's page adds the token. */
+type PageKey = [accountId: string, afterSeq: string, notBefore: string, limit: string];
+/** A page's row with the key it was read for (left out of what the repository answers). */
+type KeyedCeilingRow = CeilingRow & { forAccount: string; forAfter: string; forNotBefore: string; forLimit: string };
+
+/**
+ * The cursor pages of one turn, each with the sequence's state, in one statement per shape
+ * (`preparedByKeys`): each key's page a lateral read of the same shape as alone (its own index scan
+ * and limit), left joined so a key with an empty page still gets the ceiling, on a row of nulls.
+ */
+function pagesWithCeiling(db: Db, keys: string[][], token: boolean): Compilable<KeyedCeilingRow> {
+  const [accounts, afters, notBefores, limits, tokens] = keys;
+  let page = feedQuery(db, sql<string>`k.owner`, sql<string>`k.after::bigint`, sql<Date>`k.nb::timestamptz`);
+  if (token) page = page.where('tokenId', '=', sql<string>`k.tok`);
+  const lateral = page.orderBy('seq', 'asc').limit(sql<number>`k.lim::int`);
+  const unnested = token
+    ? sql`${unnestKeys(accounts!, afters!, notBefores!, limits!, tokens!)} k(owner, after, nb, lim, tok)`
+    : sql`${unnestKeys(accounts!, afters!, notBefores!, limits!)} k(owner, after, nb, lim)`;
+  return {
+    compile: () =>
+      sql<KeyedCeilingRow>`select s.last_value as ceiling_value, s.is_called as ceiling_called, k.owner as for_account, k.after as for_after, k.nb as for_not_before, k.lim as for_limit${token ? sql`, k.tok as for_token` : sql``}, e.* from event_seq_seq s cross join ${unnested} left join lateral (${lateral}) e on true order by e.seq asc`.compile(
+        db,
+      ),
+  };
+}
+
+const keyOfPage = (r: KeyedCeilingRow): PageKey => [r.forAccount, r.forAfter, r.forNotBefore, r.forLimit];
+const PAGE_WITH_CEILING = {
+  account: preparedByKeys<Database, PageKey, KeyedCeilingRow>(
+    (db, accounts, afters, notBefores, limits) => pagesWithCeiling(db, [accounts, afters, notBefores, limits], false),
+    keyOfPage,
   ),
-  token: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number, tokenId: string) =>
+  token: preparedByKeys<Database, [...PageKey, tokenId: string], KeyedCeilingRow & { forToken: string }>(
+    (db, accounts, afters, notBefores, limits, tokens) =>
+      pagesWithCeiling(db, [accounts, afters, notBefores, limits, tokens], true) as Compilable<
+        KeyedCeilingRow & { forToken: string }
+      >,
+    (r) => [...keyOfPage(r), r.forToken],
+  ),
+  /** A token that reads no events (rare): the ceiling on a row of nulls, alone. */
+  none: prepared((db: Db, afterSeq: string, notBefore: Date, limit: number) =>
     withCeiling(
       db,
-      feedQuery(db, accountId, afterSeq, notBefore).where('tokenId', '=', tokenId).orderBy('seq', 'asc').limit(limit),
-    ),
-  ),
-  none: prepared((db: Db, accountId: string, afterSeq: string, notBefore: Date, limit: number) =>
-    withCeiling(
-      db,
-      feedQuery(db, accountId, afterSeq, notBefore).where(sql<boolean>`false`).orderBy('seq', 'asc').limit(limit),
+      feedQuery(db, '', afterSeq, notBefore).where(sql<boolean>`false`).orderBy('seq', 'asc').limit(limit),
     ),
   ),
 };
@@ -178,12 +216,20 @@ export class EventRepository {
    * joined to the page. A follow reads both on every poll, most often to find the page empty.
    */
   async pageWithCeiling(q: FeedQuery): Promise<{ rows: FeedRow[]; ceiling: bigint }> {
-    const rows = await readPage(PAGE_WITH_CEILING, this.db, q);
+    const afterSeq = q.afterSeq.toString();
+    const key: PageKey = [q.accountId, afterSeq, q.notBefore.toISOString(), String(q.limit)];
+    const rows: CeilingRow[] =
+      q.tokenId === undefined
+        ? await PAGE_WITH_CEILING.account.all(this.db, ...key)
+        : q.tokenId === null
+          ? await PAGE_WITH_CEILING.none.all(this.db, afterSeq, q.notBefore, q.limit)
+          : await PAGE_WITH_CEILING.token.all(this.db, ...key, q.tokenId);
     const first = rows[0];
     const ceiling = first && first.ceilingCalled ? BigInt(first.ceilingValue) : 0n;
+    // Only the feed's columns: not the sequence's state, nor the key a batched page was read for.
     const page = rows
       .filter((r) => r.id !== null)
-      .map(({ ceilingValue: _v, ceilingCalled: _c, ...row }) => row as FeedRow);
+      .map((r) => Object.fromEntries(FEED_COLUMNS.map((c) => [c, r[c]])) as FeedRow);
     return { rows: page, ceiling };
   }
 
