@@ -25,7 +25,7 @@ type Runner = Pick<Kysely<any>, 'executeQuery'>;
  * `build` gets the handle and one stand-in per argument; it must pass each argument to kysely as a
  * value (`where(col, '=', a)`, `limit(n)`, `sql\`${a}\``), never branch on it or read it: the query
  * must have the same shape whatever the arguments (one prepared query per shape). A list of
- * variable length is one argument with `= any(${a})`, not `in`.
+ * variable length is one argument with `= any(${keyArray(a)})` (keyArray: the generic plan is kept), not `in`.
  */
 export function prepared<DB, A extends unknown[], R>(
   build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
@@ -60,16 +60,22 @@ export function prepared<DB, A extends unknown[], R>(
 const MAX_KEYS_PER_READ = 100;
 
 /**
- * The key columns of a batched read as one `unnest` (`from ${unnestKeys(ids, accounts)} k(id,
- * account_id)`), each column's array behind a scalar subquery. Postgres keeps a statement's generic
- * plan (planned once per connection) only while it costs no more than the plans it makes for each
- * run's values. With the arrays in plain sight, each run's plan counts the keys it was given (one,
- * for a read alone) and the generic plan guesses ten, so every run was planned afresh: 0.3–0.4 ms
- * of Postgres for a lateral page read alone (docs/decisions.md, round 10). Behind a subquery
- * neither plan can count them, both guess alike, and the generic plan is kept.
+ * An array of keys for a batched read (`id = any(${keyArray(ids)})`), behind a scalar subquery.
+ * Postgres keeps a statement's generic plan (planned once per connection) only while it costs no
+ * more than the plans it makes for each run's values. With the array in plain sight, each run's
+ * plan counts the keys it was given (one, for a read alone) and the generic plan guesses ten, so
+ * every run was planned afresh: 0.3–0.4 ms of Postgres for a lateral page read alone, 0.05 ms for
+ * a row by id (docs/decisions.md, round 10). Behind a subquery neither plan can count them, both
+ * guess alike, and the generic plan is kept. Not for a read whose best plan depends on how many
+ * keys it gets (a count over a non-unique column).
  */
+export function keyArray(values: string[]): RawBuilder<string[]> {
+  return sql<string[]>`(select ${values}::text[])::text[]`;
+}
+
+/** The key columns of a batched read as one `unnest` (`from ${unnestKeys(ids, accounts)} k(id, account_id)`), each a `keyArray`. */
 export function unnestKeys(...columns: string[][]): RawBuilder<unknown> {
-  return sql`unnest(${sql.join(columns.map((c) => sql`(select ${c}::text[])`))})`;
+  return sql`unnest(${sql.join(columns.map(keyArray))})`;
 }
 
 /** Joins a key's columns into one map key: Postgres text never holds NUL, so none is ambiguous. */

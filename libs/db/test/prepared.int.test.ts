@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ensureDatabase, openDatabase } from '../src/database';
-import { prepared, preparedByKey, preparedByKeys, preparedShapes } from '../src/prepared';
+import { keyArray, prepared, preparedByKey, preparedByKeys, preparedShapes } from '../src/prepared';
 import { countingStatements } from '../src/statement-counter';
 
 interface Db {
@@ -173,6 +173,33 @@ describe('reads by key, one statement per turn', () => {
     await h.db.updateTable('preparedProbe').set({ n: 20 }).where('id', '=', 'a2').execute();
     expect(await byId.first(db, 'a2')).toEqual({ id: 'a2', n: 20 });
     expect(sent.count).toBe(2);
+  });
+
+  it('keeps its generic plan with its keys behind a subquery (keyArray), where an array in sight is planned each run', async () => {
+    const kept = preparedByKey(
+      (db: Kysely<Db>, ids: string[]) =>
+        db
+          .selectFrom('preparedProbe')
+          .select(['id', 'n'])
+          .where(sql<boolean>`id = any(${keyArray(ids)})`),
+      (row) => row.id,
+    );
+    // In a transaction: one connection, whose statements the test then reads.
+    await h.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 8; i++) {
+        expect(await kept.first(trx, 'b1')).toEqual({ id: 'b1', n: 4 });
+        expect(await byId.first(trx, 'b1')).toEqual({ id: 'b1', n: 4 });
+      }
+      const plans = await sql<{ statement: string; generic: string; custom: string }>`
+        select statement, generic_plans as generic, custom_plans as custom from pg_prepared_statements
+        where statement like '%prepared_probe%' and statement like '%= any(%' order by statement`.execute(trx);
+      const of = (inSight: boolean) => plans.rows.find((r) => r.statement.includes('any((select') !== inSight);
+      // Five custom plans first, then the generic one; in sight, a custom plan every run.
+      expect(of(false)).toMatchObject({ generic: '3', custom: '5' });
+      // (The reads of the tests before may have run it on this connection too.)
+      expect(of(true)?.generic).toBe('0');
+      expect(Number(of(true)?.custom)).toBeGreaterThanOrEqual(8);
+    });
   });
 
   it('runs alone, at once, on a transaction', async () => {

@@ -64,7 +64,7 @@ describe("the search's named read", () => {
     // The ready list's first page, a batched read by keys (unnestKeys: each key column's array
     // behind a subquery), keeps its generic plan too: with the arrays in plain sight each run's plan
     // counted one key against the generic plan's guess of ten, and every run was planned afresh.
-    expect(await plans('%unnest((select $1::text[]), (select $2::text[])) as k(owner, lim)%')).toEqual({
+    expect(await plans('%unnest((select $1::text[])::text[], (select $2::text[])::text[]) as k(owner, lim)%')).toEqual({
       generic: 5,
       custom: 5,
     });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { preparedByKey } from '@mm/db';
+import { keyArray, preparedByKey } from '@mm/db';
 import { DEFAULT_SETTINGS, type AccountSettings, type SettingsPatch } from '../domain/settings';
 import type { Database, SettingTable } from './schema';
 
@@ -21,12 +21,18 @@ function toSettings(row: Selectable<SettingTable> | undefined): AccountSettings 
  */
 const SETTINGS = preparedByKey(
   (db: Kysely<Database>, accountIds: string[]) =>
-    db.selectFrom('setting').selectAll().where(sql<boolean>`account_id = any(${accountIds})`),
+    db
+      .selectFrom('setting')
+      .selectAll()
+      .where(sql<boolean>`account_id = any(${keyArray(accountIds)})`),
   (row) => row.accountId,
 );
 const KEYTERMS = preparedByKey(
   (db: Kysely<Database>, accountIds: string[]) =>
-    db.selectFrom('setting').select(['accountId', 'keyterms']).where(sql<boolean>`account_id = any(${accountIds})`),
+    db
+      .selectFrom('setting')
+      .select(['accountId', 'keyterms'])
+      .where(sql<boolean>`account_id = any(${keyArray(accountIds)})`),
   (row) => row.accountId,
 );
 

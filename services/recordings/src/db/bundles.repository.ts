@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { preparedByKey } from '@mm/db';
+import { keyArray, preparedByKey } from '@mm/db';
 import { toDigest, type Digest } from './digests.repository';
 import type { Db } from './recordings.repository';
 import { ROW_COLUMNS, type Database, type RecordingRow } from './schema';
@@ -31,7 +31,7 @@ const ROW_WITH_DOCUMENTS = preparedByKey(
         'd.sections as dSections',
         'd.markdown as dMarkdown',
       ])
-      .where(sql<boolean>`r.id = any(${ids})`),
+      .where(sql<boolean>`r.id = any(${keyArray(ids)})`),
   (row) => row.id,
 );
 

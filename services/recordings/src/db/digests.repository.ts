@@ -1,6 +1,6 @@
 import { digestAsText, type DigestDoc } from '@mm/contract';
 import { sql, type Kysely } from 'kysely';
-import { prepared } from '@mm/db';
+import { keyArray, prepared } from '@mm/db';
 import type { Db } from './recordings.repository';
 import type { Database } from './schema';
 import { storedCounts } from './stored-counts';
@@ -10,7 +10,10 @@ const DIGEST = prepared((db: Kysely<Database>, recordingId: string) =>
   db.selectFrom('digest').selectAll().where('recordingId', '=', recordingId),
 );
 const HEADS = prepared((db: Kysely<Database>, ids: string[]) =>
-  db.selectFrom('digest').select(['recordingId', 'title', 'language']).where(sql<boolean>`recording_id = any(${ids})`),
+  db
+    .selectFrom('digest')
+    .select(['recordingId', 'title', 'language'])
+    .where(sql<boolean>`recording_id = any(${keyArray(ids)})`),
 );
 
 /** Some meetings' digests with their counts, and what counting them needs (those not counted yet). */

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction, type Updateable } from 'kysely';
 import { enqueue } from '@mm/bus';
-import { prepared, preparedByKey, preparedByKeys, unnestKeys } from '@mm/db';
+import { keyArray, prepared, preparedByKey, preparedByKeys, unnestKeys } from '@mm/db';
 import { newId } from '@mm/http';
 import {
   BUS,
@@ -56,7 +56,7 @@ const ROW_WITH_DIGEST_TITLE = preparedByKey(
       .selectFrom('recording as r')
       .leftJoin('digest as d', 'd.recordingId', 'r.id')
       .select([...ROW_COLUMNS.map((c) => `r.${c}` as const), 'd.title as digestTitle'])
-      .where(sql<boolean>`r.id = any(${ids})`),
+      .where(sql<boolean>`r.id = any(${keyArray(ids)})`),
   (row) => row.id,
 );
 /**
@@ -162,7 +162,7 @@ const ROW_FOR_ASK_PRICE = preparedByKey(
         't.readChars',
         'd.recordingId as digestOf',
       ])
-      .where(sql<boolean>`r.id = any(${ids})`),
+      .where(sql<boolean>`r.id = any(${keyArray(ids)})`),
   (row) => row.id,
 );
 /**

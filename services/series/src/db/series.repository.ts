@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { preparedByKey, preparedByKeys, unnestKeys } from '@mm/db';
+import { keyArray, preparedByKey, preparedByKeys, unnestKeys } from '@mm/db';
 import type { Access, SeriesSettings } from '../domain/series';
 import type { Database, NewSeries, SeriesRow } from './schema';
 
@@ -8,7 +8,11 @@ import type { Database, NewSeries, SeriesRow } from './schema';
  * checked access); the reads of one turn of the event loop share a statement.
  */
 const SERIES = preparedByKey(
-  (db: Kysely<Database>, ids: string[]) => db.selectFrom('series').selectAll().where(sql<boolean>`id = any(${ids})`),
+  (db: Kysely<Database>, ids: string[]) =>
+    db
+      .selectFrom('series')
+      .selectAll()
+      .where(sql<boolean>`id = any(${keyArray(ids)})`),
   (row) => row.id,
 );
 /** Each read's key beside the series it found: `reader` is the account the read was for. */
