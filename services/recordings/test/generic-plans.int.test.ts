@@ -76,16 +76,18 @@ describe('the ready lists of one turn', () => {
     const recordings = new RecordingRepository(db);
     const first = await recordings.listReady(db, { accountId }, null, 3);
     const position = { createdAt: first[2]!.createdAt, id: first[2]!.id };
-    const asked = [
-      () => recordings.listReady(db, { accountId }, null, 3),
-      () => recordings.listReady(db, { accountId }, null, 5),
-      () => recordings.listReady(db, { seriesId }, null, 2),
-      () => recordings.listReady(db, { accountId: 'acc_nobody' }, null, 5),
-      () => recordings.listReady(db, { accountId }, position, 4),
-      () => recordings.listReady(db, { accountId }, { createdAt: new Date(0), id: 'rec_0' }, 4),
+    // The six pages, read through `on`: first pages of two sizes, a series' page, an account with
+    // none, a page after a position, a page past the end.
+    const pagesOn = (on: Kysely<Database>) => [
+      () => recordings.listReady(on, { accountId }, null, 3),
+      () => recordings.listReady(on, { accountId }, null, 5),
+      () => recordings.listReady(on, { seriesId }, null, 2),
+      () => recordings.listReady(on, { accountId: 'acc_nobody' }, null, 5),
+      () => recordings.listReady(on, { accountId }, position, 4),
+      () => recordings.listReady(on, { accountId }, { createdAt: new Date(0), id: 'rec_0' }, 4),
     ];
     const alone = [];
-    for (const ask of asked) alone.push((await ask()).map((r) => r.id));
+    for (const ask of pagesOn(db)) alone.push((await ask()).map((r) => r.id));
     expect(alone[0]).toEqual(first.map((r) => r.id));
     expect(alone[1]!.slice(0, 3)).toEqual(alone[0]);
     expect(alone[3]).toEqual([]);
@@ -93,15 +95,7 @@ describe('the ready lists of one turn', () => {
     expect(alone[4]).toEqual((await recordings.listReady(db, { accountId }, null, 7)).slice(3).map((r) => r.id));
     expect(alone[5]).toEqual([]);
     const { db: counted, sent } = countingStatements(db);
-    const byCounted = [
-      () => recordings.listReady(counted, { accountId }, null, 3),
-      () => recordings.listReady(counted, { accountId }, null, 5),
-      () => recordings.listReady(counted, { seriesId }, null, 2),
-      () => recordings.listReady(counted, { accountId: 'acc_nobody' }, null, 5),
-      () => recordings.listReady(counted, { accountId }, position, 4),
-      () => recordings.listReady(counted, { accountId }, { createdAt: new Date(0), id: 'rec_0' }, 4),
-    ];
-    const together = await Promise.all(byCounted.map((ask) => ask()));
+    const together = await Promise.all(pagesOn(counted).map((ask) => ask()));
     expect(together.map((rows) => rows.map((r) => r.id))).toEqual(alone);
     // Three shapes: an account's first pages, a series' first page, an account's pages after a position.
     expect(sent.count).toBe(3);
