@@ -1,6 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { newId } from '@mm/http';
-import { prepared } from '@mm/db';
+import { keyArray, preparedByKeys } from '@mm/db';
 import type { LearnCandidate } from '../domain/memory-note';
 import type { Database, MemoryCategory, MemoryNoteTable } from './schema';
 
@@ -24,16 +24,21 @@ export function toMemoryItem(
 const UNIQUE_VIOLATION = '23505';
 const isDuplicateKey = (err: unknown) => (err as { code?: string }).code === UNIQUE_VIOLATION;
 
-/** An account's notes in the order the list shows them (GET /account/memory, a digest's notes). */
-const LIST = prepared((db: Kysely<Database>, accountId: string) =>
-  db
-    .selectFrom('memoryNote')
-    .selectAll()
-    .where('accountId', '=', accountId)
-    .orderBy('category')
-    .orderBy('meetingCount', 'desc')
-    .orderBy('createdAt')
-    .orderBy('id'),
+/**
+ * Accounts' notes in the order the list shows them (GET /account/memory, a digest's notes): the
+ * lists of one turn share one statement, each account answered by its own rows in this order.
+ */
+const LIST = preparedByKeys(
+  (db: Kysely<Database>, accountIds: string[]) =>
+    db
+      .selectFrom('memoryNote')
+      .selectAll()
+      .where(sql<boolean>`account_id = any(${keyArray(accountIds)})`)
+      .orderBy('category')
+      .orderBy('meetingCount', 'desc')
+      .orderBy('createdAt')
+      .orderBy('id'),
+  (row) => [row.accountId],
 );
 
 /** Memory notes and the meetings they were learned from. */
