@@ -97,15 +97,25 @@ type Columns<K extends string[]> = { [I in keyof K]: string[] };
  * question. Inside a transaction the read runs at once, alone, on the transaction. `first` answers
  * a key's first row, or undefined; `all` every row of the key, in the statement's order. Readers of
  * one turn asking for the same key get the same row objects: treat rows as read-only.
+ *
+ * `alone`, when given, is the read of one key by its values (no arrays to unnest, no key columns to
+ * answer): a turn with one read in it, and a read inside a transaction, run it instead. For a read
+ * whose batched form costs Postgres more than its plain one (a lateral join over unnested keys:
+ * docs/decisions.md, round 11), so a read at low load costs what it did before it was batched.
+ * Like `build`, it names each key column as its own parameter (no rest parameter: `prepared`).
  */
-export function preparedByKeys<DB, K extends string[], R>(
+export function preparedByKeys<DB, K extends string[], R, A = R>(
   build: (db: Kysely<DB>, ...columns: Columns<K>) => Compilable<R>,
   keyOf: (row: R) => K,
-): { first(db: Runner, ...key: K): Promise<R | undefined>; all(db: Runner, ...key: K): Promise<R[]> } {
+  alone?: (db: Kysely<DB>, ...key: K) => Compilable<A>,
+): { first(db: Runner, ...key: K): Promise<R | A | undefined>; all(db: Runner, ...key: K): Promise<(R | A)[]> } {
   const read = prepared(build as (db: Kysely<DB>, ...columns: string[][]) => Compilable<R>);
   const width = build.length - 1;
   const columnsOf = (keys: string[][]): string[][] =>
     Array.from({ length: width }, (_, c) => keys.map((key) => key[c] as string));
+  const readAlone = alone && prepared(alone as (db: Kysely<DB>, ...key: string[]) => Compilable<A>);
+  const one = (db: Runner, key: string[]): Promise<(R | A)[]> =>
+    readAlone ? readAlone.all(db, ...key) : read.all(db, ...columnsOf([key]));
   const grouped = (rows: R[]): Map<string, R[]> => {
     const byKey = new Map<string, R[]>();
     for (const row of rows) {
@@ -116,16 +126,17 @@ export function preparedByKeys<DB, K extends string[], R>(
     }
     return byKey;
   };
-  const batchers = new WeakMap<Runner, TurnBatcher<string, R[]>>();
-  const all = async (db: Runner, key: string[]): Promise<R[]> => {
+  const batchers = new WeakMap<Runner, TurnBatcher<string, (R | A)[]>>();
+  const all = async (db: Runner, key: string[]): Promise<(R | A)[]> => {
     if (key.length !== width) throw new Error(`a key of this read has ${width} columns, not ${key.length}`);
-    if ((db as Partial<Kysely<DB>>).isTransaction !== false) return read.all(db, ...columnsOf([key]));
+    if ((db as Partial<Kysely<DB>>).isTransaction !== false) return one(db, key);
     let batcher = batchers.get(db);
     if (!batcher) {
-      batcher = new TurnBatcher(
-        async (keys) => grouped(await read.all(db, ...columnsOf(keys.map((k) => k.split(KEY_SEPARATOR))))),
-        MAX_KEYS_PER_READ,
-      );
+      batcher = new TurnBatcher<string, (R | A)[]>(async (keys) => {
+        const split = keys.map((k) => k.split(KEY_SEPARATOR));
+        if (readAlone && split.length === 1) return new Map([[keys[0]!, await one(db, split[0]!)]]);
+        return grouped(await read.all(db, ...columnsOf(split)));
+      }, MAX_KEYS_PER_READ);
       batchers.set(db, batcher);
     }
     return (await batcher.load(key.join(KEY_SEPARATOR))) ?? [];

@@ -241,6 +241,22 @@ describe('reads by a key of two columns, one statement per turn', () => {
         .orderBy('id'),
     (row) => [row.accountId],
   );
+  /** The same read with a read of one key by its values: each row says which statement read it. */
+  const viaAlone = preparedByKeys(
+    (db: Kysely<Db>, accountIds: string[]) =>
+      db
+        .selectFrom('preparedProbe')
+        .select(['id', 'accountId', sql<string>`'batched'`.as('via')])
+        .where(sql<boolean>`account_id = any(${accountIds})`)
+        .orderBy('id'),
+    (row): [string] => [row.accountId],
+    (db: Kysely<Db>, accountId: string) =>
+      db
+        .selectFrom('preparedProbe')
+        .select(['id', 'accountId', sql<string>`'alone'`.as('via')])
+        .where('accountId', '=', accountId)
+        .orderBy('id'),
+  );
   const counted = () => countingStatements(h.db);
 
   it("answers each (id, account) pair of a turn from one statement, and never another account's row", async () => {
@@ -271,6 +287,27 @@ describe('reads by a key of two columns, one statement per turn', () => {
     expect(b.map((r) => r.id)).toEqual(['b1']);
     expect(none).toEqual([]);
     expect(sent.count).toBe(1);
+  });
+
+  it('reads a turn of one key, and a key on a transaction, with the read alone; a turn of several batched', async () => {
+    const { db, sent } = counted();
+    const one = await viaAlone.all(db, 'acc_a');
+    expect(one).toEqual([
+      { id: 'a1', accountId: 'acc_a', via: 'alone' },
+      { id: 'a2', accountId: 'acc_a', via: 'alone' },
+      { id: 'a3', accountId: 'acc_a', via: 'alone' },
+    ]);
+    const [a, b] = await Promise.all([viaAlone.all(db, 'acc_a'), viaAlone.all(db, 'acc_b')]);
+    expect(a.map((r) => [r.id, r.via])).toEqual([
+      ['a1', 'batched'],
+      ['a2', 'batched'],
+      ['a3', 'batched'],
+    ]);
+    expect(b.map((r) => [r.id, r.via])).toEqual([['b1', 'batched']]);
+    expect(sent.count).toBe(2);
+    await h.db.transaction().execute(async (trx) => {
+      expect((await viaAlone.all(trx, 'acc_b')).map((r) => r.via)).toEqual(['alone']);
+    });
   });
 
   it('refuses a key of the wrong width, and reads alone on a transaction', async () => {

@@ -49,11 +49,14 @@ function feedQuery(
 /** A page's rows with the sequence's state on each (`pageWithCeiling`); a page of none is one row of nulls. */
 type CeilingRow = FeedRow & { ceilingValue: string; ceilingCalled: boolean };
 
+/** The sequence's state (`event_seq_seq s`) as every page with the ceiling selects it first. */
+const CEILING_COLUMNS = sql`s.last_value as ceiling_value, s.is_called as ceiling_called`;
+
 /** `page` after the sequence's row, joined on true: the ceiling and the page in one statement. */
 function withCeiling(db: Db, page: Expression<unknown>): Compilable<CeilingRow> {
   return {
     compile: () =>
-      sql<CeilingRow>`select s.last_value as ceiling_value, s.is_called as ceiling_called, e.* from event_seq_seq s left join lateral (${page}) e on true order by e.seq asc`.compile(
+      sql<CeilingRow>`select ${CEILING_COLUMNS}, e.* from event_seq_seq s left join lateral (${page}) e on true order by e.seq asc`.compile(
         db,
       ),
   };
@@ -102,24 +105,38 @@ function pagesWithCeiling(db: Db, keys: string[][], token: boolean): Compilable<
     : sql`${unnestKeys(accounts!, afters!, notBefores!, limits!)} k(owner, after, nb, lim)`;
   return {
     compile: () =>
-      sql<KeyedCeilingRow>`select s.last_value as ceiling_value, s.is_called as ceiling_called, k.owner as for_account, k.after as for_after, k.nb as for_not_before, k.lim as for_limit${token ? sql`, k.tok as for_token` : sql``}, e.* from event_seq_seq s cross join ${unnested} left join lateral (${lateral}) e on true order by e.seq asc`.compile(
+      sql<KeyedCeilingRow>`select ${CEILING_COLUMNS}, k.owner as for_account, k.after as for_after, k.nb as for_not_before, k.lim as for_limit${token ? sql`, k.tok as for_token` : sql``}, e.* from event_seq_seq s cross join ${unnested} left join lateral (${lateral}) e on true order by e.seq asc`.compile(
         db,
       ),
   };
 }
 
+/**
+ * A key's page read by its values (a turn with one page in it): the batched statement's lateral
+ * join over unnested keys costs Postgres more for one key than this plain read (docs/decisions.md, round 11).
+ */
+function pageAlone(db: Db, key: PageKey, tokenId?: string): Compilable<CeilingRow> {
+  const [accountId, afterSeq, notBefore, limit] = key;
+  let page = feedQuery(db, accountId, afterSeq, sql<Date>`${notBefore}::timestamptz`);
+  if (tokenId !== undefined) page = page.where('tokenId', '=', tokenId);
+  return withCeiling(db, page.orderBy('seq', 'asc').limit(sql<number>`${limit}::int`));
+}
+
 const keyOfPage = (r: KeyedCeilingRow): PageKey => [r.forAccount, r.forAfter, r.forNotBefore, r.forLimit];
 const PAGE_WITH_CEILING = {
-  account: preparedByKeys<Database, PageKey, KeyedCeilingRow>(
+  account: preparedByKeys<Database, PageKey, KeyedCeilingRow, CeilingRow>(
     (db, accounts, afters, notBefores, limits) => pagesWithCeiling(db, [accounts, afters, notBefores, limits], false),
     keyOfPage,
+    (db, accountId, afterSeq, notBefore, limit) => pageAlone(db, [accountId, afterSeq, notBefore, limit]),
   ),
-  token: preparedByKeys<Database, [...PageKey, tokenId: string], KeyedCeilingRow & { forToken: string }>(
+  token: preparedByKeys<Database, [...PageKey, tokenId: string], KeyedCeilingRow & { forToken: string }, CeilingRow>(
     (db, accounts, afters, notBefores, limits, tokens) =>
       pagesWithCeiling(db, [accounts, afters, notBefores, limits, tokens], true) as Compilable<
         KeyedCeilingRow & { forToken: string }
       >,
     (r) => [...keyOfPage(r), r.forToken],
+    (db, accountId, afterSeq, notBefore, limit, tokenId) =>
+      pageAlone(db, [accountId, afterSeq, notBefore, limit], tokenId),
   ),
   /** A token that reads no events (rare): the ceiling on a row of nulls, alone. */
   none: prepared((db: Db, afterSeq: string, notBefore: Date, limit: number) =>
