@@ -71,6 +71,23 @@ describe("the search's named read", () => {
   });
 });
 
+describe("a turn's searches, batched", () => {
+  it('keep the generic plan of their shared statement, however many searches a turn has', async () => {
+    const search = new SearchRepository();
+    for (let i = 0; i < 10; i++) {
+      // A turn of three searches then a turn of twelve: the plan Postgres makes for each run's
+      // values counts them, the generic plan cannot.
+      for (const n of [3, 12]) {
+        const found = await Promise.all(
+          Array.from({ length: n }, (_, j) => search.matching(db, { accountId }, ['budget', `${j}`], null, 2)),
+        );
+        expect(found.map((rows) => rows.length)).toEqual(Array.from({ length: n }, () => 2));
+      }
+    }
+    expect(await plans('%with ordinality as k(q, i)%')).toEqual({ generic: 15, custom: 5 });
+  });
+});
+
 describe('the ready lists of one turn', () => {
   it('share one statement per shape, each page as it would be alone', async () => {
     const recordings = new RecordingRepository(db);
