@@ -5,7 +5,7 @@ export type { Logger };
 /**
  * Standard output, written asynchronously: a log line is handed to the kernel after the request
  * that logged it, never while the event loop waits (a slow log collector or a full pipe cannot
- * stall requests). Lines are gathered up to `bufferBytes` (LOG_BUFFER_BYTES, default 4 KB) or
+ * stall requests). Lines are gathered up to `bufferBytes` (LOG_BUFFER_BYTES, default 15,000 bytes) or
  * 200 ms, whichever comes first, and written together: each write is a trip through node's
  * thread pool, which per line cost ~8% of the whoami bench's throughput (docs/decisions.md).
  * What is still buffered is written synchronously when the process exits, so a stopping service

@@ -8,8 +8,8 @@ function read(env: Record<string, string>) {
 }
 
 describe('LOG_BUFFER_BYTES', () => {
-  it('gathers 4 KB of lines by default, and none when set to 0', () => {
-    expect(read({}).logBufferBytes).toBe(4096);
+  it('gathers 15,000 bytes of lines by default, and none when set to 0', () => {
+    expect(read({}).logBufferBytes).toBe(15_000);
     expect(read({ LOG_BUFFER_BYTES: '0' }).logBufferBytes).toBe(0);
     expect(read({ LOG_BUFFER_BYTES: '8192' }).logBufferBytes).toBe(8192);
   });
