@@ -2,6 +2,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { BUS_SERVICES } from '@mm/contract';
 import { ConfigError, DEV_SECRET, EnvReader, secretWeakness } from './env-reader';
+import { readStreamSettings, type StreamSettings } from './stream-config';
+
+export { ConfigError, EnvReader, secretWeakness };
 
 /**
  * Bytes of log lines gathered before one write: just under the log stream's largest write (16 KB),
@@ -9,9 +12,6 @@ import { ConfigError, DEV_SECRET, EnvReader, secretWeakness } from './env-reader
  * samples 6.6% → 2.9%). Lines still leave within 200 ms however few they are (logger.ts).
  */
 export const DEFAULT_LOG_BUFFER_BYTES = 15_000;
-import { readStreamSettings, type StreamSettings } from './stream-config';
-
-export { ConfigError, EnvReader, secretWeakness };
 
 /** How long a request body being read may send nothing before it is refused (BODY_IDLE_TIMEOUT_SECONDS). */
 export const DEFAULT_BODY_IDLE_TIMEOUT_SECONDS = 30;
