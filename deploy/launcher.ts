@@ -25,6 +25,7 @@ import {
 } from '../libs/platform/src/config';
 import { analyzeDatabase, ensureDatabase, overLocalSocket } from '../libs/db/src';
 import { startBroker, type Broker } from './nats-broker';
+import { serviceProcess } from './service-process';
 import { devInternalSecret } from './dev-secret';
 
 const root = path.resolve(__dirname, '..');
@@ -36,12 +37,9 @@ let env: NodeJS.ProcessEnv = process.env;
 let broker: Broker | null = null;
 
 function start(name: string): void {
-  // One node process per service (tsx as a loader, not a wrapper), so signals reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], {
-    cwd: root,
-    stdio: 'inherit',
-    env,
-  });
+  // One node process per service.
+  const run = serviceProcess(root, name, [], env);
+  const child = spawn(run.command, run.args, { ...run.options, stdio: 'inherit' });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
@@ -136,11 +134,8 @@ async function migrateEach(names: string[]): Promise<void> {
     names.map(
       (name) =>
         new Promise<number | null>((resolve) => {
-          const child = spawn(
-            process.execPath,
-            ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts'), 'migrate'],
-            { cwd: root, stdio: 'inherit', env },
-          );
+          const run = serviceProcess(root, name, ['migrate'], env);
+          const child = spawn(run.command, run.args, { ...run.options, stdio: 'inherit' });
           child.on('exit', (code) => resolve(code));
         }),
     ),

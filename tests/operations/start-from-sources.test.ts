@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { serviceProcess } from '../../deploy/service-process';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitListening(child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!output().includes('"msg":"listening"')) {
+    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}): ${output()}`);
+    if (Date.now() > deadline) throw new Error(`the app did not listen within 60 s: ${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * `pnpm start` runs the services from their sources under tsx (deploy/launcher.ts, by
+ * deploy/service-process.ts). The app's pages are preact JSX in a TypeScript project of their own:
+ * started that way, with tsx's cache off so nothing compiled earlier answers, its pages render.
+ */
+describe('the app as pnpm start runs it (tsx, from the sources)', () => {
+  let child: ChildProcess;
+  let out = '';
+  let base = '';
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const run = serviceProcess(ROOT, 'web', [], {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      WEB_PORT: String(port),
+      TSX_DISABLE_CACHE: '1',
+    });
+    child = spawn(run.command, run.args, { ...run.options, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    await waitListening(child, () => out);
+  }, 90_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('renders the sign-in page (200, HTML with its form), not a 500', async () => {
+    const res = await fetch(`${base}/app/sign-in`);
+    const html = await res.text();
+    expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({
+      status: 200,
+      type: expect.stringMatching(/^text\/html/),
+    });
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<title>Sign in · Meeting Memory</title>');
+    expect(html).toMatch(/<form[^>]*method="post"/i);
+    expect(out).not.toContain('React is not defined');
+  });
+
+  it('renders the Persian sign-in page, right to left', async () => {
+    const res = await fetch(`${base}/app/sign-in`, { headers: { 'Accept-Language': 'fa' } });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain('dir="rtl"');
+  });
+});
