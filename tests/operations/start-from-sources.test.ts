@@ -69,6 +69,8 @@ describe('the app as pnpm start runs it (tsx, from the sources)', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<title>Sign in · Meeting Memory</title>');
     expect(html).toMatch(/<form[^>]*method="post"/i);
+    // An empty icon: a browser does not ask /favicon.ico (404, an error in its console).
+    expect(html).toContain('<link rel="icon" href="data:,"/>');
     expect(out).not.toContain('React is not defined');
   });
 

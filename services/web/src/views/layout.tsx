@@ -106,6 +106,8 @@ function Layout(props: PageProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · ${s.t.appName}`}</title>
+        {/* No icon: without this line a browser asks /favicon.ico, which answers 404 (an error in its console). */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={`${base}/assets/app.css`} />
         <script src={`${base}/assets/app.js`} defer />
       </head>
