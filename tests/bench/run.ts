@@ -3,7 +3,7 @@
  * prints a table per case and a PASS/FAIL line per target, and stops every process it started,
  * on success, on error and on Ctrl-C. `pnpm bench --help` for the options.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +12,8 @@ import { CASES } from './cases';
 import { parseBenchArgs, USAGE } from './lib/options';
 import { cpuCount, loadAverage } from './lib/proc';
 import { formatTable, formatTarget } from './lib/report';
-import { benchEnv, natsUrlOf, portOf, redisUrlOf, Stack } from './lib/stack';
-import { BenchError, type BenchCase, type CaseReport } from './lib/types';
+import { benchEnv, codeOf, natsUrlOf, portOf, redisUrlOf, Stack } from './lib/stack';
+import { BenchError, type BenchCase, type BenchOptions, type CaseReport, type ServiceName } from './lib/types';
 import { killRunningWrk, WRK_BIN } from './lib/wrk';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -93,6 +93,32 @@ async function runCase(c: BenchCase, opts: ReturnType<typeof parseBenchArgs>['op
   }
 }
 
+/**
+ * Compiles the services as the images do (deploy/build.sh of the checkout measured, packages from
+ * the local store) into `<log-dir>/build`; returns that directory, or 'failed' (said why).
+ */
+function buildServices(opts: BenchOptions, services: ServiceName[]): string | 'failed' {
+  const dir = path.join(opts.logDir, 'build');
+  const started = performance.now();
+  log(
+    `building ${services.join(', ')} as the images run them (deploy/build.sh ${dir}; --compiled DIR or --tsx skips this)`,
+  );
+  const run = spawnSync('bash', [path.join(opts.root, 'deploy', 'build.sh'), dir, ...services], {
+    cwd: opts.root,
+    env: { ...process.env, PNPM_FLAGS: process.env.PNPM_FLAGS ?? '--prefer-offline' },
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (run.status !== 0) {
+    log(`the build failed (${run.error?.message ?? `exit ${run.status}`}): ${(run.stderr || run.stdout).trim()}`);
+    return 'failed';
+  }
+  log(
+    `built in ${((performance.now() - started) / 1000).toFixed(0)} s: those cases run node ${dir}/<service>/src/main.js`,
+  );
+  return dir;
+}
+
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parseBenchArgs>;
   try {
@@ -142,10 +168,18 @@ async function main(): Promise<number> {
     `stack: gateway :${portOf(opts, 'gateway')}, account :${portOf(opts, 'account')}, database ${opts.databaseUrl}, ` +
       `nats ${natsUrlOf(opts)}${opts.natsUrl ? '' : ' (private)'}, redis ${redisUrlOf(opts)}${opts.redisUrl ? '' : ' (private)'}; logs ${opts.logDir}`,
   );
+  // The cases measured as the images run (routes, mixed) get a build of their own unless one was named.
+  const compiledCases = runnable.filter((c) => c.compiledByDefault && !opts.compiled && !opts.tsx);
+  const build = compiledCases.length
+    ? buildServices(opts, [...new Set(compiledCases.flatMap((c) => c.services))])
+    : null;
+  if (build === 'failed') return 1;
   const results: Array<{
     name: string;
     report?: CaseReport;
     error?: string;
+    /** What code the case's stack ran (codeOf). */
+    code?: string;
     seconds: number;
     loadBefore: number;
     loadAfter: number;
@@ -155,9 +189,10 @@ async function main(): Promise<number> {
     const loadBefore = loadAverage();
     const done = () => ({ seconds: (performance.now() - started) / 1000, loadBefore, loadAfter: loadAverage() });
     try {
-      const report = await runCase(c, opts);
+      const caseOpts = build && compiledCases.includes(c) ? { ...opts, compiled: build } : opts;
+      const report = await runCase(c, caseOpts);
       if (interrupted) return 130;
-      results.push({ name: c.name, report, ...done() });
+      results.push({ name: c.name, report, code: codeOf(caseOpts), ...done() });
     } catch (err) {
       if (interrupted || err instanceof Interrupted) return 130;
       const message =

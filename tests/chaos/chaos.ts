@@ -98,6 +98,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosCounts> {
     cpuProf: [],
     logDir: o.logDir,
     compiled: null,
+    tsx: false,
     routes: null,
   };
   const stack = new Stack(opts, benchEnv(opts));

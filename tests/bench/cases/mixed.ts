@@ -23,7 +23,7 @@ import { cpuPerRequestUs, measureLoad, type LoadMeasurement } from '../lib/load'
 import { cpuCount, loadAverage } from '../lib/proc';
 import { fmt } from '../lib/report';
 import { API_ROOT, bodiedRequests, prepareFixtures, routePath, type FixtureAccount } from '../lib/route-fixtures';
-import { BENCH_INTERNAL_SECRET } from '../lib/stack';
+import { BENCH_INTERNAL_SECRET, codeOf } from '../lib/stack';
 import { BenchError, type BenchCase, type CaseContext, type CaseReport, type ServiceName } from '../lib/types';
 import { runWrk, type RotatedRequest } from '../lib/wrk';
 import { LOG_LEVEL, ROUTE_SERVICES, routeCaseEnv } from './routes';
@@ -170,6 +170,7 @@ export const mixedCase: BenchCase = {
     "many agents following the contract's agent loop at their rate budgets, agents per core at p99 < 100 ms, the gateway's CPU share measured against the mix sent straight to the services",
   implemented: true,
   services: ROUTE_SERVICES,
+  compiledByDefault: true,
   env: routeCaseEnv,
   async run(ctx: CaseContext): Promise<CaseReport> {
     const { gateway, loadAtStart, fixtures } = await prepareFixtures(ctx, SHAPE);
@@ -263,7 +264,7 @@ export const mixedCase: BenchCase = {
     const measuredShare = directUs !== null && viaUs ? 1 - directUs / viaUs.total : null;
 
     const loadAtEnd = loadAverage();
-    const conditions = `${fixtures.length} accounts, ${fixtures.length * SHAPE.tokensPerAccount} agents' tokens, one agent = ${agentRate.toFixed(2)} req/s (its read and search budgets, a tenth of its submit and ask budgets; agents counted by the ${readRate.toFixed(2)} reads/s), log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${cores} cores, ${ctx.opts.duration} s runs after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
+    const conditions = `${fixtures.length} accounts, ${fixtures.length * SHAPE.tokensPerAccount} agents' tokens, one agent = ${agentRate.toFixed(2)} req/s (its read and search budgets, a tenth of its submit and ask budgets; agents counted by the ${readRate.toFixed(2)} reads/s), ${codeOf(ctx.opts)}, log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${cores} cores, ${ctx.opts.duration} s runs after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
     const shareCell = (m: LoadMeasurement, besides = 0) => {
       const s = stackUs(m, besides);
       return s ? [fmt.int(s.total), fmt.pct((s.gateway / s.total) * 100)] : ['?', '?'];

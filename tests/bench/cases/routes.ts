@@ -14,6 +14,7 @@ import { cpuBoundCeiling, cpuPerRequestUs, measureLoad, type LoadMeasurement } f
 import { startBareServer } from '../lib/bare-server';
 import { measureEachOnce } from '../lib/each-once';
 import { loadAverage } from '../lib/proc';
+import { codeOf } from '../lib/stack';
 import { fmt } from '../lib/report';
 import {
   BODIED_CALLS,
@@ -125,6 +126,7 @@ export const routesCase: BenchCase = {
     'every bodiless read of the route table through the gateway at 50 connections vs a bare node:http server (wrk)',
   implemented: true,
   services: ROUTE_SERVICES,
+  compiledByDefault: true,
   env: routeCaseEnv,
   async run(ctx: CaseContext): Promise<CaseReport> {
     const { gateway, loadAtStart, fixtures, tokens } = await prepareFixtures(ctx, SHAPE);
@@ -272,7 +274,7 @@ export const routesCase: BenchCase = {
     const { connections, threads } = ctx.opts;
     const indicative =
       connections === ROUTES_TARGET.connections ? '' : ` (measured at ${connections} connections: indicative only)`;
-    const conditions = `log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${tokens} tokens over ${fixtures.length} accounts round robin, wrk ${threads} threads, ${connections} connections, ${ctx.opts.duration} s after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
+    const conditions = `${codeOf(ctx.opts)}, log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${tokens} tokens over ${fixtures.length} accounts round robin, wrk ${threads} threads, ${connections} connections, ${ctx.opts.duration} s after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
     const targets = measured.map(({ route, m }) => {
       const share = m.wrk.requestsPerSec / bareRps;
       return {

@@ -30,7 +30,10 @@ runs the bench cases, prints a table per case and PASS/FAIL per target, stops ev
   --cpu-prof NAME         run a service under node --cpu-prof (repeatable); profiles in <log-dir>/prof
   --root DIR              start the services of another checkout (compare a branch or an experiment)
   --compiled DIR          run the compiled JavaScript of \`pnpm build:services\` (DIR/<service>/src/main.js,
-                          as the images run it) instead of tsx; e.g. --compiled dist/services
+                          as the images run it) instead of tsx; e.g. --compiled dist/services. Without it,
+                          routes and mixed build their own first (deploy/build.sh into <log-dir>/build,
+                          about 40 s) and every other case runs the sources under tsx
+  --tsx                   routes and mixed too run the sources under tsx (no build)
   --log-dir DIR           service logs, raw wrk output, results.json (default /tmp/mm-bench-<time>)
   --routes OP[,OP]        the routes case measures only these operationIds (repeatable), e.g. --routes
                           getAccount,listReadyRecordings (a call with a body runs only when named); default all
@@ -96,6 +99,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
       'cpu-prof': { type: 'string', multiple: true },
       root: { type: 'string' },
       compiled: { type: 'string' },
+      tsx: { type: 'boolean' },
       'log-dir': { type: 'string' },
       routes: { type: 'string', multiple: true },
       hops: { type: 'string' },
@@ -118,6 +122,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
   const logDir = path.resolve(values['log-dir'] ?? `/tmp/mm-bench-${stamp}`);
   const threads = positive('threads', values.threads, 2, 1);
   const connections = positive('connections', values.connections, 50, 1);
+  if (values.tsx && values.compiled) throw new UsageError('--tsx and --compiled exclude each other');
   if (connections < threads)
     throw new UsageError('--connections must be >= --threads (wrk gives each thread at least one)');
   const opts: BenchOptions = {
@@ -137,6 +142,7 @@ export function parseBenchArgs(argv: string[], defaultRoot: string): ParsedArgs 
     cpuProf: (values['cpu-prof'] ?? []).map((s) => service(s, '--cpu-prof')),
     logDir,
     compiled: values.compiled ? path.resolve(values.compiled) : null,
+    tsx: !!values.tsx,
     routes: values.routes ? splitList(values.routes) : null,
     hops: hopsOf(values.hops),
     databaseUrlGiven: values['database-url'] !== undefined || process.env.BENCH_DATABASE_URL !== undefined,

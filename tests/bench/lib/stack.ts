@@ -19,6 +19,11 @@ import { treeOf } from './proc';
 export const BENCH_INTERNAL_SECRET = 'bench-only-internal-secret-0123456789abcdef';
 export const BENCH_ADMIN_KEY = 'bench-admin';
 
+/** What code a stack runs, for a case's conditions line: the compiled build or the sources under tsx. */
+export function codeOf(opts: Pick<BenchOptions, 'compiled'>): string {
+  return opts.compiled ? `compiled JavaScript as the images run it (${opts.compiled})` : 'the sources under tsx';
+}
+
 export const DEFAULT_BENCH_PORTS: Record<ServiceName, number> = {
   gateway: 18080,
   account: 18081,

@@ -39,6 +39,8 @@ export interface BenchOptions {
    * `node DIR/<service>/src/main.js`, the compiled JavaScript the images run; null: tsx on the sources.
    */
   compiled: string | null;
+  /** `--tsx`: the cases measured compiled by default (BenchCase.compiledByDefault) run the sources too. */
+  tsx: boolean;
   /**
    * `--routes`: the routes case measures only these operationIds (a call with a body only when
    * named here); null: every one. For a quick comparison of a change on a few routes.
@@ -101,6 +103,11 @@ export interface BenchCase {
   implemented: boolean;
   /** Services started for the case, in start order (dependencies first). */
   services: ServiceName[];
+  /**
+   * Measured on the compiled JavaScript the images run, built by the bench itself (deploy/build.sh)
+   * unless `--compiled DIR` names a build or `--tsx` asks for the sources.
+   */
+  compiledByDefault?: boolean;
   /**
    * Environment for this case's services, before `--service-env`. A function gets the case's
    * scratch directory (see CaseContext.scratchDir), e.g. for an `AUDIO_STORE` that is removed afterwards.
