@@ -127,6 +127,14 @@ export function validateOperation(operationId: string, at?: string) {
           body = raw as Record<string, unknown>;
         }
         check(v.body, body, bodyWhere);
+      } else if (!route.body && bodyWhere && req.body !== undefined) {
+        // A public route that takes no body (retry, deleting a memory item): a JSON body holding a
+        // field is refused as an unknown field is on every other route; none, or `{}`, passes.
+        const raw = req.body as unknown;
+        if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+          throw new ApiError('VALIDATION', 'this route takes no body');
+        const [field] = Object.keys(raw);
+        if (field !== undefined) throw new ApiError('VALIDATION', `body.${field} is not allowed`);
       }
       // Checked last, so that the schema's own message wins where it already refuses the value.
       const nul = (['path', 'query', 'body'] as const).find((where, i) => holdsNul([params, query, body][i]));

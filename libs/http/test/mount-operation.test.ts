@@ -14,6 +14,21 @@ function appWith(mount: (router: Router) => void): Express {
   return finishApp(app, pino({ level: 'silent' }));
 }
 
+describe('mountOperation: a public route that takes no body', () => {
+  it('refuses a JSON body holding a field (400 VALIDATION naming it) or not an object; none, or {}, passes', async () => {
+    const app = appWith((r) =>
+      mountOperation(r, 'deleteMemoryItem', async ({ params }) => ({ id: params.id, deleted: true as const })),
+    );
+    const none = await request(app).delete('/account/memory/mem_1');
+    const empty = await request(app).delete('/account/memory/mem_1').send({});
+    const field = await request(app).delete('/account/memory/mem_1').send({ x: 1 });
+    const list = await request(app).delete('/account/memory/mem_1').send([1]);
+    expect([none.status, empty.status]).toEqual([200, 200]);
+    expect([field.status, field.body.error]).toEqual([400, { code: 'VALIDATION', message: 'body.x is not allowed' }]);
+    expect([list.status, list.body.error]).toEqual([400, { code: 'VALIDATION', message: 'this route takes no body' }]);
+  });
+});
+
 describe('mountOperation: a route by operationId, typed from the generated types', () => {
   it('takes the path and method from the table, gives the handler the validated input with defaults, answers the success status with schemaVersion', async () => {
     const seen: unknown[] = [];
