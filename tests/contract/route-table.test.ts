@@ -65,7 +65,7 @@ describe('the route table', () => {
     }
   });
 
-  it("adds the gateway checks and INTERNAL_ERROR to a route's own errors, grouped by status", () => {
+  it("adds the gateway checks, VALIDATION and INTERNAL_ERROR to a route's own errors, grouped by status", () => {
     const whoami = ROUTES.find((r) => r.operationId === 'whoami')!;
     expect(routeErrorCodes(whoami)).toEqual([
       'UNAUTHORIZED',
@@ -75,8 +75,11 @@ describe('the route table', () => {
       'RATE_LIMITED',
       'PENDING_APPROVAL',
       'TOKEN_REQUIRED',
+      'VALIDATION',
       'INTERNAL_ERROR',
     ]);
+    // Every route refuses a query parameter it does not declare, so every one lists 400 VALIDATION.
+    for (const r of ROUTES) expect(routeErrorsByStatus(r).get(400)).toContain('VALIDATION');
     const getAccount = ROUTES.find((r) => r.operationId === 'getAccount')!;
     expect(routeErrorCodes(getAccount)).toContain('TOKEN_SCOPE');
     expect(routeErrorCodes(getAccount)).not.toContain('SCOPE_DISABLED');

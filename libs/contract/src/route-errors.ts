@@ -4,7 +4,8 @@ import type { RouteDef } from './routes.types';
 /**
  * Every error code one public route can answer: the gateway's checks that apply to it (TOKEN_SCOPE
  * only when the route needs a scope, SCOPE_DISABLED only when one of its scopes has a rollout
- * switch), the route's own `errors`, and INTERNAL_ERROR, which any request can meet.
+ * switch), the route's own `errors`, VALIDATION (every route refuses a query parameter it does not
+ * declare) and INTERNAL_ERROR, which any request can meet.
  * Codes are unique, in the order the gateway checks them, then the route's own.
  */
 export function routeErrorCodes(route: RouteDef): ErrorCode[] {
@@ -15,7 +16,7 @@ export function routeErrorCodes(route: RouteDef): ErrorCode[] {
     return true;
   });
   const own = route.errors.filter((c): c is ErrorCode => c in ERROR_CODES);
-  return [...new Set<ErrorCode>([...gateway, ...own, 'INTERNAL_ERROR'])];
+  return [...new Set<ErrorCode>([...gateway, ...own, 'VALIDATION', 'INTERNAL_ERROR'])];
 }
 
 /** The route's error codes grouped by HTTP status, statuses ascending. */

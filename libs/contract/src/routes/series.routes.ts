@@ -58,13 +58,13 @@ export const createSeries: RouteDef = {
   service: 'series',
   summary: { en: 'Create a series', fa: 'ساختن یک مجموعه' },
   description: {
-    en: "Creates a named group of meetings owned by the caller. A name already used by one of the owner's series (ignoring case) is 409 SERIES_NAME_TAKEN; an owner of 50 series gets 409 SERIES_LIMIT; an unlisted field is 400.",
-    fa: 'گروهی نام‌دار از جلسه‌ها می‌سازد که از آنِ فراخواننده است. نامی که یکی از مجموعه‌های صاحب حساب دارد (بدون توجه به بزرگی و کوچکی حروف) پاسخ ۴۰۹ SERIES_NAME_TAKEN می‌گیرد؛ صاحب ۵۰ مجموعه پاسخ ۴۰۹ SERIES_LIMIT می‌گیرد؛ فیلد ناشناخته پاسخ ۴۰۰ می‌گیرد.',
+    en: "Creates a named group of meetings owned by the caller. A name already used by one of the owner's series (ignoring case) is 409 SERIES_NAME_TAKEN; an owner of 50 series gets 409 SERIES_LIMIT; an unlisted field is 400; while series are switched off, 404.",
+    fa: 'گروهی نام‌دار از جلسه‌ها می‌سازد که از آنِ فراخواننده است. نامی که یکی از مجموعه‌های صاحب حساب دارد (بدون توجه به بزرگی و کوچکی حروف) پاسخ ۴۰۹ SERIES_NAME_TAKEN می‌گیرد؛ صاحب ۵۰ مجموعه پاسخ ۴۰۹ SERIES_LIMIT می‌گیرد؛ فیلد ناشناخته پاسخ ۴۰۰ می‌گیرد؛ هنگام خاموش بودن مجموعه‌ها پاسخ ۴۰۴ می‌گیرد.',
   },
   params: [],
   body: jsonBody(createSeriesBodySchema),
   responses: [ok(seriesResponseSchema, 'Created.', 'ساخته شد.', 201)],
-  errors: ['VALIDATION', 'SERIES_LIMIT', 'SERIES_NAME_TAKEN'],
+  errors: ['VALIDATION', 'NOT_FOUND', 'SERIES_LIMIT', 'SERIES_NAME_TAKEN'],
 };
 
 export const updateSeries: RouteDef = {

@@ -276,7 +276,7 @@ export interface paths {
         put?: never;
         /**
          * Create a series
-         * @description Creates a named group of meetings owned by the caller. A name already used by one of the owner's series (ignoring case) is 409 SERIES_NAME_TAKEN; an owner of 50 series gets 409 SERIES_LIMIT; an unlisted field is 400.
+         * @description Creates a named group of meetings owned by the caller. A name already used by one of the owner's series (ignoring case) is 409 SERIES_NAME_TAKEN; an owner of 50 series gets 409 SERIES_LIMIT; an unlisted field is 400; while series are switched off, 404.
          */
         post: operations["createSeries"];
         delete?: never;
@@ -638,7 +638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error 400: TOKEN_REQUIRED. Branch on error.code. */
+            /** @description Error 400: TOKEN_REQUIRED, VALIDATION. Branch on error.code. */
             400: {
                 headers: {
                     "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
@@ -2630,6 +2630,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error 400: VALIDATION. Branch on error.code. */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
@@ -3145,6 +3157,18 @@ export interface operations {
             };
             /** @description Error 403: DEVELOPER_MODE_OFF, TOKEN_SCOPE, SCOPE_DISABLED, PENDING_APPROVAL. Branch on error.code. */
             403: {
+                headers: {
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
+                    RateLimit?: components["headers"]["RateLimit.settings"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error 404: NOT_FOUND. Branch on error.code. */
+            404: {
                 headers: {
                     "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.settings"];
                     RateLimit?: components["headers"]["RateLimit.settings"];
@@ -3792,6 +3816,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error 400: VALIDATION. Branch on error.code. */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
             401: {
                 headers: {
@@ -3871,6 +3907,18 @@ export interface operations {
                         /** @description Vocabulary terms in saved order, at most 100. */
                         keyterms: string[];
                     };
+                };
+            };
+            /** @description Error 400: VALIDATION. Branch on error.code. */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
@@ -4072,6 +4120,18 @@ export interface operations {
                             pinned: boolean;
                         }[];
                     };
+                };
+            };
+            /** @description Error 400: VALIDATION. Branch on error.code. */
+            400: {
+                headers: {
+                    "RateLimit-Policy"?: components["headers"]["RateLimit-Policy.read"];
+                    RateLimit?: components["headers"]["RateLimit.read"];
+                    "Access-Control-Allow-Origin"?: components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error 401: UNAUTHORIZED, TOKENS_DISABLED, TOKEN_INVALID. Branch on error.code. */
