@@ -156,6 +156,21 @@ describe('POST /recordings errors, through the gateway', () => {
     expect([res.status, res.body.error.code]).toEqual([400, 'AUDIO_INCOMPLETE']);
   });
 
+  it('answers 400 AUDIO_INCOMPLETE for a WAV file cut short (its header states more audio than it holds), charging nothing', async () => {
+    const { token } = await tokenFor({ balanceMinutes: 30 });
+    const full = readFileSync(toneWav(3));
+    const res = await submit(token.value, full.subarray(0, 2000), { contentType: 'audio/wav' });
+    expect([res.status, res.body.error]).toEqual([
+      400,
+      { code: 'AUDIO_INCOMPLETE', message: 'The audio file was cut short.' },
+    ]);
+    const me = await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`);
+    expect([me.body.wallet.balanceMinutes, me.body.token.usedMinutes24h]).toEqual([30, 0]);
+    // A few bytes short (under the tolerance) is still taken.
+    const nearly = await submit(token.value, full.subarray(0, full.length - 100), { contentType: 'audio/wav' });
+    expect(nearly.status).toBe(202);
+  });
+
   it('answers 413 UPLOAD_TOO_LARGE and 413 RECORDING_TOO_LONG past the limits', async () => {
     const { token } = await tokenFor();
     const big = await submit(token.value, Buffer.concat([readFileSync(toneWav(3)), Buffer.alloc(1_200_000)]), {

@@ -23,3 +23,24 @@ export function sniffAttachment(head: Buffer, filename: string | undefined): Att
   }
   return null;
 }
+
+/** Size fields a writer that streams (and so cannot go back to fill them) leaves as placeholders. */
+const UNKNOWN_SIZES = new Set([0, 0xffffffff]);
+
+/**
+ * How many bytes of a WAV file's audio are missing: how far its `data` chunk's stated size runs past
+ * the end of the file (an upload stopped midway, a copy not finished). 0 when the file holds it all,
+ * and when the header does not say: not RIFF/WAVE (RF64 included), the data chunk beyond `head`, or
+ * a size a streaming writer left as 0 or 0xFFFFFFFF. Bytes after the data (other chunks, junk) are
+ * not counted.
+ */
+export function wavBytesMissing(head: Buffer, fileSize: number): number {
+  if (!ascii(head, 0, 'RIFF') || !ascii(head, 8, 'WAVE')) return 0;
+  let at = 12;
+  while (at + 8 <= head.length) {
+    const size = head.readUInt32LE(at + 4);
+    if (ascii(head, at, 'data')) return UNKNOWN_SIZES.has(size) ? 0 : Math.max(0, at + 8 + size - fileSize);
+    at += 8 + size + (size % 2);
+  }
+  return 0;
+}

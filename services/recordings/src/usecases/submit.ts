@@ -1,4 +1,4 @@
-import { open, rm } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import {
   BUS,
   RECORDING_KINDS,
@@ -13,7 +13,7 @@ import { ApiError, newId, readIdempotencyKey, replayOnlyRefusal, type Principal 
 import { refusedBy, RemoteError } from '@mm/bus';
 import type { RecordingRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { isMediaType, sniffAttachment, sniffMedia } from '../domain/sniff';
+import { isMediaType, sniffAttachment, sniffMedia, wavBytesMissing } from '../domain/sniff';
 import { parseOffsetDateTime } from '../domain/recorded-at';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
 import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from '../services/media';
@@ -63,6 +63,13 @@ const LET_GO_WAITS_MS = [0, 2_000, 10_000, 30_000, 120_000];
 const TEXT_PARTS = ['recordedAt', 'naming', 'useKeyterms', 'title', 'seriesId', 'kind', 'outputLanguage'] as const;
 const SUBMIT_NAMINGS = ['default', 'skip'] as const satisfies readonly SubmitNaming[];
 const oneOf = <T extends string>(values: readonly T[], v: string): v is T => (values as readonly string[]).includes(v);
+/**
+ * A WAV file may end this many bytes short of what its header states and still be taken (writers
+ * that miscount a trailing chunk; an eighth of a second of 16 kHz speech at most): past it, it was
+ * cut short (400 AUDIO_INCOMPLETE), not read as silence ending in NO_SPEECH.
+ */
+const WAV_SHORT_TOLERANCE_BYTES = 4096;
+
 async function head(path: string, n = 4096): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
@@ -318,9 +325,12 @@ export class SubmitRecording {
     headerOnly: boolean,
   ): Promise<{ durationMs: number; audioPath: string }> {
     const audio = i.audio!;
-    const sniffed = sniffMedia(await head(audio.path));
+    const first = await head(audio.path);
+    const sniffed = sniffMedia(first);
     const declaredVideo = /^video\//i.test(audio.mimetype);
     if (!isMediaType(audio.mimetype) && !sniffed) throw new ApiError('VALIDATION', 'Unsupported audio type');
+    if (sniffed?.format === 'wav' && wavBytesMissing(first, (await stat(audio.path)).size) > WAV_SHORT_TOLERANCE_BYTES)
+      throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
     const looksVideo = declaredVideo || sniffed?.family === 'video';
     let p;
     try {
