@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { findRoute, SCOPES } from '@mm/contract';
 import { fileURLToPath } from 'node:url';
-import { promptMessages, promptsFor } from './domain/prompts';
+import { missingPromptArguments, promptMessages, promptsFor } from './domain/prompts';
 import { argumentProblem } from './domain/tool-arguments';
 import { admits, toolsFor, type ToolDef } from './domain/tools';
 import { callTool, toolError, toolErrorOf, type CallDeps } from './services/call-tool';
@@ -102,8 +102,12 @@ export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: promptsFor() }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    const messages = promptMessages(req.params.name, req.params.arguments ?? {});
+    const args = req.params.arguments ?? {};
+    const messages = promptMessages(req.params.name, args);
     if (!messages) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
+    const missing = missingPromptArguments(req.params.name, args);
+    if (missing.length)
+      throw new ProtocolError(ErrorCode.InvalidParams, `Prompt ${req.params.name} needs: ${missing.join(', ')}`);
     return messages;
   });
 

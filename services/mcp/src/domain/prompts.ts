@@ -30,8 +30,8 @@ const PROMPTS: PromptDef[] = [
     description: "A person's open action items across recent meetings.",
     arguments: [{ name: 'person', description: 'Whose action items.', required: true }, SERIES],
     text: (a) =>
-      `Find the open action items of ${a.person || 'the person I name'}${inSeries(a)}. Use searchRecordings ` +
-      `with q "${a.person ?? ''}", then getRecordingBundle part "digest" for each meeting found; keep the action ` +
+      `Find the open action items of ${a.person}${inSeries(a)}. Use searchRecordings ` +
+      `with q "${a.person}", then getRecordingBundle part "digest" for each meeting found; keep the action ` +
       'items whose owner is that person. List each with what is to be done, the meeting and its date.',
   },
   {
@@ -57,4 +57,13 @@ export function promptMessages(name: string, args: Record<string, string>) {
     description: p.description,
     messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text(args) } }],
   };
+}
+
+/**
+ * The required arguments of a prompt that `args` leaves out or blank: prompts/get answers them as
+ * invalid params instead of a prompt that names no one (`meeting undefined`, a search for "").
+ */
+export function missingPromptArguments(name: string, args: Record<string, string>): string[] {
+  const p = PROMPTS.find((q) => q.name === name);
+  return (p?.arguments ?? []).filter((a) => a.required && !(args[a.name] ?? '').trim()).map((a) => a.name);
 }
