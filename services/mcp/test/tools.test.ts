@@ -20,6 +20,26 @@ describe('tools from the route table', () => {
     expect(tools.find((t) => t.name === 'askSeries')!.quote?.operationId).toBe('quoteSeriesAsk');
   });
 
+  it('cuts argument descriptions at a clause, never mid-rule with an ellipsis', () => {
+    const tools = toolsFor(SCOPES, { transport: 'stdio', audioByUrl: false });
+    const descriptions: string[] = [];
+    const walk = (v: unknown): void => {
+      if (!v || typeof v !== 'object') return;
+      const d = (v as { description?: unknown }).description;
+      if (typeof d === 'string') descriptions.push(d);
+      for (const x of Object.values(v)) walk(x);
+    };
+    for (const t of tools) walk(t.inputSchema.properties);
+    expect(descriptions.filter((d) => d.endsWith('…'))).toEqual([]);
+    const properties = tools.find((t) => t.name === 'replaceAccountKeyterms')!.inputSchema.properties as Record<
+      string,
+      { items: { description: string } }
+    >;
+    expect(properties.keyterms.items.description).toMatch(
+      /^One term: trimmed, runs of spaces collapsed, then 1 to \d+ characters and at most \d+ words\.$/,
+    );
+  });
+
   it('shows no spending tool to a token without a spending scope', () => {
     const tools = toolsFor(
       SCOPES.filter((s) => !SPENDING_SCOPES.includes(s)),

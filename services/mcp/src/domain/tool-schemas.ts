@@ -41,10 +41,18 @@ export function compactInput(s: JsonSchema, name = ''): JsonSchema {
 /** Arguments whose name says it all. */
 const SELF_EXPLAINED = new Set(['id', 'limit', 'cursor', 'title', 'question', 'seriesId', 'name', 'keyterms', 'text']);
 
-/** A description cut to its first clause when long. */
+/**
+ * A description cut to its first clause when long: within 70 characters, or else at the first `;`
+ * or `(` within 110 (a rule whose first clause is long, "One term: trimmed, …, then 1 to 49
+ * characters and at most 5 words; …", keeps its numbers instead of ending mid-rule with "…").
+ */
 function shortText(text: string): string {
   if (text.length <= 70) return text;
-  const cut = text.slice(0, 70).search(/[;:(]|, (?!and\b)[^,]*$/);
+  let cut = text.slice(0, 70).search(/[;:(]|, (?!and\b)[^,]*$/);
+  if (cut <= 20) {
+    const later = text.slice(21, 110).search(/[;(]/);
+    if (later >= 0) cut = 21 + later;
+  }
   return (
     (cut > 20 ? text.slice(0, cut) : text.slice(0, 67).replace(/\s+\S*$/, '') + '…').replace(/[,\s]+$/, '') +
     (cut > 20 ? '.' : '')
