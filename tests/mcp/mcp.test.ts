@@ -145,6 +145,16 @@ async function agentLoop(client: Client, audio: Record<string, string>): Promise
     transcript: { segments: { startMs: number; text: string }[] };
   };
   expect(json.transcript.segments.find((s) => s.startMs === hit.startMs)!.text).toMatch(/friday/i);
+  // A narrowing the whole structure would drop, and a range that ends before it starts, are refused.
+  for (const args of [
+    { id, format: 'json', part: 'digest' },
+    { id, format: 'json', speaker: 'nobody' },
+    { id, from: '0:10', to: '0:05' },
+  ])
+    expect(await call(client, 'getRecordingBundle', args)).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'VALIDATION' } },
+    });
 
   await waitForEvent(stack, full.value, id, 'recording.ready');
   const events = await call(client, 'listEvents', {});
@@ -213,6 +223,13 @@ describe('MCP server', () => {
     expect(prompts).toEqual(expect.arrayContaining(['decisions-this-week', 'open-action-items']));
     const prompt = await client.getPrompt({ name: 'open-action-items', arguments: { person: 'Sara' } });
     expect((prompt.messages[0].content as { text: string }).text).toMatch(/Sara.*searchRecordings/s);
+    // A required argument left out is invalid params, not a prompt about "undefined".
+    await expect(client.getPrompt({ name: 'catch-up-on-meeting', arguments: {} })).rejects.toThrow(
+      /Prompt catch-up-on-meeting needs: id/,
+    );
+    await expect(client.getPrompt({ name: 'open-action-items', arguments: { person: ' ' } })).rejects.toThrow(
+      /needs: person/,
+    );
   }, 60_000);
 
   it('over stdio: submits a local file, waits with progress, reads the bundle resource, asks, searches, reads events', async () => {

@@ -32,6 +32,7 @@ export function selectedTurns(bundle: Bundle, sel: Selection): Segment[] | { pro
   const to = sel.to === undefined ? Infinity : parseMoment(sel.to);
   if (from === null) return { problem: `from must be a moment such as 1:05 or 1:02:30, not ${sel.from}` };
   if (to === null) return { problem: `to must be a moment such as 1:05 or 1:02:30, not ${sel.to}` };
+  if (to < from) return { problem: `to (${sel.to}) must not be before from (${sel.from})` };
   let labels: string[] | null = null;
   if (sel.speaker !== undefined) {
     const wanted = sel.speaker.trim().toLowerCase();

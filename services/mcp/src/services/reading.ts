@@ -32,6 +32,10 @@ export async function readBundle(client: MeetingMemory, args: Record<string, unk
   const sel = args as Selection;
   const part = sel.part ?? (sel.from || sel.to || sel.speaker ? 'transcript' : 'all');
   if (args.format === 'json') {
+    // The whole structure: a narrowing asked beside it would be silently dropped.
+    const narrowing = (['part', 'from', 'to', 'speaker'] as const).filter((k) => sel[k] !== undefined);
+    if (narrowing.length)
+      throw new ToolInputError(`${narrowing.join(', ')} narrow the Markdown; format json answers the whole bundle`);
     const bundle = await client.bundle(id);
     return {
       content: [{ type: 'text', text: JSON.stringify(bundle) }],
