@@ -53,7 +53,8 @@ describe('the app as pnpm start runs it (tsx, from the sources)', () => {
 
   afterAll(async () => {
     if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
+      // 'close': the process ended and its output pipes are shut (jest waits for open handles).
+      const exited = new Promise((r) => child.once('close', r));
       child.kill('SIGTERM');
       await exited;
     }

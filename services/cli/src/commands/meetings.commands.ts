@@ -11,7 +11,7 @@ type Run = (opts: Record<string, unknown>, fn: (ctx: Ctx) => Promise<number | vo
 
 /** A whole number option; anything else is a usage error before any request. */
 const int = (v: string) => {
-  if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError('not a whole number.');
+  if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError('not a whole number of 0 or more.');
   return Number(v);
 };
 
