@@ -83,6 +83,12 @@ describe('MCP server: arguments are checked against the advertised schemas befor
     expect(await usedMinutes(writer.value)).toBe(0);
   }, 60_000);
 
+  it("says the service's refusal in the tool's terms: the argument's name, not where it travelled (query.limit)", async () => {
+    const { client } = await mcp(writer.value);
+    const fault = faultOf(await call(client, 'listReadyRecordings', { limit: 0 }));
+    expect(fault).toMatchObject({ code: 'VALIDATION', message: 'limit must be >= 1' });
+  }, 60_000);
+
   it('takes useKeyterms as the boolean its schema says: true prices the keyterms in, false does not', async () => {
     const { client } = await mcp(writer.value);
     expect((await call(client, 'replaceAccountKeyterms', { keyterms: ['Kubernetes'] })).isError).toBeFalsy();

@@ -13,12 +13,20 @@ export interface Fault {
   retryAfterSeconds?: number;
 }
 
+/**
+ * A service's VALIDATION message in the tool's terms: the service names where an argument travelled
+ * (`query.limit`, `body.question`, `path.id`), a tool has flat arguments (`limit`, `question`, `id`).
+ */
+export function inToolTerms(message: string): string {
+  return message.replace(/^(?:query|body|path)\./, '');
+}
+
 /** The fault an error stands for; null for anything else (a bug, left to the SDK's handling). */
 export function faultOf(err: unknown, serviceUrl: string): Fault | null {
   if (err instanceof MmApiError)
     return {
       code: err.code,
-      message: err.message,
+      message: err.code === 'VALIDATION' ? inToolTerms(err.message) : err.message,
       ...(err.details ? { details: err.details } : {}),
       ...(err.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.retryAfterSeconds } : {}),
     };
