@@ -61,6 +61,8 @@ describe('a base URL', () => {
     const file = path.join(dir, 'with-password.json');
     const withPassword = `${spyUrl.replace('//', '//user:s3cret@')}`;
     writeFileSync(file, JSON.stringify({ url: withPassword, token: token.value }), { mode: 0o600 });
+    const plainFile = path.join(dir, 'plain.json');
+    writeFileSync(plainFile, JSON.stringify({ url: spyUrl, token: token.value }), { mode: 0o600 });
     const runs = await Promise.all([
       runMm(['whoami', '--json'], { MM_URL: withPassword, MM_TOKEN: token.value }),
       runMm(['whoami'], { MM_URL: withPassword, MM_TOKEN: token.value }),
@@ -70,6 +72,8 @@ describe('a base URL', () => {
       runMm(['whoami', '--json'], { MM_CONFIG: file, MM_URL: '', MM_TOKEN: '' }),
       runMm(['whoami', '--json'], { MM_URL: `${spyUrl}/?token=x`, MM_TOKEN: token.value }),
       runMm(['whoami', '--json'], { MM_URL: `${spyUrl}/#top`, MM_TOKEN: token.value }),
+      // A saved login for another URL and no MM_TOKEN: the password is what is wrong, said first.
+      runMm(['whoami', '--json'], { MM_CONFIG: plainFile, MM_URL: withPassword, MM_TOKEN: '' }),
     ]);
     for (const r of runs) {
       expect([r.code, r.stdout + r.stderr]).toEqual([2, expect.stringMatching(/CONFIG/)]);
@@ -78,6 +82,7 @@ describe('a base URL', () => {
     expect(JSON.parse(runs[0].stdout).error.message).toMatch(/^MM_URL must not hold a user name or password/);
     expect(JSON.parse(runs[4].stdout).error.message).toMatch(/^MM_URL must not hold a query string/);
     expect(JSON.parse(runs[5].stdout).error.message).toMatch(/^MM_URL must not hold a fragment/);
+    expect(JSON.parse(runs[6].stdout).error.message).toMatch(/^MM_URL must not hold a user name or password/);
     expect(spied).toHaveLength(0);
   }, 60_000);
 

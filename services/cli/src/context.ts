@@ -21,6 +21,8 @@ export function context(cfg: CliConfig, json: boolean): Ctx {
     cfg,
     out: output(json),
     client: async () => {
+      // A malformed MM_URL is said as such first, not as a saved token that belongs elsewhere.
+      if (cfg.url) checkUrl(cfg.url, 'MM_URL');
       const creds = await loadCredentials(cfg);
       if (!creds)
         throw new CliError(
