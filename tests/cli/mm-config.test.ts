@@ -95,6 +95,12 @@ describe('a base URL', () => {
       code: 'NOT_THE_API',
       message: expect.stringContaining("give the gateway's address"),
     });
+    // The app's pages take no token: a URL into them is not the API either (not a 403 TOKEN_NOT_ACCEPTED).
+    const app = await runMm(['whoami', '--json'], { MM_URL: `${stack.url}/app`, MM_TOKEN: token.value });
+    expect([app.code, JSON.parse(app.stdout).error]).toEqual([
+      2,
+      expect.objectContaining({ code: 'NOT_THE_API', message: expect.stringContaining('points into the app') }),
+    ]);
   }, 60_000);
 });
 

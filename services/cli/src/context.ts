@@ -1,7 +1,7 @@
 import { MeetingMemory, redactUrl, serviceUrlProblem } from '@mm/sdk';
 import type { CliConfig } from './config';
 import { loadCredentials } from './credentials';
-import { BASE_URL_HINT, isAdminUrl } from './domain/base-url';
+import { BASE_URL_HINT, otherSurfaceOf } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError, output, type Out } from './output';
 
@@ -49,10 +49,11 @@ export function context(cfg: CliConfig, json: boolean): Ctx {
 export function checkUrl(url: string, urlFrom: string): void {
   const problem = serviceUrlProblem(url);
   if (problem) throw new CliError('CONFIG', `${urlFrom} ${problem}: ${BASE_URL_HINT}`, EXIT.USAGE);
-  if (isAdminUrl(url))
+  const surface = otherSurfaceOf(url);
+  if (surface)
     throw new CliError(
       'NOT_THE_API',
-      `${urlFrom} ${redactUrl(url)} points into the admin API, not the Meeting Memory API; ${BASE_URL_HINT}, in MM_URL or mm login --url`,
+      `${urlFrom} ${redactUrl(url)} points into ${surface}, not the Meeting Memory API; ${BASE_URL_HINT}, in MM_URL or mm login --url`,
       EXIT.USAGE,
       { url },
     );

@@ -1,4 +1,4 @@
-import { isAdminUrl, sameApiRoot } from '../src/domain/base-url';
+import { otherSurfaceOf, sameApiRoot } from '../src/domain/base-url';
 import { sizeText, waitText } from '../src/domain/format';
 import { namingStopSentence } from '@mm/contract';
 import { namingStop } from '../src/domain/naming-stop';
@@ -27,8 +27,11 @@ describe('a wait at NAMING', () => {
 
 describe('base URL', () => {
   it('knows the admin API is not the API, and which URLs name the same API root', () => {
-    expect(isAdminUrl('http://127.0.0.1:8080/admin/v1')).toBe(true);
-    expect(isAdminUrl('http://127.0.0.1:8080/api/v1')).toBe(false);
+    expect(otherSurfaceOf('http://127.0.0.1:8080/admin/v1')).toBe('the admin API');
+    expect(otherSurfaceOf('http://127.0.0.1:8080/app')).toBe('the app');
+    expect(otherSurfaceOf('http://127.0.0.1:8080/app/recordings/rec_1')).toBe('the app');
+    expect(otherSurfaceOf('http://127.0.0.1:8080/api/v1')).toBeNull();
+    expect(otherSurfaceOf('http://127.0.0.1:8080/meetings/app')).toBeNull();
     expect(sameApiRoot('http://h:8080', 'http://h:8080/api/v1/')).toBe(true);
     expect(sameApiRoot('http://h:8080', 'http://other:8080')).toBe(false);
   });

@@ -1,6 +1,11 @@
-/** True when the URL points into the admin API (`…/admin/…`), which is not the public API. */
-export function isAdminUrl(url: string): boolean {
-  return new URL(url).pathname.split('/').includes('admin');
+/**
+ * Which of the gateway's other surfaces the URL points into, if any: the admin API (`…/admin/…`)
+ * or the app's pages (`/app/…`, which take no API token). Neither is the public API.
+ */
+export function otherSurfaceOf(url: string): 'the admin API' | 'the app' | null {
+  const segments = new URL(url).pathname.split('/');
+  if (segments.includes('admin')) return 'the admin API';
+  return segments[1] === 'app' ? 'the app' : null;
 }
 
 /** Whether two base URLs name the same API root (`http://h:8080` and `http://h:8080/api/v1/` do). */
