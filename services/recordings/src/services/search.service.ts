@@ -13,6 +13,8 @@ import { digestText } from '../domain/digest-text';
 export type SearchQuery = SearchRecordingsInput['query'];
 
 const SNIPPET = 200;
+/** How far in from a snippet's edge a cut word may be trimmed to the nearest space. */
+const WORD_EDGE = 30;
 
 /**
  * Up to 200 characters of `text` around the first place one of `words` appears, or null. The
@@ -25,8 +27,19 @@ export function snippetOf(text: string, words: string[]): string | null {
   if (!Number.isFinite(at)) return null;
   if (text.length <= SNIPPET) return text;
   const center = Math.round((at / Math.max(1, norm.length)) * text.length);
-  const start = Math.max(0, Math.min(text.length - SNIPPET, center - SNIPPET / 2));
-  return text.slice(start, start + SNIPPET);
+  let start = Math.max(0, Math.min(text.length - SNIPPET, center - SNIPPET / 2));
+  let end = start + SNIPPET;
+  // Whole words at both ends: a window cut inside a word begins after (or ends before) the nearest
+  // space within WORD_EDGE characters, which leaves the match well inside it.
+  if (start > 0 && /\S/.test(text[start - 1])) {
+    const space = text.slice(start, start + WORD_EDGE).search(/\s/);
+    if (space >= 0) start += space + 1;
+  }
+  if (end < text.length && /\S/.test(text[end])) {
+    const space = text.slice(end - WORD_EDGE, end).search(/\s\S*$/);
+    if (space >= 0) end += space - WORD_EDGE;
+  }
+  return text.slice(start, end).trim();
 }
 
 /** GET /recordings/search: every word in title, transcript or digest, newest first by recordedAt. */
