@@ -265,6 +265,9 @@ describe('MCP server: starting while the service does not answer', () => {
     expect(() => loadConfig({ MM_URL: `http://user:s3cret@${target.host}` })).toThrow(
       /^(?!.*s3cret).*user name or password/,
     );
+    // The admin API and the app's pages are not the API (their tool calls would all be refused).
+    expect(() => loadConfig({ MM_URL: `${stack.url}/app` })).toThrow(/points into the app, not the Meeting Memory API/);
+    expect(() => loadConfig({ MM_URL: `${stack.url}/admin/v1` })).toThrow(/points into the admin API/);
   }, 60_000);
 });
 

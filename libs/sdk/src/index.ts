@@ -8,5 +8,5 @@ export { retryDelayMs, isRepeatable, DEFAULT_RETRY, type RetryPolicy } from './d
 export { pollDelayMs, DEFAULT_POLL, type PollSchedule } from './domain/poll-schedule';
 export type { paths, operations, components } from './generated/openapi';
 export * from './meeting-memory';
-export { serviceUrlProblem, redactUrl } from './domain/service-url';
+export { otherSurfaceOf, serviceUrlProblem, redactUrl } from './domain/service-url';
 export { quoteCitation, moment, speakerName, type Citation, type QuotedCitation } from './domain/citations';

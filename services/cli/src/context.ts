@@ -1,7 +1,7 @@
-import { MeetingMemory, redactUrl, serviceUrlProblem } from '@mm/sdk';
+import { MeetingMemory, otherSurfaceOf, redactUrl, serviceUrlProblem } from '@mm/sdk';
 import type { CliConfig } from './config';
 import { loadCredentials } from './credentials';
-import { BASE_URL_HINT, otherSurfaceOf } from './domain/base-url';
+import { BASE_URL_HINT } from './domain/base-url';
 import { EXIT } from './domain/exit-codes';
 import { CliError, output, type Out } from './output';
 

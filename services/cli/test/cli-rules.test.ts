@@ -1,4 +1,5 @@
-import { otherSurfaceOf, sameApiRoot } from '../src/domain/base-url';
+import { otherSurfaceOf } from '@mm/sdk';
+import { sameApiRoot } from '../src/domain/base-url';
 import { sizeText, waitText } from '../src/domain/format';
 import { namingStopSentence } from '@mm/contract';
 import { namingStop } from '../src/domain/naming-stop';

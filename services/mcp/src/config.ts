@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { serviceUrlProblem } from '@mm/sdk';
+import { otherSurfaceOf, redactUrl, serviceUrlProblem } from '@mm/sdk';
 
 export interface McpConfig {
   /** MM_URL: the service (gateway) URL the tools call. */
@@ -41,6 +41,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<McpCo
   const url = env.MM_URL ?? '';
   const urlProblem = serviceUrlProblem(url);
   if (urlProblem) problems.push(`MM_URL ${urlProblem}`);
+  const surface = urlProblem ? null : otherSurfaceOf(url);
+  if (surface)
+    problems.push(
+      `MM_URL ${redactUrl(url)} points into ${surface}, not the Meeting Memory API: give the gateway's address`,
+    );
   const port = Number(env.MCP_PORT ?? 8090);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push('MCP_PORT must be a port number');
   const poll = Number(env.MCP_POLL_SECONDS ?? 60);

@@ -36,3 +36,13 @@ export function redactUrl(url: string): string {
   const hidden = at >= 0 ? `${url.slice(0, start)}***${url.slice(start + at)}` : url;
   return hidden.replace(/\?[^#]+/, '?…').replace(/#.+$/, '#…');
 }
+
+/**
+ * Which of the gateway's other surfaces a URL points into, if any: the admin API (`…/admin/…`) or
+ * the app's pages (`/app/…`, which take no API token). Neither is the public API.
+ */
+export function otherSurfaceOf(url: string): 'the admin API' | 'the app' | null {
+  const segments = new URL(url).pathname.split('/');
+  if (segments.includes('admin')) return 'the admin API';
+  return segments[1] === 'app' ? 'the app' : null;
+}
