@@ -94,6 +94,15 @@ describe('the app: search with snippets in the meetings list (real browser, en a
     await hit.click();
     await page.waitForURL(`**/app/recordings/${english}?at=${turn.startMs}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('English standup');
+    // The player plays from that moment (the click on the snippet lets the page play).
+    await page.waitForFunction(
+      (s) => {
+        const a = document.querySelector('audio');
+        return !!a && !a.paused && a.currentTime >= s;
+      },
+      turn.startMs / 1000,
+      { timeout: 10_000 },
+    );
     await context.close();
   });
 

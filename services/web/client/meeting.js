@@ -44,11 +44,13 @@ export function followPlayer(doc) {
   doc.querySelectorAll('.noscript-time').forEach((t) => {
     t.hidden = true;
   });
-  // `?at=<ms>` (a citation, a search hit): the player starts there and the turn is brought into view.
+  // `?at=<ms>` (a citation, a search hit): the player starts there, plays (where the browser lets a
+  // page play without a click on it; otherwise it waits there) and the turn is brought into view.
   const at = Number(new URLSearchParams(window.location.search).get('at'));
   if (at > 0) {
     const seek = () => {
       player.currentTime = at / 1000;
+      player.play().catch(() => undefined);
     };
     if (player.readyState >= 1) seek();
     else player.addEventListener('loadedmetadata', seek, { once: true });
