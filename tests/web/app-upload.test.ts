@@ -57,6 +57,15 @@ describe('the app: upload and record in the browser (real browser)', () => {
   it('drops a file on the page: the price before sending, the progress, then the meeting (one recording.created)', async () => {
     await page.goto(`${stack.url}/app/upload`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Upload or record a meeting');
+    // The kinds by their names, as the Meetings filter says them; the form sends the values.
+    await expect(page.locator('select[name=kind] option').allTextContents()).resolves.toEqual([
+      'Meeting',
+      'Lecture',
+      'Interview',
+      'Voice memo',
+      'Call',
+    ]);
+    await expect(page.locator('select[name=kind]').inputValue()).resolves.toBe('MEETING');
     const wav = readFileSync(toneWav(3)).toString('base64');
     // A real drop: a DataTransfer holding the file, dispatched on the drop zone.
     await page.evaluate((b64) => {
@@ -68,7 +77,7 @@ describe('the app: upload and record in the browser (real browser)', () => {
       zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, wav);
     await page.locator('#price[data-minutes]').waitFor();
-    await expect(page.locator('#price').textContent()).resolves.toBe('1 minutes');
+    await expect(page.locator('#price').textContent()).resolves.toBe('1 minute');
     await page.getByLabel('Use my keyterms (20% more)').check();
     await expect(page.locator('#price').textContent()).resolves.toBe('2 minutes');
     await page.getByLabel('Use my keyterms (20% more)').uncheck();
@@ -200,7 +209,7 @@ describe('the app: upload and record in the browser (real browser)', () => {
     await page.waitForTimeout(2500);
     await page.getByRole('button', { name: 'Stop recording' }).click();
     await page.getByText(/^Recording of 0:0\d, ready to send\.$/).waitFor();
-    await expect(page.locator('#price').textContent()).resolves.toBe('1 minutes');
+    await expect(page.locator('#price').textContent()).resolves.toBe('1 minute');
     await page.getByLabel('Title (optional)').fill('Recorded here');
     await page.getByRole('button', { name: 'Send' }).click();
     await Promise.race([

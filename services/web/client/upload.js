@@ -58,8 +58,11 @@ export function followUpload(doc) {
   const status = doc.getElementById('upload-status');
   const send = doc.getElementById('upload-send');
   const fmt = (n) => Number(n).toLocaleString(locale);
+  // As fillText (src/i18n/messages.ts): placeholders filled, and "1 minutes" said "1 minute".
   const fill = (text, values) =>
-    text.replace(/\{(\w+)\}/g, (x, k) => (values[k] === undefined ? x : String(values[k])));
+    text
+      .replace(/\{(\w+)\}/g, (x, k) => (values[k] === undefined ? x : String(values[k])))
+      .replace(/(^|[^\w.,])1 (minute|meeting)s\b/g, (_m, before, noun) => `${before}1 ${noun}`);
 
   /** What is to be sent: the file (or the recording), its length, its key, its upload at the app. */
   let chosen = null;

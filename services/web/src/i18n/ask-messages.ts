@@ -1,4 +1,4 @@
-import type { Locale } from './messages';
+import { fillText, type Locale } from './messages';
 
 /** The Ask tab's words (a meeting's and a series'), in English and Persian. */
 const en = {
@@ -72,7 +72,7 @@ const CATALOGUE: Record<Locale, Words> = { en, fa };
 
 export function askText(locale: Locale): AskMessages {
   const t = CATALOGUE[locale];
-  return { ...t, f: (key, values) => t[key].replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m) };
+  return { ...t, f: (key, values) => fillText(t[key], values) };
 }
 
 /** A refusal code as the page's words. */

@@ -1,4 +1,4 @@
-import type { Locale } from './messages';
+import { fillText, type Locale } from './messages';
 
 /**
  * The meeting page's, the naming sheet's and the series pages' words (issue 29), in English and
@@ -227,5 +227,5 @@ const CATALOGUE: Record<Locale, Words> = { en, fa };
 /** The meeting pages' words in a language, with {placeholders} filled by `f`. */
 export function meetingText(locale: Locale): MeetingMessages {
   const t = CATALOGUE[locale];
-  return { ...t, f: (key, values) => t[key].replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m) };
+  return { ...t, f: (key, values) => fillText(t[key], values) };
 }

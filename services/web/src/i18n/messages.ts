@@ -348,7 +348,7 @@ export function speechOf(locale: Locale): Speech {
     locale,
     dir: locale === 'fa' ? 'rtl' : 'ltr',
     t,
-    f: (key, values) => t[key].replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m),
+    f: (key, values) => fillText(t[key], values),
     number: (n) => numbers.format(n),
     date: (iso) => dates.format(new Date(iso)),
   };
@@ -362,4 +362,15 @@ export function isLocale(v: unknown): v is Locale {
 export function messageOf(t: Messages, key: string): string | undefined {
   const all: Record<string, string> = t;
   return Object.hasOwn(all, key) ? all[key] : undefined;
+}
+
+/**
+ * A text with its {placeholders} filled. In English a count of one takes the singular ("1 minute",
+ * not "1 minutes"); a Persian noun after a number is singular already. client/upload.js fills its
+ * texts the same way.
+ */
+export function fillText(text: string, values: Record<string, string>): string {
+  return text
+    .replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m)
+    .replace(/(^|[^\w.,])1 (minute|meeting)s\b/g, (_m, before: string, noun: string) => `${before}1 ${noun}`);
 }

@@ -1,5 +1,7 @@
 import type { Speech } from '../i18n/messages';
+import { meetingText } from '../i18n/meeting-messages';
 import { uploadText } from '../i18n/upload-messages';
+import type { KINDS } from './lists.views';
 import { Csrf, type Viewer } from './layout';
 
 export interface UploadLimits {
@@ -19,7 +21,7 @@ export function UploadView(props: {
   base: string;
   viewer: Viewer;
   series: { id: string; name: string }[];
-  kinds: readonly string[];
+  kinds: typeof KINDS;
   balance: number | null;
   limits: UploadLimits;
 }) {
@@ -81,7 +83,7 @@ export function UploadView(props: {
           <select name="kind">
             {props.kinds.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {meetingText(props.s.locale)[`kind_${k}`]}
               </option>
             ))}
           </select>
