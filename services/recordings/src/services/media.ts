@@ -52,6 +52,11 @@ function run(
 const TRUNCATED =
   /moov atom not found|Invalid data found when processing input.*mov|partial file|truncat|End of file|unexpected end/i;
 
+/** What ffprobe would say of a plain PCM WAV whose length its header states (domain/sniff's wavLengthMs). */
+export function wavProbe(durationMs: number): Probe {
+  return { durationMs, hasAudio: true, hasVideo: false, formatName: 'wav' };
+}
+
 /** Measures a file with ffprobe. A cut-short MP4-family file (no moov atom) is `incomplete`. */
 export async function probe(tools: MediaTools, path: string): Promise<Probe> {
   const r = await run(

@@ -13,10 +13,10 @@ import { ApiError, newId, readIdempotencyKey, replayOnlyRefusal, type Principal 
 import { refusedBy, RemoteError } from '@mm/bus';
 import type { RecordingRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { isMediaType, sniffAttachment, sniffMedia, wavBytesMissing } from '../domain/sniff';
+import { isMediaType, sniffAttachment, sniffMedia, wavBytesMissing, wavLengthMs } from '../domain/sniff';
 import { parseOffsetDateTime } from '../domain/recorded-at';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
-import { decodeCheck, extractAudio, MediaError, probe, type MediaTools } from '../services/media';
+import { decodeCheck, extractAudio, MediaError, probe, wavProbe, type MediaTools } from '../services/media';
 import type { UploadsInFlight } from '../services/uploads-in-flight';
 import type { UseCaseContext } from './context';
 import type { Caller, HeldKey, IdempotencyKeys } from './idempotency';
@@ -329,12 +329,15 @@ export class SubmitRecording {
     const sniffed = sniffMedia(first);
     const declaredVideo = /^video\//i.test(audio.mimetype);
     if (!isMediaType(audio.mimetype) && !sniffed) throw new ApiError('VALIDATION', 'Unsupported audio type');
-    if (sniffed?.format === 'wav' && wavBytesMissing(first, (await stat(audio.path)).size) > WAV_SHORT_TOLERANCE_BYTES)
+    const size = sniffed?.format === 'wav' ? (await stat(audio.path)).size : 0;
+    if (sniffed?.format === 'wav' && wavBytesMissing(first, size) > WAV_SHORT_TOLERANCE_BYTES)
       throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
     const looksVideo = declaredVideo || sniffed?.family === 'video';
+    // A plain PCM WAV states its length; anything else is measured by ffprobe.
+    const wavMs = sniffed?.format === 'wav' ? wavLengthMs(first, size) : null;
     let p;
     try {
-      p = await probe(this.opts.tools, audio.path);
+      p = wavMs !== null ? wavProbe(wavMs) : await probe(this.opts.tools, audio.path);
       if (sniffed?.family === 'container' && p.hasAudio && !headerOnly)
         p = { ...p, durationMs: (await decodeCheck(this.opts.tools, audio.path)).durationMs || p.durationMs };
     } catch (err) {
