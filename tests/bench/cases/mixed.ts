@@ -11,9 +11,12 @@
  *
  * The gateway's share is measured on the reads: the same reads sent straight to the services
  * (each with the principal the gateway would have signed), one run per owning service with its
- * part (wrk reaches one origin per run) at the compared step's connections split by the parts'
- * shares, against the reads alone through the gateway at that step: share = 1 - straight /
- * through the gateway, stack CPU per request (the load tool left out).
+ * part (wrk reaches one origin per run), against the reads alone through the gateway at the
+ * compared step: share = 1 - straight / through the gateway, stack CPU per request (the load tool
+ * left out). The straight runs are made twice: at the step's connections split by the parts'
+ * shares (each part then runs faster than through the gateway, and CPU per request falls as load
+ * rises), and paced to the rate each part had through the gateway (wrk's delay()), the same work
+ * at the same load, which the target is judged on. Both figures are printed.
  */
 import { findRoute, RATE_CLASSES, type RouteDef } from '@mm/contract';
 import { PRINCIPAL_HEADER, principalKey, signPrincipal } from '@mm/http';
@@ -34,6 +37,8 @@ const CONNECTION_STEPS = [8, 16, 32, 64];
 /** The reads are built in these units of a second: the smallest rate (a search, 0.2/s) is two requests. */
 const UNITS_PER_SECOND = 10;
 const LOAD_TOOLS = ['wrk', 'client'];
+/** A paced straight run's cycle per connection (latency + delay), in ms. */
+const PACED_CYCLE_MS = 50;
 
 /** The agent loop (contract: "The agent loop"), by operationId, with its share of its class's budget. */
 const LOOP: Array<{ op: string; weight: number }> = [
@@ -238,30 +243,60 @@ export const mixedCase: BenchCase = {
     const agentsOf = fixtures.flatMap((f) => f.tokens.map((t) => principalFor(f.account, t)));
     const principals = async () => Promise.all(agentsOf.map((p) => signPrincipal(key, p)));
     const services = [...new Set(mix.map((r) => r.service))];
-    const direct: Array<{ service: ServiceName; share: number; m: LoadMeasurement }> = [];
-    for (const service of services) {
+    const straight = async (
+      service: ServiceName,
+      paced: { delayMs: number; rate: number; connections: number } | null,
+    ) => {
       ctx.checkAborted();
       const part = mix.filter((r) => r.service === service);
       const share = part.length / mix.length;
-      const connections = Math.max(ctx.opts.threads, Math.round(compared.connections * share));
+      const connections = paced?.connections ?? Math.max(ctx.opts.threads, Math.round(compared.connections * share));
       const partCtx: CaseContext = { ...ctx, opts: { ...ctx.opts, connections } };
+      const how = paced
+        ? `paced to ${fmt.int(paced.rate)} req/s on ${connections} connections`
+        : `at ${connections} connections`;
       const m = await measureLoad(
         partCtx,
         {
-          label: `mixed reads straight to ${service} (${fmt.pct(share * 100)} of them) at ${connections} connections`,
+          label: `mixed reads straight to ${service} (${fmt.pct(share * 100)} of them) ${how}`,
           url: ctx.stack.url(service),
           headers: async () => ({}),
           freshRequests: async () => directRequests(part, await principals()),
+          delayMs: paced?.delayMs,
         },
         [service],
       );
-      ctx.log(`straight to ${service}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms`);
-      direct.push({ service, share, m });
-    }
-    const parts = direct.map((d) => ({ ...d, us: stackUs(d.m) }));
-    const directUs = parts.every((p) => p.us) ? parts.reduce((a, p) => a + p.share * p.us!.total, 0) : null;
+      ctx.log(
+        `straight to ${service} ${how}: ${fmt.int(m.wrk.requestsPerSec)} req/s, p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms`,
+      );
+      return { service, share, connections, how, m, us: stackUs(m) };
+    };
+    const weighted = (parts: Array<{ share: number; us: { total: number } | null }>) =>
+      parts.every((p) => p.us) ? parts.reduce((a, p) => a + p.share * p.us!.total, 0) : null;
     const viaUs = stackUs(readsVia);
-    const measuredShare = directUs !== null && viaUs ? 1 - directUs / viaUs.total : null;
+    const shareOf = (directUs: number | null) => (directUs !== null && viaUs ? 1 - directUs / viaUs.total : null);
+
+    // At the compared step's connections, split by the parts' shares: each part is then served
+    // faster than through the gateway, and a process's CPU per request falls as its load rises
+    // (more requests per wake-up), so this comparison flatters the straight path.
+    const parts: Array<Awaited<ReturnType<typeof straight>>> = [];
+    for (const service of services) parts.push(await straight(service, null));
+    const directUsAtConnections = weighted(parts);
+    // The same reads at the rate they had through the gateway (each connection pausing between
+    // answers, from the latency it had unpaced): the same work at the same load, the comparison
+    // the target is judged on.
+    const paced: Array<Awaited<ReturnType<typeof straight>>> = [];
+    for (const p of parts) {
+      const rate = readsVia.wrk.requestsPerSec * p.share;
+      // Enough connections that each waits PACED_CYCLE_MS per request: the latency, which is only
+      // estimated (from the unpaced run, at a higher load), is then a small part of the cycle.
+      const connections = Math.max(ctx.opts.threads, Math.ceil((rate * PACED_CYCLE_MS) / 1000));
+      const delayMs = Math.max(0, (connections * 1000) / rate - p.m.wrk.latencyMs.avg);
+      paced.push(await straight(p.service, { delayMs, rate, connections }));
+    }
+    const directUs = weighted(paced);
+    const measuredShare = shareOf(directUs);
+    const shareAtConnections = shareOf(directUsAtConnections);
 
     const loadAtEnd = loadAverage();
     const conditions = `${fixtures.length} accounts, ${fixtures.length * SHAPE.tokensPerAccount} agents' tokens, one agent = ${agentRate.toFixed(2)} req/s (its read and search budgets, a tenth of its submit and ask budgets; agents counted by the ${readRate.toFixed(2)} reads/s), ${codeOf(ctx.opts)}, log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${cores} cores, ${ctx.opts.duration} s runs after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
@@ -310,8 +345,8 @@ export const mixedCase: BenchCase = {
                 ...shareCell(readsVia),
                 readsVia.loadBefore.toFixed(1),
               ],
-              ...direct.map(({ service, share, m }) => [
-                `reads straight to ${service} (${fmt.pct(share * 100)} of them), ${m.label.split(' at ').pop()}`,
+              ...[...parts, ...paced].map(({ service, share, how, m }) => [
+                `reads straight to ${service} (${fmt.pct(share * 100)} of them), ${how}`,
                 fmt.int(m.wrk.requestsPerSec),
                 fmt.ms(m.wrk.latencyMs.p50),
                 fmt.ms(m.wrk.latencyMs.p99),
@@ -333,7 +368,7 @@ export const mixedCase: BenchCase = {
             ', ',
           )} (closed loop); ${WRITES.map((op) => `${op} ${writeRateOf(op).toFixed(3)}/s`).join(', ')} (open loop, ${WRITE_SHARE_OF_BUDGET * 100}% of their budgets, for the agents of the step before; the first after a ${fmt.int(probe.requestsPerSec)} reads/s probe)`,
         `agents at p99 < ${MIXED_TARGET.p99Ms} ms: ${fmt.int(agents)} (${fmt.int(agents / cores)} per core)${best ? ` at ${best.connections} connections` : ': no step kept p99 under the target'}`,
-        `stack CPU per read of the mix: ${viaUs ? fmt.int(viaUs.total) : '?'} µs through the gateway (${compared.connections} connections), ${directUs !== null ? fmt.int(directUs) : '?'} µs straight to the services (weighted by the mix); the gateway's measured share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'}, its sampled CPU ${viaUs ? fmt.pct((viaUs.gateway / viaUs.total) * 100) : '?'}`,
+        `stack CPU per read of the mix: ${viaUs ? fmt.int(viaUs.total) : '?'} µs through the gateway (${compared.connections} connections, ${fmt.int(readsVia.wrk.requestsPerSec)} reads/s); straight to the services (weighted by the mix) ${directUs !== null ? fmt.int(directUs) : '?'} µs at the same rate, ${directUsAtConnections !== null ? fmt.int(directUsAtConnections) : '?'} µs at the same connections; the gateway's measured share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'} at the same rate (${shareAtConnections !== null ? fmt.pct(shareAtConnections * 100) : '?'} at the same connections), its sampled CPU ${viaUs ? fmt.pct((viaUs.gateway / viaUs.total) * 100) : '?'}`,
       ],
       data: {
         conditions: { loadAtStart, loadAtEnd, cores, agentRate, duration: ctx.opts.duration, warmup: ctx.opts.warmup },
@@ -351,9 +386,10 @@ export const mixedCase: BenchCase = {
           latencyMs: readsVia.wrk.latencyMs,
           cpu: readsVia.cpu,
         },
-        direct: parts.map((p) => ({
+        direct: [...parts, ...paced].map((p) => ({
           service: p.service,
           share: p.share,
+          how: p.how,
           rps: p.m.wrk.requestsPerSec,
           latencyMs: p.m.wrk.latencyMs,
           cpu: p.m.cpu,
@@ -364,14 +400,16 @@ export const mixedCase: BenchCase = {
         viaGatewayUs: viaUs?.total ?? null,
         directUs,
         measuredShare,
+        directUsAtConnections,
+        shareAtConnections,
       },
       targets: [
         {
-          label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload's reads; measured: 1 - straight to the services / through the gateway)`,
+          label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload's reads; measured: 1 - straight to the services / through the gateway, at the same rate)`,
           pass: measuredShare !== null && measuredShare <= MIXED_TARGET.gatewayShare,
           measured:
             measuredShare !== null
-              ? `${fmt.pct(measuredShare * 100)} (${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight)`
+              ? `${fmt.pct(measuredShare * 100)} (${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight at the same rate; ${shareAtConnections !== null ? fmt.pct(shareAtConnections * 100) : '?'} against the straight runs at the same connections)`
               : 'not sampled',
         },
       ],

@@ -26,6 +26,8 @@ export interface LoadTarget {
   freshRequests?: () => Promise<RotatedRequest[]>;
   /** More processes whose CPU use is shown (e.g. a comparison server outside the stack). */
   extraGroups?: CpuGroup[];
+  /** Each connection's pause between an answer and its next request (see WrkRun.delayMs). */
+  delayMs?: number;
 }
 
 export interface CpuBreakdown {
@@ -132,6 +134,7 @@ export async function measureLoad(
     connections: opts.connections,
     rotateHeader: target.rotateHeader,
     timeoutSeconds: target.timeoutSeconds,
+    delayMs: target.delayMs,
   };
   const common = async () => ({
     ...base,

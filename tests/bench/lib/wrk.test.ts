@@ -134,3 +134,40 @@ describe('runWrk with rotated requests', () => {
     }
   });
 });
+
+describe('runWrk with a delay (real wrk against a local server)', () => {
+  it('holds each connection to one request per delay, with and without rotated requests', async () => {
+    const { createServer } = await import('node:http');
+    const { runWrk } = await import('./wrk');
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const run = { url: `http://127.0.0.1:${port}/`, threads: 1, connections: 2, durationSeconds: 1 };
+      const unpaced = await runWrk(run);
+      // 2 connections, one request per 100 ms each, for 1 s: about 20.
+      const paced = await runWrk({ ...run, delayMs: 100 });
+      expect(unpaced.requests).toBeGreaterThan(200);
+      expect(paced.requests).toBeGreaterThanOrEqual(10);
+      expect(paced.requests).toBeLessThanOrEqual(24);
+      seen.length = 0;
+      const rotated = await runWrk({
+        ...run,
+        delayMs: 100,
+        rotateRequests: [
+          { path: '/a', headers: {} },
+          { path: '/b', headers: {} },
+        ],
+      });
+      expect(rotated.requests).toBeLessThanOrEqual(24);
+      expect(new Set(seen)).toEqual(new Set(['/a', '/b']));
+      await expect(runWrk({ ...run, delayMs: -1 })).rejects.toThrow(/0 ms or more/);
+    } finally {
+      server.close();
+    }
+  });
+});

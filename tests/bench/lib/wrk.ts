@@ -33,6 +33,11 @@ export interface WrkRun {
    * per token, each naming its own account's resources. Built once per thread like rotateHeader.
    */
   rotateRequests?: RotatedRequest[];
+  /**
+   * Each connection waits this long after an answer before its next request (wrk's `delay()`),
+   * so a run can be held near a given rate: connections / (latency + delay).
+   */
+  delayMs?: number;
 }
 
 export interface RotatedRequest {
@@ -106,9 +111,16 @@ end
 }
 
 function rotationScript(run: WrkRun): string | null {
-  if (run.rotateRequests) return rotationLua(run.rotateRequests);
   const h = run.rotateHeader;
-  return h ? rotationLua(h.values.map((v) => ({ path: null, headers: { [h.name]: v } }))) : null;
+  const rotation = run.rotateRequests
+    ? rotationLua(run.rotateRequests)
+    : h
+      ? rotationLua(h.values.map((v) => ({ path: null, headers: { [h.name]: v } })))
+      : null;
+  if (run.delayMs === undefined) return rotation;
+  if (!(run.delayMs >= 0)) throw new BenchError(`a wrk delay must be 0 ms or more, not ${run.delayMs}`);
+  const base = rotation ?? readFileSync(path.join(__dirname, 'wrk-summary.lua'), 'utf8');
+  return `${base}\ndelay = function() return ${Math.round(run.delayMs)} end\n`;
 }
 
 export interface WrkExact {
