@@ -12,7 +12,8 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 need_pkgs=()
-for bin in ffmpeg:ffmpeg ffprobe:ffmpeg pocketsphinx_batch:pocketsphinx flite:flite sox:sox wrk:wrk tmux:tmux; do
+# uuidgen: the README's curl examples make their Idempotency-Key with it (Debian's util-linux lacks it).
+for bin in ffmpeg:ffmpeg ffprobe:ffmpeg pocketsphinx_batch:pocketsphinx flite:flite sox:sox wrk:wrk tmux:tmux uuidgen:uuid-runtime; do
   command -v "${bin%%:*}" >/dev/null 2>&1 || need_pkgs+=("${bin##*:}")
 done
 [ -d /usr/share/pocketsphinx/model/en-us ] || need_pkgs+=(pocketsphinx-en-us)

@@ -111,7 +111,14 @@ async function main(): Promise<void> {
     );
   if (services.includes('gateway')) {
     start('gateway');
-    process.stderr.write(`launcher: every service is up; the API is at http://127.0.0.1:${portOf('gateway')}\n`);
+    // Said once the public port answers, not when the gateway's process is spawned: the README
+    // (and a script waiting for this line) may send its first request at once.
+    const gatewayUrl = `http://127.0.0.1:${portOf('gateway')}`;
+    const silent = await waitReady(['gateway'], READY_WAIT_MS, () => `${gatewayUrl}/healthz`);
+    if (stopping) return;
+    if (silent.length)
+      process.stderr.write(`launcher: the gateway does not answer at ${gatewayUrl} after ${READY_WAIT_MS / 1000} s\n`);
+    else process.stderr.write(`launcher: every service is up; the API is at ${gatewayUrl}\n`);
     process.stderr.write(
       `launcher: hops on this machine: gateway to services ${env.LOCAL_SOCKET_DIR ? `over Unix sockets in ${env.LOCAL_SOCKET_DIR}` : 'over TCP'}, Postgres ${new URL(env.DATABASE_URL!).searchParams.get('host') ? 'over its Unix socket' : 'over TCP'}; gateway workers: ${env.GATEWAY_WORKERS}\n`,
     );
@@ -155,14 +162,18 @@ function isServiceId(name: string): name is ServiceId {
   return Object.hasOwn(SERVICE_PORTS, name);
 }
 
-/** Polls each service's /readyz until all answer 200 or the time is up; returns those still not ready. */
-async function waitReady(names: string[], timeoutMs: number): Promise<string[]> {
+/** Polls each service's /readyz (or `urlOf`) until all answer 200 or the time is up; returns those still not ready. */
+async function waitReady(
+  names: string[],
+  timeoutMs: number,
+  urlOf = (name: ServiceId) => `http://127.0.0.1:${portOf(name)}/readyz`,
+): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   let pending = names.filter(isServiceId);
   while (pending.length && Date.now() < deadline && !stopping) {
     const answers = await Promise.all(
       pending.map((name) =>
-        fetch(`http://127.0.0.1:${portOf(name)}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+        fetch(urlOf(name), { signal: AbortSignal.timeout(1000) }).then(
           (r) => r.ok,
           () => false,
         ),

@@ -1,21 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { serviceProcess } from '../../deploy/service-process';
+import { freePort } from '../support/free-port';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitListening(child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
