@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
@@ -17,10 +17,16 @@ const compose: any = parse(readFileSync(path.join(ROOT, 'deploy', 'compose.yaml'
 const namesIn = (file: string) =>
   new Set([...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]));
 
-/** Every variable a service's configuration reads. */
+/** Every variable a service's configuration reads (its config.ts and the `*.config.ts` beside it). */
 function readBy(service: string): Set<string> {
-  const own = path.join('services', service, 'src', 'config.ts');
-  const files = [own, 'libs/platform/src/config.ts'];
+  const src = path.join('services', service, 'src');
+  const own = path.join(src, 'config.ts');
+  const files = [
+    ...readdirSync(path.join(ROOT, src))
+      .filter((f) => f === 'config.ts' || f.endsWith('.config.ts'))
+      .map((f) => path.join(src, f)),
+    'libs/platform/src/config.ts',
+  ];
   if (readFileSync(path.join(ROOT, own), 'utf8').includes('readStoreConfig'))
     files.push('libs/store/src/store-config.ts');
   // The shared config reads NATS_PASSWORD and `${s.toUpperCase()}_PORT` style names: NATS_PASSWORD is named literally.
@@ -76,6 +82,16 @@ describe('deploy/compose.yaml', () => {
       expect({ service, after: compose.services[service].depends_on['bus-setup'] }).toEqual({
         service,
         after: { condition: 'service_completed_successfully' },
+      });
+  });
+
+  it('hands SMTP_URL to every service whose configuration reads it (the gateway: invites and resets; account: summaries)', () => {
+    const readers = SERVICES.filter((service) => readBy(service).has('SMTP_URL'));
+    expect(readers).toEqual(expect.arrayContaining(['gateway', 'account']));
+    for (const service of readers)
+      expect({ service, smtp: compose.services[service].environment.SMTP_URL }).toEqual({
+        service,
+        smtp: expect.stringMatching(/^\$\{SMTP_URL:-/),
       });
   });
 
