@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 /**
  * Issue 25 item 11: compose hands each container only the secrets it uses, and each service
@@ -94,6 +94,33 @@ describe('deploy/compose.yaml', () => {
         smtp: expect.stringMatching(/^\$\{SMTP_URL:-/),
       });
   });
+
+  it.each([...SERVICES, 'web'])(
+    'gives %s, read-only, a writable place at every path its Kubernetes pod mounts an emptyDir',
+    (service) => {
+      const deployment = parseAllDocuments(
+        readFileSync(path.join(ROOT, 'k8s', 'base', 'services', `${service}.yaml`), 'utf8'),
+      )
+        .map((d) => d.toJS())
+        .find((o) => o?.kind === 'Deployment');
+      const pod = deployment.spec.template.spec;
+      const scratch = new Set(
+        pod.volumes.filter((v: { emptyDir?: object }) => v.emptyDir).map((v: { name: string }) => v.name),
+      );
+      const paths = pod.containers[0].volumeMounts
+        .filter((m: { name: string }) => scratch.has(m.name))
+        .map((m: { mountPath: string }) => m.mountPath);
+      // /tmp: the pipeline decodes a meeting there (os.tmpdir()), the app keeps upload pieces there.
+      expect(paths).toContain('/tmp');
+      const s = compose.services[service];
+      expect(s.read_only).toBe(true);
+      const writable = [...(s.tmpfs ?? []), ...(s.volumes ?? []).map((v: string) => v.split(':')[1])];
+      expect({ service, missing: paths.filter((p: string) => !writable.includes(p)) }).toEqual({
+        service,
+        missing: [],
+      });
+    },
+  );
 
   it('runs the same bootstrap script as the Kubernetes Job', () => {
     expect(compose.services['db-bootstrap'].volumes).toContain('../k8s/base/postgres/bootstrap.sh:/bootstrap.sh:ro');
