@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { TrustedProxies } from '../../services/gateway/src/domain/client-address';
@@ -59,6 +60,37 @@ describe.each(['dev', 'prod'])('the %s overlay configuration', (overlay) => {
         keys: ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'],
       });
     }
+  });
+
+  it("sets every count that defaults to the machine's cores to at most the container's CPU limit", () => {
+    // os.availableParallelism() sees the node's cores, not the container's CPU limit: on a 16-core
+    // node the pipeline would run 16 pocketsphinx decoders (about 100 MiB each) in a 2-CPU, 2 GiB pod.
+    const perCore = (service: string) =>
+      [
+        ...readFileSync(path.join(ROOT, 'services', service, 'src', 'config.ts'), 'utf8').matchAll(
+          /r\.num\('(\w+)', availableParallelism\(\)/g,
+        ),
+      ].map((m) => m[1]);
+    const cpus = (q: string) => (q.endsWith('m') ? Number(q.slice(0, -1)) / 1000 : Number(q));
+    let checked = 0;
+    for (const d of of('Deployment')) {
+      const c = d.spec.template.spec.containers[0];
+      const env: Record<string, string> = Object.assign(
+        {},
+        ...(c.envFrom ?? []).filter((f: Obj) => f.configMapRef).map((f: Obj) => configMap(f.configMapRef.name)),
+        Object.fromEntries((c.env ?? []).map((e: Obj) => [e.name, e.value])),
+      );
+      const limit = cpus(String(c.resources.limits.cpu));
+      for (const name of perCore(d.metadata.name)) {
+        checked += 1;
+        expect({
+          deployment: d.metadata.name,
+          name,
+          value: env[name] === undefined ? 'unset' : Number(env[name]) <= limit,
+        }).toEqual({ deployment: d.metadata.name, name, value: true });
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
   });
 
   it('requests ephemeral storage, with a limit above the emptyDir volumes it mounts', () => {
