@@ -93,6 +93,26 @@ describe.each(['dev', 'prod'])('the %s overlay configuration', (overlay) => {
     expect(checked).toBeGreaterThanOrEqual(3);
   });
 
+  it("keeps the pieces of an app upload on one web pod when there are several (they wait in the pod's WEB_UPLOAD_DIR)", () => {
+    const web = of('Deployment').find((d) => d.metadata.name === 'web');
+    const hpa = of('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === 'web');
+    const most = Math.max(web.spec.replicas ?? 1, hpa?.spec.maxReplicas ?? 1);
+    const pod = web.spec.template.spec;
+    const c = pod.containers[0];
+    const dir = { ...configMap('web'), ...Object.fromEntries((c.env ?? []).map((e: Obj) => [e.name, e.value])) }
+      .WEB_UPLOAD_DIR as string | undefined;
+    // A shared volume at the upload folder (not an emptyDir) needs no affinity.
+    const mount = (c.volumeMounts ?? []).find((m: Obj) => dir?.startsWith(m.mountPath));
+    const shared = mount && !pod.volumes.find((v: Obj) => v.name === mount.name).emptyDir;
+    if (most === 1 || shared) return;
+    // Else a browser stays on one gateway pod (cookie affinity over /app) and a gateway pod on one web pod.
+    const ingress = of('Ingress')[0];
+    const a = ingress.metadata.annotations;
+    expect(a['nginx.ingress.kubernetes.io/affinity']).toBe('cookie');
+    expect('/app/uploads/x/audio'.startsWith(a['nginx.ingress.kubernetes.io/session-cookie-path'] ?? '/')).toBe(true);
+    expect(of('Service').find((x) => x.metadata.name === 'web').spec.sessionAffinity).toBe('ClientIP');
+  });
+
   it('requests ephemeral storage, with a limit above the emptyDir volumes it mounts', () => {
     for (const d of [...of('Deployment'), ...of('Job')]) {
       const pod = d.spec.template.spec;
