@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 /**
  * Issue 25 item 11: compose hands each container only the secrets it uses, and each service
@@ -17,10 +17,16 @@ const compose: any = parse(readFileSync(path.join(ROOT, 'deploy', 'compose.yaml'
 const namesIn = (file: string) =>
   new Set([...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]));
 
-/** Every variable a service's configuration reads. */
+/** Every variable a service's configuration reads (its config.ts and the `*.config.ts` beside it). */
 function readBy(service: string): Set<string> {
-  const own = path.join('services', service, 'src', 'config.ts');
-  const files = [own, 'libs/platform/src/config.ts'];
+  const src = path.join('services', service, 'src');
+  const own = path.join(src, 'config.ts');
+  const files = [
+    ...readdirSync(path.join(ROOT, src))
+      .filter((f) => f === 'config.ts' || f.endsWith('.config.ts'))
+      .map((f) => path.join(src, f)),
+    'libs/platform/src/config.ts',
+  ];
   if (readFileSync(path.join(ROOT, own), 'utf8').includes('readStoreConfig'))
     files.push('libs/store/src/store-config.ts');
   // The shared config reads NATS_PASSWORD and `${s.toUpperCase()}_PORT` style names: NATS_PASSWORD is named literally.
@@ -78,6 +84,43 @@ describe('deploy/compose.yaml', () => {
         after: { condition: 'service_completed_successfully' },
       });
   });
+
+  it('hands SMTP_URL to every service whose configuration reads it (the gateway: invites and resets; account: summaries)', () => {
+    const readers = SERVICES.filter((service) => readBy(service).has('SMTP_URL'));
+    expect(readers).toEqual(expect.arrayContaining(['gateway', 'account']));
+    for (const service of readers)
+      expect({ service, smtp: compose.services[service].environment.SMTP_URL }).toEqual({
+        service,
+        smtp: expect.stringMatching(/^\$\{SMTP_URL:-/),
+      });
+  });
+
+  it.each([...SERVICES, 'web'])(
+    'gives %s, read-only, a writable place at every path its Kubernetes pod mounts an emptyDir',
+    (service) => {
+      const deployment = parseAllDocuments(
+        readFileSync(path.join(ROOT, 'k8s', 'base', 'services', `${service}.yaml`), 'utf8'),
+      )
+        .map((d) => d.toJS())
+        .find((o) => o?.kind === 'Deployment');
+      const pod = deployment.spec.template.spec;
+      const scratch = new Set(
+        pod.volumes.filter((v: { emptyDir?: object }) => v.emptyDir).map((v: { name: string }) => v.name),
+      );
+      const paths = pod.containers[0].volumeMounts
+        .filter((m: { name: string }) => scratch.has(m.name))
+        .map((m: { mountPath: string }) => m.mountPath);
+      // /tmp: the pipeline decodes a meeting there (os.tmpdir()), the app keeps upload pieces there.
+      expect(paths).toContain('/tmp');
+      const s = compose.services[service];
+      expect(s.read_only).toBe(true);
+      const writable = [...(s.tmpfs ?? []), ...(s.volumes ?? []).map((v: string) => v.split(':')[1])];
+      expect({ service, missing: paths.filter((p: string) => !writable.includes(p)) }).toEqual({
+        service,
+        missing: [],
+      });
+    },
+  );
 
   it('runs the same bootstrap script as the Kubernetes Job', () => {
     expect(compose.services['db-bootstrap'].volumes).toContain('../k8s/base/postgres/bootstrap.sh:/bootstrap.sh:ro');

@@ -72,7 +72,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ cod
 }
 
 /** The overlay's bootstrap Job: its script from its ConfigMap, its command, its environment and the administrator's. */
-function runBootstrap(): Promise<{ code: number | null; out: string }> {
+function runBootstrap(db = database): Promise<{ code: number | null; out: string }> {
   const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'postgres-bootstrap');
   const container = job.spec.template.spec.containers[0];
   const volume = job.spec.template.spec.volumes.find((v: Obj) => v.configMap);
@@ -91,7 +91,7 @@ function runBootstrap(): Promise<{ code: number | null; out: string }> {
     ...{
       PGHOST: server.hostname,
       PGPORT: server.port || '5432',
-      PGDATABASE: database,
+      PGDATABASE: db,
       PGUSER: admin,
       PGPASSWORD: 'unused-with-trust',
     },
@@ -129,6 +129,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await asSuperuser(`drop database if exists ${database} with (force)`);
+  await asSuperuser(`drop database if exists ${database}_notowned with (force)`);
   for (const s of Object.keys(passwords)) await asSuperuser(`drop role if exists ${prefix}${s}`);
   await asSuperuser(`drop role if exists ${admin}`);
   rmSync(work, { recursive: true, force: true });
@@ -203,4 +204,32 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
     }
     expect(ready).toEqual(Object.fromEntries(deployments.map((d) => [d.metadata.name, 200])));
   }, 120_000);
+
+  it('says what the owner must run when the administrator has only CREATE on the database (PUBLIC keeps CONNECT)', async () => {
+    // A platform that keeps the database's ownership and grants its administrator CREATE on it:
+    // the roles and schemas are made, but the REVOKE from PUBLIC and GRANT CONNECT only warn.
+    const notOwned = `${database}_notowned`;
+    await asSuperuser(`create database ${notOwned}`);
+    await asSuperuser(`grant create on database ${notOwned} to ${admin}`);
+    const boot = await runBootstrap(notOwned);
+    expect(boot.code).toBe(0);
+    const warning = boot.out.split('\n').find((l) => l.startsWith('bootstrap: warning:'));
+    expect(warning).toMatch(
+      new RegExp(
+        `does not own database ${notOwned}.*as its owner run: REVOKE ALL ON DATABASE ${notOwned} FROM PUBLIC;.*GRANT CONNECT ON DATABASE ${notOwned} TO ${prefix}gateway, `,
+      ),
+    );
+    // Run as the owner, the statements leave nothing to say.
+    const url = new URL(server);
+    url.pathname = `/${notOwned}`;
+    const owner = new Client({ connectionString: url.toString() });
+    await owner.connect();
+    try {
+      await owner.query(warning!.replace(/^.*as its owner run: /, ''));
+    } finally {
+      await owner.end();
+    }
+    const again = await runBootstrap(notOwned);
+    expect({ code: again.code, warned: again.out.includes('bootstrap: warning:') }).toEqual({ code: 0, warned: false });
+  });
 });

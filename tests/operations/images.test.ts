@@ -7,7 +7,8 @@ import { loadConfig as webConfig } from '../../services/web/src/config';
 /**
  * Issue 26, images: what `pnpm images` (deploy/images.ts, not run in `pnpm test`: minutes per target)
  * builds and the base it builds on. The builds themselves found that the app refused to start in
- * production without a database or NATS it never opens; that stays fixed here.
+ * production without NATS, which it never opens; that stays fixed here. It does open Postgres (its
+ * share links), so DATABASE_URL is required of it as of every service.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -38,9 +39,17 @@ describe('the images', () => {
     expect(lock.match(/^deb \S+ \S+$/gm)!.length).toBeGreaterThan(50);
   });
 
-  it('starts the app in production without DATABASE_URL or NATS_URL (it opens neither)', () => {
-    const env = { NODE_ENV: 'production', INTERNAL_JWT_SECRET: randomBytes(32).toString('hex'), HOST: '0.0.0.0' };
+  it('starts the app in production without NATS_URL (it opens no bus), never without DATABASE_URL (its share links)', () => {
+    const env = {
+      NODE_ENV: 'production',
+      INTERNAL_JWT_SECRET: randomBytes(32).toString('hex'),
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://mm_web:pw@db.internal:5432/meeting_memory',
+    };
     expect(() => webConfig(env)).not.toThrow();
     expect(() => webConfig({ ...env, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    // Unset, the app fell back to the development database (postgres@127.0.0.1) and failed later
+    // with a migration message instead of naming the variable.
+    expect(() => webConfig({ ...env, DATABASE_URL: '' })).toThrow(/DATABASE_URL must be set outside development/);
   });
 });

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { BUS_STREAMS } from '@mm/contract';
 import { allowedPaths, type Node } from './network-model';
+import { loadConfig as mcpConfig } from '../../services/mcp/src/config';
+import { hostProblem, isLoopback } from '../../services/mcp/src/domain/request-guard';
 
 /** Issue 26: the opt-in components (ServiceMonitors, alert rules, KEDA) fit what the code serves. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -161,5 +163,31 @@ describe('the kustomize components', () => {
       .filter((x) => x.includes('mcp'))
       .sort();
     expect(paths).toEqual(['ingress-nginx -> mcp:8090', 'mcp -> gateway:8080']);
+  });
+
+  it('gives the MCP server only variables it reads, so that it listens on the pod network and answers its Host', () => {
+    const c = of('Deployment').find((d) => d.metadata.name === 'mcp').spec.template.spec.containers[0];
+    const env: Record<string, string> = Object.assign(
+      {},
+      ...(c.envFrom ?? []).map((f: Obj) => of('ConfigMap').find((m) => m.metadata.name === f.configMapRef?.name).data),
+      Object.fromEntries((c.env ?? []).map((e: Obj) => [e.name, e.value])),
+    );
+    // The MCP server reads MCP_HOST (services/mcp/src/config.ts), not the services' HOST.
+    const reads = new Set(
+      [...readFileSync(path.join(ROOT, 'services', 'mcp', 'src', 'config.ts'), 'utf8').matchAll(/env\.([A-Z_]+)/g)].map(
+        (m) => m[1],
+      ),
+    );
+    expect(Object.keys(env).filter((k) => !reads.has(k))).toEqual([]);
+    const cfg = mcpConfig(env);
+    // Probes and the Service reach the pod's address; a loopback listener answers neither.
+    expect({ host: cfg.host, loopback: isLoopback(cfg.host) }).toEqual({ host: cfg.host, loopback: false });
+    expect(cfg.port).toBe(c.ports[0].containerPort);
+    // The Host the Ingress passes on is answered (an empty list answers the loopback names alone: 403).
+    expect(cfg.allowedHosts.length).toBeGreaterThan(0);
+    for (const host of cfg.allowedHosts) expect(hostProblem(host, cfg.allowedHosts)).toBeNull();
+    expect(hostProblem('mcp:8090', cfg.allowedHosts)).not.toBeNull();
+    // The 401 sends people to a page they can open, not the gateway's address inside the cluster.
+    expect(new URL(cfg.tokenHelpUrl ?? cfg.url).protocol).toBe('https:');
   });
 });

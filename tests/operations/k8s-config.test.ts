@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { TrustedProxies } from '../../services/gateway/src/domain/client-address';
@@ -59,6 +60,57 @@ describe.each(['dev', 'prod'])('the %s overlay configuration', (overlay) => {
         keys: ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'],
       });
     }
+  });
+
+  it("sets every count that defaults to the machine's cores to at most the container's CPU limit", () => {
+    // os.availableParallelism() sees the node's cores, not the container's CPU limit: on a 16-core
+    // node the pipeline would run 16 pocketsphinx decoders (about 100 MiB each) in a 2-CPU, 2 GiB pod.
+    const perCore = (service: string) =>
+      [
+        ...readFileSync(path.join(ROOT, 'services', service, 'src', 'config.ts'), 'utf8').matchAll(
+          /r\.num\('(\w+)', availableParallelism\(\)/g,
+        ),
+      ].map((m) => m[1]);
+    const cpus = (q: string) => (q.endsWith('m') ? Number(q.slice(0, -1)) / 1000 : Number(q));
+    let checked = 0;
+    for (const d of of('Deployment')) {
+      const c = d.spec.template.spec.containers[0];
+      const env: Record<string, string> = Object.assign(
+        {},
+        ...(c.envFrom ?? []).filter((f: Obj) => f.configMapRef).map((f: Obj) => configMap(f.configMapRef.name)),
+        Object.fromEntries((c.env ?? []).map((e: Obj) => [e.name, e.value])),
+      );
+      const limit = cpus(String(c.resources.limits.cpu));
+      for (const name of perCore(d.metadata.name)) {
+        checked += 1;
+        expect({
+          deployment: d.metadata.name,
+          name,
+          value: env[name] === undefined ? 'unset' : Number(env[name]) <= limit,
+        }).toEqual({ deployment: d.metadata.name, name, value: true });
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps the pieces of an app upload on one web pod when there are several (they wait in the pod's WEB_UPLOAD_DIR)", () => {
+    const web = of('Deployment').find((d) => d.metadata.name === 'web');
+    const hpa = of('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === 'web');
+    const most = Math.max(web.spec.replicas ?? 1, hpa?.spec.maxReplicas ?? 1);
+    const pod = web.spec.template.spec;
+    const c = pod.containers[0];
+    const dir = { ...configMap('web'), ...Object.fromEntries((c.env ?? []).map((e: Obj) => [e.name, e.value])) }
+      .WEB_UPLOAD_DIR as string | undefined;
+    // A shared volume at the upload folder (not an emptyDir) needs no affinity.
+    const mount = (c.volumeMounts ?? []).find((m: Obj) => dir?.startsWith(m.mountPath));
+    const shared = mount && !pod.volumes.find((v: Obj) => v.name === mount.name).emptyDir;
+    if (most === 1 || shared) return;
+    // Else a browser stays on one gateway pod (cookie affinity over /app) and a gateway pod on one web pod.
+    const ingress = of('Ingress')[0];
+    const a = ingress.metadata.annotations;
+    expect(a['nginx.ingress.kubernetes.io/affinity']).toBe('cookie');
+    expect('/app/uploads/x/audio'.startsWith(a['nginx.ingress.kubernetes.io/session-cookie-path'] ?? '/')).toBe(true);
+    expect(of('Service').find((x) => x.metadata.name === 'web').spec.sessionAffinity).toBe('ClientIP');
   });
 
   it('requests ephemeral storage, with a limit above the emptyDir volumes it mounts', () => {

@@ -44,10 +44,17 @@ const serviceCode = (service: string) =>
     .map((f) => source(path.join('services', service, 'src', f)))
     .join('\n');
 
+/** A service's configuration code: its config.ts and the `*.config.ts` beside it (the gateway's sign-in settings). */
+const configCode = (service: string) =>
+  readdirSync(path.join(ROOT, 'services', service, 'src'))
+    .filter((f) => f === 'config.ts' || f.endsWith('.config.ts'))
+    .map((f) => source(path.join('services', service, 'src', f)))
+    .join('\n');
+
 /** What each service's code reaches and listens on. */
 function uses(service: string) {
   const main = source(`services/${service}/src/main.ts`);
-  const config = source(`services/${service}/src/config.ts`);
+  const config = configCode(service);
   const ops = /'OPS_PORT', (\d+)/.exec(config);
   return {
     postgres: /openDatabase[<(]/.test(main),

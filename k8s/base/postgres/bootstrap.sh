@@ -47,4 +47,21 @@ SELECT format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), :'role')
 GRANT USAGE ON SCHEMA extensions TO :"role";
 SQL
 done
+# An administrator that does not own the database (CREATE on it only) makes the roles and schemas,
+# but its REVOKEs and GRANT CONNECT above only warn: every role of the server could still connect
+# (and, before PostgreSQL 15, create in public). Say so, with what the owner must run.
+undone="$(psql -X -A -t -q <<'SQL'
+SELECT concat_ws(' ',
+  CASE WHEN has_database_privilege('public', current_database(), 'CONNECT')
+    THEN format('REVOKE ALL ON DATABASE %I FROM PUBLIC;', current_database()) END,
+  CASE WHEN to_regnamespace('public') IS NOT NULL AND has_schema_privilege('public', 'public', 'CREATE')
+    THEN 'REVOKE CREATE ON SCHEMA public FROM PUBLIC;' END)
+SQL
+)"
+if [ -n "$undone" ]; then
+  roles=""
+  for pair in $services; do roles="${roles:+$roles, }$prefix${pair%%:*}"; done
+  db="$(psql -X -A -t -q -c 'SELECT quote_ident(current_database())')"
+  echo "bootstrap: warning: the administrator does not own database $db, so PUBLIC keeps its rights there; as its owner run: $undone GRANT CONNECT ON DATABASE $db TO $roles;" >&2
+fi
 echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events,web} and their schemas are ready"

@@ -12,13 +12,30 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** The sslmodes node-postgres 8 reads otherwise than libpq: as verify-full (pg-connection-string 2.7+). */
+const NOT_LIBPQ_SSLMODE = /[?&]sslmode=(prefer|require|verify-ca)(&|$)/;
+
+/**
+ * A DATABASE_URL as libpq (psql, the bootstrap Job, every managed offering's documentation) reads
+ * it. node-postgres 8 reads `sslmode=require` (and `prefer`, `verify-ca`) as `verify-full` against
+ * Node's own CAs, so `require` fails against RDS, Cloud SQL or any server signed by a private CA
+ * ("unable to verify the first certificate") and prints a multi-line warning first. With libpq's
+ * meaning, `require` encrypts without verifying (with `sslrootcert`: checks the CA, as `verify-ca`),
+ * and `verify-full` (with `sslrootcert=<the provider's CA file>`) verifies the server: what
+ * node-postgres 9 will do. Other URLs are left as they are.
+ */
+export function libpqUrl(url: string): string {
+  if (!NOT_LIBPQ_SSLMODE.test(url) || /[?&]uselibpqcompat=/.test(url)) return url;
+  return `${url}&uselibpqcompat=true`;
+}
+
 /**
  * Opens a kysely handle bound to one service schema. snake_case columns are seen as camelCase.
  */
 export function openDatabase<DB>(opts: DatabaseOptions): { db: Kysely<DB>; pool: Pool } {
   // search_path lets raw SQL name the service's tables unqualified, like the query builder does.
   const pool = new Pool({
-    connectionString: opts.url,
+    connectionString: libpqUrl(opts.url),
     max: opts.poolSize ?? 10,
     options: `-c search_path=${opts.schema}`,
   });
@@ -82,7 +99,7 @@ export async function analyzeDatabase(
   url: string,
   opts: { unlessAutovacuum?: boolean } = {},
 ): Promise<{ analyzed: boolean; autovacuum: boolean }> {
-  const client = new Client({ connectionString: url });
+  const client = new Client({ connectionString: libpqUrl(url) });
   await client.connect();
   try {
     const { rows } = await client.query<{ autovacuum: string }>('show autovacuum');
@@ -104,7 +121,7 @@ export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
   if (!name) throw new Error('DATABASE_URL names no database');
-  const probe = new Client({ connectionString: url });
+  const probe = new Client({ connectionString: libpqUrl(url) });
   try {
     await probe.connect();
     return;
@@ -116,7 +133,7 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
+  const client = new Client({ connectionString: libpqUrl(admin.toString()) });
   await client.connect();
   try {
     await client.query(`create database "${name.replace(/"/g, '""')}"`);

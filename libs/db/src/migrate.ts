@@ -8,7 +8,7 @@ import {
   CamelCasePlugin,
 } from 'kysely';
 import { Pool } from 'pg';
-import { ensureDatabase } from './database';
+import { ensureDatabase, libpqUrl } from './database';
 
 /** Migrations of one service, keyed by their frozen names (`0001_create_token`). */
 export type MigrationSet = Record<string, Migration>;
@@ -51,7 +51,7 @@ class SchemaProvider implements MigrationProvider {
  */
 export async function migrateSchema(url: string, schema: string, migrations: MigrationSet): Promise<string[]> {
   await ensureDatabase(url);
-  const pool = new Pool({ connectionString: url, max: 2 });
+  const pool = new Pool({ connectionString: libpqUrl(url), max: 2 });
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
   try {
     await ensureSchema(db, schema);
@@ -143,7 +143,7 @@ export async function requireSchema<DB>(db: Kysely<DB>, schema: string, migratio
 /** requireSchema on a connection of its own (a process that serves no query itself: the gateway's cluster primary). */
 export async function requireSchemaAt(url: string, schema: string, migrations: MigrationSet): Promise<void> {
   const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max: 1 }) }),
+    dialect: new PostgresDialect({ pool: new Pool({ connectionString: libpqUrl(url), max: 1 }) }),
   });
   await requireSchema(db, schema, migrations);
   await db.destroy();

@@ -188,12 +188,10 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
   if (ns && !/^[a-z0-9_-]{1,32}\.$/.test(ns))
     r.problem('BUS_NAMESPACE must be letters, digits, _ or - ending with a dot (e.g. "test1.")');
   return {
-    // The app (services/web) opens no database and no NATS connection: neither is required of it in production.
-    databaseUrl:
-      service === 'web' && !r.optional('DATABASE_URL')
-        ? DEV_DATABASE_URL
-        : r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
+    // Every service opens Postgres, the app (services/web) included: its share links.
+    databaseUrl: r.url('DATABASE_URL', ['postgres', 'postgresql'], DEV_DATABASE_URL),
     databasePoolSize,
+    // The app (services/web) opens no NATS connection: NATS_URL is not required of it in production.
     natsUrl:
       service === 'web' && !r.optional('NATS_URL')
         ? 'nats://127.0.0.1:4222'

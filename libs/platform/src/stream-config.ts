@@ -2,8 +2,8 @@ import { BUS_STREAMS, type BusStream } from '@mm/contract';
 import type { EnvReader } from './env-reader';
 
 /**
- * Each JetStream stream's limits, from the environment (the services make or update their streams
- * with them at start, libs/bus connection.ts):
+ * Each JetStream stream's limits, from the environment (the bus setup step makes or updates the
+ * streams with them: the bus-setup Job, or a service given the operator's password, libs/bus):
  *   STREAM_REPLICAS            copies of every stream (1; 3 on a three-node cluster)
  *   STREAM_DISCARD             old (drop the oldest when full; default) or new (refuse new messages)
  *   STREAM_MAX_BYTES           every stream's size cap in bytes (-1: none, the default)

@@ -13,7 +13,11 @@ import { migrations } from '../migrations';
  */
 export async function startWeb(config: WebConfig): Promise<Running> {
   const logger = createLogger('web', config.logLevel, config.logBufferBytes);
-  const { db } = openDatabase<Database>({ url: config.databaseUrl, schema: 'web', poolSize: 5 });
+  const { db } = openDatabase<Database>({
+    url: config.databaseUrl,
+    schema: 'web',
+    poolSize: config.databasePoolSize ?? 5,
+  });
   await requireSchema(db, 'web', migrations);
   const assets = await buildAssets();
   const app = createApp({

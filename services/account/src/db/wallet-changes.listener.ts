@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { libpqUrl } from '@mm/db';
 import type { Logger } from 'pino';
 
 /** Channel the ledger's trigger (migration 0004) notifies, with the account id as payload ('*' for all). */
@@ -39,7 +40,7 @@ export class WalletChangesListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.url, keepAlive: true });
+    const client = new Client({ connectionString: libpqUrl(this.url), keepAlive: true });
     const lost = (err?: unknown) => {
       if (this.client !== client) return;
       this.client = null;
