@@ -16,7 +16,9 @@
  * left out). The straight runs are made twice: at the step's connections split by the parts'
  * shares (each part then runs faster than through the gateway, and CPU per request falls as load
  * rises), and paced to the rate each part had through the gateway (wrk's delay()), the same work
- * at the same load, which the target is judged on. Both figures are printed.
+ * at the same load. The target is judged on the larger of the same-rate figure and the share the
+ * gateway's processes and Redis have of the stack's sampled CPU in the run through the gateway
+ * (see the comment at the comparison); all three are printed.
  */
 import { findRoute, RATE_CLASSES, type RouteDef } from '@mm/contract';
 import { PRINCIPAL_HEADER, principalKey, signPrincipal } from '@mm/http';
@@ -39,6 +41,8 @@ const UNITS_PER_SECOND = 10;
 const LOAD_TOOLS = ['wrk', 'client'];
 /** A paced straight run's cycle per connection (latency + delay), in ms. */
 const PACED_CYCLE_MS = 50;
+/** How far a paced run's rate may be from its target before it is run again with a corrected delay. */
+const PACED_TOLERANCE = 0.05;
 
 /** The agent loop (contract: "The agent loop"), by operationId, with its share of its class's budget. */
 const LOOP: Array<{ op: string; weight: number }> = [
@@ -158,14 +162,20 @@ function directRequests(mix: MixRequest[], principals: string[]): RotatedRequest
   });
 }
 
-/** Stack CPU per request (µs): every sampled group but the load tool's; `besides` requests a second sent by another client in the same window. */
-function stackUs(m: LoadMeasurement, besides = 0): { total: number; gateway: number } | null {
+/**
+ * Stack CPU per request (µs): every sampled group but the load tool's; `besides` requests a second
+ * sent by another client in the same window. `gatewaySide` is the gateway's processes and Redis,
+ * which only the gateway uses.
+ */
+function stackUs(m: LoadMeasurement, besides = 0): { total: number; gateway: number; gatewaySide: number } | null {
   const per = cpuPerRequestUs(m)?.filter((g) => !LOAD_TOOLS.includes(g.label));
   if (!per) return null;
   const scale = m.wrk.requestsPerSec / (m.wrk.requestsPerSec + besides);
+  const of = (label: string) => (per.find((g) => g.label === label)?.us ?? 0) * scale;
   return {
     total: per.reduce((a, g) => a + g.us, 0) * scale,
-    gateway: (per.find((g) => g.label === 'gateway')?.us ?? 0) * scale,
+    gateway: of('gateway'),
+    gatewaySide: of('gateway') + of('redis'),
   };
 }
 
@@ -291,12 +301,25 @@ export const mixedCase: BenchCase = {
       // Enough connections that each waits PACED_CYCLE_MS per request: the latency, which is only
       // estimated (from the unpaced run, at a higher load), is then a small part of the cycle.
       const connections = Math.max(ctx.opts.threads, Math.ceil((rate * PACED_CYCLE_MS) / 1000));
-      const delayMs = Math.max(0, (connections * 1000) / rate - p.m.wrk.latencyMs.avg);
-      paced.push(await straight(p.service, { delayMs, rate, connections }));
+      const delayFor = (latencyMs: number) => Math.max(0, (connections * 1000) / rate - latencyMs);
+      let run = await straight(p.service, { delayMs: delayFor(p.m.wrk.latencyMs.avg), rate, connections });
+      // Off by more than PACED_TOLERANCE (paced, the latency is lower than unpaced): once more,
+      // the delay from the latency the paced run had.
+      if (Math.abs(run.m.wrk.requestsPerSec / rate - 1) > PACED_TOLERANCE)
+        run = await straight(p.service, { delayMs: delayFor(run.m.wrk.latencyMs.avg), rate, connections });
+      paced.push(run);
     }
     const directUs = weighted(paced);
-    const measuredShare = shareOf(directUs);
+    const shareAtRate = shareOf(directUs);
     const shareAtConnections = shareOf(directUsAtConnections);
+    // No straight comparison is free of bias: at the same connections each part runs faster than
+    // through the gateway (cheaper per request for that alone); at the same rate, paced evenly,
+    // the services lose the bursts the gateway's pipelined connections give them (they batch the
+    // reads of one turn), so they cost more per request than behind it. The sampled share (the
+    // gateway's processes and Redis over the whole stack, in the run through the gateway) needs
+    // no second run. The target is judged on the larger of it and the same-rate comparison.
+    const sampledShare = viaUs ? viaUs.gatewaySide / viaUs.total : null;
+    const measuredShare = shareAtRate !== null && sampledShare !== null ? Math.max(shareAtRate, sampledShare) : null;
 
     const loadAtEnd = loadAverage();
     const conditions = `${fixtures.length} accounts, ${fixtures.length * SHAPE.tokensPerAccount} agents' tokens, one agent = ${agentRate.toFixed(2)} req/s (its read and search budgets, a tenth of its submit and ask budgets; agents counted by the ${readRate.toFixed(2)} reads/s), ${codeOf(ctx.opts)}, log level ${ctx.opts.serviceEnv.LOG_LEVEL ?? LOG_LEVEL}, ${cores} cores, ${ctx.opts.duration} s runs after ${ctx.opts.warmup} s warm-up; load average ${loadAtStart.toFixed(2)} before, ${loadAtEnd.toFixed(2)} after`;
@@ -368,7 +391,7 @@ export const mixedCase: BenchCase = {
             ', ',
           )} (closed loop); ${WRITES.map((op) => `${op} ${writeRateOf(op).toFixed(3)}/s`).join(', ')} (open loop, ${WRITE_SHARE_OF_BUDGET * 100}% of their budgets, for the agents of the step before; the first after a ${fmt.int(probe.requestsPerSec)} reads/s probe)`,
         `agents at p99 < ${MIXED_TARGET.p99Ms} ms: ${fmt.int(agents)} (${fmt.int(agents / cores)} per core)${best ? ` at ${best.connections} connections` : ': no step kept p99 under the target'}`,
-        `stack CPU per read of the mix: ${viaUs ? fmt.int(viaUs.total) : '?'} µs through the gateway (${compared.connections} connections, ${fmt.int(readsVia.wrk.requestsPerSec)} reads/s); straight to the services (weighted by the mix) ${directUs !== null ? fmt.int(directUs) : '?'} µs at the same rate, ${directUsAtConnections !== null ? fmt.int(directUsAtConnections) : '?'} µs at the same connections; the gateway's measured share ${measuredShare !== null ? fmt.pct(measuredShare * 100) : '?'} at the same rate (${shareAtConnections !== null ? fmt.pct(shareAtConnections * 100) : '?'} at the same connections), its sampled CPU ${viaUs ? fmt.pct((viaUs.gateway / viaUs.total) * 100) : '?'}`,
+        `stack CPU per read of the mix: ${viaUs ? fmt.int(viaUs.total) : '?'} µs through the gateway (${compared.connections} connections, ${fmt.int(readsVia.wrk.requestsPerSec)} reads/s); straight to the services (weighted by the mix) ${directUs !== null ? fmt.int(directUs) : '?'} µs at the same rate, ${directUsAtConnections !== null ? fmt.int(directUsAtConnections) : '?'} µs at the same connections; the gateway's share ${shareAtRate !== null ? fmt.pct(shareAtRate * 100) : '?'} against the same rate, ${shareAtConnections !== null ? fmt.pct(shareAtConnections * 100) : '?'} against the same connections, ${sampledShare !== null ? fmt.pct(sampledShare * 100) : '?'} sampled (its processes ${viaUs ? fmt.pct((viaUs.gateway / viaUs.total) * 100) : '?'}, with Redis)`,
       ],
       data: {
         conditions: { loadAtStart, loadAtEnd, cores, agentRate, duration: ctx.opts.duration, warmup: ctx.opts.warmup },
@@ -400,16 +423,18 @@ export const mixedCase: BenchCase = {
         viaGatewayUs: viaUs?.total ?? null,
         directUs,
         measuredShare,
+        shareAtRate,
+        sampledShare,
         directUsAtConnections,
         shareAtConnections,
       },
       targets: [
         {
-          label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload's reads; measured: 1 - straight to the services / through the gateway, at the same rate)`,
+          label: `gateway's share of CPU per request <= ${MIXED_TARGET.gatewayShare * 100}% (mixed workload's reads; the larger of 1 - straight to the services at the same rate / through the gateway, and the gateway's and Redis's sampled share)`,
           pass: measuredShare !== null && measuredShare <= MIXED_TARGET.gatewayShare,
           measured:
             measuredShare !== null
-              ? `${fmt.pct(measuredShare * 100)} (${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight at the same rate; ${shareAtConnections !== null ? fmt.pct(shareAtConnections * 100) : '?'} against the straight runs at the same connections)`
+              ? `${fmt.pct(measuredShare * 100)} (same rate ${fmt.pct(shareAtRate! * 100)}: ${fmt.int(viaUs!.total)} µs through the gateway, ${fmt.int(directUs!)} µs straight; sampled ${fmt.pct(sampledShare! * 100)}; against the straight runs at the same connections ${shareAtConnections !== null ? fmt.pct(shareAtConnections * 100) : '?'})`
               : 'not sampled',
         },
       ],
