@@ -25,8 +25,13 @@ const NOT_LIBPQ_SSLMODE = /[?&]sslmode=(prefer|require|verify-ca)(&|$)/;
  * node-postgres 9 will do. Other URLs are left as they are.
  */
 export function libpqUrl(url: string): string {
-  if (!NOT_LIBPQ_SSLMODE.test(url) || /[?&]uselibpqcompat=/.test(url)) return url;
-  return `${url}&uselibpqcompat=true`;
+  // As pg-connection-string reads it: surrounding white space (a Secret made from an echoed file
+  // ends in a newline) dropped, a fragment not part of the query.
+  const trimmed = url.trim();
+  const hash = trimmed.indexOf('#');
+  const base = hash < 0 ? trimmed : trimmed.slice(0, hash);
+  if (!NOT_LIBPQ_SSLMODE.test(base) || /[?&]uselibpqcompat=/.test(base)) return url;
+  return `${base}&uselibpqcompat=true${hash < 0 ? '' : trimmed.slice(hash)}`;
 }
 
 /**

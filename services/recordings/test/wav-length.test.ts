@@ -59,6 +59,12 @@ describe('wavLengthMs: the length a plain WAV header states', () => {
     expect(wavLengthMs(wav({ tag: 3, bits: 16 }, 4000), 44 + 4000)).toBeNull();
     expect(wavLengthMs(wav({ channels: 0, blockAlign: 0, byteRate: 0 }, 4000), 44 + 4000)).toBeNull();
     expect(wavLengthMs(wav({ rate: 0 }, 4000), 44 + 4000)).toBeNull();
+    // Beyond what a recorder makes (ffprobe refuses a rate past 2^31 - 1 and over 512 channels).
+    expect(wavLengthMs(wav({ bits: 8, rate: 0x80000000 }, 4000), 44 + 4000)).toBeNull();
+    expect(wavLengthMs(wav({ bits: 8, rate: 768_001 }, 4000), 44 + 4000)).toBeNull();
+    expect(wavLengthMs(wav({ bits: 8, channels: 513, rate: 8000 }, 4000), 44 + 4000)).toBeNull();
+    expect(wavLengthMs(wav({ bits: 8, channels: 65, rate: 8000 }, 4000), 44 + 4000)).toBeNull();
+    expect(wavLengthMs(wav({ bits: 8, channels: 64, rate: 8000 }, 512_000), 44 + 512_000)).toBe(1000);
     // A streaming writer's placeholder sizes; data before the format; the header cut off; not WAVE.
     expect(wavLengthMs(wav({}, 0), 44 + 4000)).toBeNull();
     expect(wavLengthMs(wav({}, 0xffffffff), 44 + 4000)).toBeNull();

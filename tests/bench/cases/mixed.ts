@@ -300,7 +300,9 @@ export const mixedCase: BenchCase = {
       const rate = readsVia.wrk.requestsPerSec * p.share;
       // Enough connections that each waits PACED_CYCLE_MS per request: the latency, which is only
       // estimated (from the unpaced run, at a higher load), is then a small part of the cycle.
-      const connections = Math.max(ctx.opts.threads, Math.ceil((rate * PACED_CYCLE_MS) / 1000));
+      // A multiple of wrk's threads: each thread opens connections / threads (rounded down).
+      const threads = ctx.opts.threads;
+      const connections = threads * Math.max(1, Math.ceil((rate * PACED_CYCLE_MS) / 1000 / threads));
       const delayFor = (latencyMs: number) => Math.max(0, (connections * 1000) / rate - latencyMs);
       let run = await straight(p.service, { delayMs: delayFor(p.m.wrk.latencyMs.avg), rate, connections });
       // Off by more than PACED_TOLERANCE (paced, the latency is lower than unpaced): once more,

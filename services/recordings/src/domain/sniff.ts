@@ -55,6 +55,9 @@ export function wavBytesMissing(head: Buffer, fileSize: number): number {
 const PCM = 1;
 const FLOAT = 3;
 const EXTENSIBLE = 0xfffe;
+/** Beyond these a header is odd enough to leave to ffprobe (which refuses over 512 channels, or a rate past 2^31 - 1). */
+const MAX_CHANNELS = 64;
+const MAX_RATE = 768_000;
 
 /**
  * The length of a plain PCM or float WAV file, read off its header: the audio bytes the file holds
@@ -63,7 +66,8 @@ const EXTENSIBLE = 0xfffe;
  * 130 ms of CPU per start on a 2-core machine, mostly loading its 200 libraries). Null, for the
  * prober to decide, whenever the header is anything but consistent: not RIFF/WAVE, no `fmt ` chunk
  * before `data` within `head`, a compressed format (ADPCM, mu-law, GSM...), fields that disagree
- * with each other (block align, byte rate), or a data size a streaming writer left unknown.
+ * with each other (block align, byte rate), more than 64 channels or a rate above 768 kHz, or a
+ * data size a streaming writer left unknown.
  */
 export function wavLengthMs(head: Buffer, fileSize: number): number | null {
   let format: { channels: number; rate: number; byteRate: number; blockAlign: number; bits: number } | null = null;
@@ -88,7 +92,9 @@ export function wavLengthMs(head: Buffer, fileSize: number): number | null {
       const { channels, rate, byteRate, blockAlign, bits } = format;
       const consistent =
         channels >= 1 &&
+        channels <= MAX_CHANNELS &&
         rate >= 1 &&
+        rate <= MAX_RATE &&
         [8, 16, 24, 32, 64].includes(bits) &&
         (tag === PCM ? bits <= 32 : bits >= 32) &&
         blockAlign === (channels * bits) / 8 &&
