@@ -27,6 +27,8 @@ export function UploadView(props: {
 }) {
   const { s, base, viewer, limits } = props;
   const u = uploadText(s.locale);
+  // The kinds named as the Meetings filter names them.
+  const kindWords = meetingText(s.locale);
   const messages = {
     ...u,
     UPLOAD_TOO_LARGE: u.UPLOAD_TOO_LARGE.replace('{mb}', s.number(limits.maxUploadMb)),
@@ -83,7 +85,7 @@ export function UploadView(props: {
           <select name="kind">
             {props.kinds.map((k) => (
               <option key={k} value={k}>
-                {meetingText(props.s.locale)[`kind_${k}`]}
+                {kindWords[`kind_${k}`]}
               </option>
             ))}
           </select>
