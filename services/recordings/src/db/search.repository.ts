@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { RecordingKind } from '@mm/contract';
 import { LISTED_COLUMNS, READY, type Database, type ListedRecording } from './schema';
-import { preparedShapes } from '@mm/db';
+import { keyArray, preparedShapes } from '@mm/db';
 import { TurnBatcher } from '@mm/platform';
 import type { Db } from './recordings.repository';
 
@@ -194,7 +194,7 @@ const firstStepOfTurn = preparedShapes(
   (db: Kysely<Database>, shape: ScopeShape, v: { queries: string[] }) =>
     sql<FirstRow & { forQuery: string }>`
       select k.q as "forQuery", r.*
-      from unnest(${v.queries}::text[]) with ordinality as k(q, i)
+      from unnest(${keyArray(v.queries)}) with ordinality as k(q, i)
       cross join lateral (${firstStep(db, shape, IN_QUERY)}) r
       order by k.i, r.recorded_at desc, r.id desc`,
 );
