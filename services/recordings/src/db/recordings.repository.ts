@@ -61,7 +61,8 @@ const ROW_WITH_DIGEST_TITLE = preparedByKey(
 );
 /**
  * Per series of a list: READY, not deleted meetings and the newest recordedAt (the series
- * service's `seriesStats`, once per series read). Prepared: the list is one array argument.
+ * service's `seriesStats`, once per series read). Prepared: the list is one array argument, behind a
+ * subquery (keyArray) so that Postgres keeps the generic plan.
  */
 const SERIES_STATS = prepared((db: Kysely<Database>, seriesIds: string[]) =>
   db
@@ -69,7 +70,7 @@ const SERIES_STATS = prepared((db: Kysely<Database>, seriesIds: string[]) =>
     .select((eb) => ['seriesId', eb.fn.countAll<string>().as('n'), eb.fn.max('recordedAt').as('last')])
     .where('status', '=', READY)
     .where('deletedAt', 'is', null)
-    .where(sql<boolean>`series_id = any(${seriesIds})`)
+    .where(sql<boolean>`series_id = any(${keyArray(seriesIds)})`)
     .groupBy('seriesId'),
 );
 /**
