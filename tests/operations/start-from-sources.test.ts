@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { serviceProcess } from '../../deploy/service-process';
 import { freePort } from '../support/free-port';
@@ -27,12 +27,19 @@ describe('the app as pnpm start runs it (tsx, from the sources)', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const run = serviceProcess(ROOT, 'web', [], {
+    // The test database (global-setup), its web schema migrated as the launcher's migrate step does
+    // first: the machine's own database may never have been (a fresh machine's never was).
+    const env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: process.env.DATABASE_URL!,
       WEB_PORT: String(port),
       TSX_DISABLE_CACHE: '1',
-    });
+    };
+    const migrate = serviceProcess(ROOT, 'web', ['migrate'], env);
+    const migrated = spawnSync(migrate.command, migrate.args, { ...migrate.options, encoding: 'utf8' });
+    if (migrated.status !== 0) throw new Error(`web migrate failed (${migrated.status}): ${migrated.stderr}`);
+    const run = serviceProcess(ROOT, 'web', [], env);
     child = spawn(run.command, run.args, { ...run.options, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
