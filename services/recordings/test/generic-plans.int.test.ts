@@ -39,10 +39,11 @@ afterAll(async () => {
   await db.destroy();
 });
 
-async function plans(like: string): Promise<{ generic: number; custom: number }> {
+/** How `on`'s connection planned its prepared statements whose text is `like`. */
+async function plans(like: string, on: Kysely<Database> = db): Promise<{ generic: number; custom: number }> {
   const r = await sql<{ generic: string; custom: string }>`
     select sum(generic_plans) as generic, sum(custom_plans) as custom
-    from pg_prepared_statements where statement like ${like}`.execute(db);
+    from pg_prepared_statements where statement like ${like}`.execute(on);
   return { generic: Number(r.rows[0].generic ?? 0), custom: Number(r.rows[0].custom ?? 0) };
 }
 
@@ -111,13 +112,7 @@ describe("a turn's searches, batched", () => {
       );
       expect(found.map((rows) => rows.length)).toEqual(Array.from({ length: n }, () => 2));
     }
-    const r = await sql<{ generic: string; custom: string }>`
-      select sum(generic_plans) as generic, sum(custom_plans) as custom
-      from pg_prepared_statements where statement like '%with ordinality as k(q, i)%'`.execute(own.db);
-    expect({ generic: Number(r.rows[0].generic), custom: Number(r.rows[0].custom) }).toEqual({
-      generic: turns.length - 5,
-      custom: 5,
-    });
+    expect(await plans('%with ordinality as k(q, i)%', own.db)).toEqual({ generic: turns.length - 5, custom: 5 });
   });
 });
 
