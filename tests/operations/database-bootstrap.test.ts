@@ -39,10 +39,13 @@ const usesPostgres = (service: string) =>
   /openDatabase[<(]/.test(readFileSync(path.join(ROOT, 'services', service, 'src', 'main.ts'), 'utf8'));
 const withDatabase = deployments.filter((d) => usesPostgres(d.metadata.name));
 
-/** A connection as the server's superuser, to make the administrator and drop everything after. */
-async function asSuperuser(query: string): Promise<void> {
+/**
+ * A connection as the server's superuser, to make the administrator and drop everything after, or
+ * (in `db`) to act as the owner of a database it made.
+ */
+async function asSuperuser(query: string, db = 'postgres'): Promise<void> {
   const url = new URL(server);
-  url.pathname = '/postgres';
+  url.pathname = `/${db}`;
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
   try {
@@ -130,6 +133,7 @@ afterAll(async () => {
   await stack?.stop();
   await asSuperuser(`drop database if exists ${database} with (force)`);
   await asSuperuser(`drop database if exists ${database}_notowned with (force)`);
+  await asSuperuser(`drop database if exists ${database}_closed with (force)`);
   for (const s of Object.keys(passwords)) await asSuperuser(`drop role if exists ${prefix}${s}`);
   await asSuperuser(`drop role if exists ${admin}`);
   rmSync(work, { recursive: true, force: true });
@@ -220,16 +224,49 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
       ),
     );
     // Run as the owner, the statements leave nothing to say.
-    const url = new URL(server);
-    url.pathname = `/${notOwned}`;
-    const owner = new Client({ connectionString: url.toString() });
-    await owner.connect();
-    try {
-      await owner.query(warning!.replace(/^.*as its owner run: /, ''));
-    } finally {
-      await owner.end();
-    }
+    await asSuperuser(warning!.replace(/^.*as its owner run: /, ''), notOwned);
     const again = await runBootstrap(notOwned);
+    expect({ code: again.code, warned: again.out.includes('bootstrap: warning:') }).toEqual({ code: 0, warned: false });
+  });
+
+  it("says what the owner must run when the owner had already revoked PUBLIC's CONNECT (the roles could not connect)", async () => {
+    // A hardened database: PUBLIC may not connect, the administrator may connect and create. The
+    // roles are made, but their GRANT CONNECT only warns, so no service could open it.
+    const closed = `${database}_closed`;
+    await asSuperuser(`create database ${closed}`);
+    await asSuperuser(`revoke all on database ${closed} from public`);
+    await asSuperuser(`grant connect, create on database ${closed} to ${admin}`);
+    const boot = await runBootstrap(closed);
+    expect(boot.code).toBe(0);
+    const roles = Object.keys(passwords).map((s) => `${prefix}${s}`);
+    const warning = boot.out.split('\n').find((l) => l.startsWith('bootstrap: warning:'));
+    const said = warning?.match(
+      /^bootstrap: warning: the administrator does not own database (\S+), so the roles (.+) cannot connect to it; as its owner run: GRANT CONNECT ON DATABASE (\S+) TO (.+);$/,
+    );
+    // Every service's role, and nothing about PUBLIC (it has no rights left there).
+    expect(said && { db: [said[1], said[3]], roles: said[2].split(', ').sort(), grant: said[4] }).toEqual({
+      db: [closed, closed],
+      roles: [...roles].sort(),
+      grant: said?.[2],
+    });
+    const url = new URL(urlOf(`${prefix}gateway`, passwords.gateway));
+    url.pathname = `/${closed}`;
+    const connectAsGateway = async (): Promise<string> => {
+      const c = new Client({ connectionString: url.toString() });
+      try {
+        await c.connect();
+        return 'connected';
+      } catch (err) {
+        return (err as Error).message;
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    };
+    expect(await connectAsGateway()).toMatch(/permission denied for database/);
+    // Run as the owner (the superuser made it), the statement lets the roles in and leaves nothing to say.
+    await asSuperuser(warning!.replace(/^.*as its owner run: /, ''), closed);
+    expect(await connectAsGateway()).toBe('connected');
+    const again = await runBootstrap(closed);
     expect({ code: again.code, warned: again.out.includes('bootstrap: warning:') }).toEqual({ code: 0, warned: false });
   });
 });

@@ -49,7 +49,10 @@ SQL
 done
 # An administrator that does not own the database (CREATE on it only) makes the roles and schemas,
 # but its REVOKEs and GRANT CONNECT above only warn: every role of the server could still connect
-# (and, before PostgreSQL 15, create in public). Say so, with what the owner must run.
+# (and, before PostgreSQL 15, create in public), or, where the owner had already revoked PUBLIC's
+# CONNECT, the services' roles cannot connect at all. Say so, with what the owner must run.
+roles=""
+for pair in $services; do roles="${roles:+$roles,}$prefix${pair%%:*}"; done
 undone="$(psql -X -A -t -q <<'SQL'
 SELECT concat_ws(' ',
   CASE WHEN has_database_privilege('public', current_database(), 'CONNECT')
@@ -58,10 +61,23 @@ SELECT concat_ws(' ',
     THEN 'REVOKE CREATE ON SCHEMA public FROM PUBLIC;' END)
 SQL
 )"
-if [ -n "$undone" ]; then
-  roles=""
-  for pair in $services; do roles="${roles:+$roles, }$prefix${pair%%:*}"; done
+# The roles that cannot connect once PUBLIC's CONNECT is gone: every one when PUBLIC still has it
+# (they may hold it only through PUBLIC), else those without a grant of their own.
+ungranted="$(psql -X -A -t -q -v roles="$roles" <<'SQL'
+SELECT string_agg(quote_ident(r), ', ' ORDER BY o)
+FROM unnest(string_to_array(:'roles', ',')) WITH ORDINALITY AS t(r, o)
+WHERE has_database_privilege('public', current_database(), 'CONNECT')
+   OR NOT has_database_privilege(r, current_database(), 'CONNECT')
+SQL
+)"
+if [ -n "$undone" ] || [ -n "$ungranted" ]; then
   db="$(psql -X -A -t -q -c 'SELECT quote_ident(current_database())')"
-  echo "bootstrap: warning: the administrator does not own database $db, so PUBLIC keeps its rights there; as its owner run: $undone GRANT CONNECT ON DATABASE $db TO $roles;" >&2
+  if [ -n "$undone" ]; then
+    why="PUBLIC keeps its rights there"
+  else
+    why="the roles $ungranted cannot connect to it"
+  fi
+  grant="${ungranted:+GRANT CONNECT ON DATABASE $db TO $ungranted;}"
+  echo "bootstrap: warning: the administrator does not own database $db, so $why; as its owner run: $undone${undone:+${grant:+ }}$grant" >&2
 fi
 echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events,web} and their schemas are ready"
