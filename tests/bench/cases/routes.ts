@@ -298,7 +298,8 @@ export const routesCase: BenchCase = {
       return {
         label: `${route} >= ${ROUTES_TARGET.shareOfBare}x bare and p99 < ${ROUTES_TARGET.p99Ms} ms at ${ROUTES_TARGET.connections} connections${indicative}`,
         pass: share >= ROUTES_TARGET.shareOfBare && m.wrk.latencyMs.p99 < ROUTES_TARGET.p99Ms,
-        measured: `${fmt.ratio(share)} (${fmt.int(m.wrk.requestsPerSec)} of ${fmt.int(bareRps)} req/s), p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms`,
+        // Three decimals: 0.076x is a FAIL that two would print as 0.08x.
+        measured: `${share.toFixed(3)}x (${fmt.int(m.wrk.requestsPerSec)} of ${fmt.int(bareRps)} req/s), p99 ${fmt.ms(m.wrk.latencyMs.p99)} ms`,
       };
     });
     const slowest = [...measured].sort((a, b) => a.m.wrk.requestsPerSec - b.m.wrk.requestsPerSec)[0];
