@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import type { LedgerFacts, Spend } from '../domain/wallet';
+import { prepared } from '@mm/db';
+import { DAY_MS, type LedgerFacts, type Spend } from '../domain/wallet';
 import type { LoadedSummary } from '../domain/wallet-summary';
 import type { CreditKind, Database, LedgerKind } from './schema';
 
@@ -21,6 +22,71 @@ const SUMMARY_SQL = `
     coalesce(sum(l.minutes) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3), 0) as used,
     min(l.created_at) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3) as oldest_used
   from ledger_entry l where l.account_id = $1`;
+
+/**
+ * The statements of every money move (a meeting's hold, an Ask's charge, a capture or release),
+ * prepared (libs/db `prepared`): built and compiled once, and parsed and planned by Postgres once
+ * per connection. Built per call they cost the account service ~100 µs of kysely each and Postgres
+ * a plan each (0.75 ms for the ledger's figures): a submit's hold ran six of them (docs/decisions.md,
+ * session 31). Each is a read by an indexed key, whose generic plan is the one it would choose anyway.
+ */
+const ENSURE_WALLET = prepared((db: Kysely<Database>, accountId: string) =>
+  db
+    .insertInto('wallet')
+    .values({ accountId })
+    .onConflict((oc) => oc.column('accountId').doNothing()),
+);
+const LOCK_WALLET = prepared((db: Kysely<Database>, accountId: string) =>
+  db.selectFrom('wallet').select('accountId').where('accountId', '=', accountId).forUpdate(),
+);
+type FactsRow = {
+  credits: string;
+  captures: string;
+  askCharges: string;
+  openHolds: string;
+  hasTrial: boolean | null;
+  hasPurchase: boolean | null;
+};
+const FACTS = prepared((db: Kysely<Database>, accountId: string) => ({
+  compile: () =>
+    sql<FactsRow>`
+      select
+        coalesce(sum(l.minutes) filter (where l.kind = 'credit'), 0) as credits,
+        coalesce(sum(l.minutes) filter (where l.kind = 'capture'), 0) as captures,
+        coalesce(sum(l.minutes) filter (where l.kind = 'ask_charge'), 0) as ask_charges,
+        coalesce(sum(l.minutes) filter (where l.kind = 'hold' and not exists (
+          select 1 from ledger_entry c where c.hold_reference = l.reference and c.kind in ('capture', 'release'))), 0) as open_holds,
+        bool_or(l.credit_kind = 'trial') as has_trial,
+        bool_or(l.credit_kind = 'purchase') as has_purchase
+      from ledger_entry l where l.account_id = ${accountId}`.compile(db),
+}));
+const TOKEN_SPENDS = prepared((db: Kysely<Database>, tokenId: string, since: Date) =>
+  db
+    .selectFrom('ledgerEntry')
+    .select(['minutes', 'createdAt'])
+    .where('tokenId', '=', tokenId)
+    .where('kind', 'in', ['hold', 'ask_charge'])
+    .where('createdAt', '>', since),
+);
+const DAILY_COUNT = prepared((db: Kysely<Database>, accountId: string, kind: LedgerKind, since: Date) =>
+  db
+    .selectFrom('ledgerEntry')
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('createdAt').as('oldest')])
+    .where('accountId', '=', accountId)
+    .where('kind', '=', kind)
+    .where('forced', '=', false)
+    .where('createdAt', '>', since),
+);
+const BY_REFERENCE = prepared((db: Kysely<Database>, reference: string) =>
+  db.selectFrom('ledgerEntry').selectAll().where('reference', '=', reference),
+);
+const CLOSING = prepared((db: Kysely<Database>, holdReference: string) =>
+  db
+    .selectFrom('ledgerEntry')
+    .selectAll()
+    .where('holdReference', '=', holdReference)
+    .where('kind', 'in', ['capture', 'release']),
+);
 
 /** Ledger queries. Money moves only by inserting entries; figures are sums over them. */
 export class WalletRepository {
@@ -53,32 +119,12 @@ export class WalletRepository {
 
   /** Creates the account's wallet row if needed and locks it for the transaction. */
   async lock(trx: Transaction<Database>, accountId: string): Promise<void> {
-    await trx
-      .insertInto('wallet')
-      .values({ accountId })
-      .onConflict((oc) => oc.column('accountId').doNothing())
-      .execute();
-    await trx.selectFrom('wallet').select('accountId').where('accountId', '=', accountId).forUpdate().execute();
+    await ENSURE_WALLET.all(trx, accountId);
+    await LOCK_WALLET.all(trx, accountId);
   }
 
   async facts(db: Db, accountId: string): Promise<LedgerFacts> {
-    const { rows } = await sql<{
-      credits: string;
-      captures: string;
-      askCharges: string;
-      openHolds: string;
-      hasTrial: boolean | null;
-      hasPurchase: boolean | null;
-    }>`
-      select
-        coalesce(sum(l.minutes) filter (where l.kind = 'credit'), 0) as credits,
-        coalesce(sum(l.minutes) filter (where l.kind = 'capture'), 0) as captures,
-        coalesce(sum(l.minutes) filter (where l.kind = 'ask_charge'), 0) as ask_charges,
-        coalesce(sum(l.minutes) filter (where l.kind = 'hold' and not exists (
-          select 1 from ledger_entry c where c.hold_reference = l.reference and c.kind in ('capture', 'release'))), 0) as open_holds,
-        bool_or(l.credit_kind = 'trial') as has_trial,
-        bool_or(l.credit_kind = 'purchase') as has_purchase
-      from ledger_entry l where l.account_id = ${accountId}`.execute(db);
+    const rows = await FACTS.all(db, accountId);
     const r = rows[0];
     return {
       credits: Number(r.credits),
@@ -92,13 +138,7 @@ export class WalletRepository {
 
   /** The token's spends that count against its daily cap: meetings from acceptance (holds) and Ask prices. */
   async tokenSpends(db: Db, tokenId: string, now: Date): Promise<Spend[]> {
-    const rows = await db
-      .selectFrom('ledgerEntry')
-      .select(['minutes', 'createdAt'])
-      .where('tokenId', '=', tokenId)
-      .where('kind', 'in', ['hold', 'ask_charge'])
-      .where('createdAt', '>', new Date(now.getTime() - 24 * 3600 * 1000))
-      .execute();
+    const rows = await TOKEN_SPENDS.all(db, tokenId, new Date(now.getTime() - DAY_MS));
     return rows.map((r) => ({ minutes: r.minutes, at: r.createdAt }));
   }
 
@@ -112,19 +152,12 @@ export class WalletRepository {
     kind: LedgerKind,
     now: Date,
   ): Promise<{ used: number; oldestAt: Date | null }> {
-    const r = await db
-      .selectFrom('ledgerEntry')
-      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('createdAt').as('oldest')])
-      .where('accountId', '=', accountId)
-      .where('kind', '=', kind)
-      .where('forced', '=', false)
-      .where('createdAt', '>', new Date(now.getTime() - 24 * 3600 * 1000))
-      .executeTakeFirstOrThrow();
+    const r = (await DAILY_COUNT.first(db, accountId, kind, new Date(now.getTime() - DAY_MS)))!;
     return { used: Number(r.n), oldestAt: (r.oldest as Date | null) ?? null };
   }
 
   async byReference(db: Db, reference: string) {
-    return db.selectFrom('ledgerEntry').selectAll().where('reference', '=', reference).executeTakeFirst();
+    return BY_REFERENCE.first(db, reference);
   }
 
   /**
@@ -173,12 +206,7 @@ export class WalletRepository {
 
   /** The entry that closed a hold (capture or release), if any. */
   async closing(db: Db, holdReference: string) {
-    return db
-      .selectFrom('ledgerEntry')
-      .selectAll()
-      .where('holdReference', '=', holdReference)
-      .where('kind', 'in', ['capture', 'release'])
-      .executeTakeFirst();
+    return CLOSING.first(db, holdReference);
   }
 
   async insert(
