@@ -11,6 +11,46 @@ type Db = Kysely<Database>;
  */
 const INSERT_LOCK = 7_291_001;
 
+/**
+ * The statements of an insert, prepared (libs/db `prepared`): built and compiled once, parsed and
+ * planned by Postgres once per connection, where each event stored (every meeting's every change)
+ * built four statements with kysely and had Postgres plan them (docs/decisions.md, session 31).
+ */
+const INSERT = {
+  lock: prepared((db: Db) => ({ compile: () => sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.compile(db) })),
+  lastSeq: prepared((db: Db, recordingId: string) =>
+    db.selectFrom('meetingOrder').select('lastSeq').where('recordingId', '=', recordingId),
+  ),
+  stored: prepared((db: Db, id: string) => db.selectFrom('event').select('id').where('id', '=', id)),
+  event: prepared(
+    (
+      db: Db,
+      id: string,
+      type: string,
+      recordingId: string,
+      accountId: string,
+      tokenId: string | null,
+      seriesId: string | null,
+      occurredAt: Date,
+      data: unknown,
+      meetingSeq: number | null,
+    ) =>
+      db
+        .insertInto('event')
+        .values({ id, type, recordingId, accountId, tokenId, seriesId, occurredAt, data, meetingSeq })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id'),
+  ),
+  order: prepared((db: Db, recordingId: string, lastSeq: number) =>
+    db
+      .insertInto('meetingOrder')
+      .values({ recordingId, lastSeq })
+      .onConflict((oc) =>
+        oc.column('recordingId').doUpdateSet({ lastSeq: sql`greatest(meeting_order.last_seq, excluded.last_seq)` }),
+      ),
+  ),
+};
+
 /** What became of an event offered to the feed (EventRepository.insert). */
 export interface InsertOutcome {
   stored: boolean;
@@ -188,36 +228,31 @@ export class EventRepository {
    */
   async insert(e: NewEvent, opts: { waitForEarlier: boolean } = { waitForEarlier: true }): Promise<InsertOutcome> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.execute(trx);
+      await INSERT.lock.all(trx);
       const seq = e.meetingSeq ?? null;
       let gap = false;
       if (seq !== null && seq > 1) {
-        const order = await trx
-          .selectFrom('meetingOrder')
-          .select('lastSeq')
-          .where('recordingId', '=', e.recordingId)
-          .executeTakeFirst();
+        const order = await INSERT.lastSeq.first(trx, e.recordingId);
         gap = (order?.lastSeq ?? 0) < seq - 1;
         if (gap && opts.waitForEarlier) {
-          const there = await trx.selectFrom('event').select('id').where('id', '=', e.id).executeTakeFirst();
+          const there = await INSERT.stored.first(trx, e.id);
           return there ? { stored: false, waiting: false, gap: false } : { stored: false, waiting: true, gap: true };
         }
       }
-      const r = await trx
-        .insertInto('event')
-        .values(e)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      const stored = Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
-      if (seq !== null) {
-        await trx
-          .insertInto('meetingOrder')
-          .values({ recordingId: e.recordingId, lastSeq: seq })
-          .onConflict((oc) =>
-            oc.column('recordingId').doUpdateSet({ lastSeq: sql`greatest(meeting_order.last_seq, excluded.last_seq)` }),
-          )
-          .execute();
-      }
+      const inserted = await INSERT.event.all(
+        trx,
+        e.id,
+        e.type,
+        e.recordingId,
+        e.accountId,
+        e.tokenId ?? null,
+        e.seriesId ?? null,
+        e.occurredAt,
+        e.data,
+        seq,
+      );
+      const stored = inserted.length > 0;
+      if (seq !== null) await INSERT.order.all(trx, e.recordingId, seq);
       return { stored, waiting: false, gap: stored && gap };
     });
   }
