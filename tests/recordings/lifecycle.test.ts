@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { ADMIN_KEY, startStack, type Stack } from '../support/stack';
 import { speakMeeting } from '../support/speak-meeting';
 import { toneWav, wavHeader } from '../support/media';
-import { waitForStatus } from '../support/wait';
+import { waitForEvent, waitForStatus } from '../support/wait';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -207,7 +207,25 @@ describe('money around delete and restore while the pipeline runs', () => {
       expect(kinds).toEqual(['hold', 'release', 'hold', 'capture']);
       expect(await whoami()).toBeLessThan(10);
       if (minutes !== null) expect(await whoami()).toBe(10 - minutes);
-      // Restoring again charges nothing more.
+      // Its first digest was made in the trash: the feed announces it after the restore, once.
+      await waitForEvent(stack, token.value, id, 'recording.ready');
+      const feed = async () =>
+        (
+          (await stack.api.get('/api/v1/events?limit=500').set(bearer(token.value))).body.events as {
+            recordingId: string;
+            type: string;
+            data: { change?: string };
+          }[]
+        )
+          .filter((e) => e.recordingId === id)
+          .map((e) => (e.data.change ? `${e.type} ${e.data.change}` : e.type));
+      expect(await feed()).toEqual([
+        'recording.created',
+        'recording.deleted',
+        'recording.updated restored',
+        'recording.ready',
+      ]);
+      // Restoring again charges nothing more, and announces no second ready.
       await stack.api.delete(`/admin/v1/recordings/${id}`).set(admin);
       await stack.api.post(`/admin/v1/recordings/${id}/restore`).set(admin);
       expect(
@@ -218,6 +236,8 @@ describe('money around delete and restore while the pipeline runs', () => {
           )
         ).rows[0].n,
       ).toBe(1);
+      await waitForEvent(stack, token.value, id, 'recording.updated', 60_000, 2);
+      expect((await feed()).slice(4)).toEqual(['recording.deleted', 'recording.updated restored']);
     } finally {
       await db.end();
     }

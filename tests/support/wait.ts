@@ -60,8 +60,9 @@ export function contentWords(text: string): Set<string> {
 }
 
 /**
- * Polls the events feed until it holds an event of `type` for the meeting: the feed is written
- * after the status changes (outbox relay, then the events consumer), so READY can come first.
+ * Polls the events feed until it holds an event of `type` for the meeting (`count` of them): the
+ * feed is written after the status changes (outbox relay, then the events consumer), so READY can
+ * come first.
  */
 export async function waitForEvent(
   stack: Stack,
@@ -69,17 +70,16 @@ export async function waitForEvent(
   recordingId: string,
   type: string,
   timeoutMs = 60_000,
+  count = 1,
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const res = await stack.api.get('/api/v1/events?limit=500').set('Authorization', `Bearer ${token}`);
-    if (
-      (res.body.events ?? []).some(
-        (e: { recordingId: string; type: string }) => e.recordingId === recordingId && e.type === type,
-      )
-    )
-      return;
+    const found = (res.body.events ?? []).filter(
+      (e: { recordingId: string; type: string }) => e.recordingId === recordingId && e.type === type,
+    ).length;
+    if (found >= count) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`no ${type} event for ${recordingId} in time`);
+  throw new Error(`no ${count > 1 ? `${count} ` : ''}${type} event${count > 1 ? 's' : ''} for ${recordingId} in time`);
 }

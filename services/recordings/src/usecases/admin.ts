@@ -33,7 +33,8 @@ export class AdminOps {
     // Deleted before its transcript, the meeting's hold was let go. Restored, it is held again
     // (forced: it is not a new meeting) so that its transcript is charged once: at transcript-ready
     // if it has not got there, else right away (the pipeline went on while it was deleted). A
-    // transcription that failed for good costs nothing and needs no hold (a retry holds).
+    // transcription that failed for good costs nothing and needs no hold (a retry holds). One whose
+    // first digest was made in the trash announces it now (recording.ready after the restore's event).
     const { db, repos } = this.ctx;
     const before = await repos.recordings.get(db, id);
     const failedForGood =
@@ -53,6 +54,8 @@ export class AdminOps {
           if (takesHold) used();
           const row = await repos.recordings.update(trx, r.id, { deletedAt: null, ...(takesHold ? { holdRef } : {}) });
           await repos.recordings.emit(trx, row, 'recording.updated', { change: 'restored' });
+          // Finished in the trash: its recording.ready comes now, after the restore.
+          await this.digest.announceFirstReady(trx, row);
           return { row };
         },
         { includeDeleted: true },

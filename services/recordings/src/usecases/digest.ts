@@ -159,7 +159,8 @@ export class DigestUseCase {
       await repos.digests.replace(trx, cur.id, d);
       const next = await repos.recordings.update(trx, cur.id, {
         status: 'READY',
-        readyOnce: true,
+        // In the trash its first digest is not announced: restoring it does (announceFirstReady).
+        readyOnce: cur.readyOnce || !cur.deletedAt,
         readyAt: cur.readyAt ?? new Date(),
         errorCode: null,
         errorRetryable: null,
@@ -168,9 +169,32 @@ export class DigestUseCase {
       await repos.recordings.refreshSearchText(trx, cur.id);
       if (cur.deletedAt) return;
       if (cur.readyOnce) return repos.recordings.emit(trx, next, 'recording.updated', { change: 'regenerated' });
-      await repos.recordings.emit(trx, next, 'recording.ready', {});
-      const speakers = (await repos.transcripts.get(trx, cur.id))?.speakers ?? [];
-      await repos.recordings.announceDigest(trx, digestCreatedFact(next, d, speakers));
+      await this.announceReady(trx, next, d);
     });
+  }
+
+  /**
+   * A meeting restored from the trash whose first digest was made while it was there (the
+   * pipeline goes on for a deleted meeting): its recording.ready, and the digest's facts, were held
+   * back, and are announced now, after the restore's own event. Nothing when it has none to announce.
+   */
+  async announceFirstReady(trx: Tx, r: RecordingRow): Promise<void> {
+    if (r.deletedAt || r.status !== 'READY' || r.readyOnce) return;
+    const d = await this.ctx.repos.digests.get(trx, r.id);
+    if (!d) return;
+    const next = await this.ctx.repos.recordings.update(trx, r.id, { readyOnce: true });
+    await this.announceReady(trx, next, d);
+  }
+
+  /** The first digest of a meeting: recording.ready, and the digest's facts for the services that learn from it. */
+  private async announceReady(
+    trx: Tx,
+    r: RecordingRow,
+    d: { title: string | null; language: string; sections: unknown[] },
+  ): Promise<void> {
+    const { repos } = this.ctx;
+    await repos.recordings.emit(trx, r, 'recording.ready', {});
+    const speakers = (await repos.transcripts.get(trx, r.id))?.speakers ?? [];
+    await repos.recordings.announceDigest(trx, digestCreatedFact(r, d, speakers));
   }
 }
