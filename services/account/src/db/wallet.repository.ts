@@ -25,10 +25,10 @@ const SUMMARY_SQL = `
 
 /**
  * The statements of every money move (a meeting's hold, an Ask's charge, a capture or release),
- * prepared (libs/db `prepared`): built and compiled once, and parsed and planned by Postgres once
- * per connection. Built per call they cost the account service ~100 µs of kysely each and Postgres
- * a plan each (0.75 ms for the ledger's figures): a submit's hold ran six of them (docs/decisions.md,
- * session 31). Each is a read by an indexed key, whose generic plan is the one it would choose anyway.
+ * prepared (libs/db `prepared`): built and compiled once, parsed by Postgres once per connection
+ * and planned by its rule for prepared statements. Built per call they cost the account service
+ * ~100 µs of kysely each and Postgres a plan each (0.75 ms for the ledger's figures): a submit's
+ * hold ran seven of them (docs/decisions.md, session 31). Each reads by an indexed key.
  */
 const ENSURE_WALLET = prepared((db: Kysely<Database>, accountId: string) =>
   db

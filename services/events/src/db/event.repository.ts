@@ -12,9 +12,9 @@ type Db = Kysely<Database>;
 const INSERT_LOCK = 7_291_001;
 
 /**
- * The statements of an insert, prepared (libs/db `prepared`): built and compiled once, parsed and
- * planned by Postgres once per connection, where each event stored (every meeting's every change)
- * built four statements with kysely and had Postgres plan them (docs/decisions.md, session 31).
+ * The statements of an insert, prepared (libs/db `prepared`): built and compiled once and parsed by
+ * Postgres once per connection, where each event stored (every meeting's every change) built four
+ * statements with kysely and had Postgres parse and plan them (docs/decisions.md, session 31).
  */
 const INSERT = {
   lock: prepared((db: Db) => ({ compile: () => sql`select pg_advisory_xact_lock(${INSERT_LOCK})`.compile(db) })),
