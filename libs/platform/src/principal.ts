@@ -13,9 +13,12 @@ export const PRINCIPAL_HEADER = 'x-mm-principal';
  */
 export const REPLAY_ONLY_HEADER = 'x-mm-replay-only';
 
-/** The refusal a replay-only request gets when it is not a replay. */
+/** RATE_LIMITED's message, from the gateway's own refusals and from a service's replay-only one alike. */
+export const RATE_LIMITED_MESSAGE = 'Too many requests; wait Retry-After seconds.';
+
+/** The refusal a replay-only request gets when it is not a replay (the same as the gateway's own). */
 export function replayOnlyRefusal(retryAfter: string): never {
-  throw new ApiError('RATE_LIMITED', 'Too many requests in this rate class; wait Retry-After seconds.', undefined, {
+  throw new ApiError('RATE_LIMITED', RATE_LIMITED_MESSAGE, undefined, {
     'Retry-After': /^\d+$/.test(retryAfter) ? retryAfter : '1',
   });
 }

@@ -1,4 +1,5 @@
 import { SCOPE_SWITCH, type ErrorCode, type Scope, type Switch } from '@mm/contract';
+import { RATE_LIMITED_MESSAGE } from '@mm/platform';
 
 /** What the gateway knows of a token at the moment of a request. */
 export interface TokenState {
@@ -49,7 +50,7 @@ export const CHECK_MESSAGES: Partial<Record<ErrorCode, string>> = {
   TOKENS_DISABLED: 'API tokens are switched off for now; your token is kept. Try later.',
   TOKEN_INVALID: 'The token is unknown, revoked or expired.',
   DEVELOPER_MODE_OFF: 'Developer mode is off for this account.',
-  RATE_LIMITED: 'Too many requests; wait Retry-After seconds.',
+  RATE_LIMITED: RATE_LIMITED_MESSAGE,
   TOKEN_SCOPE: 'The token lacks every scope this route needs.',
   SCOPE_DISABLED: 'This access is switched off for the account for now.',
   PENDING_APPROVAL: 'The account still awaits approval.',
