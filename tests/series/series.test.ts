@@ -280,8 +280,13 @@ describe("while the account's series feature is off", () => {
     await stack.admin.patchAccount(me.account.id, { features: { series: false } });
     const auth = { Authorization: `Bearer ${me.token.value}` };
     expect(expectContract('listReadableSeries', await me.list()).items).toEqual([]);
-    expectError(await me.get(series.id), 404, 'NOT_FOUND');
-    expectError(await me.create({ name: 'New' }), 404, 'NOT_FOUND');
+    const missing = await me.get(series.id);
+    expectError(missing, 404, 'NOT_FOUND');
+    // A series it names answers as a missing one; creating one, which names none, says why.
+    expect(missing.body).toEqual((await me.get('ser_doesnotexist')).body);
+    const created = await me.create({ name: 'New' });
+    expectError(created, 404, 'NOT_FOUND');
+    expect(created.body.error.message).toBe('Series are not available to this account.');
     expectError(await me.create({}), 404, 'NOT_FOUND');
     expectError(await me.patch(series.id, { name: 'Renamed' }), 404, 'NOT_FOUND');
     expectError(await stack.api.get(`/api/v1/series/${series.id}/keyterms`).set(auth), 404, 'NOT_FOUND');

@@ -1,16 +1,20 @@
 import type { NextFunction, Request, Response } from 'express';
-import { principalOf } from '@mm/http';
+import { ApiError, principalOf } from '@mm/http';
 import { checkedKeyterms, checkedSeriesName, seriesNotFound } from '../services/series.service';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
 /**
  * While the account's series feature is off every series route answers 404, before the request
- * is even validated: to the caller the routes do not exist yet.
+ * is even validated: to the caller the routes do not exist yet. A route that names a series
+ * answers as for a series that does not exist; one that names none (creating one) says so.
  */
-export const seriesFeatureOn: Middleware = (_req, res, next) => {
+export const seriesFeatureOn: Middleware = (req, res, next) => {
   try {
-    if (!principalOf(res).features.series) throw seriesNotFound();
+    if (!principalOf(res).features.series)
+      throw req.params.id === undefined
+        ? new ApiError('NOT_FOUND', 'Series are not available to this account.')
+        : seriesNotFound();
     next();
   } catch (err) {
     next(err);
