@@ -6,6 +6,7 @@ import { notifyWalletChanges } from './0004_notify_wallet_changes';
 import { markForcedHolds } from './0005_mark_forced_holds';
 import { indexOpenHolds } from './0006_index_open_holds';
 import { createSummaryShare } from './0007_create_summary_share';
+import { keepWalletTotals } from './0008_keep_wallet_totals';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
@@ -15,4 +16,5 @@ export const migrations: MigrationSet = {
   '0005_mark_forced_holds': markForcedHolds,
   '0006_index_open_holds': indexOpenHolds,
   '0007_create_summary_share': createSummaryShare,
+  '0008_keep_wallet_totals': keepWalletTotals,
 };

@@ -61,7 +61,11 @@ describe("the wallet's money moves", () => {
     // Each read, run on every move of its kind (plus the credit's), is one named statement.
     const moves = MOVES * 2;
     const expectations: Array<[string, string, number]> = [
-      ['the ledger figures', '%from ledger_entry l where l.account_id = $1%', moves],
+      [
+        'the ledger figures (the totals the wallet keeps)',
+        '%"held" - "held_closed"%from "wallet" where "account_id" = $1%',
+        moves,
+      ],
       ['the daily count', '%count(*) as "n"%"forced" = $%', moves],
       ['the token spends', '%select "minutes", "created_at" from "ledger_entry" where "token_id" = $1%', moves],
       ['the wallet lock', '%from "wallet" where "account_id" = $1 for update%', MOVES * 3 + 1],

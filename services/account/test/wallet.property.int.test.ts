@@ -87,6 +87,29 @@ async function applyToService(wallet: WalletService, accountId: string, op: Op, 
   }
 }
 
+/**
+ * The totals the wallet row keeps (a trigger on the ledger, migration 0008) against the sums over
+ * the account's ledger entries, computed here on their own.
+ */
+async function expectKeptTotals(accountId: string, where: string): Promise<void> {
+  const { rows } = await pool.query(
+    `select
+       (select row(credits, captures, ask_charges, held - held_closed, has_trial, has_purchase)::text
+          from wallet where account_id = $1) as kept,
+       (select row(
+          coalesce(sum(minutes) filter (where kind = 'credit'), 0),
+          coalesce(sum(minutes) filter (where kind = 'capture'), 0),
+          coalesce(sum(minutes) filter (where kind = 'ask_charge'), 0),
+          coalesce(sum(minutes) filter (where kind = 'hold' and reference not in (
+            select hold_reference from ledger_entry where hold_reference is not null and kind in ('capture', 'release'))), 0),
+          coalesce(bool_or(credit_kind = 'trial'), false),
+          coalesce(bool_or(credit_kind = 'purchase'), false))::text
+        from ledger_entry where account_id = $1) as summed`,
+    [accountId],
+  );
+  expect({ where, kept: rows[0].kept }).toEqual({ where, kept: rows[0].summed });
+}
+
 describe.each([
   ['reading the ledger every time', false],
   ['through the summary cache', true],
@@ -123,6 +146,7 @@ describe.each([
           });
         }
       }
+      await expectKeptTotals(accountId, `seed ${10_000 + seed}`);
     }
     // The refusals the rules know must have been met, through the database's own sums and windows.
     expect([...codes].sort()).toEqual(
@@ -164,6 +188,45 @@ describe('the summary cache across replicas', () => {
       if (balance !== 15) await new Promise((r) => setTimeout(r, 10));
     }
     expect(balance).toBe(15);
+  });
+});
+
+describe("the wallet's kept totals", () => {
+  it('follow entries an operator updates or deletes by hand, counted again per statement', async () => {
+    const accountId = `acc_totals_${randomBytes(4).toString('hex')}`;
+    const other = `${accountId}_b`;
+    const wallet = new WalletService(
+      db,
+      { dailyMeetingLimit: 100, dailyAskLimit: 100, trialOverdraftMinutes: 0 },
+      pool,
+    );
+    const spend = (acc: string, ref: string) => ({
+      accountId: acc,
+      reference: `${acc}:${ref}`,
+      minutes: 3,
+      tokenId: null,
+      dailyMinuteCap: null,
+      showBalance: false,
+    });
+    for (const acc of [accountId, other]) {
+      await wallet.credit(acc, 50, 'trial', `${acc}:c`);
+      for (const ref of ['h1', 'h2', 'h3']) await wallet.hold(spend(acc, ref));
+      await wallet.capture(acc, `${acc}:h1`, 2);
+      await wallet.release(acc, `${acc}:h2`);
+      await wallet.chargeAsk(spend(acc, 'a1'));
+    }
+    await expectKeptTotals(accountId, 'moved by the service');
+    // One statement over both accounts, then one over a closing (its hold opens again).
+    await pool.query('update ledger_entry set minutes = minutes + 1 where account_id in ($1, $2) and kind = $3', [
+      accountId,
+      other,
+      'credit',
+    ]);
+    await pool.query('delete from ledger_entry where reference = $1', [`capture:${accountId}:h1`]);
+    await pool.query("delete from ledger_entry where account_id = $1 and kind = 'release'", [other]);
+    await expectKeptTotals(accountId, 'after the update and delete');
+    await expectKeptTotals(other, 'after the update and delete');
+    expect(await wallet.summary(accountId, null)).toMatchObject({ balanceMinutes: 51 - 3 });
   });
 });
 

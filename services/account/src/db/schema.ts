@@ -6,6 +6,15 @@ export type LedgerKind = 'credit' | 'hold' | 'capture' | 'release' | 'ask_charge
 export interface WalletTable {
   accountId: string;
   createdAt: Generated<Date>;
+  /** The ledger's totals, kept by a trigger on every entry (migration 0008): read, never written. */
+  credits: Generated<string>;
+  captures: Generated<string>;
+  askCharges: Generated<string>;
+  /** Every hold's minutes, and those of the holds already captured or released. */
+  held: Generated<string>;
+  heldClosed: Generated<string>;
+  hasTrial: Generated<boolean>;
+  hasPurchase: Generated<boolean>;
 }
 
 export interface LedgerEntryTable {

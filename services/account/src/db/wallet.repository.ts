@@ -8,20 +8,24 @@ import type { CreditKind, Database, LedgerKind } from './schema';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * whoami's figures in one statement: the balance, the open holds and one token's spending since a
- * moment, with the oldest spend counted (which says how long the figure holds: domain/wallet-summary).
- * Run as a named prepared statement (planned once per connection): it is on the path of every
- * whoami and account read that the summary cache does not answer.
+ * whoami's figures in one statement: the balance and the open holds from the wallet's kept totals
+ * (migration 0008), and one token's spending since a moment, with the oldest spend counted (which
+ * says how long the figure holds: domain/wallet-summary), by the ledger's token index. An account
+ * with no wallet yet reads zeros. Run as a named prepared statement (planned once per connection):
+ * it is on the path of every whoami and account read that the summary cache does not answer.
  */
 const SUMMARY_SQL = `
   select
-    coalesce(sum(l.minutes) filter (where l.kind = 'credit'), 0)
-      - coalesce(sum(l.minutes) filter (where l.kind in ('capture', 'ask_charge')), 0) as balance,
-    coalesce(sum(l.minutes) filter (where l.kind = 'hold' and not exists (
-      select 1 from ledger_entry c where c.hold_reference = l.reference and c.kind in ('capture', 'release'))), 0) as open_holds,
-    coalesce(sum(l.minutes) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3), 0) as used,
-    min(l.created_at) filter (where l.token_id = $2 and l.kind in ('hold', 'ask_charge') and l.created_at > $3) as oldest_used
-  from ledger_entry l where l.account_id = $1`;
+    coalesce(w.credits - w.captures - w.ask_charges, 0) as balance,
+    coalesce(w.held - w.held_closed, 0) as open_holds,
+    t.used,
+    t.oldest_used
+  from (
+    select coalesce(sum(l.minutes), 0) as used, min(l.created_at) as oldest_used
+    from ledger_entry l
+    where l.token_id = $2 and l.account_id = $1 and l.kind in ('hold', 'ask_charge') and l.created_at > $3
+  ) t
+  left join wallet w on w.account_id = $1`;
 
 /**
  * The statements of every money move (a meeting's hold, an Ask's charge, a capture or release),
@@ -39,27 +43,20 @@ const ENSURE_WALLET = prepared((db: Kysely<Database>, accountId: string) =>
 const LOCK_WALLET = prepared((db: Kysely<Database>, accountId: string) =>
   db.selectFrom('wallet').select('accountId').where('accountId', '=', accountId).forUpdate(),
 );
-type FactsRow = {
-  credits: string;
-  captures: string;
-  askCharges: string;
-  openHolds: string;
-  hasTrial: boolean | null;
-  hasPurchase: boolean | null;
-};
-const FACTS = prepared((db: Kysely<Database>, accountId: string) => ({
-  compile: () =>
-    sql<FactsRow>`
-      select
-        coalesce(sum(l.minutes) filter (where l.kind = 'credit'), 0) as credits,
-        coalesce(sum(l.minutes) filter (where l.kind = 'capture'), 0) as captures,
-        coalesce(sum(l.minutes) filter (where l.kind = 'ask_charge'), 0) as ask_charges,
-        coalesce(sum(l.minutes) filter (where l.kind = 'hold' and not exists (
-          select 1 from ledger_entry c where c.hold_reference = l.reference and c.kind in ('capture', 'release'))), 0) as open_holds,
-        bool_or(l.credit_kind = 'trial') as has_trial,
-        bool_or(l.credit_kind = 'purchase') as has_purchase
-      from ledger_entry l where l.account_id = ${accountId}`.compile(db),
-}));
+/** The ledger's figures, from the totals the wallet row keeps (migration 0008): one row read. */
+const FACTS = prepared((db: Kysely<Database>, accountId: string) =>
+  db
+    .selectFrom('wallet')
+    .select((eb) => [
+      'credits',
+      'captures',
+      'askCharges',
+      eb(eb.ref('held'), '-', eb.ref('heldClosed')).as('openHolds'),
+      'hasTrial',
+      'hasPurchase',
+    ])
+    .where('accountId', '=', accountId),
+);
 const TOKEN_SPENDS = prepared((db: Kysely<Database>, tokenId: string, since: Date) =>
   db
     .selectFrom('ledgerEntry')
@@ -88,7 +85,10 @@ const CLOSING = prepared((db: Kysely<Database>, holdReference: string) =>
     .where('kind', 'in', ['capture', 'release']),
 );
 
-/** Ledger queries. Money moves only by inserting entries; figures are sums over them. */
+/**
+ * Ledger queries. Money moves only by inserting entries; figures are the sums over them, which the
+ * wallet row keeps as totals (migration 0008).
+ */
 export class WalletRepository {
   constructor(
     readonly db: Kysely<Database>,
@@ -124,15 +124,15 @@ export class WalletRepository {
   }
 
   async facts(db: Db, accountId: string): Promise<LedgerFacts> {
-    const rows = await FACTS.all(db, accountId);
-    const r = rows[0];
+    const r = await FACTS.first(db, accountId);
+    if (!r) return { credits: 0, captures: 0, askCharges: 0, openHolds: 0, hasTrialCredit: false, hasPurchase: false };
     return {
       credits: Number(r.credits),
       captures: Number(r.captures),
       askCharges: Number(r.askCharges),
       openHolds: Number(r.openHolds),
-      hasTrialCredit: r.hasTrial === true,
-      hasPurchase: r.hasPurchase === true,
+      hasTrialCredit: r.hasTrial,
+      hasPurchase: r.hasPurchase,
     };
   }
 
