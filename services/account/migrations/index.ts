@@ -7,6 +7,7 @@ import { markForcedHolds } from './0005_mark_forced_holds';
 import { indexOpenHolds } from './0006_index_open_holds';
 import { createSummaryShare } from './0007_create_summary_share';
 import { keepWalletTotals } from './0008_keep_wallet_totals';
+import { trackOpenHolds } from './0009_track_open_holds';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
@@ -17,4 +18,5 @@ export const migrations: MigrationSet = {
   '0006_index_open_holds': indexOpenHolds,
   '0007_create_summary_share': createSummaryShare,
   '0008_keep_wallet_totals': keepWalletTotals,
+  '0009_track_open_holds': trackOpenHolds,
 };

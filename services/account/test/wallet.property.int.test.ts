@@ -89,7 +89,7 @@ async function applyToService(wallet: WalletService, accountId: string, op: Op, 
 
 /**
  * The totals the wallet row keeps (a trigger on the ledger, migration 0008) against the sums over
- * the account's ledger entries, computed here on their own.
+ * the account's ledger entries, computed here on their own; and its open holds (0009).
  */
 async function expectKeptTotals(accountId: string, where: string): Promise<void> {
   const { rows } = await pool.query(
@@ -108,6 +108,16 @@ async function expectKeptTotals(accountId: string, where: string): Promise<void>
     [accountId],
   );
   expect({ where, kept: rows[0].kept }).toEqual({ where, kept: rows[0].summed });
+  // The open holds the reconciler pages through (table open_hold, migration 0009), against the ledger's.
+  const holds = await pool.query(
+    `select
+       array(select reference from open_hold where account_id = $1 order by reference) as kept,
+       array(select h.reference from ledger_entry h where h.account_id = $1 and h.kind = 'hold' and not exists (
+         select 1 from ledger_entry c where c.hold_reference = h.reference and c.kind in ('capture', 'release'))
+         order by h.reference) as open`,
+    [accountId],
+  );
+  expect({ where, openHolds: holds.rows[0].kept }).toEqual({ where, openHolds: holds.rows[0].open });
 }
 
 describe.each([
@@ -227,6 +237,16 @@ describe("the wallet's kept totals", () => {
     await expectKeptTotals(accountId, 'after the update and delete');
     await expectKeptTotals(other, 'after the update and delete');
     expect(await wallet.summary(accountId, null)).toMatchObject({ balanceMinutes: 51 - 3 });
+    // The deleted capture opened h1 again (h3 was open): the reconciler sees both once they are old.
+    const seen: string[] = [];
+    let after: { createdAt: string; reference: string } | undefined;
+    for (let page = 0; page < 10_000; page++) {
+      const { holds } = await wallet.staleHolds(0, 500, after);
+      seen.push(...holds.filter((h) => h.accountId === accountId).map((h) => h.reference));
+      if (holds.length < 500) break;
+      after = holds[holds.length - 1];
+    }
+    expect(seen.sort()).toEqual([`${accountId}:h1`, `${accountId}:h3`]);
   });
 });
 

@@ -17,6 +17,14 @@ export interface WalletTable {
   hasPurchase: Generated<boolean>;
 }
 
+/** A hold neither captured nor released (kept by a trigger on the ledger, migration 0009): read, never written. */
+export interface OpenHoldTable {
+  /** The hold's ledger reference (`hold:` and the meeting id). */
+  reference: string;
+  accountId: string;
+  createdAt: Date;
+}
+
 export interface LedgerEntryTable {
   id: Generated<string>;
   accountId: string;
@@ -92,6 +100,7 @@ export interface SummaryShareTable {
 export interface Database {
   wallet: WalletTable;
   ledgerEntry: LedgerEntryTable;
+  openHold: OpenHoldTable;
   setting: SettingTable;
   memoryNote: MemoryNoteTable;
   memoryLearning: MemoryLearningTable;

@@ -171,32 +171,17 @@ export class WalletRepository {
     after?: { createdAt: string; reference: string },
   ): Promise<{ accountId: string; reference: string; createdAt: string }[]> {
     // Pages are keyed on (created_at, reference), the time passed as Postgres text so that no
-    // microsecond is lost on the way (index ledger_open_hold, migration 0006).
+    // microsecond is lost on the way. Only open holds are read (table open_hold, migration 0009).
     let q = db
-      .selectFrom('ledgerEntry as h')
+      .selectFrom('openHold as h')
       .select(['h.accountId', 'h.reference', sql<string>`h.created_at::text`.as('createdAt')])
-      .where('h.kind', '=', 'hold')
       .where('h.createdAt', '<', before);
     if (after) {
       q = q.where(
         sql<boolean>`(h.created_at, h.reference) > (${after.createdAt}::timestamptz, ${`hold:${after.reference}`})`,
       );
     }
-    const rows = await q
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('ledgerEntry as c')
-              .select('c.id')
-              .whereRef('c.holdReference', '=', 'h.reference')
-              .where('c.kind', 'in', ['capture', 'release']),
-          ),
-        ),
-      )
-      .orderBy('h.createdAt')
-      .orderBy('h.reference')
-      .limit(limit)
-      .execute();
+    const rows = await q.orderBy('h.createdAt').orderBy('h.reference').limit(limit).execute();
     return rows.map((r) => ({
       accountId: r.accountId,
       reference: r.reference.replace(/^hold:/, ''),
