@@ -201,6 +201,27 @@ describe('the summary cache across replicas', () => {
   });
 });
 
+/**
+ * Every stale hold of one account, paged through as the recordings reconciler does (the ledger is
+ * shared by every test's accounts), in pages of `pageSize`.
+ */
+async function staleHoldsOf(
+  wallet: WalletService,
+  accountId: string,
+  olderThanSeconds: number,
+  pageSize: number,
+): Promise<string[]> {
+  const seen: string[] = [];
+  let after: { createdAt: string; reference: string } | undefined;
+  for (let page = 0; page < 100_000; page++) {
+    const { holds } = await wallet.staleHolds(olderThanSeconds, pageSize, after);
+    seen.push(...holds.filter((h) => h.accountId === accountId).map((h) => h.reference));
+    if (holds.length < pageSize) break;
+    after = holds[holds.length - 1];
+  }
+  return seen;
+}
+
 describe("the wallet's kept totals", () => {
   it('follow entries an operator updates or deletes by hand, counted again per statement', async () => {
     const accountId = `acc_totals_${randomBytes(4).toString('hex')}`;
@@ -238,15 +259,7 @@ describe("the wallet's kept totals", () => {
     await expectKeptTotals(other, 'after the update and delete');
     expect(await wallet.summary(accountId, null)).toMatchObject({ balanceMinutes: 51 - 3 });
     // The deleted capture opened h1 again (h3 was open): the reconciler sees both once they are old.
-    const seen: string[] = [];
-    let after: { createdAt: string; reference: string } | undefined;
-    for (let page = 0; page < 10_000; page++) {
-      const { holds } = await wallet.staleHolds(0, 500, after);
-      seen.push(...holds.filter((h) => h.accountId === accountId).map((h) => h.reference));
-      if (holds.length < 500) break;
-      after = holds[holds.length - 1];
-    }
-    expect(seen.sort()).toEqual([`${accountId}:h1`, `${accountId}:h3`]);
+    expect((await staleHoldsOf(wallet, accountId, 0, 500)).sort()).toEqual([`${accountId}:h1`, `${accountId}:h3`]);
   });
 });
 
@@ -277,14 +290,7 @@ describe('stale holds (for the recordings service reconciler)', () => {
     await wallet.release(accountId, `${accountId}:closed`);
     await hold('recent');
 
-    const seen: string[] = [];
-    let after: { createdAt: string; reference: string } | undefined;
-    for (let page = 0; page < 1000; page++) {
-      const { holds } = await wallet.staleHolds(3600, 2, after);
-      seen.push(...holds.filter((h) => h.accountId === accountId).map((h) => h.reference));
-      if (holds.length < 2) break;
-      after = holds[holds.length - 1];
-    }
+    const seen = await staleHoldsOf(wallet, accountId, 3600, 2);
     expect(seen.sort()).toEqual(['a', 'b', 'c', 'd', 'e'].map((r) => `${accountId}:${r}`));
   });
 });
