@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { BUS_SERVICES } from '@mm/contract';
+import { ASK_PRICING, BUS_SERVICES } from '@mm/contract';
 import { ConfigError, DEV_SECRET, EnvReader, secretWeakness } from './env-reader';
 import { readStreamSettings, type StreamSettings } from './stream-config';
 
@@ -225,4 +225,12 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
 /** The upload limits (whoami shows them; recordings enforces them). */
 export function readUploadLimits(r: EnvReader): { maxUploadMb: number; maxRecordingMinutes: number } {
   return { maxUploadMb: r.num('MAX_UPLOAD_MB', 500, 1), maxRecordingMinutes: r.num('MAX_RECORDING_MINUTES', 300, 1) };
+}
+
+/**
+ * Characters an Ask reads per minute it costs: read by the ask service (the charge) and the
+ * recordings service (the quotes) from the same variable, so that a quote is what the Ask charges.
+ */
+export function readAskCharsPerMinute(r: EnvReader): number {
+  return r.num('ASK_CHARS_PER_MINUTE', ASK_PRICING.defaultCharsPerMinute, 1);
 }

@@ -1,5 +1,4 @@
-import { DEFAULT_CHARS_PER_MINUTE } from './domain/price';
-import { EnvReader, readCommonConfig, type CommonConfig } from '@mm/http';
+import { EnvReader, readAskCharsPerMinute, readCommonConfig, type CommonConfig } from '@mm/http';
 
 export interface AskConfig extends CommonConfig {
   llmEngine: 'extractive' | 'openai';
@@ -17,7 +16,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<AskCo
   return r.done('ask', {
     ...readCommonConfig(r, 'ask'),
     llmEngine,
-    charsPerMinute: r.num('ASK_CHARS_PER_MINUTE', DEFAULT_CHARS_PER_MINUTE, 1),
+    charsPerMinute: readAskCharsPerMinute(r),
     openai: {
       baseUrl: r.str('OPENAI_BASE_URL', 'https://api.openai.com'),
       apiKey: r.optional('OPENAI_API_KEY'),

@@ -1,4 +1,4 @@
-import { EnvReader, readCommonConfig, readUploadLimits, type CommonConfig } from '@mm/http';
+import { EnvReader, readAskCharsPerMinute, readCommonConfig, readUploadLimits, type CommonConfig } from '@mm/http';
 import { readStoreConfig, type StoreConfig } from '@mm/store';
 
 export interface RecordingsConfig extends CommonConfig {
@@ -20,6 +20,8 @@ export interface RecordingsConfig extends CommonConfig {
   staleClaimSeconds: number;
   /** ffmpeg and ffprobe (`FFMPEG_PATH`, `FFPROBE_PATH`; found on PATH by default). */
   mediaTools: { ffmpeg: string; ffprobe: string };
+  /** Characters an Ask reads per minute it costs: the quotes price by it (`ASK_CHARS_PER_MINUTE`, as the ask service). */
+  askCharsPerMinute: number;
 }
 
 /** Reads the recordings service's environment once; every bad variable is reported at once. */
@@ -47,5 +49,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Recor
       batch: r.num('TRASH_PURGE_BATCH', 20, 1),
     },
     mediaTools: { ffmpeg: r.str('FFMPEG_PATH', 'ffmpeg'), ffprobe: r.str('FFPROBE_PATH', 'ffprobe') },
+    askCharsPerMinute: readAskCharsPerMinute(r),
   });
 }

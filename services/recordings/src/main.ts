@@ -38,6 +38,7 @@ export async function startRecordings(config: RecordingsConfig): Promise<Running
       staleClaimSeconds: config.staleClaimSeconds,
       maxRecordingMinutes: config.uploadLimits.maxRecordingMinutes,
       tools: config.mediaTools,
+      askCharsPerMinute: config.askCharsPerMinute,
     },
   );
   const relay = startOutboxRelay(db, bus, (err) => logger.error({ err }, 'outbox relay failed'));

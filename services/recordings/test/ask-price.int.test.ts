@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import {
   askCharsRead,
+  askPrice,
   digestAsText,
   transcriptAsText,
   type AskSeriesQuery,
@@ -13,7 +14,8 @@ import {
 } from '@mm/contract';
 import type { Principal } from '@mm/http';
 import { toneWav } from '../../../tests/support/media';
-import { askMeeting, askMeetingPrice, askSeries, askSeriesPrice } from '../src/bus/ask-context.handler';
+import { askMeeting, askSeries } from '../src/bus/ask-context.handler';
+import { AskQuotes, askMeetingPrice, askSeriesPrice } from '../src/usecases/ask-quotes';
 import { inTransaction } from '../src/db/transaction';
 import { transcriptsThatFit } from '../src/domain/ask-budget';
 import { MeetingAccess } from '../src/services/access';
@@ -68,11 +70,11 @@ const persianDoc = () =>
     'fa',
   );
 
-/** A meeting submitted, transcribed with `transcript` (FORCE_OFF: suggested names) and digested: READY. */
-async function ready(p: Principal, transcript: TranscriptDoc, fields: Record<string, string> = {}): Promise<string> {
+/** A 3-second meeting submitted, waiting for its transcript. */
+async function submitted(p: Principal, fields: Record<string, string> = {}) {
   const file = path.join(scratch, `audio-${++n}.wav`);
   copyFileSync(toneWav(3), file);
-  const r = await h.useCases.submit.handle(p, 'upload', undefined, {
+  return h.useCases.submit.handle(p, 'upload', undefined, {
     check: () => undefined,
     read: async () => ({
       audio: { path: file, mimetype: 'audio/wav', originalname: 'a.wav', size: 96_044 },
@@ -80,6 +82,11 @@ async function ready(p: Principal, transcript: TranscriptDoc, fields: Record<str
       fields,
     }),
   });
+}
+
+/** A meeting submitted, transcribed with `transcript` (FORCE_OFF: suggested names) and digested: READY. */
+async function ready(p: Principal, transcript: TranscriptDoc, fields: Record<string, string> = {}): Promise<string> {
+  const r = await submitted(p, fields);
   await h.store.putJson(`work/${r.id}/transcript.json`, transcript);
   await h.useCases.results.transcribed({
     recordingId: r.id,
@@ -355,5 +362,66 @@ describe('a series quote', () => {
     );
     expect((await stored(ids[0])).readChars).toBeNull();
     expect(await check()).toBe(last);
+  });
+});
+
+/**
+ * The quote routes (quoteRecordingAsk, quoteSeriesAsk) answer here: the price by the contract's
+ * rule at the configured rate, the same as the Ask after it charges, and the refusals the contract
+ * gives (ASK_DISABLED, ASK_NOT_READY, SERIES_ASK_TOO_FEW, and 404 for a series while Ask is off).
+ */
+describe('the quotes as their routes answer them', () => {
+  const RATE = 100;
+  let quotes: AskQuotes;
+  beforeAll(() => {
+    quotes = new AskQuotes(h.useCases.ctx, access, RATE);
+  });
+
+  it('price a meeting and a series by the rate, as the Ask charges', async () => {
+    const p = principal();
+    newSeries('ser_priced');
+    const first = await ready(p, englishDoc(12), { seriesId: 'ser_priced' });
+    const second = await ready(p, persianDoc(), { seriesId: 'ser_priced' });
+    const charged = await askMeeting(h.db, h.useCases.ctx.repos, access, p, first);
+    const chars = askCharsRead('meeting', [charged.meeting!]);
+    expect(chars).toBeGreaterThan(3 * RATE);
+    expect(await quotes.meeting(p, first)).toEqual({ minutes: askPrice(chars, RATE) });
+    expect(askPrice(chars, RATE)).toBe(Math.ceil(chars / RATE));
+    // The service's own (default rate): a short meeting costs the least, one minute.
+    expect(await h.useCases.askQuotes.meeting(p, second)).toEqual({ minutes: 1 });
+
+    const q = { seriesId: 'ser_priced', maxMeetings: 50, transcriptBudgetChars: 60_000 };
+    const read = await askSeries(h.db, h.useCases.ctx.repos, access, p, q);
+    expect(read.meetings).toHaveLength(2);
+    expect(await quotes.series(p, 'ser_priced')).toEqual({
+      minutes: askPrice(askCharsRead('series', read.meetings), RATE),
+      meetingCount: 2,
+    });
+  });
+
+  it('refuse as the contract says', async () => {
+    const p = principal();
+    const off = { ...p, features: { ...p.features, ask: false } };
+    newSeries('ser_one');
+    const id = await ready(p, englishDoc(1), { seriesId: 'ser_one' });
+    await expect(quotes.meeting(off, id)).rejects.toMatchObject({ code: 'ASK_DISABLED' });
+    await expect(quotes.series(off, 'ser_one')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(quotes.series(p, 'ser_one')).rejects.toMatchObject({
+      code: 'SERIES_ASK_TOO_FEW',
+      message: expect.stringContaining('this one has 1'),
+    });
+    // Another account's meeting (outside any series): the same 404 as a missing one.
+    const alone = await ready(p, englishDoc(1));
+    expect(await quotes.meeting(p, alone)).toEqual({ minutes: expect.any(Number) });
+    await expect(quotes.meeting(principal(), alone)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(quotes.meeting(p, 'rec_missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(quotes.series(p, 'ser_missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    // Before READY: 409 ASK_NOT_READY, naming the status.
+    const waiting = await submitted(p);
+    await expect(quotes.meeting(p, waiting.id)).rejects.toMatchObject({
+      code: 'ASK_NOT_READY',
+      message: expect.stringContaining(`status ${waiting.status}`),
+    });
   });
 });

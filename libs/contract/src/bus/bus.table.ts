@@ -497,7 +497,7 @@ export const BUS = {
     users: ['ask'],
     principal: true,
     description:
-      "A meeting Ask's price input, as askMeeting would read it (the quote): the characters of its transcript as read once READY.",
+      "A meeting Ask's price input, as askMeeting would read it (the quote): the characters of its transcript as read once READY. Kept one release for an ask service of the last release (this release's quotes are answered by recordings itself).",
     payload: obj({ recordingId }, 'Which meeting.'),
     reply: obj(
       {
@@ -518,7 +518,7 @@ export const BUS = {
     users: ['ask'],
     principal: true,
     description:
-      "A series Ask's price input, as askSeries would read it with the same query (the quote): counted, not sent.",
+      "A series Ask's price input, as askSeries would read it with the same query (the quote): counted, not sent. Kept one release for an ask service of the last release (this release's quotes are answered by recordings itself).",
     payload: askSeriesQuery,
     reply: obj(
       {

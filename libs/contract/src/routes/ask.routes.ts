@@ -1,4 +1,7 @@
-/** Route definitions of the ask service: price quotes and questions, for one meeting or a series. */
+/**
+ * Route definitions of Ask: questions, for one meeting or a series, answered by the ask service, and
+ * their price quotes, answered by the recordings service beside the documents they count (no bus hop).
+ */
 import type { RouteDef } from '../routes.types';
 import {
   askBodySchema,
@@ -31,7 +34,7 @@ export const quoteRecordingAsk: RouteDef = {
   scopes: ['recordings:query'],
   spends: false,
   rateClass: 'search',
-  service: 'ask',
+  service: 'recordings',
   summary: { en: 'Price of asking a meeting', fa: 'بهای پرسش از یک جلسه' },
   description: {
     en: 'The price in minutes of one question to this meeting. Free. It depends on the meeting (length of the transcript, speaker names included), not on the question, and holds until the transcript is edited or a speaker is named or renamed.',
@@ -68,7 +71,7 @@ export const quoteSeriesAsk: RouteDef = {
   scopes: ['series:query'],
   spends: false,
   rateClass: 'search',
-  service: 'ask',
+  service: 'recordings',
   summary: { en: 'Price of asking a series', fa: 'بهای پرسش از یک مجموعه' },
   description: {
     en: 'The price in minutes of one question to this series and how many finished meetings it reads. Free. Fewer than 2 finished meetings is 409 SERIES_ASK_TOO_FEW; while Ask is off this answers 404.',

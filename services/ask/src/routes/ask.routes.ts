@@ -35,6 +35,8 @@ export function askRoutes(deps: { asks: AskService }): Router {
       );
   };
 
+  // The quotes are the recordings service's now; these answer a gateway of the last release during
+  // a rolling update (remove in the next release, with the bus's price subjects).
   mountOperation(router, 'quoteRecordingAsk', async ({ params }, { res }) =>
     asks.quoteRecording(principalOf(res), params.id),
   );

@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
 import { request, RemoteError } from '@mm/bus';
-import { askCharsRead, BUS, transcriptAsText, type AskMeetingDoc, type RequestEntry } from '@mm/contract';
+import { ASK_REFUSALS, askCharsRead, BUS, transcriptAsText, type AskMeetingDoc, type RequestEntry } from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
 import { priceOf, SERIES_MAX_MEETINGS, SERIES_MIN_MEETINGS, SERIES_TRANSCRIPT_BUDGET_CHARS } from '../domain/price';
 import type { AskInput } from '../domain/extractive';
@@ -45,13 +45,8 @@ const turnsOf = (m: AskMeetingDoc, withMeeting: boolean): AskContext['turns'] =>
         : { startMs: s.startMs, speaker: s.speaker, text: s.text },
     );
 
-const notReady = (status: string) =>
-  new ApiError('ASK_NOT_READY', `The meeting has no digest yet (status ${status}); ask again once it is READY.`);
-const tooFew = (finishedCount: number) =>
-  new ApiError(
-    'SERIES_ASK_TOO_FEW',
-    `A series Ask needs at least ${SERIES_MIN_MEETINGS} finished meetings; this one has ${finishedCount}.`,
-  );
+const notReady = (status: string) => new ApiError('ASK_NOT_READY', ASK_REFUSALS.notReady(status));
+const tooFew = (finishedCount: number) => new ApiError('SERIES_ASK_TOO_FEW', ASK_REFUSALS.tooFew(finishedCount));
 
 /** Loads what Asks read from the recordings service (the owner of transcripts and digests). */
 export class ContextLoader {
@@ -83,7 +78,11 @@ export class ContextLoader {
   }
 
   /**
-   * A meeting's quote: what `meeting` would price, with the same 404 and 409 ASK_NOT_READY, from
+   * A meeting's quote, for a gateway of the last release (this release's gateway sends the quotes
+   * to the recordings service, which answers them without this hop: decisions.md, session 33).
+   * Remove with the askMeetingPrice and askSeriesPrice subjects in the next release.
+   *
+   * What `meeting` would price, with the same 404 and 409 ASK_NOT_READY, from
    * the recordings service's count of the characters read (the documents are not sent).
    */
   async quoteMeeting(p: Principal, recordingId: string): Promise<{ minutes: number }> {

@@ -8,9 +8,7 @@ import {
   publicSegment,
   transcriptAsText,
   type AskMeetingDoc,
-  type AskMeetingPriceReply,
   type AskMeetingReply,
-  type AskSeriesPriceReply,
   type AskSeriesQuery,
   type AskSeriesReply,
   type TranscriptSegment,
@@ -21,6 +19,7 @@ import type { Repositories } from '../usecases/context';
 import type { MeetingAccess } from '../services/access';
 import type { RowForAsk } from '../db/recordings.repository';
 import { transcriptsThatFit } from '../domain/ask-budget';
+import { askMeetingPrice, askSeriesPrice } from '../usecases/ask-quotes';
 
 /** The turns as Ask reads them: the contract's fields (the digest's pauses stay here). */
 function askSegments(segments: unknown): TranscriptSegment[] {
@@ -107,76 +106,9 @@ export async function askSeries(
 }
 
 /**
- * The counts of some meetings' documents (null: absent), those not counted yet (written before the
- * counts were kept) counted from the documents once and stored: the quote prices them as the Ask.
+ * Answers the ask service's context requests, for the caller the ask service signed, and the
+ * quotes' price inputs for an ask service of the last release (this release answers the quotes itself).
  */
-async function countsOf(
-  rows: readonly { id: string; chars: number | null }[],
-  count: (ids: string[]) => Promise<Map<string, number>>,
-): Promise<(number | null)[]> {
-  const missing = rows.filter((r) => r.chars === null).map((r) => r.id);
-  const found = missing.length === 0 ? new Map<string, number>() : await count(missing);
-  return rows.map((r) => r.chars ?? found.get(r.id) ?? null);
-}
-
-/**
- * `askMeetingPrice` {recordingId} → {status, charsRead}: what askMeeting would read, counted (the
- * quote), with the same reach and readiness: the transcript's count as read, stored by every write
- * of the transcript and its speakers' names, so the quote reads no document.
- */
-export async function askMeetingPrice(
-  db: Kysely<Database>,
-  repos: Repositories,
-  access: MeetingAccess,
-  p: Principal,
-  recordingId: string,
-): Promise<AskMeetingPriceReply> {
-  const { r } = await access.readable(p, await repos.recordings.getForAskPrice(db, recordingId));
-  if (r.status !== 'READY' || r.transcriptOf === null || r.digestOf === null)
-    return { status: r.status, charsRead: null };
-  const [chars] = await countsOf([{ id: r.id, chars: r.readChars }], (ids) => repos.transcripts.counts(db, ids));
-  return { status: r.status, charsRead: chars };
-}
-
-/**
- * `askSeriesPrice`: what askSeries would read with the same query, counted (the series quote):
- * the same meetings in the same order, each digest's count and the counts of the transcripts the
- * budget carries (transcriptsThatFit), read from the stored counts instead of the documents.
- */
-export async function askSeriesPrice(
-  db: Kysely<Database>,
-  repos: Repositories,
-  access: MeetingAccess,
-  p: Principal,
-  q: AskSeriesQuery,
-): Promise<AskSeriesPriceReply> {
-  if (!(await access.seriesAccess(p, q.seriesId)))
-    throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
-  const { count, newest } = await repos.recordings.finishedOfSeriesForPrice(db, q.seriesId, q.maxMeetings);
-  // As askSeries: a meeting without its transcript or its digest is not read.
-  const both = newest.filter((m) => m.transcriptOf !== null && m.digestOf !== null);
-  const [readChars, textChars] = await Promise.all([
-    countsOf(
-      both.map((m) => ({ id: m.id, chars: m.readChars })),
-      (ids) => repos.transcripts.counts(db, ids),
-    ),
-    countsOf(
-      both.map((m) => ({ id: m.id, chars: m.textChars })),
-      (ids) => repos.digests.counts(db, ids),
-    ),
-  ]);
-  const read = both
-    .map((_, i) => ({ transcript: readChars[i], digest: textChars[i] }))
-    .filter((m): m is { transcript: number; digest: number } => m.transcript !== null && m.digest !== null);
-  const fits = transcriptsThatFit(
-    read.map((m) => m.transcript),
-    q.transcriptBudgetChars,
-  );
-  const charsRead = read.reduce((n, m, i) => n + m.digest + (fits[i] ? m.transcript : 0), 0);
-  return { finishedCount: count, meetingCount: read.length, charsRead };
-}
-
-/** Answers the ask service's context requests (and the quotes' price inputs), for the caller the ask service signed. */
 export function serveAskContext(
   nc: NatsConnection,
   db: Kysely<Database>,

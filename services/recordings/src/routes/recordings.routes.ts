@@ -44,6 +44,14 @@ export function recordingsRoutes(
     deps.views.status(await deps.useCases.naming.skip(principalOf(res), params.id)),
   );
 
+  // The Ask quotes: counted here, beside the documents, and priced by the contract's rule (usecases/ask-quotes.ts).
+  mountOperation(router, 'quoteRecordingAsk', async ({ params }, { res }) =>
+    deps.useCases.askQuotes.meeting(principalOf(res), params.id),
+  );
+  mountOperation(router, 'quoteSeriesAsk', async ({ params }, { res }) =>
+    deps.useCases.askQuotes.series(principalOf(res), params.id),
+  );
+
   mountOperation(router, 'retryRecording', async ({ params }, { res }) => {
     const r = await deps.useCases.retry.retry(principalOf(res), params.id);
     return deps.views.status(r, await m.digestTitle(r.id));

@@ -14,6 +14,8 @@ import { Retry } from './retry';
 import { AdminOps } from './admin';
 import { IdempotencyKeys } from './idempotency';
 import { SubmitRecording } from './submit';
+import { AskQuotes } from './ask-quotes';
+import { ASK_PRICING } from '@mm/contract';
 
 export interface UseCaseOptions {
   naming: NamingTimes & Partial<NamingSheetTimes>;
@@ -22,6 +24,8 @@ export interface UseCaseOptions {
   staleClaimSeconds: number;
   maxRecordingMinutes: number;
   tools: MediaTools;
+  /** Characters an Ask reads per minute it costs (ASK_CHARS_PER_MINUTE; the quotes price by it). */
+  askCharsPerMinute?: number;
 }
 
 /** Every use case of the service, wired once (main.ts, the tests). */
@@ -55,6 +59,7 @@ export function createUseCases(
     naming: new Naming(ctx, digest, access, { sheetOpenSeconds: opts.naming.sheetOpenSeconds ?? 900 }),
     retry: new Retry(ctx, charges, digest, access),
     admin: new AdminOps(ctx, charges, digest),
+    askQuotes: new AskQuotes(ctx, access, opts.askCharsPerMinute ?? ASK_PRICING.defaultCharsPerMinute),
     submit: new SubmitRecording(ctx, keys, uploads, {
       maxRecordingMinutes: opts.maxRecordingMinutes,
       tools: opts.tools,
