@@ -13,7 +13,7 @@ import {
   type AskSeriesReply,
   type TranscriptSegment,
 } from '@mm/contract';
-import { ApiError, type Principal } from '@mm/http';
+import type { Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import type { Repositories } from '../usecases/context';
 import type { MeetingAccess } from '../services/access';
@@ -82,8 +82,7 @@ export async function askSeries(
   p: Principal,
   q: AskSeriesQuery,
 ): Promise<AskSeriesReply> {
-  if (!(await access.seriesAccess(p, q.seriesId)))
-    throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+  await access.reachSeries(p, q.seriesId);
   // The count, the newest rows, their transcripts and digests in one statement.
   const { count, newest: rows } = await repos.recordings.finishedOfSeriesForAsk(db, q.seriesId, q.maxMeetings);
   const read = rows.flatMap((r) => {

@@ -5,6 +5,8 @@ import type { RecordingRow } from '../db/schema';
 import type { BusCall } from '../usecases/context';
 
 const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach has that id.');
+/** A series the caller cannot reach: the same 404 for another account's, a missing one, and every series while series are off. */
+export const seriesNotFound = () => new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
 
 /**
  * Who may reach which meeting. Another account's meeting, a deleted one and a missing one all
@@ -29,6 +31,13 @@ export class MeetingAccess {
     if (r.accountId === p.accountId) return { r, access: 'owner' };
     if (!r.seriesId || !(await this.seriesAccess(p, r.seriesId))) throw notFound();
     return { r, access: 'member' };
+  }
+
+  /** The caller's access to a series; 404 (seriesNotFound) when it cannot read it (or series are off). */
+  async reachSeries(p: Principal, seriesId: string): Promise<AccessRole> {
+    const access = await this.seriesAccess(p, seriesId);
+    if (!access) throw seriesNotFound();
+    return access;
   }
 
   /** The caller's access to a series, or null when it cannot read it (or series are off). */

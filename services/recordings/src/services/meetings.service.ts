@@ -31,8 +31,7 @@ export class MeetingsService {
   async listReady(p: Principal, q: { limit?: number; cursor?: string; seriesId?: string }) {
     const after = q.cursor === undefined ? null : decodeCursor(q.cursor);
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this list');
-    if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId)))
-      throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (q.seriesId !== undefined) await this.deps.access.reachSeries(p, q.seriesId);
     const limit = q.limit ?? 20;
     const rows = await this.deps.repos.recordings.listReady(
       this.deps.db,

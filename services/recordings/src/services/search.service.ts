@@ -64,8 +64,7 @@ export class SearchService {
     if (words.length === 0) throw new ApiError('VALIDATION', 'q has no word to search for');
     const after = q.cursor === undefined ? null : decodeCursor(q.cursor);
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this search');
-    if (q.seriesId !== undefined && !(await this.deps.access.seriesAccess(p, q.seriesId)))
-      throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (q.seriesId !== undefined) await this.deps.access.reachSeries(p, q.seriesId);
     const limit = q.limit ?? 20;
     const rows = await this.deps.search.matching(
       this.deps.db,

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, type Principal } from '@mm/http';
 import type { Database } from '../db/schema';
 import { transcriptsThatFit } from '../domain/ask-budget';
-import type { MeetingAccess } from '../services/access';
+import { seriesNotFound, type MeetingAccess } from '../services/access';
 import type { Repositories, UseCaseContext } from './context';
 
 /**
@@ -40,7 +40,7 @@ export class AskQuotes {
    * under the minimum. While Ask is off the series quote answers 404, not ASK_DISABLED (contract).
    */
   async series(p: Principal, seriesId: string): Promise<{ minutes: number; meetingCount: number }> {
-    if (!p.features.ask) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (!p.features.ask) throw seriesNotFound();
     const r = await askSeriesPrice(this.ctx.db, this.ctx.repos, this.access, p, {
       seriesId,
       maxMeetings: ASK_PRICING.seriesMaxMeetings,
@@ -95,8 +95,7 @@ export async function askSeriesPrice(
   p: Principal,
   q: AskSeriesQuery,
 ): Promise<AskSeriesPriceReply> {
-  if (!(await access.seriesAccess(p, q.seriesId)))
-    throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+  await access.reachSeries(p, q.seriesId);
   const { count, newest } = await repos.recordings.finishedOfSeriesForPrice(db, q.seriesId, q.maxMeetings);
   // As askSeries: a meeting without its transcript or its digest is not read.
   const both = newest.filter((m) => m.transcriptOf !== null && m.digestOf !== null);

@@ -10,6 +10,7 @@ import {
   type WalletSpend,
 } from '@mm/contract';
 import { ApiError, newId, readIdempotencyKey, replayOnlyRefusal, type Principal } from '@mm/http';
+import { seriesNotFound } from '../services/access';
 import { refusedBy, RemoteError } from '@mm/bus';
 import type { RecordingRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -377,14 +378,13 @@ export class SubmitRecording {
   }
 
   private async resolveSeries(p: Principal, seriesId: string): Promise<ResolvedSeries> {
-    if (!p.features.series) throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+    if (!p.features.series) throw seriesNotFound();
     try {
       const s = await this.ctx.call(BUS.seriesResolve, { accountId: p.accountId, seriesId });
-      if (s.access !== 'owner') throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+      if (s.access !== 'owner') throw seriesNotFound();
       return s;
     } catch (err) {
-      if (err instanceof RemoteError && err.code === 'NOT_FOUND')
-        throw new ApiError('NOT_FOUND', 'No series the token can reach has that id.');
+      if (err instanceof RemoteError && err.code === 'NOT_FOUND') throw seriesNotFound();
       throw err instanceof ApiError
         ? err
         : new ApiError('INTERNAL', 'The series service did not answer; retry with the same key.');
