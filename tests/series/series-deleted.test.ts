@@ -79,6 +79,11 @@ it("moves a deleted series' meetings out of it (trashed ones too), with no meeti
   await waitForEvent(stack, token.value, kept, 'recording.created');
   await waitForEvent(stack, token.value, elsewhere.body.recording.id, 'recording.created');
   const eventsBefore = (await stack.api.get('/api/v1/events?limit=500').set(auth)).body.events.length as number;
+  // The owner's read of the series' meetings copies its owner into recordings (series_owner).
+  expect((await stack.api.get(`/api/v1/recordings/ready?seriesId=${seriesId}`).set(auth)).status).toBe(200);
+  const copy = async () =>
+    (await pg.query('select owner_id, deleted from recordings.series_owner where series_id = $1', [seriesId])).rows[0];
+  expect(await copy()).toEqual({ owner_id: account.id, deleted: false });
 
   owner = await signedInContext(tb.browser, stack, account.id, 'owner@example.test');
   const page = await owner.newPage();
@@ -87,6 +92,10 @@ it("moves a deleted series' meetings out of it (trashed ones too), with no meeti
   await page.getByRole('button', { name: 'Delete this series' }).click();
   await page.waitForURL(/\/app\/series\?deleted=1$/);
   expect((await stack.api.get(`/api/v1/series/${seriesId}`).set(auth)).status).toBe(404);
+  // recordings no longer answers the owner from its copy: the series is gone there too.
+  expect(await copy()).toEqual({ owner_id: account.id, deleted: true });
+  const after = await stack.api.get(`/api/v1/recordings/ready?seriesId=${seriesId}`).set(auth);
+  expect([after.status, after.body.error?.code]).toEqual([404, 'NOT_FOUND']);
 
   for (const id of [kept, trashed])
     expect(await seriesOf(id)).toEqual({

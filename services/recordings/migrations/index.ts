@@ -8,6 +8,7 @@ import { searchTrigramIndex } from './0006_search_trigram_index';
 import { searchTextTokens } from './0007_search_text_tokens';
 import { recordingEventSeq } from './0008_recording_event_seq';
 import { askCharCounts } from './0009_ask_char_counts';
+import { seriesOwner } from './0010_series_owner';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
@@ -19,4 +20,5 @@ export const migrations: MigrationSet = {
   '0007_search_text_tokens': searchTextTokens,
   '0008_recording_event_seq': recordingEventSeq,
   '0009_ask_char_counts': askCharCounts,
+  '0010_series_owner': seriesOwner,
 };

@@ -18,7 +18,7 @@ import { askMeeting, askSeries } from '../src/bus/ask-context.handler';
 import { AskQuotes, askMeetingPrice, askSeriesPrice } from '../src/usecases/ask-quotes';
 import { inTransaction } from '../src/db/transaction';
 import { transcriptsThatFit } from '../src/domain/ask-budget';
-import { MeetingAccess } from '../src/services/access';
+import type { MeetingAccess } from '../src/services/access';
 import { digestDoc, principal, startHarness, type Harness } from './support/harness';
 
 /**
@@ -35,7 +35,7 @@ let n = 0;
 beforeAll(async () => {
   h = await startHarness();
   h.bus.namingMode = 'FORCE_OFF';
-  access = new MeetingAccess(h.bus.call);
+  access = h.useCases.access;
 }, 60_000);
 afterAll(async () => {
   await h?.close();
@@ -146,15 +146,7 @@ async function seriesQuoteAndCharge(p: Principal, q: AskSeriesQuery) {
 }
 
 function newSeries(id: string): void {
-  h.bus.series.set(id, {
-    id,
-    name: 'Budget',
-    titleStyle: 'TOPIC',
-    dateCalendar: 'GREGORIAN',
-    access: 'owner',
-    keyterms: [],
-    inheritAccountKeyterms: true,
-  });
+  h.bus.addSeries(id, 'Budget');
 }
 
 describe('a meeting quote', () => {

@@ -404,15 +404,7 @@ describe('admin operations', () => {
 
   it('rename, move to a series, edit a turn; others get NOT_FOUND', async () => {
     const p = principal();
-    h.bus.series.set('ser_1', {
-      id: 'ser_1',
-      name: 'Standup',
-      titleStyle: 'TOPIC',
-      dateCalendar: 'GREGORIAN',
-      access: 'owner',
-      keyterms: [],
-      inheritAccountKeyterms: true,
-    });
+    h.bus.addSeries('ser_1', 'Standup');
     const r = await ready(p);
     await expect(h.useCases.admin.patch(principal(), r.id, { title: 'x' })).rejects.toBeInstanceOf(ApiError);
     const renamed = await h.useCases.admin.patch(p, r.id, { title: '  Kickoff  ', seriesId: 'ser_1' });

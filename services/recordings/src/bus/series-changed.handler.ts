@@ -5,6 +5,8 @@ import { serve } from '@mm/bus';
 import { BUS } from '@mm/contract';
 import type { Database } from '../db/schema';
 import { RecordingRepository } from '../db/recordings.repository';
+import { SeriesOwnerRepository } from '../db/series-owners.repository';
+import { inTransaction } from '../db/transaction';
 
 /**
  * Answers `seriesChanged`: the series service tells recordings that a series was renamed or
@@ -23,13 +25,22 @@ export function serveSeriesChanged(nc: NatsConnection, db: Kysely<Database>, log
 /**
  * Answers `seriesDeleted`: the series service deletes a series, and its meetings (trashed ones
  * too) move out of it, as a meeting never filed in a series. The contract sends nothing for them
- * (changes to a series itself, deletion included, send no meeting event). Idempotent.
+ * (changes to a series itself, deletion included, send no meeting event). The copy of its owner is
+ * marked deleted in the same transaction, so no read answers from it after. Idempotent.
  */
 export function serveSeriesDeleted(nc: NatsConnection, db: Kysely<Database>, logger: Logger): Subscription {
   return serve(
     nc,
     BUS.seriesDeleted,
-    async (p) => ({ updated: await new RecordingRepository(db).leaveSeries(db, p.seriesId) }),
+    async (p) => ({ updated: await seriesDeleted(db, p.seriesId) }),
     (err) => logger.error({ err }, 'seriesDeleted failed'),
   );
+}
+
+/** A deleted series, as recordings forgets it: its meetings moved out and its owner's copy marked deleted, in one transaction; how many meetings moved. */
+export async function seriesDeleted(db: Kysely<Database>, seriesId: string): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    await new SeriesOwnerRepository().forget(trx, seriesId);
+    return new RecordingRepository(db).leaveSeries(trx, seriesId);
+  });
 }

@@ -95,8 +95,20 @@ export interface SilentMeetingTable {
   failedAt: Generated<Date>;
 }
 
+/**
+ * A series' owner as the series service answered it (migration 0010): lets the owner's reads skip
+ * the bus request; `deleted` once the series is deleted (then the bus is asked again).
+ */
+export interface SeriesOwnerTable {
+  seriesId: string;
+  ownerId: string | null;
+  deleted: Generated<boolean>;
+  createdAt: Generated<Date>;
+}
+
 export interface Database {
   recording: RecordingTable;
+  seriesOwner: SeriesOwnerTable;
   silentMeeting: SilentMeetingTable;
   idempotencyKey: IdempotencyKeyTable;
   transcript: TranscriptTable;

@@ -1,7 +1,9 @@
 import { ApiError, hasScope, type Principal } from '@mm/http';
 import { RemoteError } from '@mm/bus';
 import { BUS, type AccessRole } from '@mm/contract';
-import type { RecordingRow } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, RecordingRow } from '../db/schema';
+import type { SeriesOwnerRepository } from '../db/series-owners.repository';
 import type { BusCall } from '../usecases/context';
 
 const notFound = () => new ApiError('NOT_FOUND', 'No meeting the token can reach has that id.');
@@ -13,7 +15,11 @@ export const seriesNotFound = () => new ApiError('NOT_FOUND', 'No series the tok
  * answer the same 404.
  */
 export class MeetingAccess {
-  constructor(private readonly call: BusCall) {}
+  constructor(
+    private readonly call: BusCall,
+    private readonly db: Kysely<Database>,
+    private readonly owners: SeriesOwnerRepository,
+  ) {}
 
   /** Own meetings; a token without recordings:read reaches only the meetings it sent itself. */
   own(p: Principal, r: RecordingRow | undefined): RecordingRow {
@@ -40,15 +46,24 @@ export class MeetingAccess {
     return access;
   }
 
-  /** The caller's access to a series, or null when it cannot read it (or series are off). */
+  /**
+   * The caller's access to a series, or null when it cannot read it (or series are off). The
+   * series' owner is answered from recordings' copy of its owner (series-owners.repository) without
+   * asking the series service; everyone else, and a series not copied yet, asks it (seriesResolve),
+   * and an owner's answer is copied for the next time (docs/decisions.md, session 34).
+   */
   async seriesAccess(p: Principal, seriesId: string): Promise<AccessRole | null> {
     if (!p.features.series) return null;
+    const owner = await this.owners.ownerOf(this.db, seriesId);
+    if (owner === p.accountId) return 'owner';
+    let access: AccessRole;
     try {
-      const s = await this.call(BUS.seriesResolve, { accountId: p.accountId, seriesId });
-      return s.access;
+      access = (await this.call(BUS.seriesResolve, { accountId: p.accountId, seriesId })).access;
     } catch (err) {
       if (err instanceof RemoteError && err.code === 'NOT_FOUND') return null;
       throw err;
     }
+    if (access === 'owner' && owner === null) await this.owners.remember(this.db, seriesId, p.accountId);
+    return access;
   }
 }

@@ -11,6 +11,7 @@ import { DigestRepository } from '../db/digests.repository';
 import { ClaimRepository } from '../db/claims.repository';
 import { SearchRepository } from '../db/search.repository';
 import { BundleRepository } from '../db/bundles.repository';
+import { SeriesOwnerRepository } from '../db/series-owners.repository';
 
 /** A request to another service over the bus (the wallet, settings, series, memory notes). */
 export type BusCall = <P, R>(entry: RequestEntry<P, R>, payload: P, opts?: RequestOptions) => Promise<R>;
@@ -28,6 +29,7 @@ export interface Repositories {
   claims: ClaimRepository;
   search: SearchRepository;
   bundles: BundleRepository;
+  seriesOwners: SeriesOwnerRepository;
 }
 
 export const repositoriesOf = (db: Kysely<Database>): Repositories => ({
@@ -37,6 +39,7 @@ export const repositoriesOf = (db: Kysely<Database>): Repositories => ({
   claims: new ClaimRepository(),
   search: new SearchRepository(),
   bundles: new BundleRepository(),
+  seriesOwners: new SeriesOwnerRepository(),
 });
 
 /**

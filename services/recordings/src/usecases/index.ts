@@ -40,7 +40,7 @@ export function createUseCases(
     store: deps.store,
     logger: deps.logger,
   };
-  const access = new MeetingAccess(deps.call);
+  const access = new MeetingAccess(deps.call, deps.db, ctx.repos.seriesOwners);
   const charges = new Charges(ctx);
   const digest = new DigestUseCase(ctx);
   const keys = new IdempotencyKeys(deps.db, ctx.repos.claims, opts.staleClaimSeconds);

@@ -30,11 +30,26 @@ export interface FakeHold {
 export class FakeBus {
   readonly holds = new Map<string, FakeHold>();
   readonly series = new Map<string, ResolvedSeries>();
+  /** A series' readers by account, when set for it: its answer's access is theirs, others NOT_FOUND. */
+  readonly seriesReaders = new Map<string, Map<string, 'owner' | 'member'>>();
   namingMode: 'AUTO' | 'FORCE_ON' | 'FORCE_OFF' = 'FORCE_OFF';
   memory: string[] = ['likes short digests'];
   /** Refuse holds with this code (e.g. INSUFFICIENT_MINUTES). */
   refuseHolds: string | null = null;
   readonly calls: { name: string; payload: unknown }[] = [];
+
+  /** A series the fake answers for (owner access to anyone, unless its readers are set). */
+  addSeries(id: string, name: string): void {
+    this.series.set(id, {
+      id,
+      name,
+      titleStyle: 'TOPIC',
+      dateCalendar: 'GREGORIAN',
+      access: 'owner',
+      keyterms: [],
+      inheritAccountKeyterms: true,
+    });
+  }
 
   readonly call: BusCall = async <P, R>(entry: RequestEntry<P, R>, payload: P, _opts?: RequestOptions): Promise<R> => {
     this.calls.push({ name: entry.name, payload });
@@ -76,8 +91,10 @@ export class FakeBus {
         return { items: this.memory.map((text) => ({ text })) };
       case BUS.seriesResolve.name: {
         const s = this.series.get(p.seriesId);
-        if (!s) throw new RemoteError('NOT_FOUND', 'no such series');
-        return s;
+        const readers = this.seriesReaders.get(p.seriesId);
+        const access = readers ? readers.get(p.accountId) : s?.access;
+        if (!s || !access) throw new RemoteError('NOT_FOUND', 'no such series');
+        return { ...s, access };
       }
       default:
         throw new Error(`the fake bus does not answer ${name}`);
