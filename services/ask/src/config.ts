@@ -2,7 +2,7 @@ import { EnvReader, readAskCharsPerMinute, readCommonConfig, type CommonConfig }
 
 export interface AskConfig extends CommonConfig {
   llmEngine: 'extractive' | 'openai';
-  /** Characters an Ask reads per minute it costs (domain/price.ts). */
+  /** Characters an Ask reads per minute it costs (askPrice, libs/contract/src/pricing.ts). */
   charsPerMinute: number;
   openai: { baseUrl: string; apiKey: string | null; llmModel: string };
 }

@@ -1,5 +1,5 @@
 import { finishAnswer } from '../src/domain/answer';
-import { priceOf } from '../src/domain/price';
+import { askPrice } from '@mm/contract';
 
 const turns = [
   { startMs: 0, speaker: 'speaker_0', text: 'Good morning.' },
@@ -99,11 +99,11 @@ describe('finishAnswer', () => {
   });
 });
 
-describe('priceOf', () => {
+describe('askPrice', () => {
   it('charges a minute per started block of characters, at least one', () => {
-    expect(priceOf(0, 4000)).toBe(1);
-    expect(priceOf(4000, 4000)).toBe(1);
-    expect(priceOf(4001, 4000)).toBe(2);
-    expect(priceOf(12_500, 4000)).toBe(4);
+    expect(askPrice(0, 4000)).toBe(1);
+    expect(askPrice(4000, 4000)).toBe(1);
+    expect(askPrice(4001, 4000)).toBe(2);
+    expect(askPrice(12_500, 4000)).toBe(4);
   });
 });

@@ -1,8 +1,16 @@
 import type { NatsConnection } from 'nats';
 import { request, RemoteError } from '@mm/bus';
-import { ASK_REFUSALS, askCharsRead, BUS, transcriptAsText, type AskMeetingDoc, type RequestEntry } from '@mm/contract';
+import {
+  ASK_PRICING,
+  ASK_REFUSALS,
+  askCharsRead,
+  askPrice,
+  BUS,
+  transcriptAsText,
+  type AskMeetingDoc,
+  type RequestEntry,
+} from '@mm/contract';
 import { ApiError, type Principal } from '@mm/http';
-import { priceOf, SERIES_MAX_MEETINGS, SERIES_MIN_MEETINGS, SERIES_TRANSCRIPT_BUDGET_CHARS } from '../domain/price';
 import type { AskInput } from '../domain/extractive';
 
 /** What an Ask reads and what it costs. */
@@ -63,7 +71,7 @@ export class ContextLoader {
     const transcriptText = transcriptAsText(m.transcript!);
     return {
       turns: turnsOf(m, false),
-      minutes: priceOf(askCharsRead('meeting', [m]), this.charsPerMinute),
+      minutes: askPrice(askCharsRead('meeting', [m]), this.charsPerMinute),
       meetingCount: 1,
       documents: [
         {
@@ -94,7 +102,7 @@ export class ContextLoader {
       'No meeting the token can reach has that id.',
     );
     if (r.status !== 'READY' || r.charsRead === null) throw notReady(r.status);
-    return { minutes: priceOf(r.charsRead, this.charsPerMinute) };
+    return { minutes: askPrice(r.charsRead, this.charsPerMinute) };
   }
 
   /** A series' quote: what `series` would price and read, with the same 404 and 409 SERIES_ASK_TOO_FEW. */
@@ -103,11 +111,15 @@ export class ContextLoader {
       this.nc,
       BUS.askSeriesPrice,
       p,
-      { seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
+      {
+        seriesId,
+        maxMeetings: ASK_PRICING.seriesMaxMeetings,
+        transcriptBudgetChars: ASK_PRICING.seriesTranscriptBudgetChars,
+      },
       'No series the token can reach has that id.',
     );
-    if (r.finishedCount < SERIES_MIN_MEETINGS) throw tooFew(r.finishedCount);
-    return { minutes: priceOf(r.charsRead, this.charsPerMinute), meetingCount: r.meetingCount };
+    if (r.finishedCount < ASK_PRICING.seriesMinMeetings) throw tooFew(r.finishedCount);
+    return { minutes: askPrice(r.charsRead, this.charsPerMinute), meetingCount: r.meetingCount };
   }
 
   /**
@@ -133,10 +145,14 @@ export class ContextLoader {
       this.nc,
       BUS.askSeries,
       p,
-      { seriesId, maxMeetings: SERIES_MAX_MEETINGS, transcriptBudgetChars: SERIES_TRANSCRIPT_BUDGET_CHARS },
+      {
+        seriesId,
+        maxMeetings: ASK_PRICING.seriesMaxMeetings,
+        transcriptBudgetChars: ASK_PRICING.seriesTranscriptBudgetChars,
+      },
       'No series the token can reach has that id.',
     );
-    if (r.finishedCount < SERIES_MIN_MEETINGS) throw tooFew(r.finishedCount);
+    if (r.finishedCount < ASK_PRICING.seriesMinMeetings) throw tooFew(r.finishedCount);
     // Reading order: oldest meeting first.
     const meetings = [...r.meetings].reverse();
     const documents = meetings.map((m) => ({
@@ -148,7 +164,7 @@ export class ContextLoader {
     }));
     return {
       turns: meetings.flatMap((m) => turnsOf(m, true)),
-      minutes: priceOf(askCharsRead('series', meetings), this.charsPerMinute),
+      minutes: askPrice(askCharsRead('series', meetings), this.charsPerMinute),
       meetingCount: meetings.length,
       documents,
     };

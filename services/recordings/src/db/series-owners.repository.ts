@@ -36,7 +36,7 @@ export class SeriesOwnerRepository {
       .execute();
   }
 
-  /** Marks a series deleted (written even when it was never copied); idempotent. */
+  /** Marks a series deleted (written even for a series not copied); idempotent. */
   async forget(db: Db, seriesId: string): Promise<void> {
     await db
       .insertInto('seriesOwner')
