@@ -43,6 +43,30 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
     expect(objects.length).toBeGreaterThan(40);
   });
 
+  it('makes the namespace every object is put in, with Pod Security admission on', () => {
+    const namespaces = of('Namespace');
+    expect(namespaces).toHaveLength(1);
+    const ns = namespaces[0].metadata;
+    expect(new Set(objects.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata.namespace))).toEqual(
+      new Set([ns.name]),
+    );
+    expect(ns.labels).toMatchObject({
+      'pod-security.kubernetes.io/enforce': 'baseline',
+      'pod-security.kubernetes.io/warn': 'restricted',
+    });
+  });
+
+  it('lets uploads in flight finish when a pod stops: drain time within the grace period', () => {
+    const common = named('ConfigMap', 'meeting-memory').data;
+    for (const s of ['gateway', 'recordings', 'web']) {
+      const drain = Number(named('ConfigMap', s).data.SHUTDOWN_DRAIN_SECONDS);
+      expect({ s, drain }).toEqual({ s, drain: 300 });
+      const grace = named('Deployment', s).spec.template.spec.terminationGracePeriodSeconds;
+      expect(grace).toBeGreaterThan(Number(common.SHUTDOWN_DELAY_SECONDS) + drain);
+    }
+    expect(common.SMTP_FROM).toMatch(/<no-reply@[a-z0-9.-]+\.[a-z]+>$/);
+  });
+
   it('has a Deployment, Service, ServiceAccount and ConfigMap per service, each Deployment with its own image', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...SERVICES].sort());
     for (const s of SERVICES) {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { lingerBeforeClose, markAwaitingContinue } from './early-answer';
-import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS } from '@mm/platform';
+import { DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, DEFAULT_SHUTDOWN_DRAIN_SECONDS } from '@mm/platform';
 import { hasBody, watchBody } from './body-watch';
 
 /**
@@ -24,6 +24,8 @@ export interface Running {
   draining(): boolean;
   /** How long `close` keeps serving after answering /readyz 503 (so a load balancer stops sending first). */
   shutdownDelayMs?: number;
+  /** How long `close` then waits for requests in flight (uploads) before it cuts their connections. */
+  shutdownDrainMs?: number;
 }
 
 /**
@@ -39,6 +41,12 @@ export async function serve(
     /** Default 127.0.0.1: only this machine (HOST in config.ts). */
     host?: string;
     shutdownDelaySeconds?: number;
+    /**
+     * How long requests in flight may still take once the delay is over and no new connection is
+     * taken (default 5 s): then their connections are cut. Uploads of hundreds of MB need minutes
+     * (Kubernetes: terminationGracePeriodSeconds above the delay plus this).
+     */
+    shutdownDrainSeconds?: number;
     /**
      * Requests with `Expect: 100-continue` whose 100 the handler sends (allowBody) once it has
      * decided to read the body; node answers the others' at once, as it does by default.
@@ -57,6 +65,7 @@ export async function serve(
 ): Promise<Running> {
   const { port } = listen;
   const shutdownDelayMs = (listen.shutdownDelaySeconds ?? 0) * 1000;
+  const shutdownDrainMs = (listen.shutdownDrainSeconds ?? DEFAULT_SHUTDOWN_DRAIN_SECONDS) * 1000;
   let draining = false;
   const bodyIdleMs = (listen.bodyIdleTimeoutSeconds ?? DEFAULT_BODY_IDLE_TIMEOUT_SECONDS) * 1000;
   const listener: RequestListener = (req, res) => {
@@ -96,6 +105,7 @@ export async function serve(
     port: actual,
     host,
     shutdownDelayMs,
+    shutdownDrainMs,
     draining: () => draining,
     close: () => {
       closed ??= (async () => {
@@ -108,7 +118,7 @@ export async function serve(
           new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeIdleConnections();
-            setTimeout(() => server.closeAllConnections(), 5000).unref();
+            setTimeout(() => server.closeAllConnections(), shutdownDrainMs).unref();
           }),
           // Its connections are the HTTP server's (closed above); this waits for them to end.
           local && new Promise<void>((resolve) => local.close(() => resolve())),
@@ -159,7 +169,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 
 /**
  * Runs a service as a process: starts it, and on SIGTERM or SIGINT closes it gracefully and
- * exits (forcefully after 10 s).
+ * exits (forcefully 5 s after its delay and drain are over).
  */
 export function runMain(name: string, start: () => Promise<Running>): void {
   // `then(start)`: a configuration read inside `start` that throws is reported like any failed start.
@@ -167,7 +177,8 @@ export function runMain(name: string, start: () => Promise<Running>): void {
     .then(start)
     .then((running) => {
       const shutdown = () => {
-        setTimeout(() => process.exit(1), (running.shutdownDelayMs ?? 0) + 10_000).unref();
+        const drainMs = running.shutdownDrainMs ?? DEFAULT_SHUTDOWN_DRAIN_SECONDS * 1000;
+        setTimeout(() => process.exit(1), (running.shutdownDelayMs ?? 0) + drainMs + 5_000).unref();
         running.close().then(
           () => process.exit(0),
           () => process.exit(1),

@@ -15,6 +15,8 @@ export const DEFAULT_LOG_BUFFER_BYTES = 15_000;
 
 /** How long a request body being read may send nothing before it is refused (BODY_IDLE_TIMEOUT_SECONDS). */
 export const DEFAULT_BODY_IDLE_TIMEOUT_SECONDS = 30;
+/** How long a stopping service waits for requests in flight before it cuts them (SHUTDOWN_DRAIN_SECONDS). */
+export const DEFAULT_SHUTDOWN_DRAIN_SECONDS = 5;
 
 /** Service names and their default ports (gateway 8080; internal services 8081-8086). */
 export const SERVICE_PORTS = {
@@ -125,6 +127,8 @@ export interface CommonConfig {
   host: string;
   /** SIGTERM → /readyz 503 → this long still serving → drain and stop (Kubernetes: a few seconds). */
   shutdownDelaySeconds: number;
+  /** Then this long for requests in flight (an upload of hundreds of MB: minutes) before they are cut. */
+  shutdownDrainSeconds: number;
   /** A request body being read that sends nothing this long is answered 400 and its connection closed. */
   bodyIdleTimeoutSeconds: number;
   /** JetStream streams' replicas, limits and discard policy (stream-config.ts). */
@@ -217,6 +221,7 @@ export function readCommonConfig(r: EnvReader, service: ServiceId): CommonConfig
     port: service === 'gateway' ? r.num('PORT', ports.gateway) : ports[service],
     host,
     shutdownDelaySeconds: r.num('SHUTDOWN_DELAY_SECONDS', 0, 0),
+    shutdownDrainSeconds: r.num('SHUTDOWN_DRAIN_SECONDS', DEFAULT_SHUTDOWN_DRAIN_SECONDS, 0),
     bodyIdleTimeoutSeconds: r.num('BODY_IDLE_TIMEOUT_SECONDS', DEFAULT_BODY_IDLE_TIMEOUT_SECONDS, 1),
     streams: readStreamSettings(r),
   };

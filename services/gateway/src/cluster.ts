@@ -115,6 +115,7 @@ export async function startGatewayPrimary(config: GatewayConfig, workers: number
     opsPort: opsServer.port,
     draining: () => stopping,
     shutdownDelayMs: config.shutdownDelaySeconds * 1000,
+    shutdownDrainMs: config.shutdownDrainSeconds * 1000,
     close: () => {
       closed ??= (async () => {
         stopping = true;
