@@ -87,5 +87,18 @@ describe('limits on Asks', () => {
     const replay = await ask(ownerToken.value, 'limit-key-0001');
     expect(replay.status).toBe(200);
     expect(replay.body.schemaVersion).toBe(1);
+    // The same key in the body (the contract: "it may also go in the body as idempotencyKey"): a
+    // replay too, over budget; a body key the token never used is still refused.
+    const inBody = (key: string) =>
+      stack.api
+        .post(`/api/v1/recordings/${recordingId}/ask`)
+        .set(bearer(ownerToken.value))
+        .send({ question: 'Another question entirely?', idempotencyKey: key });
+    const bodyReplay = await inBody('limit-key-0001');
+    expect(bodyReplay.status).toBe(200);
+    expect(bodyReplay.body).toEqual(replay.body);
+    const bodyUnknown = await inBody('never-used-0001');
+    expect([bodyUnknown.status, bodyUnknown.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(bodyUnknown.headers['retry-after'])).toBeGreaterThan(0);
   });
 });

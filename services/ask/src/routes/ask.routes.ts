@@ -19,17 +19,21 @@ function seriesAnswer(a: AskAnswer): AskSeriesOutput {
 export function askRoutes(deps: { asks: AskService }): Router {
   const router = Router();
   const { asks } = deps;
-  // Over the rate budget the gateway sends no body (only the key counts): answered before validation.
+  // Over the rate budget only the key counts, answered before validation: the header's (the gateway
+  // then sends no body), or else the body's `idempotencyKey` (the gateway sends the body for it).
   const replayFirst = (kind: 'recording' | 'series') => async (req: Request, res: Response, next: NextFunction) => {
     const replayOnly = req.headers[REPLAY_ONLY_HEADER];
     if (typeof replayOnly !== 'string') return next();
+    const body: unknown = req.body;
+    const bodyKey =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>).idempotencyKey : undefined;
     res
       .status(200)
       .json(
         await asks.replayOnly(
           principalOf(res),
           { kind, id: String(req.params.id) },
-          req.headers['idempotency-key'],
+          req.headers['idempotency-key'] ?? bodyKey,
           replayOnly,
         ),
       );

@@ -88,10 +88,11 @@ export class AskService {
 
   /**
    * Over the rate budget (`retryAfter`: the gateway's Retry-After): the first answer for this
-   * token's key, else 429 RATE_LIMITED. The body is never read.
+   * token's key (`sentKey`: the header's, else the body's), else 429 RATE_LIMITED. Nothing else of
+   * the body is read.
    */
-  async replayOnly(p: Principal, target: Target, headerKey: unknown, retryAfter: string): Promise<AskAnswer> {
-    const key = typeof headerKey === 'string' ? headerKey.trim() : '';
+  async replayOnly(p: Principal, target: Target, sentKey: unknown, retryAfter: string): Promise<AskAnswer> {
+    const key = typeof sentKey === 'string' ? sentKey.trim() : '';
     const first = key ? await replayOf(this.keyOf(p, target, key)) : null;
     if (!first) replayOnlyRefusal(retryAfter);
     await this.deps.context.reach(p, target);

@@ -4,12 +4,24 @@ import { checkUrlEncoding, REPLAY_ONLY_HEADER } from '@mm/http';
 import type { GateResult } from '../services/access-gate';
 
 /**
- * Over budget, only a replay of a spending request (its key in the Idempotency-Key header) may
- * still be answered; the owning service knows whether it is one, and otherwise answers the 429.
- * Anything else stays a refusal that costs the gateway one Redis call.
+ * Whether the route's JSON body may carry the key (`idempotencyKey`: the two Asks, by the route
+ * table's body schema), read where the header is not sent (the header wins).
+ */
+function keyMayBeInBody(def: RouteDef): boolean {
+  const properties = def.body?.contentType === 'application/json' ? def.body.schema.properties : undefined;
+  return typeof properties === 'object' && properties !== null && 'idempotencyKey' in properties;
+}
+
+const keyInHeader = (req: IncomingMessage): boolean => req.headers['idempotency-key'] !== undefined;
+
+/**
+ * Over budget, only a replay of a spending request (its key in the Idempotency-Key header, or in
+ * the body where the route takes it there) may still be answered; the owning service knows
+ * whether it is one, and otherwise answers the 429. Anything else stays a refusal that costs the
+ * gateway one Redis call.
  */
 export function mayReplay(req: IncomingMessage, def: RouteDef): boolean {
-  return def.spends && req.headers['idempotency-key'] !== undefined;
+  return def.spends && (keyInHeader(req) || keyMayBeInBody(def));
 }
 
 /** How a request goes on to its service: its internal headers, and whether its body stays behind. */
@@ -22,12 +34,21 @@ const AS_IS: Passage = { internal: undefined, withoutBody: false };
 
 /**
  * Step 5, replay: how the request goes on. A request over budget goes replay-only, with the
- * Retry-After the service answers otherwise, and never streams its body into the service (only the
- * key is needed). A URL the owning service could only misread is refused here, once, after the
- * token checks.
+ * Retry-After the service answers otherwise. Its body is not streamed into the service (only the
+ * key is needed) unless the key can only be there: an Ask's small JSON body without the header. A
+ * URL the owning service could only misread is refused here, once, after the token checks.
  */
-export function replayStep(url: string, replayOnly: boolean, gate: GateResult): Passage {
+export function replayStep(
+  req: IncomingMessage,
+  def: RouteDef,
+  url: string,
+  replayOnly: boolean,
+  gate: GateResult,
+): Passage {
   checkUrlEncoding(url);
   if (!replayOnly) return AS_IS;
-  return { internal: { [REPLAY_ONLY_HEADER]: String(gate.retryAfter) }, withoutBody: true };
+  return {
+    internal: { [REPLAY_ONLY_HEADER]: String(gate.retryAfter) },
+    withoutBody: keyInHeader(req) || !keyMayBeInBody(def),
+  };
 }

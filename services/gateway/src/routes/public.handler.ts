@@ -31,7 +31,7 @@ export function publicHandler(deps: PublicDeps): (req: IncomingMessage, res: Ser
     const { route, gate } = await gateStep(deps, req, m, clientIp);
     const token = authenticateStep(res, facts, route.def, gate);
     const replayOnly = await authorizeStep(req, route.def, token, gate);
-    const passage = replayStep(m.url, replayOnly, gate);
+    const passage = replayStep(req, route.def, m.url, replayOnly, gate);
     await forwardStep(deps, req, res, { route, url: m.url, token, reqId: facts.reqId!, clientIp, passage });
   };
 
