@@ -36,6 +36,19 @@ describe('GET /whoami', () => {
     expect(Date.parse(res.body.token.expiresAt)).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
   });
 
+  it('says displayName null for a blank name, and a name trimmed, set by the admin API', async () => {
+    const account = await stack.admin.account({ displayName: '   ' });
+    expect(account.displayName).toBeNull();
+    const token = await stack.admin.token(account.id, ['recordings:read']);
+    const ownerName = async () =>
+      (await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`)).body.owner.displayName;
+    expect(await ownerName()).toBeNull();
+    expect((await stack.admin.patchAccount(account.id, { displayName: '  Dariush ' })).displayName).toBe('Dariush');
+    expect(await ownerName()).toBe('Dariush');
+    expect((await stack.admin.patchAccount(account.id, { displayName: '' })).displayName).toBeNull();
+    expect(await ownerName()).toBeNull();
+  });
+
   it('answers wallet null without account:read', async () => {
     const account = await stack.admin.account();
     const token = await stack.admin.token(account.id, ['series:read']);

@@ -50,8 +50,10 @@ export function appInternalRouter(deps: AppInternalDeps): Router {
     return { developerMode: account.developerMode };
   });
   mountOperation(router, 'appUpdateProfile', async ({ body }, { res }) => {
-    const name = body.displayName?.trim() || null;
-    return { account: await deps.access.updateAccount(personOf(res).accountId, { displayName: name }) };
+    // Kept as the admin API keeps it (trimmed, blank is null: access.service.ts).
+    return {
+      account: await deps.access.updateAccount(personOf(res).accountId, { displayName: body.displayName ?? null }),
+    };
   });
   mountOperation(router, 'appListTokens', async (_i, { res }) => ({
     tokens: await deps.tokens.listActive(personOf(res).accountId),

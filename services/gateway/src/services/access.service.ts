@@ -14,6 +14,7 @@ import { ApiError, newId } from '@mm/http';
 import { request, RemoteError } from '@mm/bus';
 import type { AccessRepository, AccountView } from '../db/access.repository';
 import { generateTokenValue, hashToken } from '../domain/token-value';
+import { keptDisplayName } from '../domain/display-name';
 import { bumpAccessEpoch } from './access-gate';
 
 /** An account's fields as the admin API's table has them (a change sends some of them). */
@@ -55,7 +56,7 @@ export class AccessService {
     await this.credit(id, input.balanceMinutes ?? 0, input.trial ? 'trial' : 'grant', `admin:initial:${id}`);
     let account = await this.deps.repo.insertAccount({
       id,
-      displayName: input.displayName ?? null,
+      displayName: keptDisplayName(input.displayName) ?? null,
       email: input.email ?? null,
       developerMode: input.developerMode ?? false,
       approved: input.approved ?? true,
@@ -158,7 +159,7 @@ export class AccessService {
 
   private patchColumns(input: CreateAccountInput) {
     const patch: Record<string, unknown> = {};
-    if (input.displayName !== undefined) patch.displayName = input.displayName;
+    if (input.displayName !== undefined) patch.displayName = keptDisplayName(input.displayName);
     if (input.email !== undefined) patch.email = input.email;
     if (input.developerMode !== undefined) patch.developerMode = input.developerMode;
     if (input.approved !== undefined) patch.approved = input.approved;
