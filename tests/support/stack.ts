@@ -185,6 +185,7 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
 
 export interface TestAccount {
   id: string;
+  displayName: string | null;
 }
 
 export interface TestToken {
