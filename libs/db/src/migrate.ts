@@ -15,6 +15,8 @@ export type MigrationSet = Record<string, Migration>;
 
 /** Kysely's own table of applied migrations, kept in each service's schema. */
 const MIGRATION_TABLE = 'kysely_migration';
+/** How long a migration step waits for a lock before it fails (Postgres `lock_timeout`). */
+export const MIGRATION_LOCK_TIMEOUT = '10s';
 
 /**
  * Each migration runs with the service's schema first on its search path (`set local`: it lasts
@@ -30,6 +32,10 @@ class SchemaProvider implements MigrationProvider {
       (step: Migration['up']): Migration['up'] =>
       async (db) => {
         await sql`set local search_path to ${sql.id(this.schema)}`.execute(db);
+        // A step waiting for a table's lock queues every query of that table behind it: on a busy
+        // database it gives up instead (the pod's migrate step fails and is retried; the old pods
+        // keep serving), rather than stall the live service.
+        await sql`set local lock_timeout = ${sql.lit(MIGRATION_LOCK_TIMEOUT)}`.execute(db);
         await step(db);
       };
     return Object.fromEntries(
