@@ -136,6 +136,27 @@ describe('POST /recordings errors, through the gateway', () => {
       400,
       { code: 'VALIDATION', message: 'part audio sent more than once' },
     ]);
+    // A text part sent twice (multer reads it as a list): 400 naming it, never a 500.
+    for (const [name, value] of [
+      ['title', 'Weekly'],
+      ['seriesId', 'ser_x'],
+      ['recordedAt', '2026-01-01T10:00:00Z'],
+    ]) {
+      const repeated = await submit(token.value, toneWav(3)).field(name, value).field(name, value);
+      expect([name, repeated.status, repeated.body.error]).toEqual([
+        name,
+        400,
+        { code: 'VALIDATION', message: `part ${name} sent more than once` },
+      ]);
+    }
+  });
+
+  it('counts a title in characters: 200 emoji are a title, 201 are not', async () => {
+    const { token } = await tokenFor();
+    const long = await submit(token.value, toneWav(3), { fields: { title: '😀'.repeat(201) } });
+    expect([long.status, long.body.error?.message]).toEqual([400, 'title must be 1 to 200 characters']);
+    const ok = await submit(token.value, toneWav(3), { fields: { title: '😀'.repeat(200) } });
+    expect(ok.status).toBe(202);
   });
 
   it('answers 400 VALIDATION for an Idempotency-Key outside 8 to 64 characters', async () => {

@@ -151,6 +151,23 @@ export function inputOf(res: Response): ValidInput {
   return res.locals.input as ValidInput;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A key's length in characters (code points), as the contract counts them. Node reads a header's
+ * bytes one character each (latin1), so a header key sent as UTF-8 is counted decoded; the key
+ * itself is kept as read (its replays match as before).
+ */
+function keyCharacters(key: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for bytes read as latin1
+  if (/^[\x00-\x7f]*$/.test(key) || !/^[\x00-\xff]*$/.test(key)) return [...key].length;
+  try {
+    return [...utf8.decode(Buffer.from(key, 'latin1'))].length;
+  } catch {
+    return [...key].length;
+  }
+}
+
 /**
  * An Idempotency-Key as the three spending routes take it: trimmed, or null when none was sent;
  * 400 VALIDATION outside the contract's length (the header of submit and the Asks, or the Asks'
@@ -159,7 +176,8 @@ export function inputOf(res: Response): ValidInput {
 export function readIdempotencyKey(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   const key = String(raw).trim();
-  if (key.length < LIMITS.idempotencyKeyMin || key.length > LIMITS.idempotencyKeyMax) {
+  const length = keyCharacters(key);
+  if (length < LIMITS.idempotencyKeyMin || length > LIMITS.idempotencyKeyMax) {
     throw new ApiError(
       'VALIDATION',
       `Idempotency-Key must be ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters.`,

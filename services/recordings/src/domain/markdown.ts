@@ -1,5 +1,8 @@
-/** Every run of whitespace, line breaks included, becomes one space: names and titles stay on one line. */
-export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/**
+ * Every run of whitespace, line breaks included, becomes one space: names and titles stay on one
+ * line. NEL (U+0085) is a line break JavaScript's `\s` leaves out.
+ */
+export const oneLine = (s: string) => s.replace(/[\s\u0085]+/g, ' ').trim();
 
 export interface MarkdownInput {
   displayTitle: string;

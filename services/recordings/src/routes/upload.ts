@@ -70,6 +70,9 @@ async function readSubmit(
       for (const name of FILE_PARTS)
         if (Object.hasOwn(req.body ?? {}, name))
           throw new ApiError('VALIDATION', `part ${name} must be a file (a part with a filename)`);
+      // multer gathers a repeated text part into an array: refused, never read as one value.
+      for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>))
+        if (typeof value !== 'string') throw new ApiError('VALIDATION', `part ${name} sent more than once`);
       if (holdsNul([req.body, files.map((f) => f.originalname)]))
         throw new ApiError('VALIDATION', 'a part must not contain the NUL character (U+0000)');
       return {

@@ -104,7 +104,8 @@ export function readSubmitFields(fields: Record<string, string>, now: Date) {
   if (useKeyterms !== 'true' && useKeyterms !== 'false')
     throw new ApiError('VALIDATION', 'useKeyterms must be true or false');
   const title = fields.title === undefined ? null : fields.title.replace(/\s+/g, ' ').trim();
-  if (title !== null && (title.length === 0 || title.length > 200))
+  // Characters as the contract counts them (code points: an emoji is one).
+  if (title !== null && (title.length === 0 || [...title].length > 200))
     throw new ApiError('VALIDATION', 'title must be 1 to 200 characters');
   const kind = fields.kind ?? 'MEETING';
   if (!oneOf(RECORDING_KINDS, kind))
