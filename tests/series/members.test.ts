@@ -152,7 +152,7 @@ describe('reads of a member of a series', () => {
     expect(ownerFeed.events.map((e: { type: string }) => e.type)).toContain('recording.ready');
   });
 
-  it('gives the member no owner rights: updateSeries and the series keyterms answer 404', async () => {
+  it('gives the member no owner rights: updateSeries, the series keyterms and filing a meeting in it answer 404', async () => {
     const writer = (await stack.admin.token(memberId, ['series:write', 'series:read'])).value;
     expectError(
       await stack.api.patch(`/api/v1/series/${seriesId}`).set(bearer(writer)).send({ name: 'Mine' }),
@@ -160,6 +160,18 @@ describe('reads of a member of a series', () => {
       'NOT_FOUND',
     );
     expectError(await stack.api.get(`/api/v1/series/${seriesId}/keyterms`).set(bearer(memberToken)), 404, 'NOT_FOUND');
+    // Filing a meeting in the series is the owner's too (openapi: "one of the caller's own series").
+    const sender = (await stack.admin.token(memberId, ['recordings:write'])).value;
+    const spoken = await speakMeeting([['awb', 'A meeting of my own.']]);
+    expectError(
+      await stack.api
+        .post('/api/v1/recordings')
+        .set(bearer(sender))
+        .field('seriesId', seriesId)
+        .attach('audio', readFileSync(spoken.path), { filename: 'mine.wav', contentType: 'audio/wav' }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('hides the series and its meetings from an account that did not join', async () => {

@@ -480,7 +480,7 @@ export interface SubmitRecordingInput {
     useKeyterms?: "true" | "false";
     /** The meeting's title, up to 200 characters. */
     title?: string;
-    /** File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending. */
+    /** File the meeting in one of the caller's own series; any other (a series it only joined, or cannot reach) is 404. Only possible when sending. */
     seriesId?: string;
     /** Meeting kind; picks the digest template. Default MEETING. */
     kind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
@@ -1331,7 +1331,7 @@ export interface AdminSubmitRecordingInput {
     useKeyterms?: "true" | "false";
     /** The meeting's title, up to 200 characters. */
     title?: string;
-    /** File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending. */
+    /** File the meeting in one of the caller's own series; any other (a series it only joined, or cannot reach) is 404. Only possible when sending. */
     seriesId?: string;
     /** Meeting kind; picks the digest template. Default MEETING. */
     kind?: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";

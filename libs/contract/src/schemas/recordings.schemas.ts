@@ -233,8 +233,8 @@ const submitParts: Record<string, JsonSchema> = {
     { maxLength: LIMITS.recordingTitleMaxChars, pattern: trimmedLengthPattern(1, LIMITS.recordingTitleMaxChars) },
   ),
   seriesId: text(
-    'File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending.',
-    'جلسه را در این مجموعه (خودی یا پیوسته) قرار می‌دهد؛ مجموعه‌ای که توکن به آن دسترسی ندارد پاسخ ۴۰۴ می‌گیرد. فقط هنگام فرستادن ممکن است.',
+    "File the meeting in one of the caller's own series; any other (a series it only joined, or cannot reach) is 404. Only possible when sending.",
+    'جلسه را در یکی از مجموعه‌های خودِ فراخواننده قرار می‌دهد؛ هر مجموعهٔ دیگر (مجموعه‌ای که فقط به آن پیوسته یا به آن دسترسی ندارد) پاسخ ۴۰۴ می‌گیرد. فقط هنگام فرستادن ممکن است.',
     { minLength: 1, maxLength: LIMITS.idMaxChars },
   ),
   kind: enumOf(

@@ -1896,7 +1896,7 @@ export interface operations {
                     useKeyterms?: "true" | "false";
                     /** @description The meeting's title, up to 200 characters. */
                     title?: string;
-                    /** @description File the meeting in this series (owned or joined); a series the token cannot reach is 404. Only possible when sending. */
+                    /** @description File the meeting in one of the caller's own series; any other (a series it only joined, or cannot reach) is 404. Only possible when sending. */
                     seriesId?: string;
                     /**
                      * @description Meeting kind; picks the digest template. Default MEETING.
