@@ -159,7 +159,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * itself is kept as read (its replays match as before).
  */
 function keyCharacters(key: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for bytes read as latin1
   if (/^[\x00-\x7f]*$/.test(key) || !/^[\x00-\xff]*$/.test(key)) return [...key].length;
   try {
     return [...utf8.decode(Buffer.from(key, 'latin1'))].length;
