@@ -68,8 +68,8 @@ describe('MCP server: arguments are checked against the advertised schemas befor
     const { client } = await mcp(writer.value);
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['listReadyRecordings', { series_id: 'x' }, /series_id is not an argument of listReadyRecordings.*seriesId/],
-      ['searchRecordings', { q: 'x', seriesID: 'x' }, /seriesID is not an argument/],
-      ['searchRecordings', { q: 42 }, /^q must be string$/],
+      ['listReadyRecordings', { limit: 2, seriesID: 'x' }, /seriesID is not an argument/],
+      ['listReadyRecordings', { cursor: 42 }, /^cursor must be string$/],
       ['listReadyRecordings', { limit: '2' }, /^limit must be integer$/],
       ['waitForRecording', {}, /^id is required$/],
       ['submitRecording', { path: toneWav(3), useKeyterms: 'true' }, /^useKeyterms must be boolean$/],
@@ -145,8 +145,8 @@ describe('MCP server: tool errors carry what the caller needs', () => {
     const capped = await stack.admin.token(accountId, WRITER_SCOPES, { dailyMinuteCap: 1 });
     const { client } = await mcp(capped.value);
     expect((await call(client, 'submitRecording', { path: toneWav(3), naming: 'skip' })).isError).toBeFalsy();
-    // Another call (another title): the same arguments again would be the same call, replayed.
-    const over = await call(client, 'submitRecording', { path: toneWav(3), naming: 'skip', title: 'Again' });
+    // The same arguments again are a new request (a new key): over the cap.
+    const over = await call(client, 'submitRecording', { path: toneWav(3), naming: 'skip' });
     const fault = faultOf(over);
     expect(fault).toMatchObject({ code: 'TOKEN_DAILY_CAP', details: { capMinutes: 1, usedMinutes: 1 } });
     expect(fault.retryAfterSeconds).toBeGreaterThan(120);
@@ -159,10 +159,13 @@ describe('MCP server: tool errors carry what the caller needs', () => {
     const unknown = await call(client, 'noSuchTool', {}).catch((err: unknown) => err);
     expect(unknown).toBeInstanceOf(McpError);
     expect(unknown).toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: noSuchTool' });
-    expect(faultOf(await call(client, 'createSeries', { name: 'Weekly' }))).toEqual({
+    const refused = {
       code: 'TOKEN_SCOPE',
       message: 'createSeries needs the scope series:write, which this token does not have',
-    });
+    };
+    expect(faultOf(await call(client, 'createSeries', { name: 'Weekly' }))).toEqual(refused);
+    // The scope is checked first, as the API does: arguments that do not fit change nothing.
+    expect(faultOf(await call(client, 'createSeries', { nome: 1 }))).toEqual(refused);
   }, 60_000);
 
   it('answers a missing bundle resource with the code said once; the template says it is Markdown', async () => {

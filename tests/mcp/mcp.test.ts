@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -204,19 +205,17 @@ describe('MCP server', () => {
     expect(overHttp.inputSchema.properties).not.toHaveProperty('path');
   }, 60_000);
 
-  it('lists compact tools for a model: under 12 KB, English, no HTTP words, no key argument, an outputSchema each', async () => {
+  it('lists compact tools for a model: under 16 KB, English, no HTTP words, a key argument only where a call spends, an outputSchema each', async () => {
     const client = await stdioClient(full.value);
     const { tools } = await client.listTools();
     const listing = JSON.stringify({ tools });
-    expect(listing.length).toBeLessThan(12 * 1024);
+    expect(listing.length).toBeLessThan(16 * 1024);
     expect(listing).not.toMatch(/[\u0600-\u06FF]/);
-    expect(listing).not.toMatch(/\b(409|Idempotency-Key|Retry-After|idempotencyKey)\b/);
+    expect(listing).not.toMatch(/\b(409|Idempotency-Key|Retry-After)\b/);
     for (const t of tools) {
       expect([t.name, t.outputSchema?.type]).toEqual([t.name, 'object']);
-      expect([t.name, Object.keys(t.inputSchema.properties ?? {})]).not.toContainEqual([
-        t.name,
-        expect.arrayContaining(['idempotencyKey']),
-      ]);
+      const spends = Boolean(t._meta?.['mm/spends']);
+      expect([t.name, 'idempotencyKey' in (t.inputSchema.properties ?? {})]).toEqual([t.name, spends]);
     }
     expect(byNameOf(tools, 'skipRecordingNaming').inputSchema.properties).not.toHaveProperty('action');
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
@@ -245,21 +244,28 @@ describe('MCP server', () => {
     expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'NOT_FOUND' } } });
     const id = await agentLoop(client, { audioUrl });
 
-    // A spending call whose reply was lost (the client gave up at once), repeated as it was: charged once.
+    // A spending call whose reply was lost (the client gave up at once), sent again with its key: charged once.
+    const asked = { id, question: 'Who is shipping?', idempotencyKey: `lost-${randomUUID()}` };
     const before = await balance();
     await expect(
-      client.callTool({ name: 'askRecording', arguments: { id, question: 'Who is shipping?' } }, CallToolResultSchema, {
-        timeout: 1,
-      }),
+      client.callTool({ name: 'askRecording', arguments: asked }, CallToolResultSchema, { timeout: 1 }),
     ).rejects.toThrow();
     const deadline = Date.now() + 60_000;
     while ((await balance()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     const charged = before - (await balance());
     expect(charged).toBeGreaterThan(0);
-    const again = await call(client, 'askRecording', { id, question: 'Who is shipping?' });
+    const again = await call(client, 'askRecording', asked);
     expect(again.isError).toBeFalsy();
     expect((again.structuredContent as { minutes: number }).minutes).toBe(charged);
     expect(await balance()).toBe(before - charged);
+
+    // The same question without a key is a new request each time (never a key made from the call): charged again.
+    const { idempotencyKey: _, ...unkeyed } = asked;
+    for (const n of [1, 2]) {
+      const fresh = await call(client, 'askRecording', unkeyed);
+      expect(fresh.isError).toBeFalsy();
+      expect(await balance()).toBe(before - charged * (1 + n));
+    }
   }, 240_000);
 
   it('stops a wait at NAMING held for a person with next: hand naming.url over, or skipRecordingNaming then wait', async () => {

@@ -73,22 +73,22 @@ export function buildServer(deps: CallDeps, identity: TokenIdentity): Server {
     const exists = everyTool.find((t) => t.name === name);
     // A tool that does not exist is the caller's mistake about this server, not about the token.
     if (!exists) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const args = req.params.arguments ?? {};
-    const problem = argumentProblem(exists, args);
-    if (problem) return toolError({ code: 'VALIDATION', message: problem });
     let tools: ToolDef[];
     try {
       tools = await admitted();
     } catch (err) {
       return toolErrorOf(err, serviceUrl);
     }
+    // The scope first, as the API does: a tool the token may not call is refused whatever its arguments.
     const tool = tools.find((t) => t.name === name);
     if (!tool) return toolError({ code: 'TOKEN_SCOPE', message: scopeMessage(exists) });
+    const args = req.params.arguments ?? {};
+    const problem = argumentProblem(tool, args);
+    if (problem) return toolError({ code: 'VALIDATION', message: problem });
     const progressToken = req.params._meta?.progressToken;
     return callTool(deps, tool, args, {
       signal: extra.signal,
       tools,
-      tokenId: (await identity.learn()).token.id,
       roots: () => clientRoots(server),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;

@@ -33,12 +33,19 @@ describe('tool arguments against the advertised inputSchema', () => {
   it('says a missing argument is required; bounds and patterns are left to the service, which names the argument', () => {
     expect(argumentProblem(tool('waitForRecording'), {})).toBe('id is required');
     expect(argumentProblem(tool('askRecording'), { id: 'r', question: '   ' })).toBeNull();
-    expect(JSON.stringify(tool('askRecording').inputSchema)).not.toMatch(/pattern|maxLength/);
+    const { idempotencyKey, ...routeArguments } = tool('askRecording').inputSchema.properties as Record<string, object>;
+    expect(JSON.stringify(routeArguments)).not.toMatch(/pattern|maxLength/);
+    // The key goes out as a header, whose refusal would not name the argument: its bounds are checked here.
+    expect(idempotencyKey).toMatchObject({ minLength: 8, maxLength: 64 });
+    expect(argumentProblem(tool('askRecording'), { id: 'r', question: 'q', idempotencyKey: 'short' })).toBe(
+      'idempotencyKey must NOT have fewer than 8 characters',
+    );
   });
 
   it("takes submit's useKeyterms as a boolean (a form part is text; a tool argument need not be)", () => {
     expect((tool('submitRecording').inputSchema.properties as Record<string, object>).useKeyterms).toEqual({
       type: 'boolean',
+      description: expect.any(String),
     });
   });
 });

@@ -13,8 +13,21 @@ describe('tools from the route table', () => {
     const ask = tools.find((t) => t.name === 'askRecording')!;
     expect(ask.description.startsWith(`${ask.route.summary.en}.`)).toBe(true);
     expect(ask.inputSchema.required).toEqual(expect.arrayContaining(['id', 'question']));
-    // The key is the server's to make: the model is not asked for one.
-    expect(ask.inputSchema.properties).not.toHaveProperty('idempotencyKey');
+    // The key is the caller's to give, to repeat a request whose answer was lost; left out, each call is new.
+    for (const t of tools.filter((x) => x.route.spends)) {
+      expect([t.name, t.inputSchema.properties]).toEqual([
+        t.name,
+        expect.objectContaining({
+          idempotencyKey: expect.objectContaining({ type: 'string', minLength: 8, maxLength: 64 }),
+        }),
+      ]);
+      expect(t.inputSchema.required).not.toContain('idempotencyKey');
+    }
+    for (const t of tools.filter((x) => !x.route.spends))
+      expect([t.name, t.inputSchema.properties]).toEqual([
+        t.name,
+        expect.not.objectContaining({ idempotencyKey: expect.anything() }),
+      ]);
     for (const t of tools) expect([t.name, t.outputSchema.type]).toEqual([t.name, 'object']);
     expect(ask.quote?.operationId).toBe('quoteRecordingAsk');
     expect(tools.find((t) => t.name === 'askSeries')!.quote?.operationId).toBe('quoteSeriesAsk');
@@ -38,6 +51,44 @@ describe('tools from the route table', () => {
     expect(properties.keyterms.items.description).toMatch(
       /^One term: trimmed, runs of spaces collapsed, then 1 to \d+ characters and at most \d+ words\.$/,
     );
+  });
+
+  it('describes every argument, and an Ask with its quote says the quote is the cap', () => {
+    for (const transport of ['stdio', 'http'] as const)
+      for (const t of toolsFor(SCOPES, { transport, audioByUrl: true }))
+        for (const [name, schema] of Object.entries(
+          t.inputSchema.properties as Record<string, { description?: string }>,
+        ))
+          expect([t.name, name, schema.description]).toEqual([t.name, name, expect.stringMatching(/\w.*\.$/)]);
+    const asks = toolsFor(SCOPES, { transport: 'stdio', audioByUrl: false }).filter((t) => t.name.startsWith('ask'));
+    expect(asks).toHaveLength(2);
+    for (const ask of asks) {
+      expect(ask.description).toMatch(/quoted first \(free\) and never exceeded/);
+      const maxMinutes = (ask.inputSchema.properties as Record<string, { description: string }>).maxMinutes;
+      expect(maxMinutes.description).toMatch(/Left out, the free quote asked first is the cap/);
+      expect(maxMinutes.description).not.toMatch(/whatever/);
+    }
+  });
+
+  it('hints a replacing PUT and a DELETE as destructive, a POST or PATCH as not', () => {
+    const tools = toolsFor(SCOPES, { transport: 'stdio', audioByUrl: false });
+    const hints = (name: string) => tools.find((t) => t.name === name)!.annotations;
+    expect(hints('replaceAccountKeyterms')).toEqual({ idempotentHint: true });
+    expect(hints('replaceSeriesKeyterms')).toEqual({ idempotentHint: true });
+    expect(hints('deleteMemoryItem')).toEqual({ idempotentHint: true });
+    expect(hints('updateSeries')).toEqual({ destructiveHint: false });
+    expect(hints('askRecording')).toEqual({ destructiveHint: false });
+  });
+
+  it('names the properties of every field an output schema requires', () => {
+    const walk = (name: string, s: unknown): void => {
+      if (!s || typeof s !== 'object') return;
+      const { required, properties } = s as { required?: string[]; properties?: Record<string, unknown> };
+      for (const field of required ?? [])
+        expect([name, field, properties?.[field]]).toEqual([name, field, expect.anything()]);
+      for (const v of Object.values(s)) walk(name, v);
+    };
+    for (const t of toolsFor(SCOPES, { transport: 'http', audioByUrl: true })) walk(t.name, t.outputSchema);
   });
 
   it('shows no spending tool to a token without a spending scope', () => {
@@ -74,7 +125,9 @@ describe('tools from the route table', () => {
         ]);
         expect([t.name, t.description]).toEqual([t.name, expect.not.stringMatching(/\b[1-5]\d\d\b|HTTP/)]);
         if (t.route.spends)
-          expect(t.description).toMatch(/The same call repeated returns the first result, charged once/);
+          expect(t.description).toMatch(
+            /Each call is a new request; the same idempotencyKey sent again returns the first result, charged once/,
+          );
       }
       const submit = tools.find((t) => t.name === 'submitRecording')!;
       expect(submit.description).toContain(`\`${audio}\``);

@@ -21,15 +21,15 @@ export function plainSentences(text: string, max: number): string {
 const INPUT_KEYWORDS = new Set(['type', 'enum', 'const', 'items', 'properties', 'required', 'additionalProperties']);
 
 /** An input schema for a model: the shape, enums, and the description's first plain clause. */
-export function compactInput(s: JsonSchema, name = ''): JsonSchema {
+export function compactInput(s: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(s)) {
-    if (k === 'description' && !SELF_EXPLAINED.has(name) && !s.enum && s.type !== 'boolean') {
+    if (k === 'description') {
       const plain = shortText(plainSentences(String(v), 1));
       if (plain) out.description = plain;
     } else if (k === 'properties')
       out.properties = Object.fromEntries(
-        Object.entries(v as Record<string, JsonSchema>).map(([n, p]) => [n, compactInput(p, n)]),
+        Object.entries(v as Record<string, JsonSchema>).map(([n, p]) => [n, compactInput(p)]),
       );
     else if (k === 'items') out.items = compactInput(v as JsonSchema);
     else if (k === 'format' && v === 'uri') out.format = v;
@@ -37,9 +37,6 @@ export function compactInput(s: JsonSchema, name = ''): JsonSchema {
   }
   return out;
 }
-
-/** Arguments whose name says it all. */
-const SELF_EXPLAINED = new Set(['id', 'limit', 'cursor', 'title', 'question', 'seriesId', 'name', 'keyterms', 'text']);
 
 /**
  * A description cut to its first clause when long: within 70 characters, or else at the first `;`

@@ -3,7 +3,7 @@
  * operation the token's scopes admit, named by operationId, described and shaped by the route's
  * texts, parameters and schemas, in plain English for a model. Pure.
  */
-import { ROUTES, withoutBinaryParts, type JsonSchema, type RouteDef } from '@mm/contract';
+import { LIMITS, ROUTES, withoutBinaryParts, type JsonSchema, type RouteDef } from '@mm/contract';
 import { compactInput, compactOutput, jsonAnswer, withFields } from './tool-schemas';
 
 export type Transport = 'stdio' | 'http';
@@ -39,21 +39,61 @@ export function admits(route: RouteDef, scopes: readonly string[]): boolean {
   return route.scopes === 'any' || route.scopes.some((s) => scopes.includes(s));
 }
 
-/** Arguments the server fills itself: the key (made per call) and the naming action (its only value). */
+/**
+ * Arguments the server fills itself: the header key (a spending tool takes `idempotencyKey` as an
+ * argument instead) and the naming action (its only value).
+ */
 const MADE_BY_SERVER = new Set(['Idempotency-Key', 'idempotencyKey', 'action']);
+
+/** A spending call's key, an argument of the tool: left out, the server makes a new one for the call. */
+export const KEY_ARGUMENT = 'idempotencyKey';
+
+const KEY_SCHEMA: JsonSchema = {
+  type: 'string',
+  minLength: LIMITS.idempotencyKeyMin,
+  maxLength: LIMITS.idempotencyKeyMax,
+  description:
+    `Optional, ${LIMITS.idempotencyKeyMin} to ${LIMITS.idempotencyKeyMax} characters you make (random) for this request. Left out, every call is a new request. ` +
+    'To repeat a request whose answer was lost, send it again with the same key: the first result comes back, charged once.',
+};
+
+/**
+ * Argument texts where the route's own would say little to a model (its sentence speaks of HTTP,
+ * or it has none): by `operationId.argument`, else by argument name. A route's text is kept otherwise.
+ */
+const ARGUMENT_TEXT: Record<string, string> = {
+  limit: 'How many to return at most.',
+  q: 'What to look for: words or a phrase, in English or Persian.',
+  seriesId: 'Only meetings of this series (its id).',
+  'submitRecording.seriesId': 'File the meeting in one of your own series (its id).',
+  question: `The question, 1 to ${LIMITS.questionMaxChars} characters.`,
+  title: "The meeting's title.",
+  name: `Series name, 1 to ${LIMITS.seriesNameMaxChars} characters, unique among your series (ignoring case).`,
+  keyterms: 'The whole new list: it replaces the old one.',
+  inheritAccountKeyterms: "Whether the account's keyterms apply to the series too.",
+};
+
+/** Where the Ask asks its quote first, the quote is the cap unless maxMinutes sets a lower one. */
+const QUOTED_MAX_MINUTES = 'Most minutes to spend. Left out, the free quote asked first is the cap.';
+
+function described(route: RouteDef, name: string, schema: JsonSchema): JsonSchema {
+  const text = ARGUMENT_TEXT[`${route.operationId}.${name}`] ?? (schema.description ? null : ARGUMENT_TEXT[name]);
+  return text ? { ...schema, description: text } : schema;
+}
 
 /** The tools a token with these scopes sees. */
 export function toolsFor(scopes: readonly string[], opts: ToolOptions): ToolDef[] {
   const tools: ToolDef[] = [];
   for (const route of ROUTES) {
     if (!admits(route, scopes) || quotedByItsAsk(route, scopes)) continue;
-    const input = inputSchemaOf(route, opts);
+    const found = ROUTES.find((r) => r.method === 'get' && r.path === `${route.path}/quote`);
+    const quote = route.spends && found && admits(found, scopes) ? found : undefined;
+    const input = inputSchemaOf(route, opts, quote !== undefined);
     if (!input) continue;
-    const quote = ROUTES.find((r) => r.method === 'get' && r.path === `${route.path}/quote`);
     tools.push({
       name: route.operationId,
       route,
-      quote: route.spends && quote && admits(quote, scopes) ? quote : undefined,
+      quote,
       kind: 'route',
       description: [`${route.summary.en}.`, toolWording(route, opts), route.spends ? priceNote(route, quote) : '']
         .filter(Boolean)
@@ -80,8 +120,9 @@ function quotedByItsAsk(route: RouteDef, scopes: readonly string[]): boolean {
 
 function annotationsOf(route: RouteDef): ToolDef['annotations'] {
   if (route.method === 'get') return { readOnlyHint: true };
+  // A PUT replaces what was there (a keyterm list), a DELETE removes: both may destroy; a POST adds or changes a field.
   return {
-    ...(route.method !== 'delete' ? { destructiveHint: false as const } : {}),
+    ...(route.method === 'post' || route.method === 'patch' ? { destructiveHint: false as const } : {}),
     ...(route.method === 'put' || route.method === 'delete' ? { idempotentHint: true as const } : {}),
   };
 }
@@ -99,7 +140,10 @@ function toolWording(route: RouteDef, opts: ToolOptions): string {
   const sentences: string[] = [];
   const audio = route.body?.contentType === 'multipart/form-data' ? audioInput(opts) : null;
   if (audio) sentences.push(`The audio is ${audio.taken}.`);
-  if (route.spends) sentences.push('The same call repeated returns the first result, charged once.');
+  if (route.spends)
+    sentences.push(
+      `Each call is a new request; the same ${KEY_ARGUMENT} sent again returns the first result, charged once.`,
+    );
   if (route.operationId === 'getRecordingBundle') sentences.push('Markdown; part, from, to and speaker read less.');
   if (route.operationId === 'searchRecordings') sentences.push('Hits link their bundle and the moment found.');
   if (route.operationId.startsWith('ask'))
@@ -108,12 +152,12 @@ function toolWording(route: RouteDef, opts: ToolOptions): string {
 }
 
 /** Path and query parameters by name, the body's fields; what the server makes itself left out. */
-function inputSchemaOf(route: RouteDef, opts: ToolOptions): ObjectSchema | null {
+function inputSchemaOf(route: RouteDef, opts: ToolOptions, quoted: boolean): ObjectSchema | null {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const p of route.params) {
     if (MADE_BY_SERVER.has(p.name)) continue;
-    properties[p.name] = compactInput(p.schema, p.name);
+    properties[p.name] = described(route, p.name, compactInput(p.schema));
     if (p.required) required.push(p.name);
   }
   if (route.body) {
@@ -121,7 +165,7 @@ function inputSchemaOf(route: RouteDef, opts: ToolOptions): ObjectSchema | null 
     const schema = multipart ? withoutBinaryParts(route.body.schema) : route.body.schema;
     for (const [name, part] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
       if (MADE_BY_SERVER.has(name)) continue;
-      properties[name] = compactInput(multipart ? asJsonValue(part) : part, name);
+      properties[name] = described(route, name, compactInput(multipart ? asJsonValue(part) : part));
       if (((schema.required ?? []) as string[]).includes(name)) required.push(name);
     }
     if (multipart) {
@@ -132,6 +176,9 @@ function inputSchemaOf(route: RouteDef, opts: ToolOptions): ObjectSchema | null 
     }
   }
   if (route.operationId === 'getRecordingBundle') Object.assign(properties, BUNDLE_SELECTION);
+  if (quoted && properties.maxMinutes)
+    properties.maxMinutes = { ...properties.maxMinutes, description: QUOTED_MAX_MINUTES };
+  if (route.spends) properties[KEY_ARGUMENT] = KEY_SCHEMA;
   return { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
 }
 
@@ -151,7 +198,23 @@ const FILE_FIELD: JsonSchema = {
   properties: { name: { type: 'string' }, size: { type: 'integer' } },
   required: ['name', 'size'],
 };
-const CITATIONS: JsonSchema = { type: 'array', items: { type: 'object', required: ['startMs', 'at'] } };
+/** A citation as the Ask tools answer it: the route's fields, with the words quoted from the bundle. */
+const CITATIONS: JsonSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      startMs: { type: 'number' },
+      endMs: { type: ['number', 'null'] },
+      at: { type: 'string' },
+      speaker: { type: ['string', 'null'] },
+      speakerName: { type: ['string', 'null'] },
+      quote: { type: ['string', 'null'] },
+      recordingId: { type: 'string' },
+    },
+    required: ['startMs', 'at'],
+  },
+};
 
 /** What a tool's structuredContent holds: the route's answer, shaped as the tool answers it. */
 function outputSchemaOf(route: RouteDef): ObjectSchema {

@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { MmApiError, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
+import { MmApiError, newIdempotencyKey, type MeetingMemory, type RecordingStatus, type SubmitInput } from '@mm/sdk';
 import type { RouteDef } from '@mm/contract';
-import { callKey } from '../domain/call-key';
 import { nextStep } from '../domain/next-step';
-import type { ToolDef } from '../domain/tools';
+import { KEY_ARGUMENT, type ToolDef } from '../domain/tools';
 import { uploadableAudio } from './audio-path';
 import { fetchAudio } from './audio-url';
 import { faultOf, faultText, type Fault } from './faults';
@@ -27,8 +24,6 @@ export interface CallContext {
   tools: readonly ToolDef[];
   /** Sends an MCP progress notification when the caller asked for progress. */
   progress: (progress: number, total: number, message: string) => Promise<void>;
-  /** The token's id: spending calls' keys are made per token. */
-  tokenId: string;
   /** The folders the MCP client shares as roots (asked at each upload: they can change). */
   roots: () => Promise<string[]>;
 }
@@ -39,7 +34,7 @@ const STEPS = ['QUEUED', 'TRANSCRIBING', 'NAMING', 'GENERATING', 'READY'];
  * Runs a tool whose arguments fit its inputSchema (checked before): the route's call with the
  * arguments split into path, query, header and body, or the wait loop. A contract error comes back
  * as a tool error carrying its code (never thrown). Spending calls are not cut short by a cancel:
- * with their key, a repeat returns the stored result.
+ * sent again with the same key, the call returns the stored result.
  */
 export async function callTool(
   deps: CallDeps,
@@ -98,9 +93,9 @@ function waited(status: RecordingStatus, tools: readonly ToolDef[]): ToolResult 
 }
 
 /**
- * The route's JSON answer. A spending call carries the key made from the call itself (the token,
- * the tool, the arguments), so a repeat after a lost reply replays and is charged once; it is not
- * cut short by a cancel. The naming route's only action is sent for the caller.
+ * The route's JSON answer. A spending call carries the caller's key or a new one (kept for the
+ * client's own retries of this call), and is not cut short by a cancel. The naming route's only
+ * action is sent for the caller.
  */
 async function routeAnswer(
   deps: CallDeps,
@@ -109,9 +104,9 @@ async function routeAnswer(
   ctx: CallContext,
 ): Promise<Record<string, unknown> & any> {
   const route = tool.route;
-  const values: Record<string, unknown> = { ...args };
+  const { [KEY_ARGUMENT]: key, ...values } = args;
   const headers: Record<string, string> = {};
-  if (route.spends) headers['Idempotency-Key'] = callKey(ctx.tokenId, tool.name, args);
+  if (route.spends) headers['Idempotency-Key'] = spendingKey(key);
   if (route.operationId === 'skipRecordingNaming') values.action = 'skip';
   if (tool.quote && values.maxMinutes === undefined) {
     const quote = await request(deps, tool.quote, { id: values.id }, undefined);
@@ -154,7 +149,13 @@ function request(
  * fetched URL (HTTP: streamed to a capped temporary file); the answer names the file and its size.
  */
 async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext) {
-  const { path, audioUrl, useKeyterms, ...parts } = args as Record<string, string | undefined> & {
+  const {
+    path,
+    audioUrl,
+    useKeyterms,
+    [KEY_ARGUMENT]: key,
+    ...parts
+  } = args as Record<string, string | undefined> & {
     useKeyterms?: boolean;
   };
   let file: { path: string; name: string; size: number };
@@ -171,7 +172,7 @@ async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknow
     const input = {
       audio: file.path,
       filename: file.name,
-      idempotencyKey: callKey(ctx.tokenId, tool.name, args, await digest(file.path)),
+      idempotencyKey: spendingKey(key),
       title: parts.title,
       seriesId: parts.seriesId,
       kind: parts.kind as SubmitInput['kind'],
@@ -189,11 +190,12 @@ async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknow
   }
 }
 
-/** The file's SHA-256: the same bytes sent again are the same call. */
-async function digest(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+/**
+ * A spending call's Idempotency-Key: the caller's, to repeat a request whose answer was lost, or a
+ * new random one (the contract: one random key per new request, never derived from the file).
+ */
+function spendingKey(given: unknown): string {
+  return typeof given === 'string' ? given : newIdempotencyKey();
 }
 
 /**
