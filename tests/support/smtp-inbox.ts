@@ -11,11 +11,14 @@ export interface SmtpInbox {
   to(address: string): ParsedMail[];
   /** Waits until `count` messages to the address arrived (then returns them), or fails after `timeoutMs`. */
   waitFor(address: string, count?: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  /** Holds every message being sent (its DATA is not answered) until the returned function is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
 export async function startSmtpInbox(opts: { refuse?: (address: string) => boolean } = {}): Promise<SmtpInbox> {
   const messages: ParsedMail[] = [];
+  let held: Promise<void> = Promise.resolve();
   const server = new SMTPServer({
     // Plain SMTP on localhost: no TLS to negotiate and no login, like a development relay.
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -27,13 +30,15 @@ export async function startSmtpInbox(opts: { refuse?: (address: string) => boole
       callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
     },
     onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          messages.push(mail);
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
+      held
+        .then(() => simpleParser(stream))
+        .then(
+          (mail) => {
+            messages.push(mail);
+            callback();
+          },
+          (err: Error) => callback(err),
+        );
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -52,6 +57,13 @@ export async function startSmtpInbox(opts: { refuse?: (address: string) => boole
         await new Promise((r) => setTimeout(r, 200));
       }
       return to(address);
+    },
+    hold() {
+      let release = () => undefined as void;
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return release;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

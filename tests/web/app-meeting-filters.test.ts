@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack';
-import { axeBothLanguages, launchBrowser, signedInContext, type TestBrowser } from '../support/browser';
+import {
+  axeBothLanguages,
+  launchBrowser,
+  seriousViolations,
+  signedInContext,
+  type TestBrowser,
+} from '../support/browser';
 import { toneWav } from '../support/media';
 
 /**
@@ -66,5 +72,40 @@ it('filters by series, kind and dates, keeping them in the URL, in both language
   // The kinds in the page's language (the value sent stays the contract's).
   await expect(page.locator('select[name=kind] option[value=LECTURE]').textContent()).resolves.toBe('Lecture');
   await axeBothLanguages(page);
+  await ctx.close();
+}, 120_000);
+
+it("takes the Persian page's dates as year-month-day in Persian digits, Solar Hijri or Gregorian, shown back in the Solar Hijri calendar", async () => {
+  const account = await stack.admin.account({ balanceMinutes: 30 });
+  const ctx = await signedInContext(tb.browser, stack, account.id, 'lists-fa@example.test');
+  const fa = await ctx.newPage();
+  await fa.setViewportSize({ width: 375, height: 800 });
+  await fa.goto(`${stack.url}/app/meetings`);
+  await fa.getByRole('button', { name: 'فارسی' }).click();
+  await fa.waitForFunction("document.documentElement.dir === 'rtl'");
+  // Not the browser's mm/dd/yyyy: a field that says its format.
+  const from = fa.getByRole('textbox', { name: 'از', exact: true });
+  const to = fa.getByRole('textbox', { name: 'تا', exact: true });
+  await expect(from.getAttribute('placeholder')).resolves.toBe('۱۴۰۳-۰۱-۱۵');
+  await expect(fa.locator('#day-from-hint').textContent()).resolves.toContain('خورشیدی یا میلادی');
+  await from.fill('۱۴۰۳-۰۱-۰۱');
+  await to.fill('۲۰۳۰-۱۲-۳۱');
+  await fa.getByRole('button', { name: 'نمایش' }).click();
+  await fa.waitForURL(/\/app\/meetings\?/);
+  // Read by the app: shown back in the Solar Hijri calendar, the chosen day in words beside it.
+  await expect(from.inputValue()).resolves.toBe('۱۴۰۳-۰۱-۰۱');
+  await expect(to.inputValue()).resolves.toBe('۱۴۰۹-۱۰-۱۰');
+  await expect(fa.locator('#day-from-hint').textContent()).resolves.toBe('برگزیده: ۱ فروردین ۱۴۰۳');
+  await expect(fa.locator('#day-to-hint').textContent()).resolves.toBe('برگزیده: ۱۰ دی ۱۴۰۹');
+  // A day that does not exist (1402 has no 30 Esfand) is not taken.
+  await fa.goto(`${stack.url}/app/meetings?from=${encodeURIComponent('۱۴۰۲-۱۲-۳۰')}`);
+  await expect(from.inputValue()).resolves.toBe('');
+  expect(await seriousViolations(fa)).toEqual([]);
+  // The English page keeps the browser's date field, with the Gregorian day.
+  await fa.getByRole('button', { name: 'English' }).click();
+  await fa.waitForFunction("document.documentElement.dir === 'ltr'");
+  await fa.goto(`${stack.url}/app/meetings?from=${encodeURIComponent('۱۴۰۳-۰۱-۰۱')}`);
+  await expect(fa.locator('input[name=from]').getAttribute('type')).resolves.toBe('date');
+  await expect(fa.locator('input[name=from]').inputValue()).resolves.toBe('2024-03-20');
   await ctx.close();
 }, 120_000);

@@ -90,6 +90,7 @@ describe('the app: languages, accessibility, sessions and password reset (real b
       await check(visitor, 'sign-in', `${stack.url}/app/sign-in${q}`, lang);
       await check(visitor, 'reset', `${stack.url}/app/reset${q}`, lang);
       await check(visitor, 'set-password', `${inviteUrl}${q}`, lang);
+      await check(visitor, 'unknown-path-signed-out', `${stack.url}/app/no-such-page${q}`, lang);
       if (lang === 'fa') {
         await page.goto(`${stack.url}/app/`);
         await page.getByRole('button', { name: 'فارسی' }).click();
@@ -99,6 +100,7 @@ describe('the app: languages, accessibility, sessions and password reset (real b
         ['tokens', '/app/tokens'],
         ['sessions', '/app/sessions'],
         ['not-found', '/app/recordings/rec_nothing'],
+        ['unknown-path', '/app/no-such-page/x'],
       ]) {
         await check(page, name, `${stack.url}${url}`, lang);
       }
@@ -110,6 +112,22 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     await page.getByRole('button', { name: 'English' }).click();
     await signedOut.close();
     expect(found).toEqual([]);
+  });
+
+  it("answers an unknown path of the app 404 with its own Not-found page, signed in or out, in the viewer's language", async () => {
+    const signedOut = await tb.browser.newContext();
+    const visitor = await signedOut.newPage();
+    for (const [p, lang, title] of [
+      [page, 'en', 'Not found'],
+      [visitor, 'fa', 'پیدا نشد'],
+    ] as const) {
+      const answer = await p.goto(`${stack.url}/app/no-such-page/x?lang=${lang}`);
+      expect(answer?.status()).toBe(404);
+      expect(answer?.headers()['content-type']).toMatch(/^text\/html/);
+      await expect(p.locator('html').getAttribute('lang')).resolves.toBe(lang);
+      await expect(p.title()).resolves.toContain(title);
+    }
+    await signedOut.close();
   });
 
   it('lists the sessions and signs out every other one: the other browser is signed out', async () => {
@@ -138,8 +156,13 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     await p.goto(`${stack.url}/app/sign-in`);
     await p.getByRole('link', { name: 'Forgot your password?' }).click();
     await p.getByLabel('Email').fill(email);
+    // The answer does not wait for the mail (it would take longer for an email of an account than for
+    // one of none): the mail server holds the message while the page already says the link is on its way.
+    const release = inbox.hold();
     await p.getByRole('button', { name: 'Email me a link' }).click();
     await expect(p.getByRole('status').textContent()).resolves.toContain('a link is on its way');
+    expect(inbox.to(email)).toHaveLength(1);
+    release();
     const mails = await inbox.waitFor(email, 2);
     const link = /http:\/\/\S+\/app\/reset\/[A-Za-z0-9_-]{43}/.exec(mails[1].text ?? '')![0];
     await p.goto(onStack(stack.url, link));

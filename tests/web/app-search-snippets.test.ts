@@ -129,10 +129,14 @@ describe('the app: search with snippets in the meetings list (real browser, en a
     // The member's search holds no meeting of the owner outside the series.
     expect(await page.locator(`a[href*="/app/recordings/${english}"]`).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
+    // The series titles the meeting by its date: the meeting's own title is shown beneath, in the list and on its page.
+    const card = page.locator('li.card').filter({ has: hit });
+    expect(await card.locator('p.subtitle').textContent()).toBe('جلسهٔ فارسی');
     await hit.click();
     await page.waitForURL(`**/app/recordings/${persian}?at=${turn.startMs}`);
     // A SESSION series titles its meetings by its name and the date.
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('جلسه‌های هفتگی');
+    expect(await page.locator('p.subtitle').textContent()).toBe('جلسهٔ فارسی');
     await context.close();
   });
 });

@@ -68,6 +68,11 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     const unknown = await page.getByRole('alert').textContent();
     expect(wrong).toBe('That email and password do not match an account.');
     expect(unknown).toBe(wrong);
+    // The email typed is there again to correct (kept in the tab, never in the address); the password is not.
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[name="email"]')?.value !== '');
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe('nobody@example.test');
+    await expect(page.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('');
+    expect(page.url()).not.toContain('nobody');
     expect(await context.cookies()).toEqual([]);
     await signIn(page, email, password);
     await page.waitForURL(`${stack.url}/app/`);
@@ -75,6 +80,20 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/app\/sign-in$/);
     expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+
+  it('says a reset link cannot be emailed when the server has no SMTP, alike for any email', async () => {
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    for (const who of [email, 'nobody@example.test']) {
+      await page.goto(`${stack.url}/app/reset`);
+      await page.getByLabel('Email').fill(who);
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      await page.waitForURL(/\/app\/reset\?sent=no-mail$/);
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('This server cannot send email');
+      await expect(page.getByText('a link is on its way').count()).resolves.toBe(0);
+    }
     await context.close();
   });
 

@@ -62,6 +62,12 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toBe(
       'The daily cap must be a whole number from 1 to 100,000.',
     );
+    // A cap on a token that cannot spend (recordings:read only) is refused: the contract's cap applies to spending tokens.
+    await page.getByLabel('Daily minute cap (optional)').fill('50');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /^A daily cap applies only to a token that can spend minutes/,
+    );
     await page.getByLabel('Daily minute cap (optional)').fill('');
     await page.getByLabel('recordings:query').check();
     await page.getByRole('button', { name: 'Create token' }).click();
@@ -79,6 +85,7 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     await expect(page.getByText('Developer mode is on: your tokens work.').count()).resolves.toBe(1);
     await page.getByLabel('Name').fill('my agent');
     await page.getByLabel('account:read').check();
+    await page.getByLabel('recordings:write').check();
     await page.getByLabel('Expires').selectOption('30');
     await page.getByLabel('Daily minute cap (optional)').fill('120');
     await page.getByRole('button', { name: 'Create token' }).click();
@@ -92,7 +99,7 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     const info = await res.json();
     expect(info.token).toMatchObject({
       name: 'my agent',
-      scopes: ['recordings:read', 'account:read'],
+      scopes: ['recordings:read', 'recordings:write', 'account:read'],
       dailyMinuteCap: 120,
     });
     expect(Date.parse(info.token.expiresAt) - Date.now()).toBeGreaterThan(29.9 * 24 * 3600_000);
@@ -101,11 +108,31 @@ describe('the app: tokens page and developer mode (real browser)', () => {
     expect(await page.content()).not.toContain(value);
     const row = page.getByRole('row', { name: /my agent/ });
     await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('120');
+    // Revoke asks first: without "Sure" ticked the browser does not send it, and the app refuses it too.
+    const revokeUrl = await row.locator('form.revoke').getAttribute('action');
+    const csrf = await row.locator('input[name="_csrf"]').inputValue();
+    const unconfirmed = await page.request.post(`${stack.url}${revokeUrl}`, {
+      form: { _csrf: csrf },
+      headers: { origin: stack.url },
+    });
+    expect(unconfirmed.url()).toMatch(/\/app\/tokens\?done=not-confirmed$/);
+    expect((await whoami(value)).status).toBe(200);
+    await row.getByRole('button', { name: 'Revoke: my agent' }).click();
+    expect(page.url()).toMatch(/\/app\/tokens$/);
+    expect((await whoami(value)).status).toBe(200);
+    await row.getByRole('checkbox', { name: 'Sure: my agent' }).check();
     await row.getByRole('button', { name: 'Revoke: my agent' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'revoked' }).count()).resolves.toBe(1);
     const after = await whoami(value);
     expect(after.status).toBe(401);
     expect((await after.json()).error.code).toBe('TOKEN_INVALID');
+    // Revoked again (another tab's stale page): not found, said as such, not "revoked".
+    const again = await page.request.post(`${stack.url}${revokeUrl}`, {
+      form: { _csrf: csrf, confirm: 'yes' },
+      headers: { origin: stack.url },
+    });
+    expect(again.url()).toMatch(/\/app\/tokens\?done=not-found$/);
+    expect(await again.text()).toContain('That token was not found: it may have been revoked already.');
   });
 
   it('turns developer mode off: every token answers 403 DEVELOPER_MODE_OFF at once, and works again once on', async () => {

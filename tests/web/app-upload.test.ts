@@ -82,6 +82,17 @@ describe('the app: upload and record in the browser (real browser)', () => {
     await expect(page.locator('#price').textContent()).resolves.toBe('2 minutes');
     await page.getByLabel('Use my keyterms (20% more)').uncheck();
     await page.getByLabel('Title (optional)').fill('Dropped standup');
+    // The digest language: the contract's values by name, the meeting's own first (the service's default).
+    await expect(page.getByLabel('Digest language').locator('option').allTextContents()).resolves.toEqual([
+      "The meeting's own language",
+      'Persian',
+      'English',
+    ]);
+    await page.getByLabel('Digest language').selectOption({ label: 'English' });
+    const sends: Record<string, unknown>[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/app\/uploads\/[^/]+\/send$/.test(r.url())) sends.push(r.postDataJSON());
+    });
     // Pieces go one by one: the progress bar moves before the meeting opens.
     const pieces: number[] = [];
     page.on('request', (r) => {
@@ -90,6 +101,7 @@ describe('the app: upload and record in the browser (real browser)', () => {
     });
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/app\/recordings\/[^/]+$/);
+    expect(sends).toEqual([expect.objectContaining({ outputLanguage: 'EN', title: 'Dropped standup' })]);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces[0]).toBe(0);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Dropped standup');
@@ -186,6 +198,8 @@ describe('the app: upload and record in the browser (real browser)', () => {
       'The file is not audio of a type the service reads (Unsupported audio type).',
     );
     expect(page.url()).toMatch(/\/app\/upload$/);
+    // Nothing was made: the progress bar is empty again, not left full.
+    await expect(page.locator('#upload-progress').evaluate((el) => (el as HTMLProgressElement).value)).resolves.toBe(0);
     // Over MAX_UPLOAD_MB (1 MB here): said at once, the button stays off, nothing is sent.
     await page
       .getByLabel('Audio or video file')

@@ -15,6 +15,21 @@ document.querySelectorAll('button[data-copy]').forEach((button) => {
   });
 });
 
+// A refused sign-in comes back to a fresh form (the gateway never puts the email in the address):
+// the email typed is kept in this tab's sessionStorage until the page that says why, then dropped.
+document.querySelectorAll('form[data-keep-email]').forEach((form) => {
+  const field = form.querySelector('input[name="email"]');
+  const key = 'mm-sign-in-email';
+  try {
+    const kept = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
+    if (kept && field && !field.value && document.querySelector('[role="alert"]')) field.value = kept;
+    form.addEventListener('submit', () => sessionStorage.setItem(key, field ? field.value : ''));
+  } catch {
+    // Storage refused (a private mode): the form works as it is.
+  }
+});
+
 followStatus(document);
 followPlayer(document);
 followUpload(document);

@@ -199,7 +199,7 @@ export function followUpload(doc) {
     showError('');
     status.textContent = m.sending;
     const fields = { idempotencyKey: c.key };
-    for (const name of ['title', 'kind', 'seriesId', 'naming']) {
+    for (const name of ['title', 'kind', 'outputLanguage', 'seriesId', 'naming']) {
       const el = form.elements.namedItem(name);
       if (el && el.value) fields[name] = el.value;
     }
@@ -235,6 +235,8 @@ export function followUpload(doc) {
     }
     const err = answer && answer.body && answer.body.error;
     status.textContent = '';
+    // Nothing was made: the bar starts again from empty (a retry sends the pieces again).
+    progress.value = 0;
     showError(answer && answer.status ? refusal(err ? err.code : 'INTERNAL_ERROR', err && err.message) : m.NETWORK);
     send.disabled = false;
   });

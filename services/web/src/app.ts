@@ -15,7 +15,7 @@ import { askRoutes } from './routes/ask.routes';
 import type { PageDeps } from './routes/context';
 import { authRoutes } from './routes/auth.routes';
 import { tokensRoutes } from './routes/tokens.routes';
-import { pagesRoutes } from './routes/pages.routes';
+import { notFoundRoutes, pagesRoutes } from './routes/pages.routes';
 import { meetingRoutes } from './routes/meeting.routes';
 import { seriesSharingRoutes } from './routes/series-sharing.routes';
 import { listsRoutes } from './routes/lists.routes';
@@ -87,5 +87,6 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));
+  app.use(base, notFoundRoutes(pageDeps));
   return finishApp(app, deps.logger);
 }

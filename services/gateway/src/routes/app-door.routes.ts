@@ -194,7 +194,9 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   router.post(
     '/reset',
     wrap(async (_req, res) => {
-      await deps.signIn.requestReset(field(res, 'email', 320));
+      // Without SMTP no link can be sent: the page says so (alike for every email) instead of "on its way".
+      if (!deps.signIn.emails) return seeOther(res, `${appPath}/reset?sent=no-mail`);
+      deps.signIn.requestReset(field(res, 'email', 320));
       seeOther(res, `${appPath}/reset?sent=1`);
     }),
   );

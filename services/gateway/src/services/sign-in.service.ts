@@ -138,8 +138,22 @@ export class SignInService {
     return this.startSession(credential.accountId, userAgent);
   }
 
-  /** Always answers alike; emails a reset link when the email signs in to an account. */
-  async requestReset(email: string): Promise<void> {
+  /** Whether links can be emailed (SMTP is configured); without it, a reset by email is not offered. */
+  get emails(): boolean {
+    return this.deps.sendMail !== null;
+  }
+
+  /**
+   * Always answers alike, and as fast for an email of no account as for one of an account: the
+   * link is made and emailed after the answer (a failure is logged; the person can ask again).
+   */
+  requestReset(email: string): void {
+    this.emailResetLink(email).catch((err: unknown) =>
+      this.deps.logger.warn({ err: String(err) }, 'reset link not made'),
+    );
+  }
+
+  private async emailResetLink(email: string): Promise<void> {
     const credential = email.length <= 320 ? await this.deps.repo.findCredentialByEmail(email.trim()) : null;
     if (!credential) return;
     const secret = newSecret();

@@ -40,6 +40,8 @@ const en = {
     'Enter the email you sign in with. If it belongs to an account, we email you a link that works once, for 30 minutes.',
   resetButton: 'Email me a link',
   resetSent: 'If that email belongs to an account, a link is on its way. Check your inbox.',
+  resetNoMail:
+    'This server cannot send email, so no link was sent. Ask the person who runs Meeting Memory for a new sign-in link.',
   chooseNewPasswordTitle: 'Choose a new password',
   backToSignIn: 'Back to sign in',
   // home
@@ -83,9 +85,14 @@ const en = {
   never: 'Never',
   revoke: 'Revoke',
   revoked: 'The token was revoked. It stops working at once.',
+  revokeSure: 'Sure',
+  revokeNotConfirmed: 'Tick “Sure” beside Revoke to revoke a token.',
+  revokeNotFound: 'That token was not found: it may have been revoked already. Nothing was changed.',
   errorNeedScope: 'Choose at least one scope.',
   errorName: 'Give the token a name of 1 to 100 characters.',
   errorCap: 'The daily cap must be a whole number from 1 to 100,000.',
+  errorCapNoSpend:
+    'A daily cap applies only to a token that can spend minutes (recordings:write, recordings:query or series:query). Leave it empty or choose one of them.',
   errorScopeUnavailable: 'A scope you chose is switched off for your account.',
   errorTokenLimit: 'You already have 10 active tokens. Revoke one first.',
   errorGeneric: 'That did not work. Check the form and try again.',
@@ -202,6 +209,8 @@ const fa: Messages = {
     'ایمیلی را که با آن وارد می‌شوید بنویسید. اگر از آنِ حسابی باشد، پیوندی می‌فرستیم که یک بار و تا ۳۰ دقیقه کار می‌کند.',
   resetButton: 'پیوند را برایم بفرست',
   resetSent: 'اگر این ایمیل از آنِ حسابی باشد، پیوند در راه است. صندوق نامه‌تان را ببینید.',
+  resetNoMail:
+    'این سرور نمی‌تواند ایمیل بفرستد، پس پیوندی فرستاده نشد. از کسی که Meeting Memory را راه می‌اندازد پیوند ورود تازه بخواهید.',
   chooseNewPasswordTitle: 'گذرواژهٔ تازه برگزینید',
   backToSignIn: 'بازگشت به ورود',
   homeTitle: 'خوش آمدید',
@@ -243,9 +252,14 @@ const fa: Messages = {
   never: 'هرگز',
   revoke: 'باطل کردن',
   revoked: 'توکن باطل شد و همین حالا از کار می‌افتد.',
+  revokeSure: 'مطمئنم',
+  revokeNotConfirmed: 'برای باطل کردن توکن، «مطمئنم» را کنار دکمهٔ باطل کردن تیک بزنید.',
+  revokeNotFound: 'این توکن پیدا نشد؛ شاید پیش‌تر باطل شده باشد. چیزی تغییر نکرد.',
   errorNeedScope: 'دست‌کم یک دسترسی برگزینید.',
   errorName: 'نامی از ۱ تا ۱۰۰ نویسه به توکن بدهید.',
   errorCap: 'سقف روزانه باید عددی درست از ۱ تا ۱۰۰٬۰۰۰ باشد.',
+  errorCapNoSpend:
+    'سقف روزانه فقط برای توکنی است که می‌تواند دقیقه خرج کند (recordings:write، recordings:query یا series:query). آن را خالی بگذارید یا یکی از این‌ها را برگزینید.',
   errorScopeUnavailable: 'یکی از دسترسی‌هایی که برگزیدید برای حساب شما خاموش است.',
   errorTokenLimit: 'هم‌اکنون ۱۰ توکن فعال دارید. نخست یکی را باطل کنید.',
   errorGeneric: 'انجام نشد. فرم را بررسی کنید و دوباره بفرستید.',

@@ -23,7 +23,13 @@ export function authRoutes(deps: PageDeps): Router {
   router.get(
     '/reset',
     anyone(deps, (req, res, ctx) => {
-      sendPage(res, ctx, ctx.s.t.resetTitle, <ResetRequestView s={ctx.s} base={base} sent={q(req, 'sent') === '1'} />);
+      const sent = q(req, 'sent');
+      sendPage(
+        res,
+        ctx,
+        ctx.s.t.resetTitle,
+        <ResetRequestView s={ctx.s} base={base} sent={sent === '1' ? 'sent' : sent === 'no-mail' ? 'no-mail' : null} />,
+      );
     }),
   );
   for (const purpose of ['invite', 'reset'] as const) {

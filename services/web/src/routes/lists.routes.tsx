@@ -14,6 +14,7 @@ import { meetingText } from '../i18n/meeting-messages';
 import { searchWords } from '@mm/text';
 import type { OperationInput } from '@mm/contract';
 import { NotFoundView } from '../views/pages.views';
+import { readDay } from '../domain/day-input';
 import {
   KINDS,
   MeetingsView,
@@ -25,7 +26,6 @@ import {
   type MeetingFilters,
 } from '../views/lists.views';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Search results per page. */
 const PAGE = 20;
 
@@ -37,14 +37,15 @@ const isKind = (k: string): k is NonNullable<SearchQuery['kind']> => (KINDS as r
 
 /** The filters as typed, each kept only when it is well formed (a bad one is ignored, never a 500). */
 function filtersOf(req: Request): MeetingFilters {
-  const day = (v: string | undefined) => (v && DAY.test(v) && !Number.isNaN(Date.parse(v)) ? v : '');
+  // Typed in Persian or Latin digits, Gregorian or Solar Hijri (the Persian page's text field); kept Gregorian.
+  const day = (v: string | undefined) => (v ? (readDay(v) ?? '') : '');
   const kind = q(req, 'kind') ?? '';
   return {
     q: (q(req, 'q', 200) ?? '').trim(),
     seriesId: (q(req, 'seriesId', 64) ?? '').replace(/[^\w-]/g, ''),
     kind: (KINDS as readonly string[]).includes(kind) ? kind : '',
-    from: day(q(req, 'from', 10)),
-    to: day(q(req, 'to', 10)),
+    from: day(q(req, 'from', 20)),
+    to: day(q(req, 'to', 20)),
   };
 }
 

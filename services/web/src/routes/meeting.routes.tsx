@@ -30,6 +30,7 @@ interface Bundle {
   recording: {
     id: string;
     displayTitle: string;
+    subtitle: string | null;
     recordedAt: string;
     durationSeconds: number | null;
     series: { id: string; name: string } | null;
@@ -116,6 +117,7 @@ export function meetingRoutes(deps: PageDeps): Router {
       const p: MeetingPage = {
         status,
         displayTitle: bundle?.recording.displayTitle ?? status.title,
+        subtitle: bundle?.recording.subtitle ?? null,
         recordedAt: bundle?.recording.recordedAt ?? sheet?.recording.recordedAt ?? null,
         durationSeconds: bundle?.recording.durationSeconds ?? sheet?.recording.durationSeconds ?? null,
         speakers: bundle?.transcript.speakers ?? sheet?.voices.map((v) => ({ label: v.label, name: v.name })) ?? [],

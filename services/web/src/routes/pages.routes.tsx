@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { isLocale } from '../i18n/messages';
-import { signedIn, sendPage, q, type PageDeps } from './context';
-import { HomeView, SessionsView } from '../views/pages.views';
+import { anyone, signedIn, sendPage, q, type PageDeps } from './context';
+import { HomeView, NotFoundView, SessionsView } from '../views/pages.views';
 
 /** The signed-in pages that are not the tokens page: home, sessions, the language switch. */
 export function pagesRoutes(deps: PageDeps): Router {
@@ -49,5 +49,16 @@ export function pagesRoutes(deps: PageDeps): Router {
     }),
   );
   // A series' page (the series `url`): lists.routes.tsx (issue 29).
+  return router;
+}
+
+/** Any other path of the app: its own Not-found page (a whole page, in the viewer's language), 404. */
+export function notFoundRoutes(deps: PageDeps): Router {
+  const router = Router();
+  router.use(
+    anyone(deps, (_req, res, ctx) =>
+      sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={deps.base} />, 404),
+    ),
+  );
   return router;
 }

@@ -1,5 +1,5 @@
 import express, { Router, type Request } from 'express';
-import { LIMITS, SCOPES, type AppCreateTokenInput } from '@mm/contract';
+import { LIMITS, SCOPES, SPENDING_SCOPES, type AppCreateTokenInput } from '@mm/contract';
 import { signedIn, sendPage, q, type Ctx, type PageDeps } from './context';
 import { BackendError } from '../services/backend.client';
 import { EMPTY_DRAFT, TokensView, type TokenDraft, type TokensPageData } from '../views/tokens.view';
@@ -31,6 +31,8 @@ function requestOf(d: TokenDraft, t: Messages): { body: AppCreateTokenInput['bod
   if (d.dailyMinuteCap !== '') {
     cap = /^\d{1,6}$/.test(d.dailyMinuteCap) ? Number(d.dailyMinuteCap) : NaN;
     if (!(cap >= LIMITS.dailyMinuteCapMin && cap <= LIMITS.dailyMinuteCapMax)) return { error: t.errorCap };
+    // The contract: the cap "applies to tokens that can spend".
+    if (!d.scopes.some((x) => (SPENDING_SCOPES as readonly string[]).includes(x))) return { error: t.errorCapNoSpend };
   }
   // In the catalog's order, as the gateway keeps them.
   const scopes = SCOPES.filter((x) => d.scopes.includes(x));
@@ -60,6 +62,7 @@ export function tokensRoutes(deps: PageDeps): Router {
       draft: EMPTY_DRAFT,
       error: null,
       notice: null,
+      listError: null,
       created: null,
       ...over,
     };
@@ -70,7 +73,12 @@ export function tokensRoutes(deps: PageDeps): Router {
   router.get(
     '/tokens',
     signedIn(deps, async (req, res, ctx) => {
-      await show(res, ctx, { notice: q(req, 'done') === 'revoked' ? ctx.s.t.revoked : null });
+      const done = q(req, 'done');
+      const t = ctx.s.t;
+      await show(res, ctx, {
+        notice: done === 'revoked' ? t.revoked : null,
+        listError: done === 'not-found' ? t.revokeNotFound : done === 'not-confirmed' ? t.revokeNotConfirmed : null,
+      });
     }),
   );
   router.post(
@@ -99,10 +107,18 @@ export function tokensRoutes(deps: PageDeps): Router {
     '/tokens/:id/revoke',
     form,
     signedIn(deps, async (req, res, ctx) => {
+      // The row's "Sure" box (required in the form): a revoke is never one stray click.
+      if ((req.body as Record<string, unknown> | undefined)?.confirm !== 'yes')
+        return res.redirect(303, `${base}/tokens?done=not-confirmed`);
+      const id = String(req.params.id);
+      // Revoking a revoked token changes nothing and the service answers it alike: the list says whether it was active.
+      const { tokens } = await backend.operation('appListTokens', ctx.principal);
+      if (!tokens.some((t) => t.id === id)) return res.redirect(303, `${base}/tokens?done=not-found`);
       try {
-        await backend.operation('appRevokeToken', ctx.principal, { params: { id: String(req.params.id) } });
+        await backend.operation('appRevokeToken', ctx.principal, { params: { id } });
       } catch (err) {
         if (!(err instanceof BackendError) || err.code !== 'NOT_FOUND') throw err;
+        return res.redirect(303, `${base}/tokens?done=not-found`);
       }
       res.redirect(303, `${base}/tokens?done=revoked`);
     }),

@@ -18,6 +18,7 @@ export const PIECE_BYTES = 8 * MB;
 const TEXT_PARTS: Record<string, number> = {
   title: 200,
   kind: 20,
+  outputLanguage: 10,
   seriesId: 64,
   naming: 10,
   useKeyterms: 5,

@@ -48,7 +48,7 @@ export function SignInView({ s, base, error, next }: { s: Speech; base: string; 
   return (
     <>
       <Notice kind="error" text={error} />
-      <form method="post" action={`${base}/sign-in`} class="card stack">
+      <form method="post" action={`${base}/sign-in`} class="card stack" data-keep-email>
         <input type="hidden" name="next" value={next} />
         <label>
           {s.t.email}
@@ -97,10 +97,12 @@ export function SetPasswordView(props: {
   );
 }
 
-export function ResetRequestView({ s, base, sent }: { s: Speech; base: string; sent: boolean }) {
+/** `sent`: the link is on its way (to an account's email, if it is one), or this server cannot email at all. */
+export function ResetRequestView({ s, base, sent }: { s: Speech; base: string; sent: 'sent' | 'no-mail' | null }) {
   return (
     <>
-      <Notice kind="ok" text={sent ? s.t.resetSent : null} />
+      <Notice kind="ok" text={sent === 'sent' ? s.t.resetSent : null} />
+      <Notice kind="error" text={sent === 'no-mail' ? s.t.resetNoMail : null} />
       <p>{s.t.resetIntro}</p>
       <form method="post" action={`${base}/reset`} class="card stack">
         <label>

@@ -3,6 +3,7 @@ import { meetingText } from '../i18n/meeting-messages';
 import { normalizeForSearch } from '@mm/text';
 import { clockOf } from './meeting-parts';
 import { statusLabel } from './pages.views';
+import { persianDigits, solarDay, solarDayInWords } from '../domain/day-input';
 import type { UnfinishedMeeting } from '../services/in-progress';
 
 /** What the live list compares: each unfinished meeting and its status (a change reloads the page). */
@@ -36,6 +37,8 @@ function Unfinished({ s, base, items, live }: { s: Speech; base: string; items: 
 /** A meeting as the list and search routes give it (the contract's Recording list item, search's snippet). */
 export interface ListedMeeting {
   id: string;
+  /** The meeting's own title: shown beneath displayTitle where a series titles it by date (the two differ). */
+  title?: string | null;
   displayTitle: string;
   kind: string;
   recordedAt: string;
@@ -98,6 +101,11 @@ export function MeetingList({
           <a href={`${base}/recordings/${encodeURIComponent(x.id)}`}>
             <bdi>{x.displayTitle}</bdi>
           </a>
+          {x.title && x.title !== x.displayTitle ? (
+            <p class="subtitle">
+              <bdi>{x.title}</bdi>
+            </p>
+          ) : null}
           <p class="hint">
             {s.date(x.recordedAt)}
             {x.durationSeconds !== null ? ` · ${clockOf(s, x.durationSeconds * 1000)}` : ''}
@@ -118,6 +126,47 @@ export function MeetingList({
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A year, a month and a day in any of the digits, - or / between (the server reads and checks the day). */
+const DAY_PATTERN = '[0-9۰-۹٠-٩]{4}[\\-\\/][0-9۰-۹٠-٩]{1,2}[\\-\\/][0-9۰-۹٠-٩]{1,2}';
+
+/**
+ * A date filter. English: the browser's date field. Persian: the browser's field would speak
+ * Gregorian mm/dd/yyyy, so a text field taking year-month-day in Persian or Latin digits, Solar
+ * Hijri or Gregorian, shown back in the Solar Hijri calendar, the format and the chosen day beside it.
+ */
+function DayField({ s, name, label, value }: { s: Speech; name: string; label: string; value: string }) {
+  if (s.locale !== 'fa')
+    return (
+      <label>
+        {label}
+        <input type="date" name={name} value={value} />
+      </label>
+    );
+  const m = meetingText(s.locale);
+  const id = `day-${name}`;
+  return (
+    <div class="day-field">
+      <label for={id}>{label}</label>
+      <input
+        type="text"
+        id={id}
+        name={name}
+        inputMode="numeric"
+        dir="ltr"
+        autocomplete="off"
+        maxLength={20}
+        pattern={DAY_PATTERN}
+        placeholder={persianDigits('1403-01-15')}
+        value={value ? persianDigits(solarDay(value)) : ''}
+        aria-describedby={`${id}-hint`}
+      />
+      <small id={`${id}-hint`} class="hint">
+        {value ? m.f('dayChosen', { day: solarDayInWords(value) }) : m.dayFormat}
+      </small>
+    </div>
   );
 }
 
@@ -172,14 +221,8 @@ export function MeetingsView({
             ))}
           </select>
         </label>
-        <label>
-          {m.filterFrom}
-          <input type="date" name="from" value={f.from} />
-        </label>
-        <label>
-          {m.filterTo}
-          <input type="date" name="to" value={f.to} />
-        </label>
+        <DayField s={s} name="from" label={m.filterFrom} value={f.from} />
+        <DayField s={s} name="to" label={m.filterTo} value={f.to} />
         <button type="submit">{m.filter}</button>
       </form>
       {unfinished ? (

@@ -14,6 +14,8 @@ export { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Tu
 export interface MeetingPage {
   status: MeetingStatus & { error?: { code: string } | null };
   displayTitle: string | null;
+  /** The meeting's own title where a series titles it by its date (the bundle's subtitle), else null. */
+  subtitle: string | null;
   recordedAt: string | null;
   durationSeconds: number | null;
   speakers: Speaker[];
@@ -224,6 +226,11 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
   const audio = p.owner;
   return (
     <>
+      {p.subtitle ? (
+        <p class="subtitle">
+          <bdi>{p.subtitle}</bdi>
+        </p>
+      ) : null}
       <Notice kind="ok" text={p.notice} />
       <Notice kind="error" text={p.error} />
       <dl class="facts">

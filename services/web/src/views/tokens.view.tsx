@@ -33,6 +33,8 @@ export interface TokensPageData {
   draft: TokenDraft;
   error: string | null;
   notice: string | null;
+  /** A revoke that did nothing (not confirmed, or the token was not found), said above the list. */
+  listError: string | null;
   /** The value of the token just made: shown this once. */
   created: { name: string; value: string } | null;
 }
@@ -167,6 +169,7 @@ export function TokensView({ s, base, viewer, d }: { s: Speech; base: string; vi
       </section>
       <section aria-labelledby="list">
         <h2 id="list">{s.t.yourTokens}</h2>
+        <Notice kind="error" text={d.listError} />
         {d.tokens.length === 0 ? <p>{s.t.noTokens}</p> : null}
         {d.tokens.length ? (
           <div class="scroll">
@@ -195,8 +198,19 @@ export function TokensView({ s, base, viewer, d }: { s: Speech; base: string; vi
                       <PostForm
                         viewer={viewer}
                         action={`${base}/tokens/${encodeURIComponent(tok.id)}/revoke`}
-                        class="inline"
+                        class="inline revoke"
                       >
+                        <span class="check">
+                          <input
+                            type="checkbox"
+                            id={`revoke-${tok.id}`}
+                            name="confirm"
+                            value="yes"
+                            required
+                            aria-label={`${s.t.revokeSure}: ${tok.name}`}
+                          />
+                          <label for={`revoke-${tok.id}`}>{s.t.revokeSure}</label>
+                        </span>
                         <button type="submit" class="danger" aria-label={`${s.t.revoke}: ${tok.name}`}>
                           {s.t.revoke}
                         </button>

@@ -1,3 +1,4 @@
+import { OUTPUT_LANGUAGES } from '@mm/contract';
 import type { Speech } from '../i18n/messages';
 import { meetingText } from '../i18n/meeting-messages';
 import { uploadText } from '../i18n/upload-messages';
@@ -86,6 +87,16 @@ export function UploadView(props: {
             {props.kinds.map((k) => (
               <option key={k} value={k}>
                 {kindWords[`kind_${k}`]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {u.outputLanguage}
+          <select name="outputLanguage">
+            {OUTPUT_LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {u[`outputLanguage_${l}`]}
               </option>
             ))}
           </select>
