@@ -15,6 +15,7 @@ describe('the app: upload and record in the browser (real browser)', () => {
   let token: TestToken;
   let owner: BrowserContext;
   let page: Page;
+  let accountId: string;
   const bearer = () => ({ Authorization: `Bearer ${token.value}` });
   /** The meetings the feed says were made, by id. */
   const created = async () => {
@@ -44,6 +45,7 @@ describe('the app: upload and record in the browser (real browser)', () => {
     stack = await startStack({ MAX_UPLOAD_MB: '1' });
     tb = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
     const account = await stack.admin.account({ displayName: 'Parisa', balanceMinutes: 100 });
+    accountId = account.id;
     token = await stack.admin.token(account.id, ['recordings:read']);
     owner = await signedInContext(tb.browser, stack, account.id, 'parisa@example.test');
     page = await owner.newPage();
@@ -239,6 +241,25 @@ describe('the app: upload and record in the browser (real browser)', () => {
     const id = meetingIdOf(page.url());
     expect((await stack.api.get(`/api/v1/recordings/${id}/status`).set(bearer())).status).toBe(200);
   }, 60_000);
+
+  it("starts the kind and the digest language at the defaults of the series chosen (the contract's start value)", async () => {
+    const writer = await stack.admin.token(accountId, ['series:write']);
+    const made = await stack.api
+      .post('/api/v1/series')
+      .set({ Authorization: `Bearer ${writer.value}` })
+      .send({ name: 'Lectures', defaultKind: 'LECTURE', defaultOutputLanguage: 'FA' });
+    expect(made.status).toBe(201);
+    await page.goto(`${stack.url}/app/upload`);
+    const [kind, language] = [page.locator('select[name=kind]'), page.locator('select[name=outputLanguage]')];
+    await expect(kind.inputValue()).resolves.toBe('MEETING');
+    await expect(language.inputValue()).resolves.toBe('MATCH');
+    await page.locator('select[name=seriesId]').selectOption({ label: 'Lectures' });
+    await expect(kind.inputValue()).resolves.toBe('LECTURE');
+    await expect(language.inputValue()).resolves.toBe('FA');
+    // Still the person's to change.
+    await kind.selectOption('CALL');
+    await expect(kind.inputValue()).resolves.toBe('CALL');
+  });
 
   it('has no serious or critical accessibility violation, in English and in Persian, at 375 px', async () => {
     await page.goto(`${stack.url}/app/upload`);

@@ -121,6 +121,21 @@ export function followUpload(doc) {
     showPrice();
   });
   keyterms.addEventListener('change', showPrice);
+  // A series chosen: the kind and the digest language start at the series' defaults (still changeable).
+  const seriesSelect = form.elements.namedItem('seriesId');
+  if (seriesSelect)
+    seriesSelect.addEventListener('change', () => {
+      const option = seriesSelect.selectedOptions[0];
+      if (!option) return;
+      for (const [name, attribute] of [
+        ['kind', 'data-kind'],
+        ['outputLanguage', 'data-language'],
+      ]) {
+        const value = option.getAttribute(attribute);
+        const field = form.elements.namedItem(name);
+        if (value && field) field.value = value;
+      }
+    });
 
   const zone = doc.getElementById('dropzone');
   zone.addEventListener('dragover', (e) => {

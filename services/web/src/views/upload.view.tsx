@@ -21,7 +21,8 @@ export function UploadView(props: {
   s: Speech;
   base: string;
   viewer: Viewer;
-  series: { id: string; name: string }[];
+  /** The owner's series; choosing one starts the kind and the digest language at its defaults. */
+  series: { id: string; name: string; defaultKind?: string; defaultOutputLanguage?: string }[];
   kinds: typeof KINDS;
   balance: number | null;
   limits: UploadLimits;
@@ -82,6 +83,17 @@ export function UploadView(props: {
           <input type="text" name="title" maxLength={200} />
         </label>
         <label>
+          {u.series}
+          <select name="seriesId">
+            <option value="">{u.noSeries}</option>
+            {props.series.map((x) => (
+              <option key={x.id} value={x.id} data-kind={x.defaultKind} data-language={x.defaultOutputLanguage}>
+                {x.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           {u.kind}
           <select name="kind">
             {props.kinds.map((k) => (
@@ -97,17 +109,6 @@ export function UploadView(props: {
             {OUTPUT_LANGUAGES.map((l) => (
               <option key={l} value={l}>
                 {u[`outputLanguage_${l}`]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {u.series}
-          <select name="seriesId">
-            <option value="">{u.noSeries}</option>
-            {props.series.map((x) => (
-              <option key={x.id} value={x.id}>
-                {x.name}
               </option>
             ))}
           </select>
