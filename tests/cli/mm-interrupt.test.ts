@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '../support/stack';
 import { speakMeeting } from '../support/speak-meeting';
-import { REPO } from '../support/run-mm';
+import { REPO, runMm } from '../support/run-mm';
+import { inTmux, pnpmMmIn, type TypeKeys } from './tmux-terminal';
 
 /**
  * `mm` stopped by a signal, as a real process against the real stack: submit --wait lists the
  * meeting it sent and exits 130/143; events --follow says where to resume; and a follow whose
- * parent died (pnpm killed) notices and ends instead of running on reparented.
+ * parent died (pnpm killed) notices and ends instead of running on reparented. In a real terminal
+ * (tmux), Ctrl-C makes `pnpm mm` exit 130 too.
  */
 let stack: Stack;
 let dir: string;
@@ -40,6 +42,13 @@ function mm(args: string[]) {
   child.stderr.on('data', (c) => (out.stderr += c));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
   return { child, out, exited };
+}
+
+/** `pnpm mm events --follow` in a real terminal; `onEvent` reads each screen once an event is shown. */
+function followInTmux(onEvent: (shown: string, type: TypeKeys) => void): Promise<string> {
+  return inTmux(`${pnpmMmIn(dir, env)} events --follow`, (shown, type) => {
+    if (/recording\.created \S+/.test(shown)) onEvent(shown, type);
+  });
 }
 
 async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
@@ -91,6 +100,32 @@ describe('mm stopped by a signal', () => {
     expect(last).toEqual({ nextCursor: expect.any(String), stoppedBy: 'SIGINT' });
     expect(plain.out.stderr).toMatch(/^resume with: mm events --follow --after \S+$/m);
   }, 60_000);
+
+  it('pnpm mm events --follow in a terminal prints where to resume and exits 130 on Ctrl-C', async () => {
+    // A meeting sent makes an event: once its line is on the screen, the follow is running.
+    expect((await runMm(['submit', 'meeting.wav', '--naming', 'skip'], env, dir)).code).toBe(0);
+    let typed = false;
+    const screen = await followInTmux((_shown, type) => {
+      if (!typed) type('C-c');
+      typed = true;
+    });
+    // The terminal echoes Ctrl-C as ^C at the start of the line.
+    expect(screen).toMatch(/^(\^C)?resume with: mm events --follow --after \S+\s*$/m);
+    expect(screen).toMatch(/EXIT=130/);
+  }, 120_000);
+
+  it('Ctrl-Z neither ends nor suspends pnpm mm in a terminal: a Ctrl-C after it still exits 130', async () => {
+    let typed = '';
+    let stoppedAt = 0;
+    const screen = await followInTmux((shown, type) => {
+      if (!typed) type((typed = 'C-z'));
+      // The shell says the job stopped, then lets it go on: a moment later Ctrl-C stops it.
+      if (/Stopped/.test(shown)) stoppedAt ||= Date.now();
+      if (typed === 'C-z' && stoppedAt && Date.now() - stoppedAt > 1000) type((typed = 'C-c'));
+    });
+    expect(screen).toMatch(/^(\^C)?resume with: mm events --follow --after \S+\s*$/m);
+    expect(screen).toMatch(/EXIT=130/);
+  }, 120_000);
 
   it('events --follow ends by itself when the process that started it dies', async () => {
     // A shell stands for pnpm: it starts mm, says mm's pid, and is killed outright.

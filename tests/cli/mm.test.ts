@@ -1,12 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack, type TestToken } from '../support/stack';
 import { silence, speakMeeting, type ScriptTurn } from '../support/speak-meeting';
-import { REPO, runMm } from '../support/run-mm';
+import { runMm } from '../support/run-mm';
 import { waitForEvent } from '../support/wait';
 import { tokenWhoseMeetingsWaitForNames } from '../support/naming';
+import { inTmux, pnpmMmIn } from './tmux-terminal';
 
 /**
  * `pnpm mm` against the real stack and engines: `submit --wait` in a real terminal (tmux) shows a
@@ -51,31 +51,8 @@ afterAll(async () => {
   await stack.stop();
 });
 
-const tmux = (...args: string[]) =>
-  execFileSync('tmux', ['-L', `mm-test-${process.pid}`, ...args], { encoding: 'utf8' });
-
 /** `pnpm mm` in the test folder with these variables, as a shell command. */
-const mmIn = (vars: Record<string, string>) =>
-  `cd ${dir} && env ${Object.entries(vars)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ')} pnpm -s -C ${REPO} mm`;
-
-/** Runs a shell command in a real terminal (tmux) until it prints EXIT=n; `seen` reads each screen. */
-async function inTmux(command: string, seen: (screen: string) => void = () => undefined): Promise<string> {
-  tmux('new-session', '-d', '-s', 'mm', '-x', '200', '-y', '50', `${command}; echo EXIT=$?; sleep 600`);
-  let screen = '';
-  try {
-    const deadline = Date.now() + 180_000;
-    while (Date.now() < deadline && !/EXIT=\d+/.test(screen)) {
-      screen = tmux('capture-pane', '-p', '-J', '-t', 'mm');
-      seen(screen);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  } finally {
-    tmux('kill-server');
-  }
-  return screen;
-}
+const mmIn = (vars: Record<string, string>) => pnpmMmIn(dir, vars);
 
 describe('mm in a terminal', () => {
   it('submit --wait shows a progress bar that advances, then the READY line', async () => {
@@ -238,6 +215,23 @@ describe('mm in a terminal', () => {
     }
     const plain = await runMm(['status', 'no-such-meeting'], env);
     expect(plain.stderr).toMatch(/^error NOT_FOUND: /m);
+
+    // Not audio, named as text or as audio: the API's own answer, 400 VALIDATION "Unsupported audio type".
+    writeFileSync(path.join(dir, 'notes.txt'), 'These are my notes, not a meeting.\n'.repeat(20));
+    copyFileSync(path.join(dir, 'notes.txt'), path.join(dir, 'notes.wav'));
+    const [notAudio, notAudioText] = await Promise.all([
+      runMm(['submit', 'notes.txt', 'notes.wav', '--json'], env, dir),
+      runMm(['submit', 'notes.wav'], env, dir),
+    ]);
+    const unsupported = { code: 'VALIDATION', message: 'Unsupported audio type' };
+    expect([notAudio.code, JSON.parse(notAudio.stdout)]).toEqual([
+      6,
+      ['notes.txt', 'notes.wav'].map((file) => ({ file, error: unsupported, exitCode: 6 })),
+    ]);
+    expect([notAudioText.code, notAudioText.stdout]).toEqual([
+      6,
+      'error VALIDATION notes.wav: Unsupported audio type\n',
+    ]);
 
     // A waited meeting that ends FAILED (silence: NO_SPEECH) exits 11 and names the failure.
     copyFileSync(await silence(3), path.join(dir, 'silence.wav'));
