@@ -60,6 +60,13 @@ describe('tools from the route table', () => {
           t.inputSchema.properties as Record<string, { description?: string }>,
         ))
           expect([t.name, name, schema.description]).toEqual([t.name, name, expect.stringMatching(/\w.*\.$/)]);
+    // A rule cut short reads as nonsense ("Series name: whitespace runs."): the series name says its bounds.
+    for (const name of ['createSeries', 'updateSeries']) {
+      const tool = toolsFor(SCOPES, { transport: 'stdio', audioByUrl: false }).find((t) => t.name === name)!;
+      expect((tool.inputSchema.properties as Record<string, { description: string }>).name.description).toMatch(
+        /^Series name, 1 to \d+ characters/,
+      );
+    }
     const asks = toolsFor(SCOPES, { transport: 'stdio', audioByUrl: false }).filter((t) => t.name.startsWith('ask'));
     expect(asks).toHaveLength(2);
     for (const ask of asks) {

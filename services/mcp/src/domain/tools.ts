@@ -61,14 +61,19 @@ const KEY_SCHEMA: JsonSchema = {
  * Argument texts where the route's own would say little to a model (its sentence speaks of HTTP,
  * or it has none): by `operationId.argument`, else by argument name. A route's text is kept otherwise.
  */
+const SERIES_NAME = `Series name, 1 to ${LIMITS.seriesNameMaxChars} characters, unique among your series (ignoring case).`;
+
 const ARGUMENT_TEXT: Record<string, string> = {
   limit: 'How many to return at most.',
   q: 'What to look for: words or a phrase, in English or Persian.',
   seriesId: 'Only meetings of this series (its id).',
   'submitRecording.seriesId': 'File the meeting in one of your own series (its id).',
+  'submitRecording.recordedAt': 'When the meeting happened, ISO 8601 with an offset; default the time it is sent.',
+  'submitRecording.useKeyterms': "Whether transcription uses the keyterms (the series', then the account's); 20% more.",
   question: `The question, 1 to ${LIMITS.questionMaxChars} characters.`,
   title: "The meeting's title.",
-  name: `Series name, 1 to ${LIMITS.seriesNameMaxChars} characters, unique among your series (ignoring case).`,
+  'createSeries.name': SERIES_NAME,
+  'updateSeries.name': SERIES_NAME,
   keyterms: 'The whole new list: it replaces the old one.',
   inheritAccountKeyterms: "Whether the account's keyterms apply to the series too.",
 };
