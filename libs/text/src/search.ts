@@ -5,16 +5,23 @@
  */
 const ARABIC_TO_PERSIAN: Record<string, string> = { ي: 'ی', ى: 'ی', ئ: 'ی', ك: 'ک', ة: 'ه', ۀ: 'ه', ؤ: 'و', ٱ: 'ا' };
 
-export function normalizeForSearch(text: string): string {
+/** Persian (۰-۹) and Arabic-Indic (٠-٩) digits as Latin ones. */
+export function latinDigits(text: string): string {
   return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f\u064b-\u065f\u0670\u06d6-\u06ed]/g, '')
-    .replace(/[\u200b-\u200f\u2060\ufeff]/g, '')
-    .replace(/[يىئكةۀؤٱ]/g, (c) => ARABIC_TO_PERSIAN[c] ?? c)
     .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
-    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
-    .replace(/\u0640/g, '')
-    .toLowerCase();
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+}
+
+export function normalizeForSearch(text: string): string {
+  return latinDigits(
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f\u064b-\u065f\u0670\u06d6-\u06ed]/g, '')
+      .replace(/[\u200b-\u200f\u2060\ufeff]/g, '')
+      .replace(/[يىئكةۀؤٱ]/g, (c) => ARABIC_TO_PERSIAN[c] ?? c)
+      .replace(/\u0640/g, '')
+      .toLowerCase(),
+  );
 }
 
 /** The words of a query, normalized; empty when it has none (only spaces or punctuation). */

@@ -3,6 +3,8 @@
  * calendar or (a year before 1700) the Solar Hijri one, which is what a Persian reader expects.
  * Read into the Gregorian yyyy-mm-dd the services filter by; a day that does not exist is null.
  */
+import { latinDigits } from '@mm/text';
+
 const SHAPE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/;
 const DAY_MS = 86_400_000;
 /** Years before this are Solar Hijri (the Gregorian year 1700 is the Solar Hijri 1078/1079). */
@@ -13,14 +15,6 @@ const SOLAR = new Intl.DateTimeFormat('en-u-ca-persian-nu-latn', {
   day: 'numeric',
   timeZone: 'UTC',
 });
-
-/** Persian (۰-۹) and Arabic-Indic (٠-٩) digits as Latin ones. */
-export function latinDigits(text: string): string {
-  return text.replace(/[۰-۹٠-٩]/g, (d) => {
-    const cp = d.codePointAt(0) ?? 0;
-    return String(cp >= 0x6f0 ? cp - 0x6f0 : cp - 0x660);
-  });
-}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -61,11 +55,6 @@ export function solarDay(gregorian: string): string {
 }
 
 const LONG_SOLAR = new Intl.DateTimeFormat('fa-IR-u-ca-persian-nu-arabext', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** Latin digits as Persian ones. */
-export function persianDigits(text: string): string {
-  return text.replace(/[0-9]/g, (d) => String.fromCodePoint(0x6f0 + Number(d)));
-}
 
 /** A Gregorian yyyy-mm-dd as a Persian reader says it: "۱ فروردین ۱۴۰۳". */
 export function solarDayInWords(gregorian: string): string {

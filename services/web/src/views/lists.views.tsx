@@ -3,7 +3,8 @@ import { meetingText } from '../i18n/meeting-messages';
 import { normalizeForSearch } from '@mm/text';
 import { clockOf } from './meeting-parts';
 import { statusLabel } from './pages.views';
-import { persianDigits, solarDay, solarDayInWords } from '../domain/day-input';
+import { faDigits } from '@mm/contract';
+import { solarDay, solarDayInWords } from '../domain/day-input';
 import type { UnfinishedMeeting } from '../services/in-progress';
 
 /** What the live list compares: each unfinished meeting and its status (a change reloads the page). */
@@ -159,8 +160,8 @@ function DayField({ s, name, label, value }: { s: Speech; name: string; label: s
         autocomplete="off"
         maxLength={20}
         pattern={DAY_PATTERN}
-        placeholder={persianDigits('1403-01-15')}
-        value={value ? persianDigits(solarDay(value)) : ''}
+        placeholder={faDigits('1403-01-15')}
+        value={value ? faDigits(solarDay(value)) : ''}
         aria-describedby={`${id}-hint`}
       />
       <small id={`${id}-hint`} class="hint">
