@@ -159,4 +159,26 @@ describe('series reads: one statement each (issue 30)', () => {
     expect(lists.value[0]![0]!.row).toEqual(sa);
     expect(lists.n).toBe(1);
   });
+
+  it("the app's owned series (the upload page) are one statement and no stats request: owned by name, joined left out", async () => {
+    const stats = new FakeStats();
+    const series = new SeriesService(db, stats);
+    const owner = newAccount();
+    const other = newAccount();
+    const b = await series.create(owner, { name: 'beta', defaultKind: 'LECTURE', defaultOutputLanguage: 'FA' });
+    const a = await series.create(owner, { name: 'Alpha' });
+    const joined = await series.create(other, { name: 'Aardvark' });
+    await series.addMember(joined.id, owner);
+
+    const owned = await statements(() => series.listOwned(owner));
+    expect(owned.n).toBe(1);
+    expect(stats.calls).toEqual([]);
+    expect(owned.value.map((r) => [r.id, r.defaultKind, r.defaultOutputLanguage])).toEqual([
+      [a.id, 'MEETING', 'MATCH'],
+      [b.id, 'LECTURE', 'FA'],
+    ]);
+    // The member's own list holds nothing of the owner's, and a stranger has none.
+    expect((await series.listOwned(other)).map((r) => r.id)).toEqual([joined.id]);
+    await expect(series.listOwned(newAccount())).resolves.toEqual([]);
+  });
 });

@@ -370,6 +370,14 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     responses: appAnswer(s.seriesInviteAcceptedAnswer),
   }),
   def({
+    operationId: 'appListOwnedSeries',
+    service: 'series',
+    method: 'get',
+    path: '/app/owned-series',
+    summary: "The owner's series with each one's digest defaults, in one read (the upload page)",
+    responses: appAnswer(s.ownedSeriesAnswer),
+  }),
+  def({
     operationId: 'appListSeriesMembers',
     service: 'series',
     method: 'get',

@@ -2,7 +2,16 @@
  * JSON Schemas of the admin API (ARCHITECTURE.md section 7) and of the routes the app asks the
  * gateway and the services for the signed-in owner: bodies and answers. Not part of openapi.json.
  */
-import { LIMITS, NAMING_MODES, SCOPES, SWITCHES, TOKEN_EXPIRY_DAYS, UI_LOCALES } from '../catalog';
+import {
+  LIMITS,
+  NAMING_MODES,
+  OUTPUT_LANGUAGES,
+  RECORDING_KINDS,
+  SCOPES,
+  SWITCHES,
+  TOKEN_EXPIRY_DAYS,
+  UI_LOCALES,
+} from '../catalog';
 import type { JsonSchema } from '../schema-helpers';
 import { searchPageSchema } from '../schemas/recordings.schemas';
 
@@ -194,6 +203,22 @@ export const seriesInviteAcceptedAnswer = open({ seriesId: str, joined: bool });
 export const seriesMembersAnswer = open({
   members: { type: 'array', items: open({ accountId: str, displayName: nullableStr, joinedAt: str }) },
   invites: { type: 'array', items: open({ idPrefix: str, expiresAt: str }) },
+});
+/**
+ * The owner's series with the start values of a meeting filed in them (the upload page's series
+ * choice): owned series only, by name as listReadableSeries orders them; no meeting counts.
+ */
+export const ownedSeriesAnswer = open({
+  series: {
+    type: 'array',
+    maxItems: LIMITS.seriesPerAccount,
+    items: open({
+      id: str,
+      name: str,
+      defaultKind: { enum: [...RECORDING_KINDS] },
+      defaultOutputLanguage: { enum: [...OUTPUT_LANGUAGES] },
+    }),
+  },
 });
 export const seriesMemberRemovedAnswer = open({ seriesId: str, accountId: str, removed: { const: true } });
 /** A series' email list: where its owner sends summaries; at most 50 addresses, none twice. */

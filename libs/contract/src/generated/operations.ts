@@ -1785,6 +1785,23 @@ export type AppAcceptSeriesInviteOutput = {
   joined: boolean;
 };
 
+/** GET /app/owned-series */
+export interface AppListOwnedSeriesInput {
+  params: Record<string, never>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppListOwnedSeriesOutput = {
+  series: ({
+    id: string;
+    name: string;
+    defaultKind: "MEETING" | "LECTURE" | "INTERVIEW" | "VOICE_MEMO" | "CALL";
+    defaultOutputLanguage: "MATCH" | "FA" | "EN";
+  })[];
+};
+
 /** GET /app/series/{id}/members */
 export interface AppListSeriesMembersInput {
   params: {
@@ -2160,6 +2177,7 @@ export interface OperationTypes {
   appCreateSeriesInvite: { input: AppCreateSeriesInviteInput; sent: AppCreateSeriesInviteInput['body']; output: AppCreateSeriesInviteOutput; status: 201 };
   appReadSeriesInvite: { input: AppReadSeriesInviteInput; sent: AppReadSeriesInviteInput['body']; output: AppReadSeriesInviteOutput; status: 200 };
   appAcceptSeriesInvite: { input: AppAcceptSeriesInviteInput; sent: AppAcceptSeriesInviteInput['body']; output: AppAcceptSeriesInviteOutput; status: 200 };
+  appListOwnedSeries: { input: AppListOwnedSeriesInput; sent: AppListOwnedSeriesInput['body']; output: AppListOwnedSeriesOutput; status: 200 };
   appListSeriesMembers: { input: AppListSeriesMembersInput; sent: AppListSeriesMembersInput['body']; output: AppListSeriesMembersOutput; status: 200 };
   appRemoveSeriesMember: { input: AppRemoveSeriesMemberInput; sent: AppRemoveSeriesMemberInput['body']; output: AppRemoveSeriesMemberOutput; status: 200 };
   appGetSeriesEmailList: { input: AppGetSeriesEmailListInput; sent: AppGetSeriesEmailListInput['body']; output: AppGetSeriesEmailListOutput; status: 200 };

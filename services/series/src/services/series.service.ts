@@ -71,6 +71,12 @@ export class SeriesService {
     return rows.map((r) => ({ ...r, stats: stats.get(r.row.id)! }));
   }
 
+  /** The account's own series by name, without meeting counts (appListOwnedSeries: no stats request). */
+  async listOwned(accountId: string): Promise<SeriesRow[]> {
+    const rows = await this.repo.listReadable(this.db, accountId);
+    return rows.filter((r) => r.role === 'owner').map((r) => r.row);
+  }
+
   /** getSeries: a series the account owns or joined, with its meeting stats. */
   async get(accountId: string, id: string): Promise<{ row: SeriesRow; access: Access; stats: MeetingStats }> {
     const found = await this.readable(accountId, id);

@@ -47,27 +47,15 @@ export function uploadRoutes(deps: PageDeps): Router {
   router.get(
     '/upload',
     signedIn(deps, async (_req, res, ctx) => {
-      const [owned, account] = await Promise.all([
-        backend.operation('listReadableSeries', ctx.principal).then(
-          (x) => x.items.filter((i) => i.role === 'owner'),
+      // Each series' defaults are the start value of the digest settings of a meeting filed in it
+      // (contract): the owner's series with them, one read.
+      const [series, account] = await Promise.all([
+        backend.operation('appListOwnedSeries', ctx.principal).then(
+          (x) => x.series,
           () => [],
         ),
         backend.operation('getAccount', ctx.principal).catch(() => null),
       ]);
-      // Each series' defaults are the start value of the digest settings of a meeting filed in it (contract).
-      const series = await Promise.all(
-        owned.map((x) =>
-          backend.operation('getSeries', ctx.principal, { params: { id: x.id } }).then(
-            ({ series: full }) => ({
-              id: x.id,
-              name: x.name,
-              defaultKind: full.defaultKind,
-              defaultOutputLanguage: full.defaultOutputLanguage,
-            }),
-            () => ({ id: x.id, name: x.name }),
-          ),
-        ),
-      );
       sendPage(
         res,
         ctx,

@@ -22,7 +22,7 @@ export function UploadView(props: {
   base: string;
   viewer: Viewer;
   /** The owner's series; choosing one starts the kind and the digest language at its defaults. */
-  series: { id: string; name: string; defaultKind?: string; defaultOutputLanguage?: string }[];
+  series: { id: string; name: string; defaultKind: string; defaultOutputLanguage: string }[];
   kinds: typeof KINDS;
   balance: number | null;
   limits: UploadLimits;
