@@ -189,7 +189,11 @@ export const mixedCase: BenchCase = {
   env: routeCaseEnv,
   async run(ctx: CaseContext): Promise<CaseReport> {
     const { gateway, loadAtStart, fixtures } = await prepareFixtures(ctx, SHAPE);
-    const mix = mixRequests(fixtures, await feedCursors(gateway, fixtures));
+    // Each run follows the feed from where it stands when the run starts: an agent that follows
+    // moves its cursor on, so a read returns what came since (the writes of that run), not every
+    // event since the bench began (a page of 100 by the later runs, which no follower reads twice).
+    const freshMix = async () => mixRequests(fixtures, await feedCursors(gateway, fixtures));
+    const mix = await freshMix();
     const readRate = loopRoutes().reduce((a, r) => a + r.perSecond, 0);
     const agentRate = readRate + writeRate();
     const writes = writeRequests(fixtures);
@@ -217,7 +221,12 @@ export const mixedCase: BenchCase = {
       side.start();
       const m = await measureLoad(
         stepCtx,
-        { label: `mixed at ${connections} connections`, url: gateway, headers: async () => ({}), rotateRequests: mix },
+        {
+          label: `mixed at ${connections} connections`,
+          url: gateway,
+          headers: async () => ({}),
+          freshRequests: freshMix,
+        },
         ROUTE_SERVICES,
       ).catch(async (err: unknown) => {
         await side.stop('writes').catch(() => undefined);
@@ -243,7 +252,7 @@ export const mixedCase: BenchCase = {
         label: `mixed reads alone through the gateway at ${compared.connections} connections`,
         url: gateway,
         headers: async () => ({}),
-        rotateRequests: mix,
+        freshRequests: freshMix,
       },
       ROUTE_SERVICES,
     );
@@ -271,7 +280,11 @@ export const mixedCase: BenchCase = {
           label: `mixed reads straight to ${service} (${fmt.pct(share * 100)} of them) ${how}`,
           url: ctx.stack.url(service),
           headers: async () => ({}),
-          freshRequests: async () => directRequests(part, await principals()),
+          freshRequests: async () =>
+            directRequests(
+              (await freshMix()).filter((r) => r.service === service),
+              await principals(),
+            ),
           delayMs: paced?.delayMs,
         },
         [service],
