@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { SCOPES } from '@mm/contract';
+import { toneWav } from '../support/media';
 import { rawRequest, type RawResponse } from '../support/raw-http';
 import { ADMIN_KEY, startStack, type Stack, type TestToken } from '../support/stack';
 
@@ -220,5 +222,65 @@ describe('oversized headers', () => {
     const res = await rawRequest(stack.url, head('GET /api/v1/whoami HTTP/1.1', [`X-Big: ${'a'.repeat(64 * 1024)}`]));
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: expect.objectContaining({ code: 'VALIDATION' }) });
+  });
+});
+
+describe('values of the right shape that name no instant (outside review, session 37)', () => {
+  const get = (path: string) => stack.api.get(path).set('Authorization', `Bearer ${token.value}`);
+
+  it('reads a list cursor past the year 9999 as the latest position, not a 500', async () => {
+    // Fifteen digits are the contract's cursor format; they reach the year 33658.
+    for (const cursor of ['999999999999999.zzz', '253402300800000.zzz']) {
+      const res = await get(`/api/v1/recordings/ready?cursor=${cursor}`);
+      expect([cursor, res.status, res.body.items]).toEqual([cursor, 200, []]);
+      const found = await get(`/api/v1/recordings/search?q=hello&cursor=${cursor}`);
+      expect([cursor, found.status]).toEqual([cursor, 200]);
+    }
+  });
+
+  it('answers 400 VALIDATION to a search window at a leap second (23:59:60), not a 500', async () => {
+    for (const window of ['from=2016-12-31T23:59:60Z', 'to=2015-06-30T23:59:60Z']) {
+      const res = await get(`/api/v1/recordings/search?q=hello&${window}`);
+      expect([window, res.status, res.body.error?.code]).toEqual([window, 400, 'VALIDATION']);
+      expect(res.body.error.message).toMatch(/^(from|to) must be ISO 8601 with an offset/);
+    }
+  });
+});
+
+describe('an Idempotency-Key header sent twice (outside review, session 37)', () => {
+  // node would join the two into "k1, k2": a key the client never chose, which its retries would not replay.
+  const keys = ['Idempotency-Key: twice-key-one', 'Idempotency-Key: twice-key-two'];
+
+  it('refuses a submit 400 VALIDATION, writing no meeting', async () => {
+    const boundary = 'twicekeyboundary';
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+      ),
+      readFileSync(toneWav(1)),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await json('POST', '/api/v1/recordings', body, [
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      ...keys,
+    ]);
+    expectEnvelope(res);
+    expect((res.json as { error: { message: string } }).error.message).toBe(
+      'Idempotency-Key sent more than once; send one key.',
+    );
+    const listed = await stack.api.get('/api/v1/recordings/ready').set('Authorization', `Bearer ${token.value}`);
+    const status = await stack.api.get('/api/v1/events?limit=500').set('Authorization', `Bearer ${token.value}`);
+    expect(listed.body.items).toEqual([]);
+    expect(status.body.events.filter((e: { type: string }) => e.type === 'recording.created')).toEqual([]);
+  });
+
+  it('refuses an Ask at the gateway, before the meeting is looked up; one key still goes on', async () => {
+    const ask = (headers: string[]) =>
+      json('POST', '/api/v1/recordings/rec_missing/ask', '{"question":"what was agreed?"}', [
+        'Content-Type: application/json',
+        ...headers,
+      ]);
+    expectEnvelope(await ask(keys));
+    expectEnvelope(await ask(keys.slice(0, 1)), 404, 'NOT_FOUND');
   });
 });

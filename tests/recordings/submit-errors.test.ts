@@ -6,6 +6,7 @@ import {
   toneM4a,
   toneWav,
   truncatedM4a,
+  truncatedFastStartM4a,
   videoWithAudio,
   videoWithoutAudio,
 } from '../support/media';
@@ -171,10 +172,13 @@ describe('POST /recordings errors, through the gateway', () => {
     expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_AUDIO']);
   });
 
-  it('answers 400 AUDIO_INCOMPLETE for an MP4-family file cut short', async () => {
+  it('answers 400 AUDIO_INCOMPLETE for an MP4-family file cut short, its index at the end or at the start', async () => {
     const { token } = await tokenFor();
     const res = await submit(token.value, truncatedM4a(10), { contentType: 'audio/mp4' });
     expect([res.status, res.body.error.code]).toEqual([400, 'AUDIO_INCOMPLETE']);
+    // Fast start: ffprobe reads the header, the decode fails on the last packet with no word of an end.
+    const fast = await submit(token.value, truncatedFastStartM4a(10), { contentType: 'audio/mp4' });
+    expect([fast.status, fast.body.error.code]).toEqual([400, 'AUDIO_INCOMPLETE']);
   });
 
   it('answers 400 AUDIO_INCOMPLETE for a WAV file cut short (its header states more audio than it holds), charging nothing', async () => {

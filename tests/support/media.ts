@@ -36,23 +36,34 @@ export const toneTs = (seconds: number) =>
   make(`tone-${seconds}.ts`, ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-f', 'mpegts']);
 
 /** The same tone as AAC in an MP4 container (.m4a). */
-export const toneM4a = (seconds: number) =>
-  make(`tone-${seconds}.m4a`, [
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:duration=${seconds}`,
-    '-c:a',
-    'aac',
-    '-b:a',
-    '64k',
-  ]);
+const toneAac = (seconds: number) => [
+  '-f',
+  'lavfi',
+  '-i',
+  `sine=frequency=440:duration=${seconds}`,
+  '-c:a',
+  'aac',
+  '-b:a',
+  '64k',
+];
+export const toneM4a = (seconds: number) => make(`tone-${seconds}.m4a`, toneAac(seconds));
 
 /** An MP4-family file with its end cut off. */
 export function truncatedM4a(seconds = 10): string {
   const full = readFileSync(toneM4a(seconds));
   const out = path.join(dir, `cut-${seconds}.m4a`);
   writeFileSync(out, full.subarray(0, Math.floor(full.length * 0.6)));
+  return out;
+}
+
+/**
+ * A "fast start" MP4-family file (its index before the media, as phones and browsers write it)
+ * with its end cut off: ffmpeg reads its header, then fails on a corrupt last packet.
+ */
+export function truncatedFastStartM4a(seconds = 10): string {
+  const full = readFileSync(make(`tone-${seconds}-faststart.m4a`, [...toneAac(seconds), '-movflags', '+faststart']));
+  const out = path.join(dir, `cut-${seconds}-faststart.m4a`);
+  writeFileSync(out, full.subarray(0, Math.floor(full.length * 0.9)));
   return out;
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RouteDef } from '@mm/contract';
-import { checkUrlEncoding, REPLAY_ONLY_HEADER } from '@mm/http';
+import { ApiError, checkUrlEncoding, REPLAY_ONLY_HEADER } from '@mm/http';
 import type { GateResult } from '../services/access-gate';
 
 /**
@@ -13,6 +13,19 @@ function keyMayBeInBody(def: RouteDef): boolean {
 }
 
 const keyInHeader = (req: IncomingMessage): boolean => req.headers['idempotency-key'] !== undefined;
+
+/**
+ * 400 VALIDATION for an Idempotency-Key header sent more than once: node joins the values with
+ * ", " into one string, a key the client never chose, so its retries (one header) would not
+ * replay it and the meeting or answer could be made twice.
+ */
+function checkOneKey(req: IncomingMessage): void {
+  if (!keyInHeader(req)) return;
+  const raw = req.rawHeaders;
+  let sent = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'idempotency-key') sent++;
+  if (sent > 1) throw new ApiError('VALIDATION', 'Idempotency-Key sent more than once; send one key.');
+}
 
 /**
  * Over budget, only a replay of a spending request (its key in the Idempotency-Key header, or in
@@ -36,7 +49,8 @@ const AS_IS: Passage = { internal: undefined, withoutBody: false };
  * Step 5, replay: how the request goes on. A request over budget goes replay-only, with the
  * Retry-After the service answers otherwise. Its body is not streamed into the service (only the
  * key is needed) unless the key can only be there: an Ask's small JSON body without the header. A
- * URL the owning service could only misread is refused here, once, after the token checks.
+ * URL the owning service could only misread, and a spending request's Idempotency-Key sent twice,
+ * are refused here, once, after the token checks.
  */
 export function replayStep(
   req: IncomingMessage,
@@ -46,6 +60,7 @@ export function replayStep(
   gate: GateResult,
 ): Passage {
   checkUrlEncoding(url);
+  if (def.spends) checkOneKey(req);
   if (!replayOnly) return AS_IS;
   return {
     internal: { [REPLAY_ONLY_HEADER]: String(gate.retryAfter) },

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { open } from 'node:fs/promises';
 import { MEDIA_INPUT_ARGS } from '@mm/contract';
+import { BOX_HEADER_BYTES, boxEnd } from '../domain/mp4-boxes';
 
 export interface Probe {
   durationMs: number | null;
@@ -55,6 +57,32 @@ const TRUNCATED =
 /** What ffprobe would say of a plain PCM WAV whose length its header states (domain/sniff's wavLengthMs). */
 export function wavProbe(durationMs: number): Probe {
   return { durationMs, hasAudio: true, hasVideo: false, formatName: 'wav' };
+}
+
+/** Top-level boxes walked at most (a real file has a handful; a hostile one gets no more). */
+const MAX_TOP_LEVEL_BOXES = 10_000;
+
+/**
+ * How many bytes an MP4-family file lacks of what its top-level boxes state: more than 0, it was
+ * cut short (domain/mp4-boxes). 0 when whole, or when its bytes are not boxes we can follow.
+ */
+export async function mp4BytesMissing(path: string): Promise<number> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const header = Buffer.alloc(BOX_HEADER_BYTES);
+    let offset = 0;
+    for (let n = 0; offset < size && n < MAX_TOP_LEVEL_BOXES; n++) {
+      const { bytesRead } = await fh.read(header, 0, BOX_HEADER_BYTES, offset);
+      const end = boxEnd(header.subarray(0, bytesRead), offset, size);
+      if (end === null) return 0;
+      if (end > size) return end - size;
+      offset = end;
+    }
+    return 0;
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Measures a file with ffprobe. A cut-short MP4-family file (no moov atom) is `incomplete`. */

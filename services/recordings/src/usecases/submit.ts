@@ -17,7 +17,15 @@ import { inTransaction } from '../db/transaction';
 import { isMediaType, sniffAttachment, sniffMedia, wavBytesMissing, wavLengthMs } from '../domain/sniff';
 import { parseOffsetDateTime } from '../domain/recorded-at';
 import { attachmentMinutesOf, priceOf } from '../domain/pricing';
-import { decodeCheck, extractAudio, MediaError, probe, wavProbe, type MediaTools } from '../services/media';
+import {
+  decodeCheck,
+  extractAudio,
+  MediaError,
+  mp4BytesMissing,
+  probe,
+  wavProbe,
+  type MediaTools,
+} from '../services/media';
 import type { UploadsInFlight } from '../services/uploads-in-flight';
 import type { UseCaseContext } from './context';
 import type { Caller, HeldKey, IdempotencyKeys } from './idempotency';
@@ -346,8 +354,12 @@ export class SubmitRecording {
       if (err instanceof MediaError && err.kind === 'unavailable')
         throw new ApiError(looksVideo ? 'VIDEO_UNAVAILABLE' : 'INTERNAL', 'Audio tools are unavailable right now.');
       if (looksVideo) throw new ApiError('VIDEO_UNREADABLE', 'The video cannot be read.');
-      if (err instanceof MediaError && err.kind === 'incomplete')
-        throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
+      // ffmpeg names a missing end only when the index (moov) is gone; a fast-start file cut short
+      // fails on its last packet instead, and its boxes tell.
+      const cutShort =
+        err instanceof MediaError &&
+        (err.kind === 'incomplete' || (sniffed?.format === 'mp4' && (await mp4BytesMissing(audio.path)) > 0));
+      if (cutShort) throw new ApiError('AUDIO_INCOMPLETE', 'The audio file was cut short.');
       throw new ApiError('INVALID_AUDIO', 'The file is not readable audio.');
     }
     let audioPath = audio.path;
