@@ -90,6 +90,10 @@ describe.each(['file', 's3'] as const)('a meeting end to end with the offline en
     expect(sentences).toContain(firstWords);
     expect(digest.sections[1].items.length + digest.sections[2].items.length).toBeGreaterThan(0);
     expect(stats.speakers.length).toBe(transcript.speakers.length);
+    // Each person's numbers carry the name they have now, and no second name field of the pipeline's.
+    const nameNow = new Map(transcript.speakers.map((p: { label: string; name: string | null }) => [p.label, p.name]));
+    for (const p of stats.speakers as Record<string, unknown>[])
+      expect([p.name, 'speakerName' in p]).toEqual([nameNow.get(p.speaker as string), false]);
 
     const md = await stack.api.get(`/api/v1/recordings/${id}/bundle?format=markdown`).set(bearer(token.value));
     expect(md.headers['content-type']).toMatch(/^text\/markdown/);

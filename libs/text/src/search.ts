@@ -3,7 +3,26 @@
  * ignored, Arabic letter forms become Persian ones, Persian and Arabic-Indic digits become Latin.
  * Text and query go through the same function, then a word matches anywhere inside a longer word.
  */
-const ARABIC_TO_PERSIAN: Record<string, string> = { ي: 'ی', ى: 'ی', ئ: 'ی', ك: 'ک', ة: 'ه', ۀ: 'ه', ؤ: 'و', ٱ: 'ا' };
+/**
+ * After NFKD: ۀ (the ezafe heh, U+06C0) has become ە (U+06D5) and its hamza, ۂ (U+06C2) ہ (U+06C1)
+ * and its hamza; the hamza goes with the diacritics and the letter left is written ه here, as
+ * هٔ (ه with the hamza mark) already was.
+ */
+const ARABIC_TO_PERSIAN: Record<string, string> = {
+  ي: 'ی',
+  ى: 'ی',
+  ئ: 'ی',
+  ك: 'ک',
+  ة: 'ه',
+  ۀ: 'ه',
+  ە: 'ه',
+  ہ: 'ه',
+  ھ: 'ه',
+  ؤ: 'و',
+  ٱ: 'ا',
+};
+/** The letters ARABIC_TO_PERSIAN rewrites (the stored search text's migration 0011 names them too). */
+const ARABIC_FORMS = new RegExp(`[${Object.keys(ARABIC_TO_PERSIAN).join('')}]`, 'g');
 
 /** Persian (۰-۹) and Arabic-Indic (٠-٩) digits as Latin ones. */
 export function latinDigits(text: string): string {
@@ -18,7 +37,7 @@ export function normalizeForSearch(text: string): string {
       .normalize('NFKD')
       .replace(/[\u0300-\u036f\u064b-\u065f\u0670\u06d6-\u06ed]/g, '')
       .replace(/[\u200b-\u200f\u2060\ufeff]/g, '')
-      .replace(/[يىئكةۀؤٱ]/g, (c) => ARABIC_TO_PERSIAN[c] ?? c)
+      .replace(ARABIC_FORMS, (c) => ARABIC_TO_PERSIAN[c] ?? c)
       .replace(/\u0640/g, '')
       .toLowerCase(),
   );

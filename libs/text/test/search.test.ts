@@ -10,6 +10,10 @@ describe('search normalization', () => {
   it('matches Arabic letter forms to Persian ones', () => {
     expect(normalizeForSearch('كتاب علي')).toBe(normalizeForSearch('کتاب علی'));
   });
+  it('matches the ezafe heh to heh, precomposed (ۀ) or with its hamza mark (هٔ), and the other heh forms', () => {
+    for (const word of ['خانۀ', 'خانهٔ', 'خانە', 'خانہ', 'خانھ', 'خانۂ'])
+      expect([word, normalizeForSearch(word)]).toEqual([word, normalizeForSearch('خانه')]);
+  });
   it('matches Persian and Arabic-Indic digits to Latin ones', () => {
     expect(normalizeForSearch('۱۴۰۳ ٢٠٢٤')).toBe('1403 2024');
   });

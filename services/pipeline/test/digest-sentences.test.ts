@@ -57,6 +57,19 @@ describe('digest sentences from unpunctuated speech', () => {
     });
   });
 
+  it('lists no action item that is only its cue said aloud ("Action items." before the tasks)', () => {
+    const cued = [
+      turn(0, 'speaker_0', 'good morning everyone [500] we agreed to ship version two on friday'),
+      turn(1, 'speaker_1', 'action items [700] maria will prepare the release notes [700] thanks all'),
+      turn(2, 'speaker_0', 'next steps [600] follow up [600] okay'),
+    ];
+    const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments: cued });
+    expect(digest.sections[2]).toMatchObject({
+      kind: 'action_item_list',
+      items: [{ text: 'Maria will prepare the release notes.', owner: 'Maria' }],
+    });
+  });
+
   it('runs a decision into the next sentence when no pauses were timed', () => {
     const untimed = MEETING.map(({ pausesMs: _, ...s }) => s);
     const digest = buildExtractiveDigest({ kind: 'MEETING', language: 'en', segments: untimed });

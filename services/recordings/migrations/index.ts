@@ -9,6 +9,7 @@ import { searchTextTokens } from './0007_search_text_tokens';
 import { recordingEventSeq } from './0008_recording_event_seq';
 import { askCharCounts } from './0009_ask_char_counts';
 import { seriesOwner } from './0010_series_owner';
+import { searchTextHeh } from './0011_search_text_heh';
 
 export const migrations: MigrationSet = {
   '0001_create_recordings': createRecordings,
@@ -21,4 +22,5 @@ export const migrations: MigrationSet = {
   '0008_recording_event_seq': recordingEventSeq,
   '0009_ask_char_counts': askCharCounts,
   '0010_series_owner': seriesOwner,
+  '0011_search_text_heh': searchTextHeh,
 };

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { countingStatements, migrateSchema, openDatabase } from '@mm/db';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { migrations } from '../migrations';
+import { searchTextHeh } from '../migrations/0011_search_text_heh';
+import { searchWords } from '@mm/text';
 import { refreshSearchText } from '../src/db/recordings.repository';
 import type { Database } from '../src/db/schema';
 import { SEARCH_WINDOW, SearchRepository } from '../src/db/search.repository';
@@ -195,5 +197,22 @@ describe('the search repository', () => {
     expect(together.map((rows) => rows.map((r) => r.id))).toEqual(alone);
     // Two shapes (by account; by account and kind): two statements for seven searches.
     expect(sent.count).toBe(2);
+  });
+
+  it('finds a heh written ۀ once migration 0011 rewrote the text stored before (session 37)', async () => {
+    const { accountId, ids } = await seed(1, () => ['جلسهٔ خانۀ آزمایش']);
+    const found = async (q: string) =>
+      (await repo.matching(db, { accountId }, searchWords(q), null, 5)).map((r) => r.id);
+    await expect(found('خانه')).resolves.toEqual(ids);
+    // As the normalization before it wrote the text: ۀ decomposed to ە, kept.
+    await db
+      .updateTable('recording')
+      .set({ searchText: sql<string>`replace(search_text, 'خانه', 'خانە')` })
+      .where('id', '=', ids[0]!)
+      .execute();
+    await expect(found('خانه')).resolves.toEqual([]);
+    await searchTextHeh.up(db);
+    await expect(found('خانه')).resolves.toEqual(ids);
+    await expect(found('خانۀ')).resolves.toEqual(ids);
   });
 });

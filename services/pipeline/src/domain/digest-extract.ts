@@ -85,8 +85,19 @@ export function isDecision(sentence: string, language: TextLanguage): boolean {
   return (language === 'fa' ? FA_DECISION : EN_DECISION).some((r) => r.test(s));
 }
 
+/** The words that announce action items without being one ("Action items." said before the tasks). */
+const EN_ACTION_CUES = /\b(?:action items?|to-?dos?|follow[- ]ups?|next steps?)\b/g;
+const FA_ACTION_CUES = /(?:^|\s)(?:اقدام(?:ات|ها)?|پیگیری|کار(?:های)? بعدی)(?=\s|$)/gu;
+
+/** Fewer than two words besides the cue: a heading said aloud, not a task (nothing to do, no one to do it). */
+function onlyCue(s: string, language: TextLanguage): boolean {
+  const rest = s.replace(language === 'fa' ? FA_ACTION_CUES : EN_ACTION_CUES, ' ');
+  return rest.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length < 2;
+}
+
 export function isActionItem(sentence: string, language: TextLanguage, knownNames: readonly string[] = []): boolean {
   const s = sentence.toLowerCase();
+  if (onlyCue(s, language)) return false;
   if (isQuestion(s, language) && !/\baction items?\b/.test(s)) return false;
   if ((language === 'fa' ? FA_ACTION : EN_ACTION).some((r) => r.test(s))) return true;
   if (language === 'fa') return knownNames.some((n) => s.includes(`${n.toLowerCase()} باید`));

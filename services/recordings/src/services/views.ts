@@ -123,10 +123,11 @@ export class Views {
       digest: { type: d.type, language: d.language, content: d.sections, sections: d.sections, markdown: digestMd },
       stats: {
         ...t.stats,
-        speakers: ((t.stats.speakers as { speaker: string }[]) ?? []).map((s) => ({
-          ...s,
-          name: nameOf.get(s.speaker) ?? null,
-        })),
+        // The pipeline's own `speakerName` (the name when the numbers were counted, before any
+        // naming) is left out: `name` is the person's name now.
+        speakers: ((t.stats.speakers as { speaker: string; speakerName?: unknown }[]) ?? []).map(
+          ({ speakerName: _countedAs, ...s }) => ({ ...s, name: nameOf.get(s.speaker) ?? null }),
+        ),
       },
     };
     // Built only for a bundle asked for as Markdown.
