@@ -103,6 +103,10 @@ describe('the app: tokens page and developer mode (real browser)', () => {
       dailyMinuteCap: 120,
     });
     expect(Date.parse(info.token.expiresAt) - Date.now()).toBeGreaterThan(29.9 * 24 * 3600_000);
+    // A reload of the answer does not send the form again (outside review, session 37): one token so named.
+    await page.reload();
+    await expect(page.getByRole('row', { name: /my agent/ }).count()).resolves.toBe(1);
+    expect(await page.content()).not.toContain(value);
     // Shown once: the page again lists the token, never its value.
     await page.goto(`${stack.url}/app/tokens`);
     expect(await page.content()).not.toContain(value);

@@ -15,12 +15,20 @@ describe('sign-in rules', () => {
 
   it('sends the browser after sign-in only to a path of the app', () => {
     expect(safeNextPath('/app/recordings/rec_1/naming', '/app')).toBe('/app/recordings/rec_1/naming');
+    expect(safeNextPath('/app/search?q=%D8%A8%D9%88%D8%AF%D8%AC%D9%87#top', '/app')).toBe(
+      '/app/search?q=%D8%A8%D9%88%D8%AF%D8%AC%D9%87#top',
+    );
+    // Dot segments that stay inside the app are resolved as the browser will.
+    expect(safeNextPath('/app/series/../recordings', '/app')).toBe('/app/recordings');
     for (const bad of [
       'https://evil.example/app/',
       '//evil.example/app/',
       '/api/v1/whoami',
       '/app\\@evil',
       '/app/ x',
+      '/app/../../evil',
+      '/app/%2e%2e/evil',
+      '/app/.%2E/api/v1/whoami',
       42,
       'x'.repeat(600),
     ]) {

@@ -30,6 +30,14 @@ document.querySelectorAll('form[data-keep-email]').forEach((form) => {
   }
 });
 
+// The answer to a form that made something once (a token, its value shown once): a reload must not
+// send the form again and make another. The entry becomes the page's address alone (a reload is a
+// GET of the list), and focus goes to the value to copy.
+if (document.querySelector('[data-sent-once]')) {
+  history.replaceState(null, '', location.href);
+  document.querySelector('[data-sent-once] input')?.focus();
+}
+
 followStatus(document);
 followPlayer(document);
 followUpload(document);

@@ -83,11 +83,18 @@ export function isWellFormedSecret(value: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
-/** Where the browser goes after signing in: only a path of the app itself, else the app's home. */
+/**
+ * Where the browser goes after signing in: only a path of the app itself, else the app's home.
+ * Judged as the browser will read it: dot segments (`/app/../../evil`, `%2e%2e` too) are resolved
+ * first, so the path still starts with the app's after they are.
+ */
 export function safeNextPath(next: unknown, appPath: string): string {
-  if (typeof next !== 'string' || next.length > 500) return `${appPath}/`;
-  if (!next.startsWith(`${appPath}/`) || next.startsWith('//') || /[\\\s]/.test(next)) return `${appPath}/`;
-  return next;
+  const home = `${appPath}/`;
+  if (typeof next !== 'string' || next.length > 500) return home;
+  if (!next.startsWith(home) || next.startsWith('//') || /[\\\s]/.test(next)) return home;
+  const read = new URL(next, 'http://app.invalid');
+  if (read.origin !== 'http://app.invalid' || !read.pathname.startsWith(home)) return home;
+  return `${read.pathname}${read.search}${read.hash}`;
 }
 
 /** Whether a session row still holds at `now`. */

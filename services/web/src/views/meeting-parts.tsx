@@ -37,10 +37,11 @@ export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSe
       {sections.map((x, i) => (
         <div key={i} class="section" data-kind={x.kind}>
           <h3>{x.title}</h3>
-          {x.text !== undefined ? <p>{x.text || '—'}</p> : null}
-          {x.items ? (
+          {x.text !== undefined ? <p>{x.text || m.noneSaid}</p> : null}
+          {/* An empty list says so in words, not as a list of one dash. */}
+          {x.items && x.items.length === 0 ? <p class="hint">{m.noneSaid}</p> : null}
+          {x.items && x.items.length > 0 ? (
             <ul>
-              {x.items.length === 0 ? <li>—</li> : null}
               {x.items.map((it, j) => (
                 <li key={j}>{typeof it === 'string' ? it : `${it.text}${it.owner ? ` (${it.owner})` : ''}`}</li>
               ))}

@@ -97,7 +97,7 @@ export function TokensView({ s, base, viewer, d }: { s: Speech; base: string; vi
       </section>
       <Notice kind="ok" text={d.notice} />
       {d.created ? (
-        <section class="card created" aria-labelledby="created">
+        <section class="card created" aria-labelledby="created" data-sent-once>
           <h2 id="created">{s.t.tokenCreated}</h2>
           <p>
             <bdi>{d.created.name}</bdi>

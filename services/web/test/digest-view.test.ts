@@ -1,0 +1,26 @@
+import { h } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { meetingText } from '../src/i18n/meeting-messages';
+import { Digest } from '../src/views/meeting-parts';
+
+/** The meeting page's digest card: an empty list says so in words (outside review, session 37). */
+describe('the digest card', () => {
+  it('says a list is empty in words, in both languages, and lists the items of one that is not', () => {
+    const sections = [
+      { kind: 'summary', title: 'Summary', text: 'We met.' },
+      { kind: 'decision_list', title: 'Decisions', items: [] },
+      {
+        kind: 'action_item_list',
+        title: 'Action items',
+        items: [{ text: 'Sara will send the notes.', owner: 'Sara' }],
+      },
+    ];
+    for (const locale of ['en', 'fa'] as const) {
+      const m = meetingText(locale);
+      const html = renderToString(h(Digest, { m, sections }));
+      expect(html).not.toContain('<li>—</li>');
+      expect(html).toContain(`<h3>Decisions</h3><p class="hint">${m.noneSaid}</p>`);
+      expect(html).toContain('<li>Sara will send the notes. (Sara)</li>');
+    }
+  });
+});
