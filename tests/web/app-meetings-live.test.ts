@@ -34,7 +34,12 @@ describe('the app: the meetings list, live (real browser)', () => {
   it("lists a meeting sent while the page is open, follows it to FAILED, and leaves out another account's", async () => {
     await page.goto(`${stack.url}/app/meetings`);
     const unfinished = page.getByRole('region', { name: 'In progress and failed' });
-    await expect(unfinished.getByText('No meetings yet.').count()).resolves.toBe(1);
+    await expect(unfinished.getByText('Nothing in progress.').count()).resolves.toBe(1);
+    // An account with no meetings at all is told so; a search that finds nothing says nothing matched.
+    await expect(page.getByText('No meetings yet.').count()).resolves.toBe(1);
+    await page.goto(`${stack.url}/app/meetings?q=nothingmatcheszzz`);
+    await expect(page.getByText('No meeting matches these filters.').count()).resolves.toBe(1);
+    await page.goto(`${stack.url}/app/meetings`);
     // Another account's meeting never shows here.
     const other = await stack.admin.account();
     const otherToken = await stack.admin.token(other.id, ['recordings:write']);

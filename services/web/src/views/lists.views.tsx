@@ -19,7 +19,7 @@ function Unfinished({ s, base, items, live }: { s: Speech; base: string; items: 
     <section class="card" aria-labelledby="unfinished-h" data-live-list={live} data-sig={unfinishedSignature(items)}>
       <h2 id="unfinished-h">{m.unfinished}</h2>
       <p class="hint">{m.unfinishedNote}</p>
-      {items.length === 0 ? <p>{m.noMeetings}</p> : null}
+      {items.length === 0 ? <p>{m.nothingInProgress}</p> : null}
       <ul class="meetings">
         {items.map((x) => (
           <li key={x.id} data-status={x.status}>
@@ -87,14 +87,17 @@ export function MeetingList({
   base,
   items,
   words = [],
+  filtered = false,
 }: {
   s: Speech;
   base: string;
   items: ListedMeeting[];
   words?: string[];
+  /** A search or a filter chose these: an empty list says nothing matched, not that there are no meetings. */
+  filtered?: boolean;
 }) {
   const m = meetingText(s.locale);
-  if (items.length === 0) return <p>{m.noMeetings}</p>;
+  if (items.length === 0) return <p>{filtered ? m.noMatch : m.noMeetings}</p>;
   return (
     <ul class="meetings">
       {items.map((x) => (
@@ -235,7 +238,7 @@ export function MeetingsView({
         />
       ) : null}
       {unfinished ? <h2>{m.finished}</h2> : null}
-      <MeetingList s={s} base={base} items={items} words={words} />
+      <MeetingList s={s} base={base} items={items} words={words} filtered={Object.values(f).some((v) => v !== '')} />
       {next ? (
         <p>
           <a href={next}>{m.more}</a>
