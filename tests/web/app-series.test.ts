@@ -42,6 +42,11 @@ describe('the app: managing series (real browser)', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toBe('You already have a series of that name.');
 
     await page.goto(`${stack.url}/app/series/${id}`);
+    // The series' two views are named as the series', and the main nav marks Series.
+    await expect(page.getByRole('navigation', { name: 'Series views' }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).locator('a[aria-current="page"]').allTextContents(),
+    ).resolves.toEqual(['Series']);
     await page.getByRole('textbox', { name: /Keyterms of this series/ }).fill('Kubernetes\nzephyrquill\n');
     await page.getByLabel("Also use my account's keyterms").uncheck();
     await page.getByRole('button', { name: 'Save keyterms' }).click();

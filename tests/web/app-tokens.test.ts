@@ -30,6 +30,9 @@ describe('the app: tokens page and developer mode (real browser)', () => {
 
   it('groups the scopes as the contract does, with only recordings:read ticked', async () => {
     await page.goto(`${stack.url}/app/tokens`);
+    // The main nav marks where the person is, and only there.
+    const current = page.getByRole('navigation', { name: 'Main' }).locator('a[aria-current="page"]');
+    await expect(current.allTextContents()).resolves.toEqual(['API tokens']);
     const groups = page.getByRole('group', { name: 'Scopes' }).getByRole('group');
     await expect(
       groups.evaluateAll((els) => els.map((el) => el.querySelector('legend')!.textContent)),

@@ -77,6 +77,12 @@ export function Notice({ kind, text }: { kind: 'error' | 'ok'; text: string | nu
   );
 }
 
+/** Whether the page at `here` (its address, query included) is the nav entry `path`'s or one under it. */
+function isHere(here: string, base: string, path: string): boolean {
+  const at = here.split(/[?#]/)[0];
+  return path === '/' ? at === `${base}/` || at === base : at === `${base}${path}` || at.startsWith(`${base}${path}/`);
+}
+
 function LanguageSwitch({ s, viewer, base, here }: Pick<PageProps, 's' | 'viewer' | 'base' | 'here'>) {
   const other = s.t.switchToOtherLang;
   if (viewer.signedIn) {
@@ -121,18 +127,30 @@ function Layout(props: PageProps) {
           </a>
           {viewer.signedIn ? (
             <nav aria-label={s.t.navMain}>
-              <a href={`${base}/`}>{s.t.navHome}</a>
-              <a href={`${base}/meetings`}>{meetingText(s.locale).navMeetings}</a>
-              <a href={`${base}/upload`}>{uploadText(s.locale).navUpload}</a>
-              <a href={`${base}/series`}>{meetingText(s.locale).navSeries}</a>
-              <a href={`${base}/trash`}>{meetingText(s.locale).navTrash}</a>
-              <a href={`${base}/tokens`}>{s.t.navTokens}</a>
-              <a href={`${base}/wallet`}>{s.t.navWallet}</a>
-              <a href={`${base}/settings`}>{s.t.navSettings}</a>
-              <a href={`${base}/keyterms`}>{s.t.navKeyterms}</a>
-              <a href={`${base}/memory`}>{s.t.navMemory}</a>
-              <a href={`${base}/profile`}>{s.t.navProfile}</a>
-              <a href={`${base}/sessions`}>{s.t.navSessions}</a>
+              {(
+                [
+                  ['/', s.t.navHome],
+                  ['/meetings', meetingText(s.locale).navMeetings],
+                  ['/upload', uploadText(s.locale).navUpload],
+                  ['/series', meetingText(s.locale).navSeries],
+                  ['/trash', meetingText(s.locale).navTrash],
+                  ['/tokens', s.t.navTokens],
+                  ['/wallet', s.t.navWallet],
+                  ['/settings', s.t.navSettings],
+                  ['/keyterms', s.t.navKeyterms],
+                  ['/memory', s.t.navMemory],
+                  ['/profile', s.t.navProfile],
+                  ['/sessions', s.t.navSessions],
+                ] as const
+              ).map(([path, label]) => (
+                <a
+                  key={path}
+                  href={`${base}${path}`}
+                  aria-current={isHere(props.here, base, path) ? 'page' : undefined}
+                >
+                  {label}
+                </a>
+              ))}
               <PostForm viewer={viewer} action={`${base}/sign-out`} class="inline">
                 <button type="submit" class="link">
                   {s.t.signOut}

@@ -204,11 +204,14 @@ function OwnerActions({
   );
 }
 
-/** A meeting's (or a series') two views, as links (each a page of its own, usable without script). */
+/**
+ * A meeting's (or, with `first`, a series') two views, as links (each a page of its own, usable
+ * without script). `first` names a series' first view; the nav is then the series' views.
+ */
 export function Tabs({ s, path, tab, first }: { s: Speech; path: string; tab: MeetingPage['tab']; first?: string }) {
   const a = askText(s.locale);
   return (
-    <nav class="tabs" aria-label={a.tabs}>
+    <nav class="tabs" aria-label={first === undefined ? a.tabs : a.seriesTabs}>
       <a href={path} aria-current={tab === 'meeting' ? 'page' : undefined}>
         {first ?? a.tabMeeting}
       </a>
