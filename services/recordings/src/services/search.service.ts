@@ -6,7 +6,6 @@ import type { Database } from '../db/schema';
 import type { SearchRepository, SearchRow } from '../db/search.repository';
 import type { TranscriptRepository } from '../db/transcripts.repository';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
-import { parseOffsetDateTime } from '../domain/recorded-at';
 import type { MeetingAccess } from './access';
 import type { Views } from './views';
 import { digestText } from '../domain/digest-text';
@@ -65,12 +64,13 @@ export class SearchService {
     if (words.length === 0) throw new ApiError('VALIDATION', 'q has no word to search for');
     const after = q.cursor === undefined ? null : decodeCursor(q.cursor);
     if (q.cursor !== undefined && !after) throw new ApiError('VALIDATION', 'cursor is not a cursor of this search');
-    // The schema's date-time admits a leap second (23:59:60), which names no instant here.
+    // The schema's date-time admits forms no Date reads (a leap second, 23:59:60; an offset of
+    // hours alone, +03): refused by name rather than failing when the window is written.
     for (const [name, value] of [
       ['from', q.from],
       ['to', q.to],
     ] as const)
-      if (value !== undefined && !parseOffsetDateTime(value))
+      if (value !== undefined && Number.isNaN(Date.parse(value)))
         throw new ApiError('VALIDATION', `${name} must be ISO 8601 with an offset, naming a real day and time`);
     if (q.seriesId !== undefined) await this.deps.access.reachSeries(p, q.seriesId);
     const limit = q.limit ?? 20;
