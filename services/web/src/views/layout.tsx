@@ -77,10 +77,10 @@ export function Notice({ kind, text }: { kind: 'error' | 'ok'; text: string | nu
   );
 }
 
-/** Whether the page at `here` (its address, query included) is the nav entry `path`'s or one under it. */
-function isHere(here: string, base: string, path: string): boolean {
+/** Whether the page at `here` (its address, query included) is the nav entry `href`'s or one under it (home: itself only). */
+function isHere(here: string, base: string, href: string): boolean {
   const at = here.split(/[?#]/)[0];
-  return path === '/' ? at === `${base}/` || at === base : at === `${base}${path}` || at.startsWith(`${base}${path}/`);
+  return href === `${base}/` ? at === href || at === base : at === href || at.startsWith(`${href}/`);
 }
 
 function LanguageSwitch({ s, viewer, base, here }: Pick<PageProps, 's' | 'viewer' | 'base' | 'here'>) {
@@ -129,25 +129,21 @@ function Layout(props: PageProps) {
             <nav aria-label={s.t.navMain}>
               {(
                 [
-                  ['/', s.t.navHome],
-                  ['/meetings', meetingText(s.locale).navMeetings],
-                  ['/upload', uploadText(s.locale).navUpload],
-                  ['/series', meetingText(s.locale).navSeries],
-                  ['/trash', meetingText(s.locale).navTrash],
-                  ['/tokens', s.t.navTokens],
-                  ['/wallet', s.t.navWallet],
-                  ['/settings', s.t.navSettings],
-                  ['/keyterms', s.t.navKeyterms],
-                  ['/memory', s.t.navMemory],
-                  ['/profile', s.t.navProfile],
-                  ['/sessions', s.t.navSessions],
+                  [`${base}/`, s.t.navHome],
+                  [`${base}/meetings`, meetingText(s.locale).navMeetings],
+                  [`${base}/upload`, uploadText(s.locale).navUpload],
+                  [`${base}/series`, meetingText(s.locale).navSeries],
+                  [`${base}/trash`, meetingText(s.locale).navTrash],
+                  [`${base}/tokens`, s.t.navTokens],
+                  [`${base}/wallet`, s.t.navWallet],
+                  [`${base}/settings`, s.t.navSettings],
+                  [`${base}/keyterms`, s.t.navKeyterms],
+                  [`${base}/memory`, s.t.navMemory],
+                  [`${base}/profile`, s.t.navProfile],
+                  [`${base}/sessions`, s.t.navSessions],
                 ] as const
-              ).map(([path, label]) => (
-                <a
-                  key={path}
-                  href={`${base}${path}`}
-                  aria-current={isHere(props.here, base, path) ? 'page' : undefined}
-                >
+              ).map(([href, label]) => (
+                <a key={href} href={href} aria-current={isHere(props.here, base, href) ? 'page' : undefined}>
                   {label}
                 </a>
               ))}
