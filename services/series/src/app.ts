@@ -27,6 +27,6 @@ export function createApp(deps: SeriesDeps): Express {
     }),
   );
   app.use(seriesKeytermsRoutes({ series: deps.series }));
-  app.use(seriesSharingRoutes({ sharing: deps.sharing, series: deps.series, appUrl: deps.config.appUrl }));
+  app.use(seriesSharingRoutes({ sharing: deps.sharing, appUrl: deps.config.appUrl }));
   return finishApp(app, deps.logger);
 }

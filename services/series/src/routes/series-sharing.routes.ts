@@ -1,19 +1,13 @@
 import { Router } from 'express';
 import { appPrincipalOnly, mountOperation, principalOf } from '@mm/http';
-import type { SeriesService } from '../services/series.service';
 import type { SeriesSharingService } from '../services/series-sharing.service';
 import { seriesFeatureOn } from './series-guards';
 
 /**
- * The app's series routes (APP_INTERNAL_ROUTES): its owned series in one read; sharing: invites,
- * members, the email list and deletion.
+ * The app's series sharing (APP_INTERNAL_ROUTES): invites, members, the email list and deletion.
  * Only an `app` principal reaches them; while series are off they are 404 like every series route.
  */
-export function seriesSharingRoutes(deps: {
-  sharing: SeriesSharingService;
-  series: SeriesService;
-  appUrl: string;
-}): Router {
+export function seriesSharingRoutes(deps: { sharing: SeriesSharingService; appUrl: string }): Router {
   const router = Router();
   const guards = [appPrincipalOnly, seriesFeatureOn];
   const who = (res: Parameters<typeof principalOf>[0]) => principalOf(res).accountId;
@@ -44,20 +38,6 @@ export function seriesSharingRoutes(deps: {
     router,
     'appAcceptSeriesInvite',
     async ({ params }, { res }) => deps.sharing.acceptInvite(who(res), principalOf(res).displayName, params.id),
-    { guards },
-  );
-  // The upload page's series choice: each owned series with the start values of its meetings' digest settings.
-  mountOperation(
-    router,
-    'appListOwnedSeries',
-    async (_input, { res }) => ({
-      series: (await deps.series.listOwned(who(res))).map((row) => ({
-        id: row.id,
-        name: row.name,
-        defaultKind: row.defaultKind,
-        defaultOutputLanguage: row.defaultOutputLanguage,
-      })),
-    }),
     { guards },
   );
   mountOperation(

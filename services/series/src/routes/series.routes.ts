@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { principalOf, mountOperation } from '@mm/http';
+import { appPrincipalOnly, principalOf, mountOperation } from '@mm/http';
 import { NO_MEETINGS, toSeriesListItem, toSeriesView } from '../domain/series';
 import type { SeriesService } from '../services/series.service';
 import { rulesFirst, seriesFeatureOn } from './series-guards';
@@ -9,7 +9,7 @@ export interface SeriesRouteDeps {
   urls: { appUrl: string; publicBaseUrl: string };
 }
 
-/** GET /series/readable, GET /series/{id}, POST /series, PATCH /series/{id}. */
+/** GET /series/readable, GET /series/{id}, POST /series, PATCH /series/{id}; the app's owned series. */
 export function seriesRoutes(deps: SeriesRouteDeps): Router {
   const router = Router();
 
@@ -50,6 +50,22 @@ export function seriesRoutes(deps: SeriesRouteDeps): Router {
       return { series: toSeriesView(row, 'owner', stats) };
     },
     { guards: [seriesFeatureOn, rulesFirst] },
+  );
+
+  // The app's upload page (APP_INTERNAL_ROUTES): each owned series with the start values of its
+  // meetings' digest settings, from the list's one statement and no stats request.
+  mountOperation(
+    router,
+    'appListOwnedSeries',
+    async (_input, { res }) => ({
+      series: (await deps.series.listOwned(principalOf(res).accountId)).map((row) => ({
+        id: row.id,
+        name: row.name,
+        defaultKind: row.defaultKind,
+        defaultOutputLanguage: row.defaultOutputLanguage,
+      })),
+    }),
+    { guards: [appPrincipalOnly, seriesFeatureOn] },
   );
 
   return router;
