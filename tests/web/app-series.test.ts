@@ -7,12 +7,14 @@ describe('the app: managing series (real browser)', () => {
   let stack: Stack;
   let tb: TestBrowser;
   let token: TestToken;
+  let accountId: string;
   let owner: BrowserContext;
   let page: Page;
   beforeAll(async () => {
     stack = await startStack();
     tb = await launchBrowser();
     const account = await stack.admin.account({ displayName: 'Roya' });
+    accountId = account.id;
     token = await stack.admin.token(account.id, ['series:read']);
     owner = await signedInContext(tb.browser, stack, account.id, 'roya@example.test');
     page = await owner.newPage();
@@ -77,6 +79,65 @@ describe('the app: managing series (real browser)', () => {
       maxRedirects: 0,
     });
     expect(put.status()).toBe(404);
+    await stranger.close();
+  }, 120_000);
+
+  it("edits a series' settings (name, upload defaults, titles); a taken name is said, another account's series is 404", async () => {
+    const write = await stack.admin.token(accountId, ['series:write']);
+    const made = async (name: string) =>
+      (await stack.api.post('/api/v1/series').set('Authorization', `Bearer ${write.value}`).send({ name }).expect(201))
+        .body.series.id as string;
+    const id = await made('Weekly sync');
+    await made('Board');
+
+    await page.goto(`${stack.url}/app/series/${id}`);
+    const settings = page.getByRole('region', { name: 'Series settings' });
+    await expect(settings.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Weekly sync');
+    await expect(settings.getByLabel('Calendar of the date in titles').inputValue()).resolves.toBe('AUTO');
+    await settings.getByLabel('Name', { exact: true }).fill('  Weekly   planning ');
+    await settings.getByLabel('Kind of new meetings').selectOption('LECTURE');
+    await settings.getByLabel('Digest language of new meetings').selectOption('FA');
+    await settings.getByLabel('Meeting titles').selectOption('TOPIC');
+    await settings.getByLabel('Calendar of the date in titles').selectOption('JALALI');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?done=1#settings$/);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Weekly planning');
+    const after = await stack.api.get(`/api/v1/series/${id}`).set('Authorization', `Bearer ${token.value}`);
+    expect(after.body.series).toMatchObject({
+      name: 'Weekly planning',
+      defaultKind: 'LECTURE',
+      defaultOutputLanguage: 'FA',
+      titleStyle: 'TOPIC',
+      dateCalendar: 'JALALI',
+    });
+    // The form shows what is saved.
+    await expect(settings.getByLabel('Kind of new meetings').inputValue()).resolves.toBe('LECTURE');
+    await expect(settings.getByLabel('Calendar of the date in titles').inputValue()).resolves.toBe('JALALI');
+    await axeBothLanguages(page);
+
+    // Another of the owner's names (any case): refused in the page, nothing changed.
+    await settings.getByLabel('Name', { exact: true }).fill('BOARD');
+    await settings.getByLabel('Kind of new meetings').selectOption('CALL');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?settingsError=SERIES_NAME_TAKEN#settings$/);
+    await expect(settings.getByRole('alert').textContent()).resolves.toBe('You already have a series of that name.');
+    const kept = await stack.api.get(`/api/v1/series/${id}`).set('Authorization', `Bearer ${token.value}`);
+    expect(kept.body.series).toMatchObject({ name: 'Weekly planning', defaultKind: 'LECTURE' });
+
+    // Another account cannot change it: the app's 404, and the series is as it was.
+    const other = await stack.admin.account();
+    const stranger = await signedInContext(tb.browser, stack, other.id, 'settings-stranger@example.test');
+    const sp = await stranger.newPage();
+    await sp.goto(`${stack.url}/app/`);
+    const csrf = await sp.locator('input[name="_csrf"]').first().inputValue();
+    const post = await stranger.request.post(`${stack.url}/app/series/${id}/settings`, {
+      form: { _csrf: csrf, name: 'Taken over' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
+    expect(post.status()).toBe(404);
+    const still = await stack.api.get(`/api/v1/series/${id}`).set('Authorization', `Bearer ${token.value}`);
+    expect(still.body.series.name).toBe('Weekly planning');
     await stranger.close();
   }, 120_000);
 });

@@ -47,6 +47,15 @@ const en = {
   deleteConfirm: 'Yes, delete this series',
   deleted: 'Series deleted.',
   left: 'You left the series.',
+  settings: 'Series settings',
+  settingsHint: 'The kind and digest language are where the upload form starts for meetings filed here.',
+  defaultKind: 'Kind of new meetings',
+  defaultLanguage: 'Digest language of new meetings',
+  dateCalendar: 'Calendar of the date in titles',
+  calendar_AUTO: 'By digest language (Solar Hijri for Persian, Gregorian for English)',
+  calendar_JALALI: 'Solar Hijri',
+  calendar_GREGORIAN: 'Gregorian',
+  saveSettings: 'Save settings',
 };
 
 type Words = typeof en;
@@ -97,6 +106,15 @@ const fa: Words = {
   deleteConfirm: 'بله، این مجموعه پاک شود',
   deleted: 'مجموعه پاک شد.',
   left: 'از مجموعه بیرون آمدید.',
+  settings: 'تنظیمات مجموعه',
+  settingsHint: 'نوع و زبان خلاصه، نقطهٔ شروع فرم بارگذاری برای جلسه‌هایی است که اینجا بایگانی می‌شوند.',
+  defaultKind: 'نوع جلسه‌های تازه',
+  defaultLanguage: 'زبان خلاصهٔ جلسه‌های تازه',
+  dateCalendar: 'تقویم تاریخ در عنوان‌ها',
+  calendar_AUTO: 'بر پایهٔ زبان خلاصه (خورشیدی برای فارسی، میلادی برای انگلیسی)',
+  calendar_JALALI: 'خورشیدی',
+  calendar_GREGORIAN: 'میلادی',
+  saveSettings: 'ذخیرهٔ تنظیمات',
 };
 
 const CATALOGUE: Record<Locale, Words> = { en, fa };

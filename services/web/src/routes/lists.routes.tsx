@@ -1,7 +1,7 @@
 import express, { Router, type Request } from 'express';
 import { seriesRefusal, seriesText } from '../i18n/series-messages';
 import { askText } from '../i18n/ask-messages';
-import { NewSeriesForm, SeriesKeyterms } from '../views/series-manage.view';
+import { NewSeriesForm, SeriesKeyterms, SeriesSettings } from '../views/series-manage.view';
 import { DeleteSeries, SeriesEmailList, SeriesMembers } from '../views/series-sharing.view';
 import { AskTab } from '../views/ask.view';
 import { Tabs } from '../views/meeting.views';
@@ -12,7 +12,7 @@ import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
 import { meetingText } from '../i18n/meeting-messages';
 import { searchWords } from '@mm/text';
-import type { OperationInput } from '@mm/contract';
+import { DATE_CALENDARS, OUTPUT_LANGUAGES, RECORDING_KINDS, TITLE_STYLES, type OperationInput } from '@mm/contract';
 import { NotFoundView } from '../views/pages.views';
 import { readDay } from '../domain/day-input';
 import {
@@ -229,6 +229,36 @@ export function listsRoutes(deps: PageDeps): Router {
     }),
   );
 
+  // The owner's settings of a series: every field of the form is sent; the service keeps its rules (the name's).
+  router.post(
+    '/series/:id/settings',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const b = (req.body ?? {}) as Record<string, string>;
+      const page = `${base}/series/${encodeURIComponent(String(req.params.id))}`;
+      const pick = <T extends string>(list: readonly T[], v: unknown): T | undefined => list.find((x) => x === v);
+      const body: OperationInput<'updateSeries'>['body'] = {
+        name: String(b.name ?? '').slice(0, 200),
+        defaultKind: pick(RECORDING_KINDS, b.defaultKind),
+        defaultOutputLanguage: pick(OUTPUT_LANGUAGES, b.defaultOutputLanguage),
+        titleStyle: pick(TITLE_STYLES, b.titleStyle),
+        dateCalendar: pick(DATE_CALENDARS, b.dateCalendar),
+      };
+      try {
+        await backend.operation('updateSeries', ctx.principal, {
+          params: { id: String(req.params.id) },
+          body: Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
+        });
+        res.redirect(303, `${page}?done=1#settings`);
+      } catch (err) {
+        if (!(err instanceof BackendError) || err.status >= 500) throw err;
+        if (err.status === 404)
+          return sendPage(res, ctx, ctx.s.t.notFoundTitle, <NotFoundView s={ctx.s} base={base} />, 404);
+        res.redirect(303, `${page}?settingsError=${encodeURIComponent(err.code)}#settings`);
+      }
+    }),
+  );
+
   // The series `url` the API hands out: its meetings, for its owner and its members.
   router.get(
     '/series/:id',
@@ -296,6 +326,15 @@ export function listsRoutes(deps: PageDeps): Router {
               members={people.members}
               openInvites={people.invites.length}
             />
+            {own ? (
+              <SeriesSettings
+                s={ctx.s}
+                viewer={ctx.viewer}
+                action={`${path}/settings`}
+                values={series}
+                error={seriesRefusal(t, q(req, 'settingsError', 40))}
+              />
+            ) : null}
             {own ? (
               <SeriesKeyterms
                 s={ctx.s}

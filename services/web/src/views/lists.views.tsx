@@ -3,7 +3,7 @@ import { meetingText } from '../i18n/meeting-messages';
 import { normalizeForSearch } from '@mm/text';
 import { clockOf } from './meeting-parts';
 import { statusLabel } from './pages.views';
-import { faDigits } from '@mm/contract';
+import { faDigits, RECORDING_KINDS } from '@mm/contract';
 import { solarDay, solarDayInWords } from '../domain/day-input';
 import type { UnfinishedMeeting } from '../services/in-progress';
 
@@ -63,7 +63,8 @@ export interface MeetingFilters {
   to: string;
 }
 
-export const KINDS = ['MEETING', 'LECTURE', 'INTERVIEW', 'VOICE_MEMO', 'CALL'] as const;
+/** The kinds a meeting can be (the contract's list), as the filters and forms offer them. */
+export const KINDS = RECORDING_KINDS;
 
 /**
  * A snippet with the words of the search marked: each word of the snippet (split at spaces) whose
