@@ -92,6 +92,9 @@ async function main(): Promise<void> {
   // (docs/decisions.md, "One gateway worker beside the services").
   if (process.env.GATEWAY_WORKERS === undefined)
     env = { ...env, GATEWAY_WORKERS: String(gatewayWorkersBesideServices()) };
+  // On one machine its owner runs it for themself: the app's wallet sells packs, credited at once
+  // (APP_PURCHASES=off leaves minutes to the admin API, as the images' default does).
+  if (process.env.APP_PURCHASES === undefined) env = { ...env, APP_PURCHASES: 'direct' };
   // The migration step reads DATABASE_URL alone: the development database unless one is named.
   if (!process.env.DATABASE_URL) env = { ...env, DATABASE_URL: await overLocalSocket(DEV_DATABASE_URL) };
   await ensureDatabase(env.DATABASE_URL!);

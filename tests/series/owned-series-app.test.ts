@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import { APP_INTERNAL_ROUTES } from '@mm/contract';
-import { PRINCIPAL_HEADER, principalKey, signPrincipal } from '@mm/http';
-import { loadConfig as webConfig } from '../../services/web/src/config';
+import { PRINCIPAL_HEADER } from '@mm/http';
+import { ALL_FEATURES, principalFor } from '../support/app-principal';
 import { startStack, type Stack } from '../support/stack';
 import { expectContract } from '../support/contract-response';
 
@@ -21,21 +21,10 @@ afterAll(async () => {
 const route = APP_INTERNAL_ROUTES.find((r) => r.operationId === 'appListOwnedSeries')!;
 const validate = new Ajv({ strict: false }).compile(route.responses[0]!.schema);
 const bearer = (value: string) => ({ Authorization: `Bearer ${value}` });
-const FEATURES = { series: true, ask: true, videoUpload: false, memory: true };
+const FEATURES = ALL_FEATURES;
 
-async function principalOf(accountId: string, source: 'app' | 'token', features = FEATURES): Promise<string> {
-  return signPrincipal(principalKey(webConfig(stack.env).internalJwtSecret), {
-    accountId,
-    displayName: null,
-    source,
-    tokenId: source === 'token' ? 'tok_test' : null,
-    tokenName: source === 'token' ? 'test' : null,
-    tokenExpiresAt: null,
-    scopes: source === 'token' ? ['series:read', 'series:write'] : [],
-    dailyMinuteCap: null,
-    features,
-  });
-}
+const principalOf = (accountId: string, source: 'app' | 'token', features = FEATURES) =>
+  principalFor(stack, accountId, source, { scopes: ['series:read', 'series:write'], features });
 
 const ownedSeries = (principal: string) =>
   fetch(`${stack.serviceUrls.series}${route.path}`, { headers: { [PRINCIPAL_HEADER]: principal } });

@@ -16,7 +16,7 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
   const email = 'darya@example.test';
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ APP_PURCHASES: 'direct' });
     tb = await launchBrowser();
     account = await stack.admin.account({ displayName: 'Darya', balanceMinutes: 240 });
     token = (await stack.admin.token(account.id, ['account:read'])).value;
@@ -35,11 +35,54 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await expect(page.locator('dd').first().textContent()).resolves.toBe('240 minutes');
     await expect(
       page
-        .getByRole('row', { name: /Credit/ })
+        .getByRole('row', { name: /Minutes granted/ })
         .getByRole('cell')
         .nth(1)
         .textContent(),
     ).resolves.toBe('240');
+  });
+
+  it('buys a pack of minutes: the balance the API reads grows once, however often the form is sent', async () => {
+    await page.goto(`${stack.url}/app/wallet`);
+    const buy = page.getByRole('region', { name: 'Buy minutes' });
+    await buy.getByLabel('300 minutes').check();
+    // The form as the page made it, kept to be sent again below.
+    const csrf = await buy.locator('input[name="_csrf"]').inputValue();
+    const purchaseKey = await buy.locator('input[name="purchaseKey"]').inputValue();
+    await buy.getByRole('button', { name: 'Buy' }).click();
+    await page.waitForURL(/\/app\/wallet\?bought=300$/);
+    await expect(page.getByRole('status').textContent()).resolves.toBe('300 minutes added.');
+    await expect(page.locator('dd').first().textContent()).resolves.toBe('540 minutes');
+    await expect(
+      page
+        .getByRole('row', { name: /Minutes bought/ })
+        .getByRole('cell')
+        .nth(1)
+        .textContent(),
+    ).resolves.toBe('300');
+    expect((await api('/account')).wallet.balanceMinutes).toBe(540);
+
+    // The same form sent again (a double click, a resend): no second purchase.
+    const again = await page.request.post(`${stack.url}/app/wallet/buy`, {
+      form: { _csrf: csrf, purchaseKey, minutes: '300' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
+    expect(again.status()).toBe(303);
+    expect((await api('/account')).wallet.balanceMinutes).toBe(540);
+    // A size the app does not sell, or no key: nothing bought.
+    for (const form of <Record<string, string>[]>[
+      { _csrf: csrf, purchaseKey: 'a-fresh-key-of-the-form-0001', minutes: '5000' },
+      { _csrf: csrf, minutes: '60' },
+    ]) {
+      const odd = await page.request.post(`${stack.url}/app/wallet/buy`, {
+        form,
+        headers: { origin: stack.url },
+        maxRedirects: 0,
+      });
+      expect(odd.headers().location).toBe('/app/wallet');
+    }
+    expect((await api('/account')).wallet.balanceMinutes).toBe(540);
   });
 
   it('saves settings the API then reads (naming mode, summary email)', async () => {

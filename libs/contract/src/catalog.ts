@@ -151,6 +151,14 @@ export const DIGEST_SECTION_KINDS = [
 export type DigestSectionKind = (typeof DIGEST_SECTION_KINDS)[number];
 
 /** Numeric limits the contract states. */
+/**
+ * The packs of minutes the app's wallet sells, when the install sells them (APP_PURCHASES=direct on
+ * the account service). The admin API's purchase takes any whole number; the app offers these.
+ */
+export const APP_PURCHASE_PACKS = [60, 300, 1000] as const;
+/** The key an app purchase form names itself by (a UUID made with the page): sent twice, it buys once. */
+export const APP_PURCHASE_KEY_PATTERN = '^[A-Za-z0-9_-]{16,64}$';
+
 export const LIMITS = {
   activeTokensPerAccount: 10,
   seriesPerAccount: 50,

@@ -31,7 +31,7 @@ export function createApp(deps: AccountDeps): RequestListener {
   app.use(keytermsRoutes({ settings: deps.settings }));
   app.use(memoryRoutes({ memory: deps.memory }));
   app.use(appSettingsRoutes({ settings: deps.settings }));
-  app.use(appWalletRoutes({ wallet: deps.wallet, db: deps.settings.repo.db }));
+  app.use(appWalletRoutes({ wallet: deps.wallet, db: deps.settings.repo.db, purchases: deps.config.appPurchases }));
   app.use(summaryShareRoutes({ summaryShare: deps.summaryShare }));
   finishApp(app, deps.logger);
   const whoami = whoamiHandler({

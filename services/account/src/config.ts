@@ -14,6 +14,12 @@ export interface AccountConfig extends CommonConfig {
   wallet: WalletLimits;
   uploadLimits: { maxUploadMb: number; maxRecordingMinutes: number };
   summaryEmail: SummaryEmailConfig;
+  /**
+   * Whether the app's wallet sells packs of minutes (APP_PURCHASES): `direct` credits a pack as a
+   * purchase at once (no payment provider is built in: an install whose people are billed outside
+   * the app, or a single owner's); `off` (the default) sells none, and the operator adds minutes.
+   */
+  appPurchases: 'direct' | 'off';
 }
 
 // DejaVu Sans covers Latin and Arabic script (Persian letters included) in one face, so a Persian
@@ -63,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Accou
       from: r.str('SMTP_FROM', 'Meeting Memory <no-reply@localhost>'),
       pdfFonts: readPdfFonts(r),
     },
+    appPurchases: r.oneOf('APP_PURCHASES', ['direct', 'off'] as const, 'off'),
   });
 }

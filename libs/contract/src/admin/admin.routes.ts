@@ -6,7 +6,7 @@
  */
 import type { InternalRouteDef } from '../routes.types';
 import type { JsonSchema } from '../schema-helpers';
-import { LIMITS } from '../catalog';
+import { APP_PURCHASE_KEY_PATTERN, LIMITS } from '../catalog';
 import * as s from './admin.schemas';
 import { searchRecordings, submitRecording } from '../routes/recordings.routes';
 
@@ -18,6 +18,13 @@ const id = pathParam('id');
 /** An invite link's secret: 32 random bytes in base64url (256 bits). */
 const inviteId = pathParam('id', { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' });
 const idempotencyKey = { name: 'Idempotency-Key', in: 'header' as const, required: false, schema: { type: 'string' } };
+/** The app's purchase form names itself once (a UUID made with the page): sent twice, it buys once. */
+const purchaseKey = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: true,
+  schema: { type: 'string', pattern: APP_PURCHASE_KEY_PATTERN },
+};
 const body = (schema: JsonSchema) => ({ contentType: 'application/json' as const, required: false, schema });
 const answer = (schema: JsonSchema, status = 200) => [{ status, schema, description: '' }];
 /** The app's routes answer `schemaVersion` as the public ones do. */
@@ -340,6 +347,16 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     path: '/app/wallet',
     summary: 'The wallet page',
     responses: appAnswer(s.walletAnswer),
+  }),
+  def({
+    operationId: 'appBuyMinutes',
+    service: 'account',
+    method: 'post',
+    path: '/app/wallet/purchases',
+    summary: 'Buy a pack of minutes (where the install sells them); the key makes a resent form one purchase',
+    params: [purchaseKey],
+    body: { ...body(s.appPurchaseBody), required: true },
+    responses: appAnswer(s.balanceAnswer),
   }),
   // Series sharing and deletion: the series service, owner only unless said (another account's series or invite: 404).
   def({

@@ -3,6 +3,7 @@
  * gateway and the services for the signed-in owner: bodies and answers. Not part of openapi.json.
  */
 import {
+  APP_PURCHASE_PACKS,
   LIMITS,
   NAMING_MODES,
   OUTPUT_LANGUAGES,
@@ -60,6 +61,8 @@ export const patchAccountBody = closed({
 });
 
 export const minutesBody = closed({ minutes: { type: 'integer', minimum: 1, maximum: 10_000_000 } }, ['minutes']);
+/** A purchase in the app: one of the packs. */
+export const appPurchaseBody = closed({ minutes: { enum: [...APP_PURCHASE_PACKS] } }, ['minutes']);
 
 export const createTokenBody = closed(
   {
@@ -191,6 +194,8 @@ export const walletAnswer = open({
     type: 'array',
     items: open({ kind: str, creditKind: nullableStr, minutes: { type: 'integer' }, createdAt: str }),
   },
+  /** The packs the app sells here; empty when this install sells none (minutes come from its operator). */
+  purchasePacks: { type: 'array', items: { type: 'integer' } },
 });
 
 /** Series sharing, in the app only (the contract: invites, members and the email list stay in the app). */

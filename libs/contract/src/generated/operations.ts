@@ -1729,6 +1729,23 @@ export type AppGetWalletOutput = {
     minutes: number;
     createdAt: string;
   })[];
+  purchasePacks: number[];
+};
+
+/** POST /app/wallet/purchases */
+export interface AppBuyMinutesInput {
+  params: Record<string, never>;
+  query: Record<string, never>;
+  headers: {
+    "idempotency-key": string;
+  };
+  body: {
+    minutes: 60 | 300 | 1000;
+  };
+}
+
+export type AppBuyMinutesOutput = {
+  balanceMinutes: number;
 };
 
 /** POST /app/series/{id}/invites */
@@ -2174,6 +2191,7 @@ export interface OperationTypes {
   appUpdateSettings: { input: AppUpdateSettingsInput; sent: AppUpdateSettingsInput['body']; output: AppUpdateSettingsOutput; status: 200 };
   appEmailSummary: { input: AppEmailSummaryInput; sent: AppEmailSummaryInput['body']; output: AppEmailSummaryOutput; status: 200 };
   appGetWallet: { input: AppGetWalletInput; sent: AppGetWalletInput['body']; output: AppGetWalletOutput; status: 200 };
+  appBuyMinutes: { input: AppBuyMinutesInput; sent: AppBuyMinutesInput['body']; output: AppBuyMinutesOutput; status: 200 };
   appCreateSeriesInvite: { input: AppCreateSeriesInviteInput; sent: AppCreateSeriesInviteInput['body']; output: AppCreateSeriesInviteOutput; status: 201 };
   appReadSeriesInvite: { input: AppReadSeriesInviteInput; sent: AppReadSeriesInviteInput['body']; output: AppReadSeriesInviteOutput; status: 200 };
   appAcceptSeriesInvite: { input: AppAcceptSeriesInviteInput; sent: AppAcceptSeriesInviteInput['body']; output: AppAcceptSeriesInviteOutput; status: 200 };

@@ -1,5 +1,9 @@
 import { Router } from 'express';
-import { appPrincipalOnly, mountOperation, principalOf } from '@mm/http';
+import { APP_PURCHASE_KEY_PATTERN, APP_PURCHASE_PACKS } from '@mm/contract';
+
+const PURCHASE_KEY = new RegExp(APP_PURCHASE_KEY_PATTERN);
+import { ApiError, appPrincipalOnly, mountOperation, principalOf } from '@mm/http';
+import type { AccountConfig } from '../config';
 import type { SettingsService } from '../services/settings.service';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -23,8 +27,16 @@ export function appSettingsRoutes(deps: { settings: SettingsService }): Router {
   return router;
 }
 
-/** GET /app/wallet: the app's wallet page (balance, minutes held by meetings in progress, recent entries). */
-export function appWalletRoutes(deps: { wallet: WalletService; db: Kysely<Database> }): Router {
+/**
+ * GET /app/wallet: the app's wallet page (balance, minutes held by meetings in progress, recent
+ * entries, the packs on sale); POST /app/wallet/purchases: a pack bought, where this install sells
+ * them. The purchase's ledger reference is the form's key, so a form sent twice credits once.
+ */
+export function appWalletRoutes(deps: {
+  wallet: WalletService;
+  db: Kysely<Database>;
+  purchases: AccountConfig['appPurchases'];
+}): Router {
   const router = Router();
   mountOperation(
     router,
@@ -50,7 +62,25 @@ export function appWalletRoutes(deps: { wallet: WalletService; db: Kysely<Databa
           minutes: r.minutes,
           createdAt: r.createdAt.toISOString(),
         })),
+        purchasePacks: deps.purchases === 'direct' ? [...APP_PURCHASE_PACKS] : [],
       };
+    },
+    { guards: [appPrincipalOnly] },
+  );
+  mountOperation(
+    router,
+    'appBuyMinutes',
+    async ({ body, headers }, { res }) => {
+      if (deps.purchases !== 'direct') throw new ApiError('NOT_FOUND', 'Minutes are not sold in the app here.');
+      const { accountId } = principalOf(res);
+      // The shared layer reads header parameters without checking them: the key is checked here.
+      const key = headers['idempotency-key'];
+      if (typeof key !== 'string' || !PURCHASE_KEY.test(key))
+        throw new ApiError(
+          'VALIDATION',
+          'Idempotency-Key: the purchase form names itself by 16 to 64 letters, digits, - or _.',
+        );
+      return deps.wallet.credit(accountId, body.minutes, 'purchase', `app:purchase:${accountId}:${key}`);
     },
     { guards: [appPrincipalOnly] },
   );

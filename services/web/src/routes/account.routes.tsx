@@ -1,10 +1,12 @@
 import express, { Router, type Request } from 'express';
-import { NAMING_MODES, UI_LOCALES } from '@mm/contract';
+import { randomUUID } from 'node:crypto';
+import { APP_PURCHASE_KEY_PATTERN, APP_PURCHASE_PACKS, NAMING_MODES, UI_LOCALES } from '@mm/contract';
 import { signedIn, sendPage, q, type PageDeps } from './context';
 import { BackendError } from '../services/backend.client';
 import { refusalText } from '../views/auth.views';
 import { KeytermsView, MemoryView, ProfileView, SettingsView, WalletView } from '../views/account.views';
 
+const PURCHASE_KEY = new RegExp(APP_PURCHASE_KEY_PATTERN);
 const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
 const field = (req: Request, name: string, max: number) => {
   const v = ((req.body ?? {}) as Record<string, unknown>)[name];
@@ -23,9 +25,39 @@ export function accountRoutes(deps: PageDeps): Router {
 
   router.get(
     '/wallet',
-    signedIn(deps, async (_req, res, ctx) => {
+    signedIn(deps, async (req, res, ctx) => {
       const w = await backend.operation('appGetWallet', ctx.principal);
-      sendPage(res, ctx, ctx.s.t.walletTitle, <WalletView s={ctx.s} w={w} />);
+      const bought = Number(q(req, 'bought', 8));
+      // The form's key is made with the page: the page is never kept, or a later purchase would repeat it.
+      res.setHeader('Cache-Control', 'no-store');
+      sendPage(
+        res,
+        ctx,
+        ctx.s.t.walletTitle,
+        <WalletView
+          s={ctx.s}
+          base={base}
+          viewer={ctx.viewer}
+          w={w}
+          purchaseKey={randomUUID()}
+          notice={Number.isInteger(bought) && bought > 0 ? ctx.s.f('bought', { n: ctx.s.number(bought) }) : null}
+        />,
+      );
+    }),
+  );
+  router.post(
+    '/wallet/buy',
+    form,
+    signedIn(deps, async (req, res, ctx) => {
+      const minutes = APP_PURCHASE_PACKS.find((n) => String(n) === field(req, 'minutes', 8));
+      const key = field(req, 'purchaseKey', 64);
+      // A form not made by the wallet page (no pack, no key): the page again, nothing bought.
+      if (!minutes || !PURCHASE_KEY.test(key)) return void res.redirect(303, `${base}/wallet`);
+      await backend.operation('appBuyMinutes', ctx.principal, {
+        headers: { 'idempotency-key': key },
+        body: { minutes },
+      });
+      res.redirect(303, `${base}/wallet?bought=${minutes}`);
     }),
   );
 

@@ -10,17 +10,57 @@ export interface WalletData {
   balanceMinutes: number;
   heldMinutes: number;
   entries: { kind: string; creditKind: string | null; minutes: number; createdAt: string }[];
+  /** The packs on sale here; empty when the operator adds minutes. */
+  purchasePacks: number[];
 }
 
-export function WalletView({ s, w }: { s: Speech; w: WalletData }) {
+/** A ledger line's name: a credit says where it came from (trial, grant, purchase). */
+const entryLabel = (s: Speech, e: WalletData['entries'][number]) =>
+  (e.kind === 'credit' && e.creditKind ? messageOf(s.t, `credit_${e.creditKind}`) : undefined) ??
+  label(s, `kind_${e.kind}`);
+
+/**
+ * The wallet: balance, held minutes, the packs on sale and recent entries. `purchaseKey` names this
+ * rendering of the buy form, so a form sent twice (a double click, a resend) buys once.
+ */
+export function WalletView({
+  s,
+  base,
+  viewer,
+  w,
+  purchaseKey,
+  notice,
+}: Props & { w: WalletData; purchaseKey: string }) {
   return (
     <>
+      <Notice kind="ok" text={notice ?? null} />
       <dl class="facts">
         <dt>{s.t.balance}</dt>
         <dd>{s.f('minutes', { n: s.number(w.balanceMinutes) })}</dd>
         <dt>{s.t.heldMinutes}</dt>
         <dd>{s.f('minutes', { n: s.number(w.heldMinutes) })}</dd>
       </dl>
+      <section class="card" aria-labelledby="buy-h" id="buy">
+        <h2 id="buy-h">{s.t.buyTitle}</h2>
+        {w.purchasePacks.length === 0 ? (
+          <p>{s.t.buyNone}</p>
+        ) : (
+          <PostForm viewer={viewer} action={`${base}/wallet/buy`} class="stack">
+            <input type="hidden" name="purchaseKey" value={purchaseKey} />
+            <fieldset>
+              <legend>{s.t.buyPack}</legend>
+              {w.purchasePacks.map((n, i) => (
+                <div class="check" key={n}>
+                  <input type="radio" id={`pack-${n}`} name="minutes" value={String(n)} checked={i === 0} />
+                  <label for={`pack-${n}`}>{s.f('minutes', { n: s.number(n) })}</label>
+                </div>
+              ))}
+            </fieldset>
+            <p class="hint">{s.t.buyHint}</p>
+            <button type="submit">{s.t.buyButton}</button>
+          </PostForm>
+        )}
+      </section>
       <h2>{s.t.recentEntries}</h2>
       {w.entries.length === 0 ? <p>{s.t.noEntries}</p> : null}
       {w.entries.length ? (
@@ -35,7 +75,7 @@ export function WalletView({ s, w }: { s: Speech; w: WalletData }) {
           <tbody>
             {w.entries.map((e, i) => (
               <tr key={i}>
-                <td>{label(s, `kind_${e.kind}`)}</td>
+                <td>{entryLabel(s, e)}</td>
                 <td>{s.number(e.minutes)}</td>
                 <td>{s.date(e.createdAt)}</td>
               </tr>
