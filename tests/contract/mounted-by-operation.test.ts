@@ -20,8 +20,16 @@ const NOT_OPERATIONS: Record<string, { paths: string[]; why: string }> = {
     why: 'the MCP transport: JSON-RPC of the MCP protocol, whose tools call the public API',
   },
   'services/gateway/src/routes/app-door.routes.ts': {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is source code, the template is its subject
-    paths: ['/sign-in', '/${purpose}/:secret', '/reset', '/sign-out', '/sessions/sign-out-others', '/password'],
+    paths: [
+      '/sign-in',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is source code, the template is its subject
+      '/${purpose}/:secret',
+      '/reset',
+      '/sign-out',
+      '/sessions/sign-out-others',
+      '/password',
+      '/email',
+    ],
     why: "the app's sign-in forms: HTML form posts answered by redirects, like the app's pages (services/web)",
   },
 };

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { BUS } from '@mm/contract';
+import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 import { startStack, type Stack, type TestAccount } from '../support/stack';
 import { launchBrowser, seriousViolations, signedInContext, type TestBrowser } from '../support/browser';
 
@@ -9,6 +11,7 @@ const SHOTS = path.resolve(__dirname, '..', 'output', 'app');
 /** Issue 28, slice (d): the owner's account pages change what the API then reads. */
 describe('the app: wallet, settings, vocabulary, memory and profile (real browser)', () => {
   let stack: Stack;
+  let inbox: SmtpInbox;
   let tb: TestBrowser;
   let account: TestAccount;
   let page: Page;
@@ -16,7 +19,8 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
   const email = 'darya@example.test';
 
   beforeAll(async () => {
-    stack = await startStack({ APP_PURCHASES: 'direct' });
+    inbox = await startSmtpInbox();
+    stack = await startStack({ APP_PURCHASES: 'direct', SMTP_URL: inbox.url });
     tb = await launchBrowser();
     account = await stack.admin.account({ displayName: 'Darya', balanceMinutes: 240 });
     token = (await stack.admin.token(account.id, ['account:read'])).value;
@@ -25,6 +29,7 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
   afterAll(async () => {
     await tb?.close();
     await stack?.stop();
+    await inbox?.close();
   });
 
   const api = async (p: string) =>
@@ -117,7 +122,10 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await page.getByLabel('Display name').fill('Darya K.');
     await page.getByRole('button', { name: 'Save' }).click();
     expect((await api('/whoami')).owner.displayName).toBe('Darya K.');
-    await page.getByLabel('Current password').fill('a long river of tea');
+    await page
+      .getByRole('region', { name: 'Change password' })
+      .getByLabel('Current password')
+      .fill('a long river of tea');
     await page.getByLabel('New password', { exact: true }).fill('the second kettle sings');
     await page.getByLabel('New password again').fill('the second kettle sings');
     await page.getByRole('button', { name: 'Change password' }).click();
@@ -129,6 +137,62 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
       body: new URLSearchParams({ email, password: 'a long river of tea' }),
     });
     expect(old.headers.get('location')).toContain('error=SIGN_IN_FAILED');
+  });
+
+  it("changes the email (the current password needed; another account's or a malformed one refused); signing in then takes the new one", async () => {
+    const taken = await stack.admin.account();
+    await (await signedInContext(tb.browser, stack, taken.id, 'taken@example.test')).close();
+    await page.goto(`${stack.url}/app/profile`);
+    const card = page.getByRole('region', { name: 'Email' });
+    await expect(card.locator('p').first().textContent()).resolves.toBe(
+      `You sign in with ${email}, and summaries are sent there.`,
+    );
+    const change = async (to: string, current: string) => {
+      await card.getByLabel('New email').fill(to);
+      await card.getByLabel('Current password').fill(current);
+      await card.getByRole('button', { name: 'Change email' }).click();
+      await page.waitForLoadState();
+    };
+    await change('darya.new@example.test', 'not the password at all');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The current password is not right.');
+    await change('TAKEN@example.test', 'the second kettle sings');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'Another account already signs in with this email.',
+    );
+    // The browser checks type=email itself; a request as a script would send it is refused alike.
+    const csrf = await card.locator('input[name="_csrf"]').inputValue();
+    const odd = await page.request.post(`${stack.url}/app/email`, {
+      form: { _csrf: csrf, email: 'no at sign', current: 'the second kettle sings' },
+      headers: { origin: stack.url },
+      maxRedirects: 0,
+    });
+    expect(odd.headers().location).toBe('/app/profile?error=EMAIL_INVALID');
+    expect((await stack.request(BUS.accountContact, { accountId: account.id })).email).toBe(email);
+
+    await change(' darya.new@example.test ', 'the second kettle sings');
+    await expect(page.getByRole('status').textContent()).resolves.toBe(
+      'Your email was changed. Sign in with the new one from now on.',
+    );
+    await expect(card.locator('p').first().textContent()).resolves.toContain('darya.new@example.test');
+    // Where the service writes to (the summaries) follows.
+    expect((await stack.request(BUS.accountContact, { accountId: account.id })).email).toBe('darya.new@example.test');
+    const signIn = async (who: string) =>
+      (
+        await fetch(`${stack.url}/app/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: who, password: 'the second kettle sings' }),
+        })
+      ).headers.get('location');
+    expect(await signIn(email)).toContain('error=SIGN_IN_FAILED');
+    expect(await signIn('darya.new@example.test')).not.toContain('error=');
+    // The old address is told, so a change made by someone else does not go unseen.
+    // (The first message there is the invite that signed the test in.)
+    const notice = (await inbox.waitFor(email, 2))[1];
+    expect(notice!.subject).toBe('Your Meeting Memory email was changed');
+    expect(notice!.text).toContain('darya.new@example.test');
+    expect(inbox.to('darya.new@example.test')).toHaveLength(0);
   });
 
   it('has no serious or critical accessibility violation on the account pages, in English and Persian', async () => {

@@ -1,7 +1,20 @@
-import { deviceOf, passwordProblem, safeNextPath, sessionHolds, SESSION_IDLE_MS } from '../src/domain/sign-in-rules';
+import {
+  deviceOf,
+  passwordProblem,
+  readEmail,
+  safeNextPath,
+  sessionHolds,
+  SESSION_IDLE_MS,
+} from '../src/domain/sign-in-rules';
 import { admissionOf, DEFAULT_SIGN_IN_LIMITS } from '../src/services/sign-in-limit';
 
 describe('sign-in rules', () => {
+  it('reads a new email trimmed, and refuses what no mail could reach', () => {
+    expect(readEmail('  sara@example.test ')).toEqual({ email: 'sara@example.test' });
+    for (const bad of ['', 'sara', 'sara@', '@example.test', 'sa ra@example.test', `${'a'.repeat(320)}@x.y`])
+      expect(readEmail(bad)).toEqual({ problem: 'EMAIL_INVALID' });
+  });
+
   it('refuses short, long, common and email-like passwords and takes a long unusual one', () => {
     expect(passwordProblem('short', null)).toBe('PASSWORD_TOO_SHORT');
     expect(passwordProblem('x'.repeat(201), null)).toBe('PASSWORD_TOO_LONG');

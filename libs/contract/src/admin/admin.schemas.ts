@@ -36,7 +36,8 @@ const anyObject = { type: 'object' };
 const switches = closed(Object.fromEntries(SWITCHES.map((s) => [s, bool])));
 const features = closed({ series: bool, ask: bool, videoUpload: bool, memory: bool });
 const displayName = { type: ['string', 'null'], maxLength: 200 };
-const emailPattern = '^[^\\s@]+@[^\\s@]+$';
+/** An email address as every form and body takes it: something@somewhere, no spaces. */
+export const emailPattern = '^[^\\s@]+@[^\\s@]+$';
 const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern };
 
 export const createAccountBody = closed({

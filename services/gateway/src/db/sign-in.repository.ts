@@ -101,6 +101,35 @@ export class SignInRepository {
     });
   }
 
+  /**
+   * A new email for a signed-in account: the sign-in credential's and the account's (where the
+   * service writes to), together. 'email_taken' when another account signs in with it (checked
+   * here, and kept by the unique index when two changes race).
+   */
+  async changeEmail(accountId: string, email: string): Promise<'changed' | 'email_taken'> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const other = await trx
+          .selectFrom('credential')
+          .select('accountId')
+          .where(sql`lower(email)`, '=', email.toLowerCase())
+          .where('accountId', '!=', accountId)
+          .executeTakeFirst();
+        if (other) return 'email_taken' as const;
+        await trx
+          .updateTable('credential')
+          .set({ email, updatedAt: sql`now()` })
+          .where('accountId', '=', accountId)
+          .execute();
+        await trx.updateTable('account').set({ email }).where('id', '=', accountId).execute();
+        return 'changed' as const;
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return 'email_taken';
+      throw err;
+    }
+  }
+
   /** A new password for a signed-in account: every other session ends. */
   async changePassword(accountId: string, passwordHash: string, keepSessionId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

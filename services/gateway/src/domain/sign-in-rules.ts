@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { adminSchemas } from '@mm/contract';
 
 /** Sign-in's rules as pure functions: passwords, secrets, expiries, where a form may send the browser. */
 
@@ -67,6 +68,14 @@ export function passwordProblem(password: string, email: string | null): Passwor
   if (COMMON_PASSWORDS.has(lower) || /^(.)\1+$/.test(password) || (email && lower === email.toLowerCase()))
     return 'PASSWORD_COMMON';
   return null;
+}
+
+const EMAIL = new RegExp(adminSchemas.emailPattern);
+
+/** A new sign-in email as typed (trimmed), or the refusal: what the admin API and invites take. */
+export function readEmail(typed: string): { email: string } | { problem: 'EMAIL_INVALID' } {
+  const email = typed.trim();
+  return email.length <= 320 && EMAIL.test(email) ? { email } : { problem: 'EMAIL_INVALID' };
 }
 
 /** A random secret for a link or a session cookie: 32 bytes, base64url. */

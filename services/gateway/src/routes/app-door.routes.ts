@@ -237,6 +237,19 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
     }),
   );
 
+  router.post(
+    '/email',
+    wrap(async (_req, res) => {
+      const { session } = locals(res).session!;
+      try {
+        await deps.signIn.changeEmail(session.accountId, field(res, 'current'), field(res, 'email'));
+        seeOther(res, `${appPath}/profile?done=email`);
+      } catch (err) {
+        refusedTo(res, `${appPath}/profile`, err);
+      }
+    }),
+  );
+
   // Everything else is the app's.
   router.use(
     wrap(async (req, res) => {

@@ -10,6 +10,7 @@ import {
   isWellFormedSecret,
   newSecret,
   passwordProblem,
+  readEmail,
   RESET_TTL_MS,
   SESSION_ABSOLUTE_MS,
   SESSION_TOUCH_MS,
@@ -40,6 +41,7 @@ export class SignInRefusal extends Error {
       | 'SIGN_IN_LIMITED'
       | 'LINK_INVALID'
       | 'EMAIL_TAKEN'
+      | 'EMAIL_INVALID'
       | 'PASSWORD_WRONG',
     readonly retryAfterSeconds?: number,
   ) {
@@ -180,6 +182,28 @@ export class SignInService {
     const problem = passwordProblem(next, credential.email);
     if (problem) throw new SignInRefusal(problem);
     await this.deps.repo.changePassword(accountId, await argon2Hash(next, ARGON2), sessionId);
+  }
+
+  /**
+   * A signed-in person's new email: the one they sign in with and the one the service writes to
+   * (summaries). The current password must be right; another account's email is refused. The old
+   * address is told, where email can be sent, so a change made by someone else does not go unseen.
+   */
+  async changeEmail(accountId: string, current: string, typed: string): Promise<void> {
+    const credential = await this.deps.repo.findCredential(accountId);
+    if (!credential || !(await argon2Verify(credential.passwordHash, current).catch(() => false)))
+      throw new SignInRefusal('PASSWORD_WRONG');
+    const read = readEmail(typed);
+    if ('problem' in read) throw new SignInRefusal(read.problem);
+    if (read.email === credential.email) return;
+    if ((await this.deps.repo.changeEmail(accountId, read.email)) === 'email_taken')
+      throw new SignInRefusal('EMAIL_TAKEN');
+    // Sent after the answer: a slow mail server never holds the page (a failure is logged).
+    void this.mail(
+      credential.email,
+      'Your Meeting Memory email was changed',
+      `The email you sign in with was changed to ${read.email}. If you did not change it, reset your password and tell the people who run this service.\n`,
+    );
   }
 
   /** The session of a cookie, or null (unknown, ended, idle too long, past its absolute end). */

@@ -33,6 +33,7 @@ const en = {
   passwordCommon: 'That password is too easy to guess. Choose another.',
   passwordMismatch: 'The two passwords are not the same.',
   emailTaken: 'Another account already signs in with this email.',
+  emailInvalid: 'That is not an email address.',
   passwordWrong: 'The current password is not right.',
   // reset
   resetTitle: 'Reset your password',
@@ -178,6 +179,12 @@ const en = {
   displayName: 'Display name',
   changePassword: 'Change password',
   currentPassword: 'Current password',
+  emailTitle: 'Email',
+  emailNow: 'You sign in with {email}, and summaries are sent there.',
+  emailNone: 'This account has no email yet.',
+  newEmail: 'New email',
+  changeEmail: 'Change email',
+  emailChanged: 'Your email was changed. Sign in with the new one from now on.',
   passwordChanged: 'Your password was changed; every other session is signed out.',
 };
 
@@ -212,6 +219,7 @@ const fa: Messages = {
   passwordCommon: 'این گذرواژه آسان حدس زده می‌شود. گذرواژهٔ دیگری برگزینید.',
   passwordMismatch: 'دو گذرواژه یکسان نیستند.',
   emailTaken: 'حساب دیگری با این ایمیل وارد می‌شود.',
+  emailInvalid: 'این نشانی ایمیل نیست.',
   passwordWrong: 'گذرواژهٔ کنونی درست نیست.',
   resetTitle: 'بازنشانی گذرواژه',
   resetIntro:
@@ -352,6 +360,12 @@ const fa: Messages = {
   displayName: 'نام نمایشی',
   changePassword: 'تغییر گذرواژه',
   currentPassword: 'گذرواژهٔ کنونی',
+  emailTitle: 'ایمیل',
+  emailNow: 'با {email} وارد می‌شوید و خلاصه‌ها به همین نشانی فرستاده می‌شوند.',
+  emailNone: 'این حساب هنوز ایمیلی ندارد.',
+  newEmail: 'ایمیل تازه',
+  changeEmail: 'تغییر ایمیل',
+  emailChanged: 'ایمیلتان عوض شد. از این پس با ایمیل تازه وارد شوید.',
   passwordChanged: 'گذرواژه‌تان عوض شد؛ همهٔ نشست‌های دیگر بسته شدند.',
 };
 

@@ -182,7 +182,15 @@ export function accountRoutes(deps: PageDeps): Router {
     '/profile',
     signedIn(deps, async (req, res, ctx) => {
       const { account } = await backend.operation('appGetAccess', ctx.principal);
-      const notice = q(req, 'done') === 'password' ? ctx.s.t.passwordChanged : q(req, 'done') ? ctx.s.t.saved : null;
+      const done = q(req, 'done');
+      const notice =
+        done === 'password'
+          ? ctx.s.t.passwordChanged
+          : done === 'email'
+            ? ctx.s.t.emailChanged
+            : done
+              ? ctx.s.t.saved
+              : null;
       sendPage(
         res,
         ctx,
@@ -192,6 +200,7 @@ export function accountRoutes(deps: PageDeps): Router {
           base={base}
           viewer={ctx.viewer}
           displayName={account.displayName}
+          email={account.email}
           notice={notice}
           error={refusalText(ctx.s.t, q(req, 'error'))}
         />,

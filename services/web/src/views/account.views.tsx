@@ -201,7 +201,15 @@ export function MemoryView({ s, base, viewer, notice, error, m }: Props & { m: M
   );
 }
 
-export function ProfileView({ s, base, viewer, notice, error, displayName }: Props & { displayName: string | null }) {
+export function ProfileView({
+  s,
+  base,
+  viewer,
+  notice,
+  error,
+  displayName,
+  email,
+}: Props & { displayName: string | null; email: string | null }) {
   return (
     <>
       <Notice kind="ok" text={notice ?? null} />
@@ -213,6 +221,21 @@ export function ProfileView({ s, base, viewer, notice, error, displayName }: Pro
         </label>
         <button type="submit">{s.t.save}</button>
       </PostForm>
+      <section class="card" aria-labelledby="email-h">
+        <h2 id="email-h">{s.t.emailTitle}</h2>
+        <p>{email ? s.f('emailNow', { email }) : s.t.emailNone}</p>
+        <PostForm viewer={viewer} action={`${base}/email`} class="stack">
+          <label>
+            {s.t.newEmail}
+            <input type="email" name="email" autocomplete="email" required maxLength={320} dir="ltr" />
+          </label>
+          <label>
+            {s.t.currentPassword}
+            <input type="password" name="current" autocomplete="current-password" required maxLength={1000} />
+          </label>
+          <button type="submit">{s.t.changeEmail}</button>
+        </PostForm>
+      </section>
       <section class="card" aria-labelledby="password">
         <h2 id="password">{s.t.changePassword}</h2>
         <PostForm viewer={viewer} action={`${base}/password`} class="stack">

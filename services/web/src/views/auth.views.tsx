@@ -12,6 +12,7 @@ export function refusalText(t: Messages, code: string | undefined): string | nul
     PASSWORD_COMMON: t.passwordCommon,
     PASSWORD_MISMATCH: t.passwordMismatch,
     EMAIL_TAKEN: t.emailTaken,
+    EMAIL_INVALID: t.emailInvalid,
     PASSWORD_WRONG: t.passwordWrong,
   };
   return code ? (texts[code] ?? t.errorGeneric) : null;
