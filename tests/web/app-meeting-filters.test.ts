@@ -109,3 +109,23 @@ it("takes the Persian page's dates as year-month-day in Persian digits, Solar Hi
   await expect(fa.locator('input[name=from]').inputValue()).resolves.toBe('2024-03-20');
   await ctx.close();
 }, 120_000);
+
+it('says so when the service refuses a filter (a series not readable, a cursor it never made), instead of an empty list alone', async () => {
+  const account = await stack.admin.account();
+  const ctx = await signedInContext(tb.browser, stack, account.id, 'refused-filters@example.test');
+  const p = await ctx.newPage();
+  await p.goto(`${stack.url}/app/meetings?seriesId=ser_not_one_of_mine`);
+  await expect(p.getByRole('alert').textContent()).resolves.toBe(
+    'That series is not one you can read; nothing is listed for it.',
+  );
+  await p.goto(`${stack.url}/app/meetings?q=budget&seriesId=ser_not_one_of_mine`);
+  await expect(p.getByRole('alert').textContent()).resolves.toBe(
+    'That series is not one you can read; nothing is listed for it.',
+  );
+  await p.goto(`${stack.url}/app/meetings?cursor=not-a-cursor`);
+  await expect(p.getByRole('alert').textContent()).resolves.toMatch(/^These filters were refused \(VALIDATION\)/);
+  // A filter the service takes says nothing of the kind.
+  await p.goto(`${stack.url}/app/meetings?kind=LECTURE`);
+  await expect(p.getByRole('alert').count()).resolves.toBe(0);
+  await ctx.close();
+});

@@ -50,6 +50,11 @@ describe('the app: the trash (real browser)', () => {
     await page.waitForURL(new RegExp(`/app/recordings/${id}/deleted$`));
     expect((await api(`/recordings/${id}/status`)).status).toBe(404);
     await waitForEvent(stack, token.value, id, 'recording.deleted');
+    // The meeting's url (the API's `url`) is still 404, but tells its owner where the meeting went.
+    const opened = await page.goto(`${stack.url}/app/recordings/${id}`);
+    expect(opened!.status()).toBe(404);
+    await expect(page.getByText('The meeting is deleted').count()).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'Restore meeting' }).count()).resolves.toBe(1);
 
     await page.getByRole('link', { name: 'Open the trash' }).click();
     await page.waitForURL(/\/app\/trash$/);
@@ -79,6 +84,10 @@ describe('the app: the trash (real browser)', () => {
     });
     expect(refused.status()).toBe(404);
     expect(await refused.text()).not.toContain('Quarterly budget');
+    // To another account the url is the plain 404 of a missing meeting.
+    const strangerOpens = await stranger.request.get(`${stack.url}/app/recordings/${id}`);
+    expect(strangerOpens.status()).toBe(404);
+    expect(await strangerOpens.text()).not.toContain('deleted');
     await stranger.close();
     expect((await api(`/recordings/${id}/status`)).status).toBe(404);
 

@@ -29,8 +29,8 @@ import {
 /** Search results per page. */
 const PAGE = 20;
 
-/** A page of meetings: the list of finished ones, or the search's. */
-type Page = { items: ListedMeeting[]; nextCursor: string | null };
+/** A page of meetings: the list of finished ones, or the search's; `refused`: the service's code for filters it refused. */
+type Page = { items: ListedMeeting[]; nextCursor: string | null; refused?: string };
 /** The app's search query (appSearchMeetings), as the contract types it. */
 type SearchQuery = OperationInput<'appSearchMeetings'>['query'];
 const isKind = (k: string): k is NonNullable<SearchQuery['kind']> => (KINDS as readonly string[]).includes(k);
@@ -63,13 +63,13 @@ export function listsRoutes(deps: PageDeps): Router {
       () => [] as ListedSeries[],
     );
 
-  /** One scope of the app's search (the account's meetings, or one series'); a refused one finds nothing. */
+  /** One scope of the app's search (the account's meetings, or one series'); a refused one finds nothing, and says why. */
   const searchOne = async (principal: string, query: SearchQuery): Promise<Page> => {
     try {
       return await backend.operation('appSearchMeetings', principal, { query });
     } catch (err) {
       if (!(err instanceof BackendError) || err.status >= 500) throw err;
-      return { items: [], nextCursor: null };
+      return { items: [], nextCursor: null, refused: err.code };
     }
   };
   /**
@@ -94,7 +94,7 @@ export function listsRoutes(deps: PageDeps): Router {
     const byId = new Map<string, ListedMeeting>();
     for (const x of [own, ...others].flatMap((scope) => scope.items)) if (!byId.has(x.id)) byId.set(x.id, x);
     const items = [...byId.values()].sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt)).slice(0, PAGE);
-    return { items, nextCursor: own.nextCursor };
+    return { items, nextCursor: own.nextCursor, ...(own.refused ? { refused: own.refused } : {}) };
   };
 
   router.get(
@@ -117,8 +117,10 @@ export function listsRoutes(deps: PageDeps): Router {
             query: { limit: 100, ...(f.seriesId ? { seriesId: f.seriesId } : {}), ...(cursor ? { cursor } : {}) },
           });
         } catch (err) {
-          // A filter the service refuses (a series not readable) shows no meetings.
+          // A filter the service refuses (a series not readable, a cursor it did not make) lists
+          // nothing, and the page says so.
           if (!(err instanceof BackendError) || err.status >= 500) throw err;
+          page.refused = err.code;
         }
       }
       if (!search) {
@@ -151,6 +153,7 @@ export function listsRoutes(deps: PageDeps): Router {
           words={search ? searchWords(f.q) : []}
           next={next}
           unfinished={unfinished}
+          refused={page.refused ?? null}
         />,
       );
     }),

@@ -97,8 +97,20 @@ export function meetingRoutes(deps: PageDeps): Router {
   router.get(
     '/recordings/:id',
     signedIn(deps, async (req, res, ctx) => {
-      const found = await load(ctx, String(req.params.id));
-      if (!found) return notFound(res, ctx);
+      const id = String(req.params.id);
+      const found = await load(ctx, id);
+      if (!found) {
+        // The owner's own deleted meeting: still 404, but the page says where it is and offers it back.
+        const { items } = await backend.operation('appListTrash', ctx.principal);
+        if (!items.some((x) => x.id === id)) return notFound(res, ctx);
+        return sendPage(
+          res,
+          ctx,
+          meetingText(ctx.s.locale).deletedTitle,
+          <DeletedView s={ctx.s} base={base} viewer={ctx.viewer} id={id} />,
+          404,
+        );
+      }
       const { sheet, bundle } = found;
       const m = meetingText(ctx.s.locale);
       const ownedSeries = sheet

@@ -3,6 +3,7 @@ import { meetingText } from '../i18n/meeting-messages';
 import { normalizeForSearch } from '@mm/text';
 import { clockOf } from './meeting-parts';
 import { statusLabel } from './pages.views';
+import { Notice } from './layout';
 import { faDigits, RECORDING_KINDS } from '@mm/contract';
 import { solarDay, solarDayInWords } from '../domain/day-input';
 import type { UnfinishedMeeting } from '../services/in-progress';
@@ -184,6 +185,7 @@ export function MeetingsView({
   items,
   next,
   unfinished,
+  refused = null,
   words = [],
 }: {
   s: Speech;
@@ -193,6 +195,8 @@ export function MeetingsView({
   items: ListedMeeting[];
   next: string | null;
   unfinished: UnfinishedMeeting[] | null;
+  /** The service's code when it refused these filters (the list is then empty for that reason). */
+  refused?: string | null;
   /** The search's words, normalised: marked in the snippets. */
   words?: string[];
 }) {
@@ -230,6 +234,16 @@ export function MeetingsView({
         <DayField s={s} name="to" label={m.filterTo} value={f.to} />
         <button type="submit">{m.filter}</button>
       </form>
+      <Notice
+        kind="error"
+        text={
+          refused === null
+            ? null
+            : refused === 'NOT_FOUND'
+              ? m.filterRefusedSeries
+              : m.filterRefused.replace('{code}', refused.replace(/[^A-Z_]/g, '').slice(0, 40))
+        }
+      />
       {unfinished ? (
         <Unfinished
           s={s}
