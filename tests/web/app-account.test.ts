@@ -44,7 +44,7 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
         .getByRole('cell')
         .nth(1)
         .textContent(),
-    ).resolves.toBe('240');
+    ).resolves.toBe('+240');
   });
 
   it('buys a pack of minutes: the balance the API reads grows once, however often the form is sent', async () => {
@@ -64,7 +64,7 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
         .getByRole('cell')
         .nth(1)
         .textContent(),
-    ).resolves.toBe('300');
+    ).resolves.toBe('+300');
     expect((await api('/account')).wallet.balanceMinutes).toBe(540);
 
     // The same form sent again (a double click, a resend): no second purchase.

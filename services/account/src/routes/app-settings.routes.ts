@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { APP_PURCHASE_KEY_PATTERN, APP_PURCHASE_PACKS } from '@mm/contract';
-
-const PURCHASE_KEY = new RegExp(APP_PURCHASE_KEY_PATTERN);
 import { ApiError, appPrincipalOnly, mountOperation, principalOf } from '@mm/http';
 import type { AccountConfig } from '../config';
 import type { SettingsService } from '../services/settings.service';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { WalletService } from '../services/wallet.service';
+
+const PURCHASE_KEY = new RegExp(APP_PURCHASE_KEY_PATTERN);
 
 /**
  * PATCH /app/settings: the app's own settings change (services/web, for the signed-in owner).

@@ -145,6 +145,7 @@ const en = {
   kind_release: 'Hold released',
   kind_ask_charge: 'Ask',
   credit_trial: 'Trial minutes',
+  holdsNote: 'Minutes in brackets are set aside while a meeting is in progress; only its charge spends them.',
   credit_grant: 'Minutes granted',
   credit_purchase: 'Minutes bought',
   buyTitle: 'Buy minutes',
@@ -326,6 +327,7 @@ const fa: Messages = {
   kind_release: 'آزاد شدن نگه‌داشت',
   kind_ask_charge: 'پرسش',
   credit_trial: 'دقیقه‌های آزمایشی',
+  holdsNote: 'دقیقه‌های درون پرانتز تا پایان جلسه کنار گذاشته می‌شوند؛ تنها هزینهٔ جلسه آن‌ها را خرج می‌کند.',
   credit_grant: 'دقیقه‌های هدیه',
   credit_purchase: 'دقیقه‌های خریده‌شده',
   buyTitle: 'خرید دقیقه',
@@ -389,7 +391,17 @@ export function speechOf(locale: Locale): Speech {
   // Persian: Persian digits and the Solar Hijri calendar; English: Gregorian with Latin digits.
   const tag = locale === 'fa' ? 'fa-IR-u-ca-persian-nu-arabext' : 'en-GB';
   const numbers = new Intl.NumberFormat(tag);
-  const dates = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  // Times are the server's, in UTC, and say so (a 24-hour clock, the zone named: "29 Nov 2026, 03:04 UTC").
+  const dates = new Intl.DateTimeFormat(tag, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+    timeZone: 'UTC',
+  });
   return {
     locale,
     dir: locale === 'fa' ? 'rtl' : 'ltr',

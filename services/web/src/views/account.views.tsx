@@ -20,6 +20,17 @@ const entryLabel = (s: Speech, e: WalletData['entries'][number]) =>
   label(s, `kind_${e.kind}`);
 
 /**
+ * A ledger line's minutes as they move the balance: a credit adds (+), a charge spends (−), and a
+ * hold or its release only sets minutes aside while a meeting is in progress (in brackets).
+ */
+const amountOf = (s: Speech, e: WalletData['entries'][number]) => {
+  const n = s.number(e.minutes);
+  if (e.kind === 'credit') return `+${n}`;
+  if (e.kind === 'hold' || e.kind === 'release') return `(${n})`;
+  return `\u2212${n}`;
+};
+
+/**
  * The wallet: balance, held minutes, the packs on sale and recent entries. `purchaseKey` names this
  * rendering of the buy form, so a form sent twice (a double click, a resend) buys once.
  */
@@ -76,13 +87,14 @@ export function WalletView({
             {w.entries.map((e, i) => (
               <tr key={i}>
                 <td>{entryLabel(s, e)}</td>
-                <td>{s.number(e.minutes)}</td>
+                <td>{amountOf(s, e)}</td>
                 <td>{s.date(e.createdAt)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
+      {w.entries.some((e) => e.kind === 'hold') ? <p class="hint">{s.t.holdsNote}</p> : null}
     </>
   );
 }
