@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { meetingText } from '../src/i18n/meeting-messages';
-import { Digest } from '../src/views/meeting-parts';
+import { contentLang, Digest } from '../src/views/meeting-parts';
 
 /** The meeting page's digest card: an empty list says so in words (outside review, session 37). */
 describe('the digest card', () => {
@@ -22,5 +22,24 @@ describe('the digest card', () => {
       expect(html).toContain(`<h3>Decisions</h3><p class="hint">${m.noneSaid}</p>`);
       expect(html).toContain('<li>Sara will send the notes. (Sara)</li>');
     }
+  });
+});
+
+describe("a meeting's own words in a page of another language", () => {
+  it('carry their language and direction, or let the browser find the direction when it is not known', () => {
+    expect(contentLang('en')).toEqual({ lang: 'en', dir: 'ltr' });
+    expect(contentLang('fa')).toEqual({ lang: 'fa', dir: 'rtl' });
+    expect(contentLang('fa-IR')).toEqual({ lang: 'fa-IR', dir: 'rtl' });
+    for (const unknown of [null, undefined, '', 'not a code', '"><script>'])
+      expect(contentLang(unknown)).toEqual({ dir: 'auto' });
+    // An English digest in the Persian page: its sections say so.
+    const html = renderToString(
+      h(Digest, {
+        m: meetingText('fa'),
+        sections: [{ kind: 'summary', title: 'Summary', text: 'We met.' }],
+        language: 'en',
+      }),
+    );
+    expect(html).toContain('<div class="section" data-kind="summary" lang="en" dir="ltr">');
   });
 });

@@ -36,8 +36,8 @@ interface Bundle {
     series: { id: string; name: string } | null;
     access: 'owner' | 'member';
   };
-  transcript: { speakers: Speaker[]; segments: Turn[] };
-  digest: { content: DigestSection[] };
+  transcript: { speakers: Speaker[]; segments: Turn[]; language: string | null };
+  digest: { content: DigestSection[]; language: string | null };
 }
 
 /** A refusal of the service as a message of the page (never a 500 for something the person can fix). */
@@ -135,6 +135,7 @@ export function meetingRoutes(deps: PageDeps): Router {
         speakers: bundle?.transcript.speakers ?? sheet?.voices.map((v) => ({ label: v.label, name: v.name })) ?? [],
         turns: bundle?.transcript.segments ?? sheet?.segments ?? [],
         digest: bundle?.digest.content ?? null,
+        language: { transcript: bundle?.transcript.language ?? null, digest: bundle?.digest.language ?? null },
         owner: sheet !== null,
         series: bundle?.recording.series ?? null,
         ownedSeries,

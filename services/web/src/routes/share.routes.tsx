@@ -10,8 +10,8 @@ import { leftEarly, passAudioOn } from './pass-on';
 
 interface SharedBundle {
   recording: { title: string | null; recordedAt: string; durationSeconds: number | null };
-  transcript: { speakers: Speaker[]; segments: Turn[] };
-  digest: { content: DigestSection[] };
+  transcript: { speakers: Speaker[]; segments: Turn[]; language: string | null };
+  digest: { content: DigestSection[]; language: string | null };
 }
 
 /**
@@ -95,6 +95,7 @@ export function shareRoutes(deps: PageDeps): Router {
           digest={bundle.digest.content}
           speakers={bundle.transcript.speakers}
           turns={bundle.transcript.segments}
+          language={{ transcript: bundle.transcript.language, digest: bundle.digest.language }}
           audio={open.link.includeAudio ? `${base}/s/${String(req.params.secret)}/audio` : null}
         />,
       );

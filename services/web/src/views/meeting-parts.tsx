@@ -30,12 +30,46 @@ export function clockOf(s: Speech, ms: number): string {
 
 export const speakerName = (speakers: Speaker[], label: string) =>
   speakers.find((x) => x.label === label)?.name ?? label;
-export function Digest({ m, sections }: { m: MeetingMessages; sections: DigestSection[] }) {
+/** Scripts written right to left, by their language codes. */
+const RTL = new Set(['fa', 'ar', 'he', 'ur', 'ps', 'ckb', 'yi']);
+
+/**
+ * The lang and dir of a meeting's own words, which may be in another language than the page (an
+ * English meeting in the Persian app): the transcript's or digest's language code as the bundle
+ * gives it; unknown, the browser finds the direction from the text itself.
+ */
+export function contentLang(code: string | null | undefined): { lang?: string; dir: 'ltr' | 'rtl' | 'auto' } {
+  const c = (code ?? '').trim();
+  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(c)) return { dir: 'auto' };
+  const primary = c.split('-')[0]!.toLowerCase();
+  return { lang: c, dir: RTL.has(primary) ? 'rtl' : 'ltr' };
+}
+
+/** A turn's words, with their language and direction (contentLang). */
+export function TurnText({ text, language }: { text: string; language: string | null }) {
+  return (
+    <p class="turn-text" {...contentLang(language)}>
+      {text}
+    </p>
+  );
+}
+
+export function Digest({
+  m,
+  sections,
+  language = null,
+}: {
+  m: MeetingMessages;
+  sections: DigestSection[];
+  /** The digest's language (the bundle's), for its sections' lang and dir. */
+  language?: string | null;
+}) {
+  const words = contentLang(language);
   return (
     <section class="card" aria-labelledby="digest-h">
       <h2 id="digest-h">{m.digest}</h2>
       {sections.map((x, i) => (
-        <div key={i} class="section" data-kind={x.kind}>
+        <div key={i} class="section" data-kind={x.kind} lang={words.lang} dir={words.dir}>
           <h3>{x.title}</h3>
           {x.text !== undefined ? <p>{x.text || m.noneSaid}</p> : null}
           {/* An empty list says so in words, not as a list of one dash. */}

@@ -6,7 +6,7 @@ import { askText } from '../i18n/ask-messages';
 import { AskTab, type AskPanel } from './ask.view';
 import { ShareSection } from './share.view';
 import type { ShareLink } from '../db/share-link.repository';
-import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn } from './meeting-parts';
+import { clockOf, Digest, speakerName, TurnText, type DigestSection, type Speaker, type Turn } from './meeting-parts';
 
 export { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn };
 
@@ -21,6 +21,8 @@ export interface MeetingPage {
   speakers: Speaker[];
   turns: Turn[];
   digest: DigestSection[] | null;
+  /** The languages of the meeting's own words (the bundle's), for their lang and dir; null: not known yet. */
+  language: { transcript: string | null; digest: string | null };
   /** The owner sees actions and audio; a member of the meeting's series reads only. */
   owner: boolean;
   series: { id: string; name: string } | null;
@@ -108,7 +110,7 @@ function Transcript({
               ) : null}
               <span class={audio ? 'time noscript-time' : 'time'}>{clockOf(s, t.startMs)}</span>
             </div>
-            <p class="turn-text">{t.text}</p>
+            <TurnText text={t.text} language={p.language.transcript} />
             {editable ? (
               <details>
                 <summary>{m.edit}</summary>
@@ -309,7 +311,7 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
       {p.tab === 'ask' && p.ask ? (
         <AskTab s={s} a={askText(s.locale)} viewer={viewer} p={p.ask} series={false} />
       ) : null}
-      {p.tab === 'meeting' && p.digest ? <Digest m={m} sections={p.digest} /> : null}
+      {p.tab === 'meeting' && p.digest ? <Digest m={m} sections={p.digest} language={p.language.digest} /> : null}
       {p.tab === 'meeting' && p.turns.length > 0 ? (
         <Transcript s={s} m={m} p={p} viewer={viewer} action={path} audio={audio} />
       ) : null}

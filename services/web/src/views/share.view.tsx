@@ -2,7 +2,7 @@ import type { Speech } from '../i18n/messages';
 import { shareText } from '../i18n/share-messages';
 import { meetingText } from '../i18n/meeting-messages';
 import { PostForm, type Viewer } from './layout';
-import { clockOf, Digest, speakerName, type DigestSection, type Speaker, type Turn } from './meeting-parts';
+import { clockOf, Digest, speakerName, TurnText, type DigestSection, type Speaker, type Turn } from './meeting-parts';
 import type { ShareLink } from '../db/share-link.repository';
 
 /** The owner's share section of a ready meeting: make a link (expiry, audio or not), the links made, revoke. */
@@ -147,6 +147,8 @@ export function SharedMeetingView(props: {
   speakers: Speaker[];
   turns: Turn[];
   audio: string | null;
+  /** The languages of the meeting's words (the bundle's transcript and digest). */
+  language: { transcript: string | null; digest: string | null };
 }) {
   const { s } = props;
   const t = shareText(s.locale);
@@ -170,7 +172,7 @@ export function SharedMeetingView(props: {
           <audio id="player" controls preload="metadata" src={props.audio} aria-label={m.playerLabel} />
         </section>
       ) : null}
-      <Digest m={m} sections={props.digest} />
+      <Digest m={m} sections={props.digest} language={props.language.digest} />
       <section class="card" aria-labelledby="transcript-h">
         <h2 id="transcript-h">{m.transcript}</h2>
         <ol class="turns">
@@ -182,7 +184,7 @@ export function SharedMeetingView(props: {
                 </strong>
                 <span class="time">{clockOf(s, x.startMs)}</span>
               </div>
-              <p class="turn-text">{x.text}</p>
+              <TurnText text={x.text} language={props.language.transcript} />
             </li>
           ))}
         </ol>
