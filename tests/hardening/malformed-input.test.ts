@@ -129,6 +129,26 @@ describe('JSON bodies', () => {
     );
   });
 
+  it('answers 400 VALIDATION to a lone surrogate escaped in JSON (it would be stored as U+FFFD), naming the field, and writes nothing', async () => {
+    for (const [method, path, raw, field] of [
+      ['POST', '/api/v1/series', '{"name":"half \\ud800 crit"}', 'name'],
+      ['PUT', '/api/v1/account/keyterms', '{"keyterms":["ok","x\\udc00"]}', 'keyterms[1]'],
+    ] as const) {
+      const res = await json(method, path, Buffer.from(raw), ['Content-Type: application/json']);
+      expectEnvelope(res);
+      expect((res.json as { error: { message: string } }).error.message).toMatch(
+        new RegExp(`^${field.replace(/[[\]]/g, '\\$&')}: `),
+      );
+    }
+    const series = await stack.api.get('/api/v1/series/readable').set('Authorization', `Bearer ${token.value}`);
+    expect(series.body.items.filter((i: { name: string }) => i.name.includes('half'))).toEqual([]);
+    // A whole pair, escaped, is a character like any other.
+    const pair = await json('POST', '/api/v1/series', Buffer.from('{"name":"pair \\ud83d\\ude00"}'), [
+      'Content-Type: application/json',
+    ]);
+    expect([pair.status, (pair.json as { series: { name: string } }).series.name]).toEqual([201, 'pair \u{1F600}']);
+  });
+
   it('says in plain words that a gzip body does not decompress', async () => {
     const res = await json('PATCH', '/api/v1/account/settings', '{"summaryEmailEnabled":true}', [
       'Content-Type: application/json',

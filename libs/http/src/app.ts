@@ -175,15 +175,62 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
 /**
  * express.json for JSON bodies, refusing bytes that are not UTF-8 (400 VALIDATION): decoded as
  * they are, they would be stored with U+FFFD in their place (a series name, a keyterm, a note).
+ * A lone surrogate written as an escape (`"\ud800"`) is refused alike: it is no character, and
+ * Postgres would store U+FFFD for it.
  */
 export function jsonBody(limit: string): RequestHandler {
-  return express.json({
+  const parse = express.json({
     limit,
     type: JSON_TYPES,
     verify: (_req, _res, buf) => {
       if (!isUtf8(buf)) throw new ApiError('VALIDATION', 'Body must be UTF-8: it holds bytes that are not.');
     },
   });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const where = loneSurrogateAt(req.body, '');
+      if (where === null) return next();
+      next(
+        new ApiError(
+          'VALIDATION',
+          `${where || 'body'}: text must be Unicode characters; it holds a lone surrogate (an escape such as \\ud800 alone).`,
+        ),
+      );
+    });
+}
+
+/** A surrogate half without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Where in a parsed JSON value a string (or a key) holds a lone surrogate (`name`, `items[2]`), or
+ * null. Walked without recursion: a body nested 100,000 deep is walked, not a stack overflow.
+ */
+export function loneSurrogateAt(value: unknown, path: string): string | null {
+  // Each entry: a value, the entry it is inside, and its key or index there.
+  const nodes: { value: unknown; parent: number; step: string }[] = [{ value, parent: -1, step: path }];
+  const pathOf = (i: number, last?: string): string => {
+    const steps: string[] = last === undefined ? [] : [last];
+    for (let at = i; at >= 0; at = nodes[at]!.parent) steps.push(nodes[at]!.step);
+    return steps.reverse().join('').replace(/^\./, '');
+  };
+  const todo = [0];
+  while (todo.length > 0) {
+    const i = todo.pop()!;
+    const v = nodes[i]!.value;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return pathOf(i);
+    } else if (Array.isArray(v)) {
+      for (let k = v.length - 1; k >= 0; k--) todo.push(nodes.push({ value: v[k], parent: i, step: `[${k}]` }) - 1);
+    } else if (v && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (const [k] of entries) if (LONE_SURROGATE.test(k)) return pathOf(i, `.${k}`);
+      for (let k = entries.length - 1; k >= 0; k--)
+        todo.push(nodes.push({ value: entries[k]![1], parent: i, step: `.${entries[k]![0]}` }) - 1);
+    }
+  }
+  return null;
 }
 
 /** Adds the final plain-text 404 and the one error middleware that writes the contract's envelope. */
