@@ -246,12 +246,19 @@ describe('settingsGet (for the recordings service)', () => {
         memoryLearningEnabled: true,
         summaryEmailEnabled: false,
         uiLocale: 'en',
+        deleteAudioAfterDigest: false,
       },
       keyterms: ['Roadmap', 'OKR'],
     });
     const fresh = await stack.admin.account();
     expect(await stack.request(BUS.settingsGet, { accountId: fresh.id })).toEqual({
-      settings: { speakerNamingMode: 'AUTO', memoryLearningEnabled: true, summaryEmailEnabled: false, uiLocale: 'en' },
+      settings: {
+        speakerNamingMode: 'AUTO',
+        memoryLearningEnabled: true,
+        summaryEmailEnabled: false,
+        uiLocale: 'en',
+        deleteAudioAfterDigest: false,
+      },
       keyterms: [],
     });
   });

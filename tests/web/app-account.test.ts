@@ -94,15 +94,29 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await page.goto(`${stack.url}/app/settings`);
     await page.getByLabel('Speaker naming').selectOption('FORCE_ON');
     await page.getByLabel('Email me each new digest with a PDF').check();
+    await expect(page.getByLabel("Delete each meeting's audio once its digest is ready").isChecked()).resolves.toBe(
+      false,
+    );
+    await page.getByLabel("Delete each meeting's audio once its digest is ready").check();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toBe('Saved.');
     const { settings } = await api('/account');
-    expect(settings).toMatchObject({
+    // The app's own setting is the app's: the API's settings are the contract's four.
+    expect(settings).toEqual({
       speakerNamingMode: 'FORCE_ON',
       summaryEmailEnabled: true,
       memoryLearningEnabled: true,
       uiLocale: 'en',
     });
+    await expect(page.getByLabel("Delete each meeting's audio once its digest is ready").isChecked()).resolves.toBe(
+      true,
+    );
+    // Off again, so the account's later pages keep audio as before.
+    await page.getByLabel("Delete each meeting's audio once its digest is ready").uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByLabel("Delete each meeting's audio once its digest is ready").isChecked()).resolves.toBe(
+      false,
+    );
   });
 
   it('saves the vocabulary one term a line, and refuses a broken term with a form error', async () => {

@@ -8,6 +8,7 @@ import { indexOpenHolds } from './0006_index_open_holds';
 import { createSummaryShare } from './0007_create_summary_share';
 import { keepWalletTotals } from './0008_keep_wallet_totals';
 import { trackOpenHolds } from './0009_track_open_holds';
+import { deleteAudioSetting } from './0010_delete_audio_setting';
 
 export const migrations: MigrationSet = {
   '0001_create_wallet': createWallet,
@@ -19,4 +20,5 @@ export const migrations: MigrationSet = {
   '0007_create_summary_share': createSummaryShare,
   '0008_keep_wallet_totals': keepWalletTotals,
   '0009_track_open_holds': trackOpenHolds,
+  '0010_delete_audio_setting': deleteAudioSetting,
 };

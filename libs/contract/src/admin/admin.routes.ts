@@ -322,6 +322,14 @@ export const APP_INTERNAL_ROUTES: readonly InternalRouteDef[] = [
     responses: appAnswer(s.sessionListAnswer),
   }),
   def({
+    operationId: 'appGetSettings',
+    service: 'account',
+    method: 'get',
+    path: '/app/settings',
+    summary: "The app's settings page: the account's settings, the app's own included",
+    responses: appAnswer(s.appSettingsAnswer),
+  }),
+  def({
     operationId: 'appUpdateSettings',
     service: 'account',
     method: 'patch',

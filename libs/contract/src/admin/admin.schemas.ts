@@ -130,6 +130,7 @@ export const appSettingsBody = {
     speakerNamingMode: { enum: [...NAMING_MODES] },
     memoryLearningEnabled: bool,
     summaryEmailEnabled: bool,
+    deleteAudioAfterDigest: bool,
   }),
   minProperties: 1,
 };
@@ -187,7 +188,15 @@ export const tokenListAnswer = open({
 export const sessionListAnswer = open({
   sessions: { type: 'array', items: open({ id: str, device: str, createdAt: str, lastSeenAt: str, current: bool }) },
 });
-export const appSettingsAnswer = open({ settings: anyObject });
+export const appSettingsAnswer = open({
+  settings: open({
+    speakerNamingMode: { enum: [...NAMING_MODES] },
+    memoryLearningEnabled: bool,
+    summaryEmailEnabled: bool,
+    uiLocale: { enum: [...UI_LOCALES] },
+    deleteAudioAfterDigest: bool,
+  }),
+});
 export const walletAnswer = open({
   balanceMinutes: { type: 'integer' },
   heldMinutes: { type: 'integer' },
@@ -264,6 +273,8 @@ export const meetingSheetAnswer = open({
   segments: { type: 'array', items: anyObject },
   /** Names the account already gave (earlier meetings), suggested in the sheet's name fields. */
   knownNames: { type: 'array', items: str },
+  /** Whether the meeting still has its audio (false once deleted after the digest, as the account's setting says). */
+  audio: bool,
 });
 /** A meeting's audio as stored: the whole file, or the byte range asked for. */
 export const meetingAudio = { type: 'string', format: 'binary' };

@@ -90,6 +90,8 @@ export interface MeetingSettings {
     memoryLearningEnabled: boolean;
     summaryEmailEnabled: boolean;
     uiLocale: UiLocale;
+    /** The app's setting: the meeting's audio goes once its digest is ready (absent: kept). */
+    deleteAudioAfterDigest?: boolean;
   };
   keyterms: string[];
 }

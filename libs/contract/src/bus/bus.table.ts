@@ -272,8 +272,12 @@ export const BUS = {
             memoryLearningEnabled: bool('Whether memory learns from new meetings.'),
             summaryEmailEnabled: bool('Whether summary emails are sent.'),
             uiLocale: oneOf(UI_LOCALES, 'Language of the app and emails.'),
+            deleteAudioAfterDigest: bool(
+              "Whether a meeting's audio is deleted once its digest is ready (the app's setting); absent from an older account service: kept.",
+            ),
           },
           'The account settings.',
+          ['speakerNamingMode', 'memoryLearningEnabled', 'summaryEmailEnabled', 'uiLocale'],
         ),
         keyterms: texts('The account keyterms.'),
       },

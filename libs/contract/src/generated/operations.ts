@@ -1678,6 +1678,24 @@ export type AppListSessionsOutput = {
   }[];
 };
 
+/** GET /app/settings */
+export interface AppGetSettingsInput {
+  params: Record<string, never>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  body: undefined;
+}
+
+export type AppGetSettingsOutput = {
+  settings: {
+    speakerNamingMode: "AUTO" | "FORCE_ON" | "FORCE_OFF";
+    memoryLearningEnabled: boolean;
+    summaryEmailEnabled: boolean;
+    uiLocale: "en" | "fa";
+    deleteAudioAfterDigest: boolean;
+  };
+};
+
 /** PATCH /app/settings */
 export interface AppUpdateSettingsInput {
   params: Record<string, never>;
@@ -1688,11 +1706,18 @@ export interface AppUpdateSettingsInput {
     speakerNamingMode?: "AUTO" | "FORCE_ON" | "FORCE_OFF";
     memoryLearningEnabled?: boolean;
     summaryEmailEnabled?: boolean;
+    deleteAudioAfterDigest?: boolean;
   };
 }
 
 export type AppUpdateSettingsOutput = {
-  settings: object;
+  settings: {
+    speakerNamingMode: "AUTO" | "FORCE_ON" | "FORCE_OFF";
+    memoryLearningEnabled: boolean;
+    summaryEmailEnabled: boolean;
+    uiLocale: "en" | "fa";
+    deleteAudioAfterDigest: boolean;
+  };
 };
 
 /** POST /app/recordings/{id}/summary-email */
@@ -1911,6 +1936,7 @@ export type AppGetMeetingSheetOutput = {
   })[];
   segments: object[];
   knownNames: string[];
+  audio: boolean;
 };
 
 /** GET /internal/app/recordings/{id}/audio */
@@ -2188,6 +2214,7 @@ export interface OperationTypes {
   appCreateToken: { input: AppCreateTokenInput; sent: AppCreateTokenInput['body']; output: AppCreateTokenOutput; status: 201 };
   appRevokeToken: { input: AppRevokeTokenInput; sent: AppRevokeTokenInput['body']; output: AppRevokeTokenOutput; status: 200 };
   appListSessions: { input: AppListSessionsInput; sent: AppListSessionsInput['body']; output: AppListSessionsOutput; status: 200 };
+  appGetSettings: { input: AppGetSettingsInput; sent: AppGetSettingsInput['body']; output: AppGetSettingsOutput; status: 200 };
   appUpdateSettings: { input: AppUpdateSettingsInput; sent: AppUpdateSettingsInput['body']; output: AppUpdateSettingsOutput; status: 200 };
   appEmailSummary: { input: AppEmailSummaryInput; sent: AppEmailSummaryInput['body']; output: AppEmailSummaryOutput; status: 200 };
   appGetWallet: { input: AppGetWalletInput; sent: AppGetWalletInput['body']; output: AppGetWalletOutput; status: 200 };

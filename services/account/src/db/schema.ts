@@ -54,6 +54,13 @@ export interface SettingTable {
   updatedAt: Generated<Date>;
 }
 
+/** The settings the contract keeps to the app alone (migration 0010); no row: all off. */
+export interface AppSettingTable {
+  accountId: string;
+  deleteAudioAfterDigest: Generated<boolean>;
+  updatedAt: Generated<Date>;
+}
+
 export interface MemoryNoteTable {
   id: string;
   accountId: string;
@@ -102,6 +109,7 @@ export interface Database {
   ledgerEntry: LedgerEntryTable;
   openHold: OpenHoldTable;
   setting: SettingTable;
+  appSetting: AppSettingTable;
   memoryNote: MemoryNoteTable;
   memoryLearning: MemoryLearningTable;
   summaryEmail: SummaryEmailTable;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { keyArray, preparedByKey } from '@mm/db';
-import { DEFAULT_SETTINGS, type AccountSettings, type SettingsPatch } from '../domain/settings';
+import { DEFAULT_SETTINGS, type AccountSettings, type AppSettings, type SettingsPatch } from '../domain/settings';
 import type { Database, SettingTable } from './schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -44,24 +44,51 @@ export class SettingsRepository {
     return toSettings(await SETTINGS.first(db, accountId));
   }
 
+  /** The app's settings: the contract's, and the app's own from its table (no row: off). */
+  async appSettings(db: Db, accountId: string): Promise<AppSettings> {
+    const [settings, own] = await Promise.all([
+      this.settings(db, accountId),
+      db
+        .selectFrom('appSetting')
+        .select('deleteAudioAfterDigest')
+        .where('accountId', '=', accountId)
+        .executeTakeFirst(),
+    ]);
+    return { ...settings, deleteAudioAfterDigest: own?.deleteAudioAfterDigest ?? false };
+  }
+
   async keyterms(db: Db, accountId: string): Promise<string[]> {
     const row = await KEYTERMS.first(db, accountId);
     return row?.keyterms ?? [];
   }
 
   /** Writes the given settings (creating the row with defaults for the rest) and returns them all. */
-  async updateSettings(
-    db: Db,
-    accountId: string,
-    patch: SettingsPatch | Partial<AccountSettings>,
-  ): Promise<AccountSettings> {
-    const row = await db
+  async updateSettings(db: Db, accountId: string, patch: SettingsPatch): Promise<AccountSettings> {
+    return toSettings(await this.write(db, accountId, patch));
+  }
+
+  /** The app's write, in one transaction: the contract's settings and the app's own, each in its table. */
+  async updateAppSettings(accountId: string, patch: Partial<AppSettings>): Promise<AppSettings> {
+    const { deleteAudioAfterDigest, ...contract } = patch;
+    return this.db.transaction().execute(async (trx) => {
+      if (Object.keys(contract).length > 0) await this.write(trx, accountId, contract);
+      if (deleteAudioAfterDigest !== undefined)
+        await trx
+          .insertInto('appSetting')
+          .values({ accountId, deleteAudioAfterDigest })
+          .onConflict((oc) => oc.column('accountId').doUpdateSet({ deleteAudioAfterDigest, updatedAt: new Date() }))
+          .execute();
+      return this.appSettings(trx, accountId);
+    });
+  }
+
+  private write(db: Db, accountId: string, patch: Partial<AccountSettings>) {
+    return db
       .insertInto('setting')
       .values({ accountId, ...patch })
       .onConflict((oc) => oc.column('accountId').doUpdateSet({ ...patch, updatedAt: new Date() }))
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toSettings(row);
   }
 
   async replaceKeyterms(db: Db, accountId: string, keyterms: string[]): Promise<string[]> {

@@ -8,6 +8,14 @@ export interface AccountSettings {
   uiLocale: UiLocale;
 }
 
+/**
+ * The settings as the app shows them: the contract's, and the one it keeps to the app alone (not
+ * in GET /account): whether a meeting's audio is deleted once its digest is ready.
+ */
+export interface AppSettings extends AccountSettings {
+  deleteAudioAfterDigest: boolean;
+}
+
 /** What an account that never changed anything has (the contract's defaults). */
 export const DEFAULT_SETTINGS: Readonly<AccountSettings> = Object.freeze({
   speakerNamingMode: 'AUTO',

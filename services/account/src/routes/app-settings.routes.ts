@@ -10,19 +10,23 @@ import type { WalletService } from '../services/wallet.service';
 const PURCHASE_KEY = new RegExp(APP_PURCHASE_KEY_PATTERN);
 
 /**
- * PATCH /app/settings: the app's own settings change (services/web, for the signed-in owner).
- * Unlike updateAccountSettings it also sets uiLocale, which the contract keeps to the app; only an
- * `app` principal reaches it.
+ * GET and PATCH /app/settings: the app's own settings page (services/web, for the signed-in owner).
+ * Unlike updateAccountSettings it also sets uiLocale and deleteAudioAfterDigest, which the contract
+ * keeps to the app (GET /account never shows the latter); only an `app` principal reaches it.
  */
 export function appSettingsRoutes(deps: { settings: SettingsService }): Router {
   const router = Router();
   mountOperation(
     router,
+    'appGetSettings',
+    async (_input, { res }) => ({ settings: await deps.settings.appSettings(principalOf(res).accountId) }),
+    { guards: [appPrincipalOnly] },
+  );
+  mountOperation(
+    router,
     'appUpdateSettings',
-    async ({ body }, { res }) => ({ settings: await deps.settings.update(principalOf(res).accountId, body) }),
-    {
-      guards: [appPrincipalOnly],
-    },
+    async ({ body }, { res }) => ({ settings: await deps.settings.updateApp(principalOf(res).accountId, body) }),
+    { guards: [appPrincipalOnly] },
   );
   return router;
 }

@@ -3,7 +3,7 @@ import { ApiError } from '@mm/http';
 import { KeytermRuleError, normalizeKeyterms } from '@mm/text';
 import type { Database } from '../db/schema';
 import { SettingsRepository } from '../db/settings.repository';
-import type { AccountSettings, SettingsPatch } from '../domain/settings';
+import type { AccountSettings, AppSettings, SettingsPatch } from '../domain/settings';
 
 /** Use cases of the account's settings and vocabulary (routes and the bus share them). */
 export class SettingsService {
@@ -16,8 +16,17 @@ export class SettingsService {
     return this.repo.settings(this.db, accountId);
   }
 
-  update(accountId: string, patch: SettingsPatch | Partial<AccountSettings>): Promise<AccountSettings> {
+  update(accountId: string, patch: SettingsPatch): Promise<AccountSettings> {
     return this.repo.updateSettings(this.db, accountId, patch);
+  }
+
+  /** The app's settings, its own included (never a token's to read or change). */
+  appSettings(accountId: string): Promise<AppSettings> {
+    return this.repo.appSettings(this.db, accountId);
+  }
+
+  updateApp(accountId: string, patch: Partial<AppSettings>): Promise<AppSettings> {
+    return this.repo.updateAppSettings(accountId, patch);
   }
 
   keyterms(accountId: string): Promise<string[]> {
@@ -29,9 +38,12 @@ export class SettingsService {
     return this.repo.replaceKeyterms(this.db, accountId, checkedKeyterms(terms));
   }
 
-  /** What the recordings service needs for a new meeting: the settings and the account vocabulary. */
-  async forMeeting(accountId: string): Promise<{ settings: AccountSettings; keyterms: string[] }> {
-    const [settings, keyterms] = await Promise.all([this.settings(accountId), this.keyterms(accountId)]);
+  /**
+   * What the recordings service needs for a meeting: the settings (whether its audio goes once its
+   * digest is ready included) and the account vocabulary.
+   */
+  async forMeeting(accountId: string): Promise<{ settings: AppSettings; keyterms: string[] }> {
+    const [settings, keyterms] = await Promise.all([this.appSettings(accountId), this.keyterms(accountId)]);
     return { settings, keyterms };
   }
 }

@@ -165,6 +165,10 @@ export function appMeetingRoutes(deps: {
         : [],
       segments,
       knownNames,
+      audio: await deps.store.size(r.audioKey).then(
+        () => true,
+        () => false,
+      ),
     };
   });
 

@@ -147,15 +147,20 @@ export class DigestUseCase {
     await this.ctx.store.remove(plan.transcriptKey).catch(() => undefined);
   }
 
-  /** The pipeline's digest: GENERATING (or FAILED) → READY, with its events. */
+  /**
+   * The pipeline's digest: GENERATING (or FAILED) → READY, with its events; then the meeting's
+   * audio goes, where the account's app setting says so (dropAudioIfAsked).
+   */
   async finish(m: { recordingId: string; jobId: string; digestKey: string }): Promise<void> {
     const { db, repos, store } = this.ctx;
     const r = await repos.recordings.get(db, m.recordingId);
     if (!r || r.jobId !== m.jobId || !takesResult(r, BEFORE_DIGEST)) return;
     const d = await store.getJson<DigestDoc>(m.digestKey);
+    let ready = false;
     await inTransaction(db, async (trx) => {
       const cur = await repos.recordings.get(trx, m.recordingId, { forUpdate: true });
       if (!cur || cur.jobId !== m.jobId || !takesResult(cur, BEFORE_DIGEST)) return;
+      ready = true;
       await repos.digests.replace(trx, cur.id, d);
       const next = await repos.recordings.update(trx, cur.id, {
         status: 'READY',
@@ -171,6 +176,24 @@ export class DigestUseCase {
       if (cur.readyOnce) return repos.recordings.emit(trx, next, 'recording.updated', { change: 'regenerated' });
       await this.announceReady(trx, next, d);
     });
+    if (ready) await this.dropAudioIfAsked(r);
+  }
+
+  /**
+   * "Delete the audio after the digest" (the account's app setting, read now): the meeting's
+   * audio is removed from the store once it is READY. Its transcript, digest, search and Ask stay;
+   * "check again" (which transcribes again) is refused from then on. Anything that fails here
+   * keeps the audio (a later digest tries again), never the other way round.
+   */
+  private async dropAudioIfAsked(r: RecordingRow): Promise<void> {
+    try {
+      const { settings } = await this.ctx.call(BUS.settingsGet, { accountId: r.accountId });
+      if (settings.deleteAudioAfterDigest !== true) return;
+      await this.ctx.store.remove(r.audioKey);
+      this.ctx.logger.info({ recordingId: r.id }, 'audio deleted after the digest, as the account asks');
+    } catch (err) {
+      this.ctx.logger.warn({ recordingId: r.id, err: String(err) }, 'audio kept: its deletion after the digest failed');
+    }
   }
 
   /**

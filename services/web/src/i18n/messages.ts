@@ -160,6 +160,9 @@ const en = {
   namingFORCE_ON: 'Ask and wait for names',
   namingFORCE_OFF: 'Guess names, never ask',
   summaryEmail: 'Email me each new digest with a PDF',
+  deleteAudio: "Delete each meeting's audio once its digest is ready",
+  deleteAudioHint:
+    'The transcript, digest, search and Ask stay; the audio can then no longer be played, shared or transcribed again. Meetings already ready keep theirs.',
   memoryLearning: 'Learn memory notes from new meetings',
   appLanguage: 'App language',
   keytermsTitle: 'Vocabulary',
@@ -342,6 +345,9 @@ const fa: Messages = {
   namingFORCE_ON: 'بپرس و منتظر نام‌ها بمان',
   namingFORCE_OFF: 'نام‌ها را حدس بزن، هرگز نپرس',
   summaryEmail: 'هر خلاصهٔ تازه را با PDF برایم ایمیل کن',
+  deleteAudio: 'صدای هر جلسه پس از آماده شدن خلاصه‌اش پاک شود',
+  deleteAudioHint:
+    'رونوشت، خلاصه، جست‌وجو و پرسش می‌مانند؛ صدا دیگر پخش، هم‌رسانی یا دوباره رونویسی نمی‌شود. جلسه‌هایی که پیش‌تر آماده شده‌اند صدایشان را نگه می‌دارند.',
   memoryLearning: 'از جلسه‌های تازه یادداشت حافظه بیاموز',
   appLanguage: 'زبان برنامه',
   keytermsTitle: 'واژگان',

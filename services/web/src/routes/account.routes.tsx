@@ -64,7 +64,7 @@ export function accountRoutes(deps: PageDeps): Router {
   router.get(
     '/settings',
     signedIn(deps, async (req, res, ctx) => {
-      const { settings } = await backend.operation('getAccount', ctx.principal);
+      const { settings } = await backend.operation('appGetSettings', ctx.principal);
       sendPage(
         res,
         ctx,
@@ -93,6 +93,7 @@ export function accountRoutes(deps: PageDeps): Router {
           ...(uiLocale ? { uiLocale } : {}),
           summaryEmailEnabled: field(req, 'summaryEmailEnabled', 5) === 'true',
           memoryLearningEnabled: field(req, 'memoryLearningEnabled', 5) === 'true',
+          deleteAudioAfterDigest: field(req, 'deleteAudioAfterDigest', 5) === 'true',
         },
       });
       res.redirect(303, `${base}/settings?done=1`);

@@ -25,6 +25,8 @@ interface Sheet {
   segments: Turn[];
   /** Names the account gave speakers in its other meetings. */
   knownNames?: string[];
+  /** Whether the meeting still has its audio. */
+  audio: boolean;
 }
 interface Bundle {
   recording: {
@@ -137,6 +139,7 @@ export function meetingRoutes(deps: PageDeps): Router {
         digest: bundle?.digest.content ?? null,
         language: { transcript: bundle?.transcript.language ?? null, digest: bundle?.digest.language ?? null },
         owner: sheet !== null,
+        audioKept: sheet?.audio ?? false,
         series: bundle?.recording.series ?? null,
         ownedSeries,
         notice: q(req, 'done')
@@ -155,7 +158,7 @@ export function meetingRoutes(deps: PageDeps): Router {
         p.ask = await askPanelOf(deps, ctx, req, 'recordings', status.id, {
           turns: p.turns,
           speakers: p.speakers,
-          audio: p.owner,
+          audio: p.owner && p.audioKept,
         });
       } else {
         p.error = refusal(m, q(req, 'error'));

@@ -84,6 +84,13 @@ export function shareRoutes(deps: PageDeps): Router {
       res.setHeader('Referrer-Policy', 'no-referrer');
       if (!open || !bundle) return notFound(res, ctx);
       const r = bundle.recording;
+      // The audio the owner ticked, unless it was deleted after the digest since (their setting).
+      const audio =
+        open.link.includeAudio &&
+        (await backend.operation('appGetMeetingSheet', open.principal, { params: { id: open.link.recordingId } }).then(
+          (sheet) => sheet.audio,
+          () => false,
+        ));
       sendPage(
         res,
         ctx,
@@ -96,7 +103,7 @@ export function shareRoutes(deps: PageDeps): Router {
           speakers={bundle.transcript.speakers}
           turns={bundle.transcript.segments}
           language={{ transcript: bundle.transcript.language, digest: bundle.digest.language }}
-          audio={open.link.includeAudio ? `${base}/s/${String(req.params.secret)}/audio` : null}
+          audio={audio ? `${base}/s/${String(req.params.secret)}/audio` : null}
         />,
       );
     }),

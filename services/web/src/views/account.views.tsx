@@ -104,6 +104,7 @@ export interface SettingsData {
   memoryLearningEnabled: boolean;
   summaryEmailEnabled: boolean;
   uiLocale: string;
+  deleteAudioAfterDigest: boolean;
 }
 
 export function SettingsView({ s, base, viewer, notice, settings }: Props & { settings: SettingsData }) {
@@ -141,6 +142,20 @@ export function SettingsView({ s, base, viewer, notice, settings }: Props & { se
           />
           <label for="memory-learning">{s.t.memoryLearning}</label>
         </div>
+        <div class="check">
+          <input
+            type="checkbox"
+            id="delete-audio"
+            name="deleteAudioAfterDigest"
+            value="true"
+            checked={settings.deleteAudioAfterDigest}
+            aria-describedby="delete-audio-hint"
+          />
+          <label for="delete-audio">{s.t.deleteAudio}</label>
+        </div>
+        <p class="hint" id="delete-audio-hint">
+          {s.t.deleteAudioHint}
+        </p>
         <label>
           {s.t.appLanguage}
           <select name="uiLocale">

@@ -25,6 +25,8 @@ export interface MeetingPage {
   language: { transcript: string | null; digest: string | null };
   /** The owner sees actions and audio; a member of the meeting's series reads only. */
   owner: boolean;
+  /** The meeting still has its audio (false once deleted after its digest, as the account's setting says). */
+  audioKept: boolean;
   series: { id: string; name: string } | null;
   /** The owner's series, to move the meeting into one. */
   ownedSeries: { id: string; name: string }[];
@@ -190,10 +192,14 @@ function OwnerActions({
           <button type="submit">{m.regenerate}</button>
         </PostForm>
       ) : null}
-      <PostForm viewer={viewer} action={`${action}/recheck`} class="stack">
-        <p class="hint">{m.checkAgainHint}</p>
-        <button type="submit">{m.checkAgain}</button>
-      </PostForm>
+      {p.audioKept ? (
+        <PostForm viewer={viewer} action={`${action}/recheck`} class="stack">
+          <p class="hint">{m.checkAgainHint}</p>
+          <button type="submit">{m.checkAgain}</button>
+        </PostForm>
+      ) : (
+        <p class="hint">{m.audioDeleted}</p>
+      )}
       <ConfirmedDelete
         viewer={viewer}
         action={`${action}/delete`}
@@ -228,7 +234,7 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
   const m = meetingText(s.locale);
   const path = `${base}/recordings/${encodeURIComponent(p.status.id)}`;
   const live = !FINAL.includes(p.status.status);
-  const audio = p.owner;
+  const audio = p.owner && p.audioKept;
   return (
     <>
       {p.subtitle ? (
