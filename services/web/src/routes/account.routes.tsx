@@ -53,10 +53,16 @@ export function accountRoutes(deps: PageDeps): Router {
       const key = field(req, 'purchaseKey', 64);
       // A form not made by the wallet page (no pack, no key): the page again, nothing bought.
       if (!minutes || !PURCHASE_KEY.test(key)) return void res.redirect(303, `${base}/wallet`);
-      await backend.operation('appBuyMinutes', ctx.principal, {
-        headers: { 'idempotency-key': key },
-        body: { minutes },
-      });
+      try {
+        await backend.operation('appBuyMinutes', ctx.principal, {
+          headers: { 'idempotency-key': key },
+          body: { minutes },
+        });
+      } catch (err) {
+        // Not sold here (the operator adds minutes): the wallet says so; nothing was bought.
+        refusal(err);
+        return void res.redirect(303, `${base}/wallet`);
+      }
       res.redirect(303, `${base}/wallet?bought=${minutes}`);
     }),
   );
