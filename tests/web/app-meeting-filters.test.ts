@@ -88,6 +88,22 @@ it("takes the Persian page's dates as year-month-day in Persian digits, Solar Hi
   const to = fa.getByRole('textbox', { name: 'تا', exact: true });
   await expect(from.getAttribute('placeholder')).resolves.toBe('۱۴۰۳-۰۱-۱۵');
   await expect(fa.locator('#day-from-hint').textContent()).resolves.toContain('خورشیدی یا میلادی');
+  // Each label sits just above its field (the review found them 10rem apart), at 375 and 1280 px,
+  // and at 1280 px the day fields start level with the search field.
+  for (const width of [375, 1280]) {
+    await fa.setViewportSize({ width, height: 800 });
+    for (const name of ['from', 'to']) {
+      const label = (await fa.locator(`label[for="day-${name}"]`).boundingBox())!;
+      const field = (await fa.locator(`#day-${name}`).boundingBox())!;
+      expect(label.height).toBeLessThan(40);
+      expect(field.y - label.y).toBeLessThan(48);
+    }
+  }
+  const search = (await fa.locator('input[name=q]').boundingBox())!;
+  const day = (await fa.locator('#day-from').boundingBox())!;
+  expect(Math.abs(search.y - day.y)).toBeLessThan(6);
+  await fa.screenshot({ path: '/tmp/fa-filters-1280-after.png' });
+  await fa.setViewportSize({ width: 375, height: 800 });
   await from.fill('۱۴۰۳-۰۱-۰۱');
   await to.fill('۲۰۳۰-۱۲-۳۱');
   await fa.getByRole('button', { name: 'نمایش' }).click();
