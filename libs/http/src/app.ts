@@ -179,16 +179,19 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
  * Postgres would store U+FFFD for it.
  */
 export function jsonBody(limit: string): RequestHandler {
+  // Bodies whose text escapes a surrogate at all (UTF-8 bytes cannot hold one): only these are walked.
+  const escapesSurrogates = new WeakSet<object>();
   const parse = express.json({
     limit,
     type: JSON_TYPES,
-    verify: (_req, _res, buf) => {
+    verify: (req, _res, buf) => {
       if (!isUtf8(buf)) throw new ApiError('VALIDATION', 'Body must be UTF-8: it holds bytes that are not.');
+      if (buf.includes('\\u') && SURROGATE_ESCAPE.test(buf.toString('latin1'))) escapesSurrogates.add(req);
     },
   });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
-      if (err) return next(err);
+      if (err || !escapesSurrogates.has(req)) return next(err);
       const where = loneSurrogateAt(req.body, '');
       if (where === null) return next();
       next(
@@ -200,6 +203,8 @@ export function jsonBody(limit: string): RequestHandler {
     });
 }
 
+/** A JSON escape of a surrogate half (`\ud800`…`\udfff`). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 /** A surrogate half without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

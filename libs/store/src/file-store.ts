@@ -63,6 +63,16 @@ export class FileStore implements ObjectStore {
     return (await stat(this.pathOf(key))).size;
   }
 
+  async exists(key: string): Promise<boolean> {
+    try {
+      await stat(this.pathOf(key));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
+
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true, recursive: true });
   }

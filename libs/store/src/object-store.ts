@@ -18,6 +18,8 @@ export interface ObjectStore {
   getJson<T>(key: string): Promise<T>;
   copy(from: string, to: string): Promise<void>;
   size(key: string): Promise<number>;
+  /** Whether the object is there: false only when the store says it is not; any other failure throws. */
+  exists(key: string): Promise<boolean>;
   /** Removes a key and every key under `key/`. */
   remove(key: string): Promise<void>;
   /** The object's bytes, or the inclusive byte range `[start, end]` of them (HTTP range requests). */

@@ -74,8 +74,10 @@ describe('the S3 store against a real S3-protocol server', () => {
     await store.putStream('audio/rec_4/source', Readable.from([Buffer.alloc(1000, 1)]));
     await store.putJson('audio/rec_4/attachment.pdf', { x: 1 });
     const cached = await store.withLocalFile('audio/rec_4/source', async (p) => p);
+    expect(await store.exists('audio/rec_4/source')).toBe(true);
     await store.remove('audio/rec_4');
     expect(await gone(store.size('audio/rec_4/source'))).toBe(true);
+    expect(await store.exists('audio/rec_4/source')).toBe(false);
     expect(await gone(store.size('audio/rec_4/attachment.pdf'))).toBe(true);
     await expect(access(cached)).rejects.toThrow();
     expect(await store.size('audio/rec_3/source')).toBe(11);

@@ -165,10 +165,8 @@ export function appMeetingRoutes(deps: {
         : [],
       segments,
       knownNames,
-      audio: await deps.store.size(r.audioKey).then(
-        () => true,
-        () => false,
-      ),
+      // A store that cannot say (a failure, not "no such object"): the player is offered, and says so itself.
+      audio: await deps.store.exists(r.audioKey).catch(() => true),
     };
   });
 

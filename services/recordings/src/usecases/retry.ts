@@ -70,13 +70,6 @@ export class Retry {
     );
   }
 
-  private keepsAudio(r: RecordingRow): Promise<boolean> {
-    return this.ctx.store.size(r.audioKey).then(
-      () => true,
-      () => false,
-    );
-  }
-
   /**
    * "Check again" (the app): back to QUEUED and a fresh transcription. A charged meeting is not
    * charged twice; one not charged is held again first (its hold may have been let go by a final
@@ -86,7 +79,7 @@ export class Retry {
     const { db, repos } = this.ctx;
     const before = await repos.recordings.get(db, id);
     // Its audio deleted after the digest (the account's setting): there is nothing to transcribe again.
-    if (before && ownedBy(p, before) && !(await this.keepsAudio(before)))
+    if (before && ownedBy(p, before) && !(await this.ctx.store.exists(before.audioKey)))
       throw new ApiError(
         'VALIDATION',
         "This meeting keeps no audio (deleted after its digest, as the account's settings say): it cannot be checked again.",
