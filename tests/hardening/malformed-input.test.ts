@@ -309,3 +309,22 @@ describe('an Idempotency-Key header sent twice (outside review, session 37)', ()
     expectEnvelope(await ask(keys.slice(0, 1)), 404, 'NOT_FOUND');
   });
 });
+
+describe('the Authorization header sent twice (session 39)', () => {
+  // node keeps the first and drops the second: a proxy in front could have acted on the other one.
+  it.each([
+    ['the same token twice', () => [`Authorization: Bearer ${token.value}`]],
+    ['a second, different token', () => ['Authorization: Bearer svc_another_token_nobody_has']],
+  ])('answers 401 UNAUTHORIZED and reads no token: %s', async (_name, second) => {
+    const res = await rawRequest(stack.url, head('GET /api/v1/whoami HTTP/1.1', second()));
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+    expect((res.json as { error: { message: string } }).error.message).toBe(
+      'Authorization sent more than once; send one.',
+    );
+    expect(res.headers.ratelimit).toBeUndefined();
+  });
+
+  it('still answers a request that sends it once', async () => {
+    expect((await rawRequest(stack.url, head('GET /api/v1/whoami HTTP/1.1'))).status).toBe(200);
+  });
+});
