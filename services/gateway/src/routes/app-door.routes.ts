@@ -224,12 +224,18 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   );
   router.post(
     '/password',
-    wrap(async (_req, res) => {
+    wrap(async (req, res) => {
       const { session } = locals(res).session!;
       if (field(res, 'password') !== field(res, 'confirm'))
         return seeOther(res, `${appPath}/profile?error=PASSWORD_MISMATCH`);
       try {
-        await deps.signIn.changePassword(session.accountId, session.id, field(res, 'current'), field(res, 'password'));
+        await deps.signIn.changePassword(
+          session.accountId,
+          session.id,
+          field(res, 'current'),
+          field(res, 'password'),
+          ipOf(req),
+        );
         seeOther(res, `${appPath}/profile?done=password`);
       } catch (err) {
         refusedTo(res, `${appPath}/profile`, err);
@@ -239,10 +245,10 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
 
   router.post(
     '/email',
-    wrap(async (_req, res) => {
+    wrap(async (req, res) => {
       const { session } = locals(res).session!;
       try {
-        await deps.signIn.changeEmail(session.accountId, field(res, 'current'), field(res, 'email'));
+        await deps.signIn.changeEmail(session.accountId, field(res, 'current'), field(res, 'email'), ipOf(req));
         seeOther(res, `${appPath}/profile?done=email`);
       } catch (err) {
         refusedTo(res, `${appPath}/profile`, err);

@@ -175,10 +175,8 @@ export class SignInService {
   }
 
   /** A signed-in person's new password: the current one must be right; every other session ends. */
-  async changePassword(accountId: string, sessionId: string, current: string, next: string): Promise<void> {
-    const credential = await this.deps.repo.findCredential(accountId);
-    if (!credential || !(await argon2Verify(credential.passwordHash, current).catch(() => false)))
-      throw new SignInRefusal('PASSWORD_WRONG');
+  async changePassword(accountId: string, sessionId: string, current: string, next: string, ip: string): Promise<void> {
+    const credential = await this.checkCurrent(accountId, current, ip);
     const problem = passwordProblem(next, credential.email);
     if (problem) throw new SignInRefusal(problem);
     await this.deps.repo.changePassword(accountId, await argon2Hash(next, ARGON2), sessionId);
@@ -189,10 +187,8 @@ export class SignInService {
    * (summaries). The current password must be right; another account's email is refused. The old
    * address is told, where email can be sent, so a change made by someone else does not go unseen.
    */
-  async changeEmail(accountId: string, current: string, typed: string): Promise<void> {
-    const credential = await this.deps.repo.findCredential(accountId);
-    if (!credential || !(await argon2Verify(credential.passwordHash, current).catch(() => false)))
-      throw new SignInRefusal('PASSWORD_WRONG');
+  async changeEmail(accountId: string, current: string, typed: string, ip: string): Promise<void> {
+    const credential = await this.checkCurrent(accountId, current, ip);
     const read = readEmail(typed);
     if ('problem' in read) throw new SignInRefusal(read.problem);
     if (read.email === credential.email) return;
@@ -204,6 +200,26 @@ export class SignInService {
       'Your Meeting Memory email was changed',
       `The email you sign in with was changed to ${read.email}. If you did not change it, reset your password and tell the people who run this service.\n`,
     );
+  }
+
+  /**
+   * The signed-in person's current password, checked under the sign-in limit of their email and
+   * the client's address: a session someone else holds (a shared computer, a stolen cookie) is not
+   * a way to guess the password, or to change it and the email, faster than the sign-in form. The
+   * wrong guesses count toward that form's limit too.
+   */
+  private async checkCurrent(accountId: string, current: string, ip: string) {
+    const credential = await this.deps.repo.findCredential(accountId);
+    if (!credential) throw new SignInRefusal('PASSWORD_WRONG');
+    const admission = await this.deps.limit.admit(credential.email, ip);
+    if (admission.refused) throw new SignInRefusal('SIGN_IN_LIMITED', admission.retryAfterSeconds);
+    if (admission.delayMs > 0) await new Promise((r) => setTimeout(r, admission.delayMs));
+    const ok = current.length <= 1000 && (await argon2Verify(credential.passwordHash, current).catch(() => false));
+    if (!ok) {
+      await this.deps.limit.failed(credential.email, ip);
+      throw new SignInRefusal('PASSWORD_WRONG');
+    }
+    return credential;
   }
 
   /** The session of a cookie, or null (unknown, ended, idle too long, past its absolute end). */
