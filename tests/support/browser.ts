@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
 /** Debian's chromium (deploy/install.sh installs it); playwright-core drives it, downloads nothing. */
@@ -84,8 +84,9 @@ export async function signedInContext(
   accountId: string,
   email: string,
   password = 'a long river of tea',
+  options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(options);
   const invite = await stack.admin.invite(accountId, email);
   const res = await context.request.post(onStack(stack.url, invite.url), {
     form: { password, confirm: password },
@@ -95,4 +96,9 @@ export async function signedInContext(
   if (res.status() !== 303 || !res.headers().location?.endsWith('/app/'))
     throw new Error(`set password: ${res.status()} ${res.headers().location}`);
   return context;
+}
+
+/** The context's session cookies (the app's script also keeps the time zone in a cookie of its own). */
+export async function sessionCookies(context: BrowserContext) {
+  return (await context.cookies()).filter((c) => c.name === 'mm_session');
 }

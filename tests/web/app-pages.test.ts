@@ -2,7 +2,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack, type TestAccount } from '../support/stack';
-import { launchBrowser, onStack, seriousViolations, signedInContext, type TestBrowser } from '../support/browser';
+import {
+  launchBrowser,
+  onStack,
+  seriousViolations,
+  sessionCookies,
+  signedInContext,
+  type TestBrowser,
+} from '../support/browser';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 import { toneWav } from '../support/media';
 
@@ -146,7 +153,7 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     await expect(page.getByRole('row').count()).resolves.toBe(2);
     await theirs.goto(`${stack.url}/app/tokens`);
     await theirs.waitForURL(/\/app\/sign-in\?next=/);
-    expect(await other.cookies()).toEqual([]);
+    expect(await sessionCookies(other)).toEqual([]);
     await other.close();
   });
 

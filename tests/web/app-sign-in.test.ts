@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack, type TestAccount } from '../support/stack';
-import { launchBrowser, onStack, type TestBrowser } from '../support/browser';
+import { launchBrowser, onStack, sessionCookies, type TestBrowser } from '../support/browser';
 import { toneWav } from '../support/media';
 
 /** Issue 28, slice (a): an invite link → a password → signed in; sign-in refuses alike; the API's links open pages. */
@@ -48,7 +48,7 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
     await page.waitForURL(`${stack.url}/app/`);
     await expect(page.getByText('Signed in as Sara.').count()).resolves.toBe(1);
-    const [cookie] = await context.cookies();
+    const [cookie] = await sessionCookies(context);
     expect(cookie).toMatchObject({ name: 'mm_session', httpOnly: true, sameSite: 'Lax', path: '/' });
     // The same link again: used up.
     const again = await page.goto(onStack(stack.url, invite.url));
@@ -73,13 +73,13 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await expect(page.getByLabel('Email').inputValue()).resolves.toBe('nobody@example.test');
     await expect(page.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('');
     expect(page.url()).not.toContain('nobody');
-    expect(await context.cookies()).toEqual([]);
+    expect(await sessionCookies(context)).toEqual([]);
     await signIn(page, email, password);
     await page.waitForURL(`${stack.url}/app/`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/app\/sign-in$/);
-    expect(await context.cookies()).toEqual([]);
+    expect(await sessionCookies(context)).toEqual([]);
     await context.close();
   });
 
@@ -103,7 +103,7 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await page.goto(`${stack.url}/app/sign-in`);
     await signIn(page, email, password);
     await page.waitForURL(`${stack.url}/app/`);
-    const [cookie] = await context.cookies();
+    const [cookie] = await sessionCookies(context);
     const whoami = await fetch(`${stack.url}/api/v1/whoami`, { headers: { cookie: `mm_session=${cookie.value}` } });
     expect(whoami.status).toBe(400);
     expect((await whoami.json()).error.code).toBe('TOKEN_REQUIRED');

@@ -10,3 +10,9 @@ export const APP_LINK_HEADER = 'x-mm-link';
 /** The form field (urlencoded forms) that carries the CSRF token; scripts send the `x-csrf-token` header. */
 export const CSRF_FIELD = '_csrf';
 export const CSRF_REQUEST_HEADER = 'x-csrf-token';
+/**
+ * The viewer's time zone (an IANA name): the browser's script keeps it in this cookie, and the
+ * gateway passes the cookie's value on in the header (the app sees no cookie of the browser's).
+ */
+export const APP_TIME_ZONE_COOKIE = 'mm_tz';
+export const APP_TIME_ZONE_HEADER = 'x-mm-time-zone';

@@ -4,6 +4,18 @@
 import { followStatus, followPlayer, followList } from './meeting';
 import { followUpload } from './upload';
 
+// The viewer's time zone, kept in a cookie the gateway passes on (APP_TIME_ZONE_COOKIE in
+// libs/http): the server writes every time in it from the next page on (UTC until then).
+try {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const script = document.querySelector('script[src$="/assets/app.js"]');
+  const base = script ? new URL(script.src).pathname.replace(/\/assets\/app\.js$/, '') : '/';
+  if (zone && !document.cookie.split('; ').includes(`mm_tz=${zone}`))
+    document.cookie = `mm_tz=${zone}; path=${base || '/'}; max-age=31536000; samesite=lax`;
+} catch {
+  // No Intl zone or cookies refused: the times stay in UTC, and say so.
+}
+
 document.querySelectorAll('button[data-copy]').forEach((button) => {
   const field = document.getElementById(button.getAttribute('data-copy'));
   if (!field || !navigator.clipboard) return;

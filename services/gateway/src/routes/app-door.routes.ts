@@ -8,6 +8,8 @@ import {
   ApiError,
   APP_CSRF_HEADER,
   APP_LINK_HEADER,
+  APP_TIME_ZONE_COOKIE,
+  APP_TIME_ZONE_HEADER,
   CSRF_FIELD,
   CSRF_REQUEST_HEADER,
   hasBody,
@@ -265,6 +267,9 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
         'x-forwarded-for': ipOf(req),
       };
       for (const h of PASS) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      // The viewer's time zone, as their browser keeps it (the app checks it is a zone).
+      const zone = cookieValue(req.headers.cookie, APP_TIME_ZONE_COOKIE);
+      if (zone && zone.length <= 64) headers[APP_TIME_ZONE_HEADER] = zone;
       if (s) {
         headers[PRINCIPAL_HEADER] = await deps.signer.forApp({
           accountId: s.account.id,

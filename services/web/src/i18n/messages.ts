@@ -392,12 +392,29 @@ export interface Speech {
   date(iso: string): string;
 }
 
-export function speechOf(locale: Locale): Speech {
+/** Speeches made so far, by locale and zone (canonical zones only: a finite set). */
+const speeches = new Map<string, Speech>();
+
+/**
+ * How the pages speak in `locale`, with times in `zone` (a canonical IANA zone, domain/time-zone.ts;
+ * UTC until the viewer's browser has said its own).
+ */
+export function speechOf(locale: Locale, zone = 'UTC'): Speech {
+  const key = `${locale} ${zone}`;
+  let speech = speeches.get(key);
+  if (!speech) {
+    speech = makeSpeech(locale, zone);
+    speeches.set(key, speech);
+  }
+  return speech;
+}
+
+function makeSpeech(locale: Locale, zone: string): Speech {
   const t = CATALOGUE[locale];
   // Persian: Persian digits and the Solar Hijri calendar; English: Gregorian with Latin digits.
   const tag = locale === 'fa' ? 'fa-IR-u-ca-persian-nu-arabext' : 'en-GB';
   const numbers = new Intl.NumberFormat(tag);
-  // Times are the server's, in UTC, and say so (a 24-hour clock, the zone named: "29 Nov 2026, 03:04 UTC").
+  // A 24-hour clock, the zone named ("29 Nov 2026, 03:04 UTC", "29 Nov 2026, 06:34 GMT+3:30").
   const dates = new Intl.DateTimeFormat(tag, {
     year: 'numeric',
     month: 'short',
@@ -406,7 +423,7 @@ export function speechOf(locale: Locale): Speech {
     minute: '2-digit',
     hourCycle: 'h23',
     timeZoneName: 'short',
-    timeZone: 'UTC',
+    timeZone: zone,
   });
   return {
     locale,

@@ -1,8 +1,15 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ComponentChildren } from 'preact';
-import { APP_CSRF_HEADER, PRINCIPAL_HEADER, type Principal, type PrincipalVerifier } from '@mm/http';
+import {
+  APP_CSRF_HEADER,
+  APP_TIME_ZONE_HEADER,
+  PRINCIPAL_HEADER,
+  type Principal,
+  type PrincipalVerifier,
+} from '@mm/http';
 import { isLocale, speechOf, type Locale, type Speech } from '../i18n/messages';
 import { renderPage, type Viewer } from '../views/layout';
+import { timeZoneOf } from '../domain/time-zone';
 import type { Backend } from '../services/backend.client';
 import type { UploadStore } from '../services/upload-store';
 import type { ShareLinks } from '../services/share-links';
@@ -57,7 +64,7 @@ export async function contextOf(deps: PageDeps, req: Request): Promise<Ctx> {
   }
   const csrf = req.headers[APP_CSRF_HEADER];
   return {
-    s: speechOf(locale),
+    s: speechOf(locale, timeZoneOf(req.headers[APP_TIME_ZONE_HEADER])),
     viewer: {
       signedIn: who !== null,
       displayName: who?.displayName ?? null,
