@@ -11,6 +11,7 @@ try {
   const script = document.querySelector('script[src$="/assets/app.js"]');
   const base = script ? new URL(script.src).pathname.replace(/\/assets\/app\.js$/, '') : '/';
   if (zone && !document.cookie.split('; ').includes(`mm_tz=${zone}`))
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser the app serves
     document.cookie = `mm_tz=${zone}; path=${base || '/'}; max-age=31536000; samesite=lax`;
 } catch {
   // No Intl zone or cookies refused: the times stay in UTC, and say so.

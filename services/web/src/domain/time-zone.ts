@@ -5,7 +5,7 @@
  * Answers the zone's canonical name (`Asia/Kolkata` → the runtime's `Asia/Calcutta`), so what the
  * pages format with comes from a finite set whatever a client sends.
  */
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+){0,2}$/;
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 const MAX_REMEMBERED = 1000;
 const resolved = new Map<string, string>();
 
