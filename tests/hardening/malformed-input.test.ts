@@ -328,3 +328,82 @@ describe('the Authorization header sent twice (session 39)', () => {
     expect((await rawRequest(stack.url, head('GET /api/v1/whoami HTTP/1.1'))).status).toBe(200);
   });
 });
+
+describe("the admin API's bodies and paths (outside review, session 39)", () => {
+  const admin = () => ({ Authorization: `Bearer ${ADMIN_KEY}` });
+
+  it('refuses a JSON array where an object body may be left out', async () => {
+    const created = await stack.api
+      .post('/admin/v1/accounts')
+      .set(admin())
+      .set('Content-Type', 'application/json')
+      .send('[{"displayName":"array"}]');
+    expect([created.status, created.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION', message: 'body must be a JSON object' },
+    ]);
+    const account = await stack.admin.account();
+    const patched = await stack.api
+      .patch(`/admin/v1/accounts/${account.id}`)
+      .set(admin())
+      .set('Content-Type', 'application/json')
+      .send('[1]');
+    expect(patched.status).toBe(400);
+  });
+
+  it('bounds a new account’s balance as it bounds a purchase, instead of a 500', async () => {
+    const res = await stack.api
+      .post('/admin/v1/accounts')
+      .set(admin())
+      .send({ balanceMinutes: 2 ** 31 });
+    expect([res.status, res.body.error]).toEqual([
+      400,
+      { code: 'VALIDATION', message: 'balanceMinutes must be <= 10000000' },
+    ]);
+    const most = await stack.api.post('/admin/v1/accounts').set(admin()).send({ balanceMinutes: 10_000_000 });
+    expect(most.status).toBe(201);
+  });
+
+  it('refuses control characters in a display name and a blank or control-character token name', async () => {
+    for (const displayName of ['line\nbreak', 'bell\u0007', 'tab\there', 'c1\u0085']) {
+      const res = await stack.api.post('/admin/v1/accounts').set(admin()).send({ displayName });
+      expect([displayName, res.status, res.body.error?.message]).toEqual([
+        displayName,
+        400,
+        'displayName does not fit: At most 200 characters, none of them a control character (a line break, a tab).',
+      ]);
+    }
+    const account = await stack.admin.account();
+    for (const name of ['   ', 'two\nlines']) {
+      const res = await stack.api
+        .post(`/admin/v1/accounts/${account.id}/tokens`)
+        .set(admin())
+        .send({ name, scopes: ['recordings:read'] });
+      expect([name, res.status, res.body.error?.code]).toEqual([name, 400, 'VALIDATION']);
+    }
+    const persian = await stack.api.post('/admin/v1/accounts').set(admin()).send({ displayName: 'سارا  ‌ی' });
+    expect(persian.status).toBe(201);
+  });
+
+  it('names null among the expiries it takes', async () => {
+    const account = await stack.admin.account();
+    const res = await stack.api
+      .post(`/admin/v1/accounts/${account.id}/tokens`)
+      .set(admin())
+      .send({ name: 'x', scopes: ['recordings:read'], expiresInDays: 7 });
+    expect(res.body.error).toEqual({ code: 'VALIDATION', message: 'expiresInDays must be one of 30, 90, 365, null' });
+  });
+
+  it('answers an unknown admin path or method 404 in the envelope, to the key holder', async () => {
+    for (const [method, path] of [
+      ['get', '/admin/v1/nothing'],
+      ['get', '/admin/v1/flags'],
+    ] as const) {
+      const res = await stack.api[method](path).set(admin());
+      expect([path, res.status, res.body.error?.code]).toEqual([path, 404, 'NOT_FOUND']);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+    }
+    // Without the key it stays the key's refusal.
+    expect((await stack.api.get('/admin/v1/nothing')).status).toBe(401);
+  });
+});

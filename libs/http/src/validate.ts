@@ -121,7 +121,9 @@ export function validateOperation(operationId: string, at?: string) {
       }
       if (v.body) {
         const raw = req.body as unknown;
-        if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        // An array is never an object body, even where the body may be left out (the admin API's).
+        if (Array.isArray(raw)) throw new ApiError('VALIDATION', 'body must be a JSON object');
+        if (raw === undefined || raw === null || typeof raw !== 'object') {
           if (route.body?.required) throw new ApiError('VALIDATION', 'body must be a JSON object');
         } else {
           body = raw as Record<string, unknown>;

@@ -21,7 +21,7 @@ export function describeSchemaError(where: string, e: ErrorObject): string {
     return `${inside((e.params as { additionalProperty: string }).additionalProperty)} is not allowed`;
   if (e.keyword === 'minProperties') return `${where || 'body'} must have at least one field`;
   if (e.keyword === 'enum')
-    return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    return `${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => (v === null ? 'null' : String(v))).join(', ')}`;
   // A regular expression means nothing to a reader; the contract's description says the rule in words.
   const rule = (e.parentSchema as { description?: unknown } | undefined)?.description;
   if (e.keyword === 'pattern' && typeof rule === 'string') return `${field} does not fit: ${rule}`;

@@ -35,7 +35,16 @@ const anyObject = { type: 'object' };
 
 const switches = closed(Object.fromEntries(SWITCHES.map((s) => [s, bool])));
 const features = closed({ series: bool, ask: bool, videoUpload: bool, memory: bool });
-const displayName = { type: ['string', 'null'], maxLength: 200 };
+/** No control character (C0, DEL, C1): a name is written on one line, in pages, Markdown and logs. */
+const NO_CONTROL = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+const displayName = {
+  type: ['string', 'null'],
+  maxLength: 200,
+  pattern: NO_CONTROL,
+  description: 'At most 200 characters, none of them a control character (a line break, a tab).',
+};
+/** The most minutes one grant or purchase may add. */
+const MAX_GRANT_MINUTES = 10_000_000;
 /** An email address as every form and body takes it: something@somewhere, no spaces. */
 export const emailPattern = '^[^\\s@]+@[^\\s@]+$';
 const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern };
@@ -43,7 +52,7 @@ const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern 
 export const createAccountBody = closed({
   displayName,
   email,
-  balanceMinutes: { type: 'integer', minimum: 0 },
+  balanceMinutes: { type: 'integer', minimum: 0, maximum: MAX_GRANT_MINUTES },
   developerMode: bool,
   approved: bool,
   trial: bool,
@@ -61,13 +70,21 @@ export const patchAccountBody = closed({
   trial: bool,
 });
 
-export const minutesBody = closed({ minutes: { type: 'integer', minimum: 1, maximum: 10_000_000 } }, ['minutes']);
+export const minutesBody = closed({ minutes: { type: 'integer', minimum: 1, maximum: MAX_GRANT_MINUTES } }, [
+  'minutes',
+]);
 /** A purchase in the app: one of the packs. */
 export const appPurchaseBody = closed({ minutes: { enum: [...APP_PURCHASE_PACKS] } }, ['minutes']);
 
 export const createTokenBody = closed(
   {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F-\\u009F]*$',
+      description: 'At most 100 characters, not only spaces, none of them a control character.',
+    },
     scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...SCOPES] } },
     expiresInDays: { enum: [...TOKEN_EXPIRY_DAYS, null] },
     dailyMinuteCap: { type: ['integer', 'null'], minimum: LIMITS.dailyMinuteCapMin, maximum: LIMITS.dailyMinuteCapMax },

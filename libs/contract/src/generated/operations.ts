@@ -1087,6 +1087,7 @@ export interface AdminCreateAccountInput {
   query: Record<string, never>;
   headers: Record<string, never>;
   body: {
+    /** At most 200 characters, none of them a control character (a line break, a tab). */
     displayName?: string | null;
     email?: string | null;
     balanceMinutes?: number;
@@ -1166,6 +1167,7 @@ export interface AdminUpdateAccountInput {
   query: Record<string, never>;
   headers: Record<string, never>;
   body: {
+    /** At most 200 characters, none of them a control character (a line break, a tab). */
     displayName?: string | null;
     email?: string | null;
     developerMode?: boolean;
@@ -1231,6 +1233,7 @@ export interface AdminCreateTokenInput {
   query: Record<string, never>;
   headers: Record<string, never>;
   body: {
+    /** At most 100 characters, not only spaces, none of them a control character. */
     name: string;
     scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresInDays?: 30 | 90 | 365 | null;
@@ -1577,6 +1580,7 @@ export interface AppUpdateProfileInput {
   query: Record<string, never>;
   headers: Record<string, never>;
   body: {
+    /** At most 200 characters, none of them a control character (a line break, a tab). */
     displayName: string | null;
   };
 }
@@ -1627,6 +1631,7 @@ export interface AppCreateTokenInput {
   query: Record<string, never>;
   headers: Record<string, never>;
   body: {
+    /** At most 100 characters, not only spaces, none of them a control character. */
     name: string;
     scopes: ("recordings:read" | "recordings:write" | "recordings:query" | "series:read" | "series:write" | "series:query" | "account:read" | "account:write")[];
     expiresInDays?: 30 | 90 | 365 | null;

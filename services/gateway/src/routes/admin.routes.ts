@@ -158,5 +158,9 @@ export function adminRouter(deps: AdminDeps): Router {
   );
 
   mountDeadLetters(router, deps.bus, deps.db, deps.addresses);
+  // The key holder is told in the admin API's envelope that a path or method is not one of its routes.
+  router.use((req: Request, _res: Response, next: NextFunction) =>
+    next(new ApiError('NOT_FOUND', `No admin route ${req.method} ${req.path}.`)),
+  );
   return router;
 }
