@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack, type TestAccount } from '../support/stack';
-import { launchBrowser, onStack, sessionCookies, type TestBrowser } from '../support/browser';
+import { launchBrowser, onStack, sessionCookies, signedInContext, type TestBrowser } from '../support/browser';
 import { toneWav } from '../support/media';
 
 /** Issue 28, slice (a): an invite link → a password → signed in; sign-in refuses alike; the API's links open pages. */
@@ -54,6 +54,38 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     const again = await page.goto(onStack(stack.url, invite.url));
     expect(again?.status()).toBe(410);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('already used or has expired');
+    await context.close();
+  });
+
+  it('takes an invite made without an email (ARCHITECTURE §7: email optional): its page asks for the email, which becomes the account’s', async () => {
+    const other = await stack.admin.account({ displayName: 'Reza', developerMode: false });
+    const taken = await stack.admin.account({ displayName: 'Taken', developerMode: false });
+    await (await signedInContext(tb.browser, stack, taken.id, 'taken@example.test')).close();
+    const invite = await stack.admin.invite(other.id);
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(onStack(stack.url, invite.url));
+    const setUp = async (who: string) => {
+      await page.getByLabel('Email').fill(who);
+      await page.getByLabel('New password', { exact: true }).fill(password);
+      await page.getByLabel('New password again').fill(password);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    };
+    // Another account's email (any case) is refused, the link still usable.
+    await setUp('TAKEN@example.test');
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'Another account already signs in with this email.',
+    );
+    await setUp('reza@example.test');
+    await page.waitForURL(`${stack.url}/app/`);
+    await expect(page.getByText('Signed in as Reza.').count()).resolves.toBe(1);
+    const read = await stack.admin.raw().api.get(`/admin/v1/accounts/${other.id}`).set(stack.admin.raw().auth);
+    expect(read.body.account.email).toBe('reza@example.test');
+    // Signed out, the email and password sign in.
+    await context.clearCookies();
+    await page.goto(`${stack.url}/app/sign-in`);
+    await signIn(page, 'reza@example.test', password);
+    await page.waitForURL(`${stack.url}/app/`);
     await context.close();
   });
 

@@ -5,8 +5,13 @@
 
 /** The signed-in session's CSRF token, for the app to put in its forms. */
 export const APP_CSRF_HEADER = 'x-mm-csrf';
-/** On an invite or reset page: `usable` when its link can still set a password, else `invalid`. */
+/**
+ * On an invite or reset page: `usable` when its link can still set a password, `needs-email` when it
+ * can and the account has no email yet (an invite the operator made without one: the form asks
+ * for the email the person will sign in with), else `invalid`.
+ */
 export const APP_LINK_HEADER = 'x-mm-link';
+export type AppLinkState = 'usable' | 'needs-email' | 'invalid';
 /** The form field (urlencoded forms) that carries the CSRF token; scripts send the `x-csrf-token` header. */
 export const CSRF_FIELD = '_csrf';
 export const CSRF_REQUEST_HEADER = 'x-csrf-token';

@@ -3,6 +3,9 @@ import type { AccountView } from './access.repository';
 import { toAccountView } from './access.repository';
 import type { Database, SessionRow } from './schema';
 
+/** Rolls back a link's use: its email signs in to another account. */
+class EmailTaken extends Error {}
+
 /** A session with the account it signs in. */
 export interface SessionWithAccount {
   session: SessionRow;
@@ -67,6 +70,24 @@ export class SignInRepository {
     purpose: 'invite' | 'reset',
     email: string,
     passwordHash: string,
+    setAccountEmail = false,
+  ): Promise<{ accountId: string } | null | 'email_taken'> {
+    try {
+      return await this.useLink(hash, purpose, email, passwordHash, setAccountEmail);
+    } catch (err) {
+      // Two links of accounts without an email, used at once with one email: the unique index decides.
+      if (err instanceof EmailTaken || (err as { code?: string }).code === '23505') return 'email_taken';
+      throw err;
+    }
+  }
+
+  /** Uses the link and sets the password in one transaction; refused (rolled back) when the email is another's. */
+  private useLink(
+    hash: string,
+    purpose: 'invite' | 'reset',
+    email: string,
+    passwordHash: string,
+    setAccountEmail: boolean,
   ): Promise<{ accountId: string } | null | 'email_taken'> {
     return this.db.transaction().execute(async (trx) => {
       const link = await trx
@@ -85,12 +106,21 @@ export class SignInRepository {
         .where(sql`lower(email)`, '=', email.toLowerCase())
         .where('accountId', '!=', link.accountId)
         .executeTakeFirst();
-      if (other) return 'email_taken' as const;
+      // Thrown, not returned: the link is not used up by a refusal the person can correct.
+      if (other) throw new EmailTaken();
       await trx
         .insertInto('credential')
         .values({ accountId: link.accountId, email, passwordHash })
         .onConflict((oc) => oc.column('accountId').doUpdateSet({ email, passwordHash, updatedAt: sql`now()` }))
         .execute();
+      // The email the person gave on an invite made without one is the account's too (summaries).
+      if (setAccountEmail)
+        await trx
+          .updateTable('account')
+          .set({ email })
+          .where('id', '=', link.accountId)
+          .where('email', 'is', null)
+          .execute();
       await trx
         .updateTable('session')
         .set({ endedAt: sql`now()` })

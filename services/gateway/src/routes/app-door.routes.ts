@@ -184,6 +184,7 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
             purpose,
             field(res, 'password'),
             req.headers['user-agent'],
+            field(res, 'email', 320),
           );
           setCookie(res, s);
           seeOther(res, `${appPath}/`);
@@ -281,12 +282,10 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
       }
       const link = /^\/(invite|reset)\/([^/?]+)$/.exec(req.path);
       if (link && req.method === 'GET')
-        headers[APP_LINK_HEADER] = (await deps.signIn.linkUsable(
+        headers[APP_LINK_HEADER] = await deps.signIn.linkState(
           decodeURIComponent(link[2]),
           link[1] as 'invite' | 'reset',
-        ))
-          ? 'usable'
-          : 'invalid';
+        );
       const { body, stream } = locals(res);
       const streams = stream === true && hasBody(req);
       if (streams && typeof req.headers['content-length'] === 'string')

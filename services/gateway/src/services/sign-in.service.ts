@@ -1,6 +1,6 @@
 import { hash as argon2Hash, verify as argon2Verify, Algorithm } from '@node-rs/argon2';
 import type { Logger } from 'pino';
-import { ApiError, newId } from '@mm/http';
+import { type AppLinkState, ApiError, newId } from '@mm/http';
 import type { AccessRepository } from '../db/access.repository';
 import type { SessionWithAccount, SignInRepository } from '../db/sign-in.repository';
 import {
@@ -74,8 +74,6 @@ export class SignInService {
     if (!account) throw new ApiError('NOT_FOUND', 'No such account.');
     if (email !== undefined && email !== account.email)
       account = (await this.deps.access.updateAccount(accountId, { email }))!;
-    if (!account.email)
-      throw new ApiError('VALIDATION', 'The account has no email to sign in with: send email in the body.');
     const secret = newSecret();
     const expiresAt = new Date(Date.now() + INVITE_TTL_MS);
     await this.deps.repo.insertLink({
@@ -85,18 +83,28 @@ export class SignInService {
       expiresAt,
     });
     const url = `${this.deps.appUrl}/invite/${secret}`;
-    await this.mail(
-      account.email,
-      'You are invited to Meeting Memory',
-      `Open this link to set your password and sign in (it works once, for 7 days):\n\n${url}\n`,
-    );
+    // Without an email the link is only handed to the operator: its page asks for the email.
+    if (account.email)
+      await this.mail(
+        account.email,
+        'You are invited to Meeting Memory',
+        `Open this link to set your password and sign in (it works once, for 7 days):\n\n${url}\n`,
+      );
     return { url, expiresAt: expiresAt.toISOString() };
   }
 
-  /** Whether an invite or reset link can still be used (the set-password page asks before showing its form). */
-  async linkUsable(secret: string, purpose: 'invite' | 'reset'): Promise<boolean> {
-    if (!isWellFormedSecret(secret)) return false;
-    return (await this.deps.repo.findLink(hashSecret(this.deps.hashKey, 'link', secret), purpose)) !== null;
+  /**
+   * Whether an invite or reset link can still be used, and whether its form must ask for the email
+   * (the set-password page asks before showing its form).
+   */
+  async linkState(secret: string, purpose: 'invite' | 'reset'): Promise<AppLinkState> {
+    if (!isWellFormedSecret(secret)) return 'invalid';
+    const link = await this.deps.repo.findLink(hashSecret(this.deps.hashKey, 'link', secret), purpose);
+    if (!link) return 'invalid';
+    const account = await this.deps.access.getAccount(link.accountId);
+    if (!account) return 'invalid';
+    if (account.email) return 'usable';
+    return purpose === 'invite' ? 'needs-email' : 'invalid';
   }
 
   /** Sets the password from an invite or reset link (used once), ends every session, signs in. */
@@ -105,20 +113,29 @@ export class SignInService {
     purpose: 'invite' | 'reset',
     password: string,
     userAgent: string | undefined,
+    typedEmail = '',
   ): Promise<NewSession> {
     if (!isWellFormedSecret(secret)) throw new SignInRefusal('LINK_INVALID');
     const hash = hashSecret(this.deps.hashKey, 'link', secret);
     const link = await this.deps.repo.findLink(hash, purpose);
     if (!link) throw new SignInRefusal('LINK_INVALID');
     const account = await this.deps.access.getAccount(link.accountId);
-    if (!account?.email) throw new SignInRefusal('LINK_INVALID');
-    const problem = passwordProblem(password, account.email);
+    if (!account || (!account.email && purpose !== 'invite')) throw new SignInRefusal('LINK_INVALID');
+    // An invite made without an email: the person gives the one they will sign in with.
+    let email = account.email;
+    if (!email) {
+      const read = readEmail(typedEmail);
+      if ('problem' in read) throw new SignInRefusal(read.problem);
+      email = read.email;
+    }
+    const problem = passwordProblem(password, email);
     if (problem) throw new SignInRefusal(problem);
     const used = await this.deps.repo.useLinkAndSetPassword(
       hash,
       purpose,
-      account.email,
+      email,
       await argon2Hash(password, ARGON2),
+      !account.email,
     );
     if (used === null) throw new SignInRefusal('LINK_INVALID');
     if (used === 'email_taken') throw new SignInRefusal('EMAIL_TAKEN');

@@ -36,7 +36,8 @@ export function authRoutes(deps: PageDeps): Router {
     router.get(
       `/${purpose}/:secret`,
       anyone(deps, (req, res, ctx) => {
-        const usable = req.headers[APP_LINK_HEADER] === 'usable';
+        const state = req.headers[APP_LINK_HEADER];
+        const usable = state === 'usable' || state === 'needs-email';
         const title = purpose === 'invite' ? ctx.s.t.setPasswordTitle : ctx.s.t.chooseNewPasswordTitle;
         const action = `${base}/${purpose}/${encodeURIComponent(String(req.params.secret))}`;
         sendPage(
@@ -48,6 +49,7 @@ export function authRoutes(deps: PageDeps): Router {
             base={base}
             action={action}
             usable={usable}
+            askEmail={state === 'needs-email'}
             error={refusalText(ctx.s.t, q(req, 'error'))}
           />,
           usable ? 200 : 410,

@@ -74,6 +74,8 @@ export function SetPasswordView(props: {
   base: string;
   action: string;
   usable: boolean;
+  /** The account has no email yet (an invite made without one): the person gives the one they sign in with. */
+  askEmail?: boolean;
   error: string | null;
 }) {
   const { s } = props;
@@ -91,6 +93,12 @@ export function SetPasswordView(props: {
     <>
       <Notice kind="error" text={props.error} />
       <form method="post" action={props.action} class="card stack">
+        {props.askEmail ? (
+          <label>
+            {s.t.email}
+            <input type="email" name="email" autocomplete="username" required maxLength={320} dir="ltr" />
+          </label>
+        ) : null}
         <NewPasswordFields s={s} />
         <button type="submit">{s.t.setPasswordButton}</button>
       </form>
