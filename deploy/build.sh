@@ -5,7 +5,8 @@
 # dependencies only). Run by the Dockerfile's build stage and by tests/operations.
 #   deploy/build.sh OUT [service...]      (default: every service)
 #   PNPM_FLAGS=--prefer-offline deploy/build.sh …  (packages from the local store; the registry only
-#   for metadata a fresh machine has not cached: pnpm deploy resolves version ranges again)
+#   for metadata a fresh machine has not cached: pnpm deploy resolves version ranges again, and
+#   deploy/lock-check.cjs then fails the build if any package is not at the lockfile's version)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$(mkdir -p "$1" && cd "$1" && pwd)"; shift
@@ -35,4 +36,6 @@ for s in "${services[@]}"; do
   rm -rf "${out:?}/$s"
   # pnpm prints its errors on stdout: kept, and shown only when the deploy fails.
   pnpm deploy --filter "@mm/$s" --prod ${PNPM_FLAGS:-} "$out/$s" >"$work/deploy-$s.log" 2>&1 || { cat "$work/deploy-$s.log" >&2; exit 1; }
+  # pnpm 9's deploy resolves ranges again: anything not at the lockfile's version fails the build.
+  node "$root/deploy/lock-check.cjs" "$root/pnpm-lock.yaml" "$out/$s"
 done
