@@ -130,6 +130,40 @@ describe('voices that follow each other without any pause', () => {
   }, 180000);
 });
 
+describe('a short meeting where each voice speaks once (outside review, session 39)', () => {
+  // Each voice has one unbroken stretch of under 5 s: the lone-speaker rule, set for a stray
+  // stretch in a long meeting, dissolved all but one of them into a single speaker.
+  const ONE_EACH: Array<['slt' | 'rms' | 'awb', string]> = [
+    ['slt', 'Good morning everyone, let us start the weekly budget sync about the marketing campaign.'],
+    ['rms', 'We decided to ship the release on Friday after the security review is finished.'],
+    ['awb', 'I will write the release notes by Thursday and send them to the design team.'],
+  ];
+
+  it.each([
+    ['three voices, 1.2 s apart', ONE_EACH, 1200, 3],
+    ['two voices, 2.5 s apart', ONE_EACH.slice(0, 2), 2500, 2],
+  ])(
+    'tells each voice apart: %s',
+    async (_name, script, gapMs, voices) => {
+      const meeting = await speakMeeting(script, { gapMs });
+      const transcript = await transcribeMeeting(engines, { audioPath: meeting.path, keyterms: [] });
+      expect(transcript.speakers).toHaveLength(voices);
+      const matches = matchTurns(meeting, transcript);
+      expect(matches.map((m) => m.segment?.speaker)).toEqual(transcript.speakers);
+    },
+    180000,
+  );
+
+  it('keeps one voice speaking three times, 1.2 s apart, one speaker', async () => {
+    const meeting = await speakMeeting(
+      ONE_EACH.map(([, text]) => ['awb', text] as ['awb', string]),
+      { gapMs: 1200 },
+    );
+    const transcript = await transcribeMeeting(engines, { audioPath: meeting.path, keyterms: [] });
+    expect(transcript.speakers).toEqual(['speaker_0']);
+  }, 180000);
+});
+
 describe('a monologue', () => {
   it('stays one speaker for a minute of a single voice', async () => {
     const meeting = await speakMeeting(longMeeting(1).map(([, text]) => ['rms', text] as ['rms', string]));

@@ -83,8 +83,13 @@ export interface DiarizeOptions {
   switches: SwitchRules;
   /** ...then the two nearest speakers are merged while they are closer than this, and it runs again... */
   mergeThreshold: number;
-  /** ...and a speaker heard in one unbroken stretch with less voice than this is dissolved into the others. */
+  /**
+   * ...and a speaker heard in one unbroken stretch with less voice than this is dissolved into the
+   * others, when that voice is also less than `loneSpeakerMaxShare` of the meeting's: in a short
+   * meeting where each person speaks once, each of them is a large part of it.
+   */
   minLoneSpeakerMs: number;
+  loneSpeakerMaxShare: number;
   /**
    * Once the speakers are settled, the words are placed once more with each speaker's spread
    * drawn toward the whole meeting's, as if this much voice had been heard with the meeting's
@@ -153,6 +158,7 @@ export const DEFAULT_DIARIZE: DiarizeOptions = {
   switches: { cost: 200, pauseMs: 150, pauseCost: 0 },
   mergeThreshold: 2.5,
   minLoneSpeakerMs: 5000,
+  loneSpeakerMaxShare: 0.2,
   spreadPriorMs: 12000,
   onsetFrames: 5,
   timing: 'words',
@@ -319,7 +325,7 @@ export class VoiceClusterDiarizer implements Diarizer {
 
   /**
    * The speaker with the least voice among those heard in one unbroken stretch with less than
-   * `minLoneSpeakerMs` of voice, or null. Such a "speaker" was, on the real-voice meetings, a
+   * `minLoneSpeakerMs` of voice and less than `loneSpeakerMaxShare` of the meeting's, or null. Such a "speaker" was, on the real-voice meetings, a
    * stretch of overlapped speech or a piece of one voice's long turn, not a participant.
    */
   private slightLoneSpeaker(
@@ -330,7 +336,8 @@ export class VoiceClusterDiarizer implements Diarizer {
     if (ids.length < 2) return null;
     const once = heardOnce(labels);
     let lone: number | null = null;
-    let least = this.opts.minLoneSpeakerMs / HOP_MS;
+    const all = voices.reduce((sum, v) => sum + v.n, 0);
+    let least = Math.min(this.opts.minLoneSpeakerMs / HOP_MS, all * this.opts.loneSpeakerMaxShare);
     ids.forEach((id, i) => {
       if (once.has(id) && voices[i].n < least) {
         least = voices[i].n;
