@@ -87,14 +87,22 @@ describe('MCP over stdio uploads only audio from the folders the person allowed'
       new StdioClientTransport({
         command: 'pnpm',
         args: ['-C', REPO, 'mcp'],
-        env: { ...(process.env as Record<string, string>), MM_URL: stack.url, MM_TOKEN: writer.value },
+        // The same folder as a root and in MM_UPLOAD_DIRS: named once when a path is refused.
+        env: {
+          ...(process.env as Record<string, string>),
+          MM_URL: stack.url,
+          MM_TOKEN: writer.value,
+          MM_UPLOAD_DIRS: root,
+        },
         stderr: 'ignore',
       }),
     );
     clients.push(client);
     const sent = await call(client, 'submitRecording', { path: wav, naming: 'skip', title: 'From a root' });
     expect(sent.structuredContent).toMatchObject({ file: { name: 'interview.wav' }, recording: { status: 'QUEUED' } });
-    expect(faultOf(await call(client, 'submitRecording', { path: toneWav(3) })).message).toMatch(/not inside/);
+    expect(faultOf(await call(client, 'submitRecording', { path: toneWav(3) })).message).toMatch(
+      new RegExp(`not inside a folder uploads are allowed from \\(${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`),
+    );
   }, 60_000);
 });
 

@@ -1,6 +1,6 @@
 import { otherSurfaceOf } from '@mm/sdk';
 import { sameApiRoot } from '../src/domain/base-url';
-import { sizeText, waitText } from '../src/domain/format';
+import { eventDetail, sizeText, waitText } from '../src/domain/format';
 import { namingStopSentence } from '@mm/contract';
 import { namingStop } from '../src/domain/naming-stop';
 
@@ -52,5 +52,17 @@ describe('Retry-After for a person', () => {
     expect(waitText(30)).toBe('30 s');
     expect(waitText(598)).toBe('10 min');
     expect(waitText(86_000)).toBe('23 h 54 min');
+  });
+});
+
+describe("an event's line (mm events without --json)", () => {
+  it("adds an update's change, a failure's code and whether a retry may help, and nothing to the rest", () => {
+    expect(eventDetail({ status: 'READY', change: 'renamed' })).toBe(' renamed');
+    expect(eventDetail({ status: 'FAILED', error: { code: 'NO_SPEECH', retryable: false } })).toBe(' NO_SPEECH');
+    expect(eventDetail({ status: 'FAILED', error: { code: 'TRANSCRIBE_FAILED', retryable: true } })).toBe(
+      ' TRANSCRIBE_FAILED (retryable)',
+    );
+    expect(eventDetail({ status: 'READY' })).toBe('');
+    expect(eventDetail({ status: 'FAILED', error: null })).toBe('');
   });
 });

@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { RECORDING_KINDS } from '@mm/contract';
 import { quoteCitation, type Bundle, type Citation, type FeedItem, type MeetingMemory } from '@mm/sdk';
 import { EXIT } from '../domain/exit-codes';
-import { answerText } from '../domain/format';
+import { answerText, eventDetail } from '../domain/format';
 import { watchInterruption } from '../interrupt';
 import { CliError } from '../output';
 import type { Ctx } from '../context';
@@ -152,8 +152,7 @@ async function printEvents(ctx: Ctx, feed: AsyncIterable<FeedItem>): Promise<voi
     else
       ctx.out.result(
         item,
-        () =>
-          `${item.event.occurredAt} ${item.event.type} ${item.event.recordingId}${'change' in item.event.data ? ` ${String(item.event.data.change)}` : ''}`,
+        () => `${item.event.occurredAt} ${item.event.type} ${item.event.recordingId}${eventDetail(item.event.data)}`,
       );
   }
 }

@@ -60,3 +60,13 @@ export function sizeText(bytes: number): string {
   const [n, unit] = bytes < 1_000_000 ? [bytes / 1000, 'kB'] : [bytes / 1_000_000, 'MB'];
   return `${n < 10 ? n.toFixed(1) : Math.round(n)} ${unit}`;
 }
+
+/** What an event line adds to its type: an update's change, a failure's code (and whether a retry may help). */
+export function eventDetail(data: object): string {
+  if ('change' in data) return ` ${String(data.change)}`;
+  if ('error' in data && typeof data.error === 'object' && data.error !== null && 'code' in data.error) {
+    const retry = 'retryable' in data.error && data.error.retryable === true ? ' (retryable)' : '';
+    return ` ${String(data.error.code)}${retry}`;
+  }
+  return '';
+}

@@ -161,7 +161,8 @@ async function submit(deps: CallDeps, tool: ToolDef, args: Record<string, unknow
   let file: { path: string; name: string; size: number };
   let remove = async () => undefined as void;
   if (deps.transport === 'stdio') {
-    file = await uploadableAudio(path!, [...deps.uploadDirs, ...(await ctx.roots())]);
+    // A root the client shares may also be in MM_UPLOAD_DIRS: each folder is named once.
+    file = await uploadableAudio(path!, [...new Set([...deps.uploadDirs, ...(await ctx.roots())])]);
   } else {
     const limits = (await deps.client.whoami()).limits;
     const fetched = await fetchAudio(audioUrl!, deps.audioUrlHosts, limits.maxUploadMb * 1024 * 1024);
