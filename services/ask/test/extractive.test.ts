@@ -53,6 +53,19 @@ describe('extractiveAnswer', () => {
     const draft = ask('And when?', { history: [{ question: 'Who fixes the login problem?', answer: '…' }] });
     expect(draft.citations).toContainEqual({ startMs: 14000 });
   });
+  it('reads a one-word follow-up the meeting says with the previous question', () => {
+    const draft = ask('Thursday?', { history: [{ question: 'Who fixes the login problem?', answer: '…' }] });
+    expect(draft.citations).toContainEqual({ startMs: 14000 });
+  });
+  it('declines a one-word question the meeting never says, instead of answering the previous one (outside review, session 39)', () => {
+    const history = [{ question: 'When will the release ship?', answer: '…' }];
+    expect(ask(`  ${'a'.repeat(500)}  `, { history })).toEqual({
+      answer: expect.stringContaining('does not say'),
+      citations: [],
+      refused: true,
+    });
+    expect(ask('zebra?', { history }).refused).toBe(true);
+  });
   it('cites at most maxCitations turns', () => {
     expect(ask('release ship Friday survey search login morning', { maxCitations: 2 }).citations).toHaveLength(2);
   });

@@ -42,7 +42,11 @@ const KEEP_SHARE = 0.35;
 export function extractiveAnswer(input: AskInput): AnswerDraft {
   const t = isPersian(input.question) ? TEXTS.fa : TEXTS.en;
   let query = input.question;
-  if (contentWords(query).length < 2 && input.history.length > 0) query = `${query} ${input.history[0].question}`;
+  // A short follow-up ("And when?", "the budget?") is read with the previous question; a word the
+  // meeting never says ("aaaa…") makes it a question of its own, declined, not the previous one.
+  const own = contentWords(query);
+  if (own.length < 2 && input.history.length > 0 && (own.length === 0 || rankTurns(query, input.turns).length > 0))
+    query = `${query} ${input.history[0].question}`;
   const ranked = rankTurns(query, input.turns);
   if (ranked.length === 0)
     return { answer: input.series ? t.refusedSeries : t.refusedMeeting, citations: [], refused: true };
