@@ -7,6 +7,7 @@ import { AskTab } from '../views/ask.view';
 import { Tabs } from '../views/meeting.views';
 import { Notice } from '../views/layout';
 import { askPanelOf } from './ask.routes';
+import { citedMeetingNames } from '../domain/cited-meetings';
 import { signedIn, signedInJson, sendPage, q, type PageDeps } from './context';
 import { unfinishedMeetings } from '../services/in-progress';
 import { BackendError } from '../services/backend.client';
@@ -283,8 +284,12 @@ export function listsRoutes(deps: PageDeps): Router {
         const path = `${base}/series/${id}`;
         const t = seriesText(ctx.s.locale);
         if (q(req, 'tab') === 'ask') {
+          const names = citedMeetingNames(items, ctx.s.date);
           const meetings = Object.fromEntries(
-            items.map((x) => [x.id, { title: x.displayTitle, url: `${base}/recordings/${encodeURIComponent(x.id)}` }]),
+            items.map((x) => [
+              x.id,
+              { title: names.get(x.id)!, url: `${base}/recordings/${encodeURIComponent(x.id)}` },
+            ]),
           );
           const panel = await askPanelOf(deps, ctx, req, 'series', series.id, {
             turns: [],
