@@ -351,17 +351,23 @@ describe("the admin API's bodies and paths (outside review, session 39)", () => 
     expect(patched.status).toBe(400);
   });
 
-  it('bounds a new account’s balance as it bounds a purchase, instead of a 500', async () => {
+  it('bounds a new account’s balance by what one ledger entry holds, instead of a 500', async () => {
     const res = await stack.api
       .post('/admin/v1/accounts')
       .set(admin())
       .send({ balanceMinutes: 2 ** 31 });
     expect([res.status, res.body.error]).toEqual([
       400,
-      { code: 'VALIDATION', message: 'balanceMinutes must be <= 10000000' },
+      { code: 'VALIDATION', message: 'balanceMinutes must be <= 2147483647' },
     ]);
-    const most = await stack.api.post('/admin/v1/accounts').set(admin()).send({ balanceMinutes: 10_000_000 });
+    const most = await stack.api
+      .post('/admin/v1/accounts')
+      .set(admin())
+      .send({ balanceMinutes: 2 ** 31 - 1, developerMode: true });
     expect(most.status).toBe(201);
+    const token = await stack.admin.token(most.body.account.id, ['account:read']);
+    const whoami = await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`);
+    expect(whoami.body.wallet.balanceMinutes).toBe(2 ** 31 - 1);
   });
 
   it('refuses control characters in a display name and a blank or control-character token name', async () => {

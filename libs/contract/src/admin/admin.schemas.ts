@@ -43,8 +43,10 @@ const displayName = {
   pattern: NO_CONTROL,
   description: 'At most 200 characters, none of them a control character (a line break, a tab).',
 };
-/** The most minutes one grant or purchase may add. */
+/** The most minutes one purchase may add. */
 const MAX_GRANT_MINUTES = 10_000_000;
+/** The most an opening balance may be: one ledger entry (a Postgres integer). */
+const MAX_OPENING_MINUTES = 2_147_483_647;
 /** An email address as every form and body takes it: something@somewhere, no spaces. */
 export const emailPattern = '^[^\\s@]+@[^\\s@]+$';
 const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern };
@@ -52,7 +54,7 @@ const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern 
 export const createAccountBody = closed({
   displayName,
   email,
-  balanceMinutes: { type: 'integer', minimum: 0, maximum: MAX_GRANT_MINUTES },
+  balanceMinutes: { type: 'integer', minimum: 0, maximum: MAX_OPENING_MINUTES },
   developerMode: bool,
   approved: bool,
   trial: bool,
