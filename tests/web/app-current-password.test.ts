@@ -1,3 +1,4 @@
+import { postForm, sessionCookieOf } from '../support/app-form';
 import { startStack, type Stack } from '../support/stack';
 import { onStack } from '../support/browser';
 
@@ -21,13 +22,7 @@ describe('the app: wrong current passwords on the profile forms are limited like
   });
 
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${stack.url}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.url, ...headers },
-      body: new URLSearchParams(form),
-    });
-  const cookieOf = (res: Response) => /mm_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? null;
+    postForm(stack.url, path, form, { origin: stack.url, ...headers });
   const errorOf = (res: Response) =>
     new URL(res.headers.get('location') ?? '', stack.url).searchParams.get('error') ?? `done (${res.status})`;
 
@@ -36,7 +31,7 @@ describe('the app: wrong current passwords on the profile forms are limited like
     const invite = await stack.admin.invite(account.id, who);
     const res = await post(new URL(onStack(stack.url, invite.url)).pathname, { password: PASSWORD, confirm: PASSWORD });
     expect(res.status).toBe(303);
-    const cookie = cookieOf(res)!;
+    const cookie = sessionCookieOf(res)!;
     const html = await (
       await fetch(`${stack.url}/app/profile`, { headers: { cookie: `mm_session=${cookie}` } })
     ).text();

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { postForm, sessionCookieOf } from '../support/app-form';
 import { startStack, type Stack, type TestAccount } from '../support/stack';
 import { onStack } from '../support/browser';
 
@@ -21,14 +22,8 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
   });
 
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${stack.url}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams(form),
-    });
+    postForm(stack.url, path, form, headers);
   const origin = () => ({ origin: stack.url });
-  const cookieOf = (res: Response) => /mm_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? null;
 
   async function setPassword(accountId: string, to: string): Promise<string> {
     const invite = await stack.admin.invite(accountId, to);
@@ -38,14 +33,14 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
       origin(),
     );
     expect(res.status).toBe(303);
-    return cookieOf(res)!;
+    return sessionCookieOf(res)!;
   }
   async function signIn(
     who: string,
     password = PASSWORD,
   ): Promise<{ status: number; location: string; cookie: string | null }> {
     const res = await post('/app/sign-in', { email: who, password }, origin());
-    return { status: res.status, location: res.headers.get('location') ?? '', cookie: cookieOf(res) };
+    return { status: res.status, location: res.headers.get('location') ?? '', cookie: sessionCookieOf(res) };
   }
   async function csrfOf(cookie: string): Promise<string> {
     const html = await (await fetch(`${stack.url}/app/tokens`, { headers: { cookie: `mm_session=${cookie}` } })).text();
