@@ -5,7 +5,7 @@
 // progress bar moves), which then sends it whole to the recordings service. One Idempotency-Key is made per
 // chosen file, before the first try, and kept for every retry: a retried upload never makes two
 // meetings (the contract's idempotency rules; the service keeps them).
-import { meetingPrice, attachmentPrice } from '../../../libs/contract/src/pricing';
+import { meetingPrice, attachmentPrice } from '@mm/contract/src/pricing';
 
 const RETRIES = 5;
 /** What the recorder is asked to make, in this order of preference. */
