@@ -173,6 +173,35 @@ describe.each(['dev', 'prod'])('the %s overlay', (overlay) => {
       }).toEqual({ name: d.metadata.name, operator: null });
   });
 
+  it('orders a first Argo CD sync: each setup Job is a Sync hook after what it reads, before the services', () => {
+    const wave = (o: Obj) => Number(o.metadata.annotations?.['argocd.argoproj.io/sync-wave'] ?? 0);
+    const jobs = of('Job');
+    expect(jobs.map((j) => j.metadata.name).sort()).toEqual(['bus-setup', 'postgres-bootstrap']);
+    const namespace = of('Namespace')[0];
+    for (const job of jobs) {
+      // A PreSync hook runs before any resource of the sync exists: on a first install it never started.
+      expect(job.metadata.annotations['argocd.argoproj.io/hook']).toBe('Sync');
+      const pod = job.spec.template.spec;
+      const configMaps = [
+        ...(pod.volumes ?? []).map((v: Obj) => v.configMap?.name),
+        ...pod.containers.flatMap((c: Obj) => (c.envFrom ?? []).map((e: Obj) => e.configMapRef?.name)),
+      ].filter(Boolean);
+      const policies = of('NetworkPolicy').filter(
+        (p) => p.metadata.name !== 'default-deny' && matches(p.spec.podSelector, job.spec.template.metadata.labels),
+      );
+      expect(policies).toHaveLength(1);
+      const before = [...configMaps.map((name: string) => named('ConfigMap', name)), ...policies];
+      for (const o of before) {
+        expect({ name: o.metadata.name, earlier: wave(o) < wave(job) }).toEqual({
+          name: o.metadata.name,
+          earlier: true,
+        });
+        expect(wave(namespace)).toBeLessThan(wave(o));
+      }
+      for (const d of deployments) expect(wave(d)).toBeGreaterThan(wave(job));
+    }
+  });
+
   it('has a PodDisruptionBudget per service and an HPA per stateless service', () => {
     for (const s of SERVICES)
       expect(
