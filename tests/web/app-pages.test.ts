@@ -137,6 +137,38 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     await signedOut.close();
   });
 
+  it('answers a malformed id in a link with the same Not-found page as a missing one, not JSON', async () => {
+    // (A malformed %-escape such as %ZZ is refused at the edge, 400, before any service reads the path.)
+    for (const id of ['rec_AAAAAAAAAAAAAAAA%00', 'a'.repeat(300), 'rec_%20%3Cb%3E']) {
+      const answer = await page.goto(`${stack.url}/app/recordings/${id}`);
+      expect({ id, status: answer?.status(), type: answer?.headers()['content-type'] }).toEqual({
+        id,
+        status: 404,
+        type: expect.stringMatching(/^text\/html/),
+      });
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Not found');
+    }
+  });
+
+  it('keeps a meeting whose title is one long word within the page, at 375 and 1280 px', async () => {
+    const { api, auth } = stack.admin.raw();
+    const id = meetingUrl.split('/').pop()!;
+    const renamed = await api
+      .patch(`/admin/v1/recordings/${id}`)
+      .set(auth)
+      .send({ title: 'A'.repeat(200) });
+    expect(renamed.status).toBe(200);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const url of [meetingUrl, `${stack.url}/app/meetings`]) {
+        await page.goto(url);
+        const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        expect({ url, width, scroll: widths[0] }).toEqual({ url, width, scroll: widths[1] });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('lists the sessions and signs out every other one: the other browser is signed out', async () => {
     const other = await tb.browser.newContext();
     const theirs = await other.newPage();

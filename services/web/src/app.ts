@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { createServiceApp, finishApp, type PrincipalVerifier } from '@mm/http';
 import type { WebConfig } from './config';
 import type { Asset } from './assets';
-import { Backend } from './services/backend.client';
+import { Backend, BackendError } from './services/backend.client';
 import { UploadStore } from './services/upload-store';
 import { uploadRoutes } from './routes/upload.routes';
 import { askRoutes } from './routes/ask.routes';
@@ -87,6 +87,14 @@ export function createApp(deps: WebDeps): Express {
   app.use(base, listsRoutes(pageDeps));
   app.use(base, pagesRoutes(pageDeps));
   app.use(base, accountRoutes(pageDeps));
-  app.use(base, notFoundRoutes(pageDeps));
+  const notFound = notFoundRoutes(pageDeps);
+  app.use(base, notFound);
+  // A page read whose id the services refuse (malformed: 400, missing: 404) names nothing: the
+  // app's own Not-found page, as for any id that names nothing, not the services' JSON.
+  app.use(base, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const namesNothing = err instanceof BackendError && (err.status === 400 || err.status === 404);
+    if (req.method === 'GET' && !res.headersSent && namesNothing) return notFound(req, res, next);
+    next(err);
+  });
   return finishApp(app, deps.logger);
 }
