@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { Client } from 'pg';
 import { BUS } from '@mm/contract';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 import { startStack, type Stack, type TestAccount } from '../support/stack';
@@ -207,6 +209,32 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     expect(notice!.subject).toBe('Your Meeting Memory email was changed');
     expect(notice!.text).toContain('darya.new@example.test');
     expect(inbox.to('darya.new@example.test')).toHaveLength(0);
+  });
+
+  it('names each memory note to a screen reader: no two notes alike, each Delete says which note', async () => {
+    const db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    try {
+      for (const [i, text] of ['Works on the release', 'Prefers short meetings', 'Leads the Tuesday call'].entries())
+        await db.query(
+          `insert into account.memory_note (id, account_id, category, text, text_key, meeting_count)
+           values ($1, $2, 'ABOUT_YOU', $3, lower($3), 1)`,
+          [`mem_a11y_${i}`, account.id, text],
+        );
+    } finally {
+      await db.end();
+    }
+    await page.goto(`${stack.url}/app/memory?lang=en`);
+    // Every impact, not only serious: ten notes named alike was a moderate one (landmark-unique).
+    const result = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
+    expect(result.violations.map((v) => v.id)).toEqual([]);
+    const deletes = page.getByRole('button', { name: 'Delete', exact: true });
+    expect(await deletes.count()).toBeGreaterThanOrEqual(3);
+    const described = await deletes.evaluateAll((buttons) =>
+      buttons.map((b) => document.getElementById(b.getAttribute('aria-describedby') ?? '')?.textContent ?? ''),
+    );
+    expect(described).toEqual(expect.arrayContaining([expect.stringContaining('Prefers short meetings')]));
+    expect(new Set(described).size).toBe(described.length);
   });
 
   it('has no serious or critical accessibility violation on the account pages, in English and Persian', async () => {

@@ -197,6 +197,14 @@ export interface MemoryData {
   items: { id: string; category: string; text: string }[];
 }
 
+/** A note's first words for its heading's hidden part: at most 60 characters, cut at a space. */
+function noteStart(text: string): string {
+  if (text.length <= 60) return text;
+  const cut = text.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 30 ? cut.slice(0, space) : cut}…`;
+}
+
 export function MemoryView({ s, base, viewer, notice, error, m }: Props & { m: MemoryData }) {
   return (
     <>
@@ -206,8 +214,14 @@ export function MemoryView({ s, base, viewer, notice, error, m }: Props & { m: M
       {!m.memoryEnabled ? <p>{s.t.memoryOff}</p> : null}
       {m.memoryEnabled && m.items.length === 0 ? <p>{s.t.noNotes}</p> : null}
       {m.items.map((item, i) => (
-        <section class="card" key={item.id} aria-labelledby={`note-${i}`}>
-          <h2 id={`note-${i}`}>{label(s, `category_${item.category}`)}</h2>
+        // A group, not a landmark: ten notes are not ten regions of the page. The heading says the
+        // note's category and, to a screen reader, its first words, so each note's Save and Delete
+        // (described by it) say which note they act on.
+        <div class="card" role="group" key={item.id} aria-labelledby={`note-${i}`}>
+          <h2 id={`note-${i}`}>
+            {label(s, `category_${item.category}`)}
+            <span class="sr-only">: {noteStart(item.text)}</span>
+          </h2>
           <PostForm viewer={viewer} action={`${base}/memory/${encodeURIComponent(item.id)}`} class="stack">
             <label>
               {s.t.note}
@@ -215,14 +229,16 @@ export function MemoryView({ s, base, viewer, notice, error, m }: Props & { m: M
                 {item.text}
               </textarea>
             </label>
-            <button type="submit">{s.t.save}</button>
+            <button type="submit" aria-describedby={`note-${i}`}>
+              {s.t.save}
+            </button>
           </PostForm>
           <PostForm viewer={viewer} action={`${base}/memory/${encodeURIComponent(item.id)}/delete`}>
-            <button type="submit" class="danger">
+            <button type="submit" class="danger" aria-describedby={`note-${i}`}>
               {s.t.deleteNote}
             </button>
           </PostForm>
-        </section>
+        </div>
       ))}
     </>
   );
