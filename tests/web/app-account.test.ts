@@ -130,6 +130,8 @@ describe('the app: wallet, settings, vocabulary, memory and profile (real browse
     await page.getByLabel('Terms').fill('fine\n<script>');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('alert').count()).resolves.toBe(1);
+    // The service's message names the broken term's place, so a list of 100 says which line.
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^Not saved: .*\b1\b/);
     expect((await api('/account/keyterms')).keyterms).toEqual(['Kubernetes', 'pocketsphinx', 'Meeting Memory']);
   });
 

@@ -97,6 +97,7 @@ const en = {
   errorScopeUnavailable: 'A scope you chose is switched off for your account.',
   errorTokenLimit: 'You already have 10 active tokens. Revoke one first.',
   errorGeneric: 'That did not work. Check the form and try again.',
+  notSavedBecause: 'Not saved: {message}',
   // sessions
   sessionsTitle: 'Sessions',
   sessionsIntro: 'Where you are signed in.',
@@ -284,6 +285,7 @@ const fa: Messages = {
   errorScopeUnavailable: 'یکی از دسترسی‌هایی که برگزیدید برای حساب شما خاموش است.',
   errorTokenLimit: 'هم‌اکنون ۱۰ توکن فعال دارید. نخست یکی را باطل کنید.',
   errorGeneric: 'انجام نشد. فرم را بررسی کنید و دوباره بفرستید.',
+  notSavedBecause: 'ذخیره نشد: {message}',
   sessionsTitle: 'نشست‌ها',
   sessionsIntro: 'جاهایی که وارد شده‌اید.',
   device: 'دستگاه',

@@ -138,8 +138,10 @@ export function accountRoutes(deps: PageDeps): Router {
         await backend.operation('replaceAccountKeyterms', ctx.principal, { body: { keyterms } });
         res.redirect(303, `${base}/keyterms?done=1`);
       } catch (err) {
-        refusal(err);
-        await showKeyterms(res, ctx, { text, error: ctx.s.t.errorGeneric }, 400);
+        // The service's message names the first broken term (the contract's rule): said beside the list.
+        const { detail } = refusal(err);
+        const error = detail ? ctx.s.f('notSavedBecause', { message: detail }) : ctx.s.t.errorGeneric;
+        await showKeyterms(res, ctx, { text, error }, 400);
       }
     }),
   );

@@ -36,6 +36,8 @@ export class BackendError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
+    /** The service's own message (English, the contract's envelope), when it sent one. */
+    readonly detail: string | null = null,
   ) {
     super(`${status} ${code}`);
   }
@@ -84,12 +86,15 @@ export class Backend {
     const text = await res.text();
     if (!res.ok) {
       let code = 'INTERNAL_ERROR';
+      let detail: string | null = null;
       try {
-        code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? code;
+        const error = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+        code = error?.code ?? code;
+        detail = typeof error?.message === 'string' ? error.message : null;
       } catch {
         code = res.status === 404 ? 'NOT_FOUND' : code;
       }
-      throw new BackendError(res.status, code);
+      throw new BackendError(res.status, code, detail);
     }
     return JSON.parse(text) as OperationOutput<Op>;
   }
