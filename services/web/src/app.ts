@@ -51,7 +51,7 @@ export function createApp(deps: WebDeps): Express {
     verifier: deps.verifier,
     base,
     appUrl: deps.config.appUrl,
-    uploads: new UploadStore(deps.config.uploadDir),
+    uploads: new UploadStore(deps.config.uploadDir, deps.config.uploadBudgetMb * 1024 * 1024),
     shares: new ShareLinks(new ShareLinkRepository(deps.db), deps.config.internalJwtSecret),
     limits: { maxUploadMb: deps.config.maxUploadMb, maxRecordingMinutes: deps.config.maxRecordingMinutes },
   };

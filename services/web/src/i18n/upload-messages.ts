@@ -60,6 +60,7 @@ const en = {
   UNAUTHORIZED: 'You are signed out. Sign in again, then send.',
   NETWORK: 'The connection failed. Send again: the same upload never makes two meetings.',
   GENERIC: 'The upload did not work ({code}). Send again.',
+  UPLOADS_BUSY: 'The app is holding as many uploads as it has room for. Send again in a few minutes.',
 };
 
 type Words = typeof en;
@@ -120,6 +121,7 @@ const fa: Words = {
   UNAUTHORIZED: 'از حساب بیرون آمده‌اید. دوباره وارد شوید و بفرستید.',
   NETWORK: 'اتصال قطع شد. دوباره بفرستید: یک بارگذاری هرگز دو جلسه نمی‌سازد.',
   GENERIC: 'بارگذاری انجام نشد ({code}). دوباره بفرستید.',
+  UPLOADS_BUSY: 'برنامه به اندازهٔ جایی که دارد بارگذاری نگه داشته است. چند دقیقه دیگر دوباره بفرستید.',
 };
 
 const CATALOGUE: Record<Locale, Words> = { en, fa };

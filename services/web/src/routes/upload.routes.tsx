@@ -27,6 +27,8 @@ const TEXT_PARTS: Record<string, number> = {
 
 function refuse(res: Response, err: unknown): void {
   if (!(err instanceof UploadRefusal)) throw err;
+  const retryAfter = err.details?.retryAfterSeconds;
+  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
   res
     .status(err.status)
     .json({ error: { code: err.code, message: err.code, ...(err.details ? { details: err.details } : {}) } });
@@ -103,7 +105,11 @@ export function uploadRoutes(deps: PageDeps): Router {
       }
       if (!parts.audio)
         return void res.status(400).json({ error: { code: 'VALIDATION', message: 'an audio file is required' } });
-      res.status(201).json({ id: await uploads.create(who.accountId, parts), pieceBytes: PIECE_BYTES });
+      try {
+        res.status(201).json({ id: await uploads.create(who.accountId, parts), pieceBytes: PIECE_BYTES });
+      } catch (err) {
+        refuse(res, err);
+      }
     }),
   );
 

@@ -44,7 +44,29 @@ const ID = /^[A-Za-z0-9_-]{22}$/;
  * Once every piece is in, the app sends the files to the recordings service in one request.
  */
 export class UploadStore {
-  constructor(private readonly dir: string) {}
+  /**
+   * @param budgetBytes what every unfinished upload in `dir` may declare together: a new one that
+   *   would pass it is refused (503 UPLOADS_BUSY, retried by the page) before a byte is written,
+   *   so a full disk (a pod's sized /tmp, which the kubelet enforces by evicting the pod and every
+   *   upload on it) is never reached.
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly budgetBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** The bytes the unfinished uploads in the folder declared (a sent one holds none). */
+  private async declaredBytes(): Promise<number> {
+    let total = 0;
+    for (const name of await readdir(this.dir)) {
+      const text = await readFile(path.join(this.dir, name, 'meta.json'), 'utf8').catch(() => null);
+      if (!text) continue;
+      const meta = JSON.parse(text) as UploadMeta;
+      if (meta.result) continue;
+      for (const part of UPLOAD_PARTS) total += meta.parts[part]?.size ?? 0;
+    }
+    return total;
+  }
 
   private prefix(accountId: string): string {
     return createHash('sha256').update(accountId).digest('hex').slice(0, 16);
@@ -70,6 +92,9 @@ export class UploadStore {
       for (const { n } of dated.slice(0, mine.length - OPEN_PER_ACCOUNT + 1))
         await rm(path.join(this.dir, n), { recursive: true, force: true });
     }
+    const wanted = UPLOAD_PARTS.reduce((n, part) => n + (parts[part]?.size ?? 0), 0);
+    if (wanted + (await this.declaredBytes()) > this.budgetBytes)
+      throw new UploadRefusal(503, 'UPLOADS_BUSY', { retryAfterSeconds: 30 });
     const id = randomBytes(16).toString('base64url');
     const folder = this.folder(accountId, id);
     await mkdir(folder);
