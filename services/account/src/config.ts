@@ -20,6 +20,11 @@ export interface AccountConfig extends CommonConfig {
    * the app, or a single owner's); `off` (the default) sells none, and the operator adds minutes.
    */
   appPurchases: 'direct' | 'off';
+  /**
+   * Where the wallet-change listener connects (DATABASE_LISTEN_URL; null: DATABASE_URL): a LISTEN
+   * needs a session of its own, which a transaction pooler does not keep.
+   */
+  listenDatabaseUrl: string | null;
 }
 
 // DejaVu Sans covers Latin and Arabic script (Persian letters included) in one face, so a Persian
@@ -53,11 +58,18 @@ function readSmtpUrl(r: EnvReader): string | null {
   return null;
 }
 
+function readListenUrl(r: EnvReader): string | null {
+  const raw = r.optional('DATABASE_LISTEN_URL');
+  if (raw && !/^postgres(ql)?:\/\//.test(raw)) r.problem('DATABASE_LISTEN_URL must be a postgres:// URL');
+  return raw;
+}
+
 /** Reads the account service's environment once; every bad variable is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<AccountConfig> {
   const r = new EnvReader(env);
   return r.done('account', {
     ...readCommonConfig(r, 'account'),
+    listenDatabaseUrl: readListenUrl(r),
     wallet: {
       dailyMeetingLimit: r.num('DAILY_MEETING_LIMIT', 100, 1),
       dailyAskLimit: r.num('DAILY_ASK_LIMIT', 200, 1),

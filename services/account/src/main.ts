@@ -33,7 +33,7 @@ export async function startAccount(config: AccountConfig): Promise<Running> {
   const bus = await connectServiceBus(config, 'account');
   const { nc } = bus;
   const summaries = new WalletSummaryCache();
-  const walletChanges = new WalletChangesListener(config.databaseUrl, summaries, logger);
+  const walletChanges = new WalletChangesListener(config.listenDatabaseUrl ?? config.databaseUrl, summaries, logger);
   await walletChanges.start();
   const wallet = new WalletService(db, config.wallet, pool, summaries);
   const settings = new SettingsService(db);

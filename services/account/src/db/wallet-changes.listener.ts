@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { libpqUrl } from '@mm/db';
 import type { Logger } from 'pino';
@@ -10,16 +11,26 @@ export interface WalletChangeSink {
   setEnabled(on: boolean): void;
 }
 
-/** How often the idle LISTEN connection proves it is alive, and how long a proof may take. */
+/**
+ * The channel each listener proves its LISTEN on: it notifies it with a payload of its own and
+ * must hear it back. A live connection is not enough: behind a transaction pooler (PgBouncer in
+ * transaction mode) the LISTEN is lost when its transaction ends while `select 1` still works, and
+ * every other replica would serve whoami balances from a cache nothing invalidates.
+ */
+export const WALLET_PROBE_CHANNEL = 'account_wallet_probe';
+
+/** How often the idle LISTEN connection proves it is alive and listening, and how long a proof may take. */
 const HEARTBEAT_MS = 10_000;
 const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /**
  * Listens for ledger changes on a connection of its own and tells the sink. The sink is enabled
- * only while the LISTEN is in place; on any error it is disabled, and the connection is rebuilt
- * with growing waits. An idle connection can die without a word (a NAT or proxy dropping it), so
- * it sends a query every few seconds with TCP keepalive on; a query that fails or does not come
- * back in time counts as a lost connection.
+ * only while the LISTEN is proven in place; on any error it is disabled, and the connection is
+ * rebuilt with growing waits. An idle connection can die without a word (a NAT or proxy dropping
+ * it), and a pooler can drop the LISTEN while the connection lives, so right after the LISTEN and
+ * every few seconds it notifies itself (WALLET_PROBE_CHANNEL) with TCP keepalive on; a probe that
+ * fails or is not heard back in time counts as a lost connection. `url` is DATABASE_LISTEN_URL when
+ * set (a direct connection, when DATABASE_URL goes through a transaction pooler).
  */
 export class WalletChangesListener {
   private client: Client | null = null;
@@ -27,11 +38,14 @@ export class WalletChangesListener {
   private retryMs = 250;
   private timer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Probes sent and not heard back yet, by payload. */
+  private readonly probes = new Map<string, () => void>();
 
   constructor(
     private readonly url: string,
     private readonly sink: WalletChangeSink,
     private readonly logger: Pick<Logger, 'warn'>,
+    private readonly probeTimeoutMs = HEARTBEAT_TIMEOUT_MS,
   ) {}
 
   async start(): Promise<void> {
@@ -60,6 +74,11 @@ export class WalletChangesListener {
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (n) => {
+      if (n.channel === WALLET_PROBE_CHANNEL) {
+        // Every replica hears every probe: only its own answers it.
+        this.probes.get(n.payload ?? '')?.();
+        return;
+      }
       if (n.channel !== WALLET_CHANGED_CHANNEL) return;
       this.sink.invalidate(!n.payload || n.payload === '*' ? null : n.payload);
     });
@@ -67,19 +86,43 @@ export class WalletChangesListener {
     try {
       await client.connect();
       await client.query(`listen ${WALLET_CHANGED_CHANNEL}`);
+      await client.query(`listen ${WALLET_PROBE_CHANNEL}`);
+      await this.probe(client);
       if (this.client !== client) return;
       this.retryMs = 250;
       // Anything cached before the LISTEN may have missed a change.
       this.sink.setEnabled(true);
-      this.heartbeat = setInterval(() => {
-        const timeout = new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('heartbeat timed out')), HEARTBEAT_TIMEOUT_MS).unref(),
-        );
-        Promise.race([client.query('select 1'), timeout]).catch(lost);
-      }, HEARTBEAT_MS);
+      this.heartbeat = setInterval(() => void this.probe(client).catch(lost), HEARTBEAT_MS);
       this.heartbeat.unref();
     } catch (err) {
       lost(err);
+    }
+  }
+
+  /** Notifies the probe channel with a payload of its own and waits to hear it back on the LISTEN. */
+  private async probe(client: Client): Promise<void> {
+    const payload = randomBytes(12).toString('base64url');
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve, reject) => {
+      this.probes.set(payload, resolve);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              'a notification sent on this connection was not heard back: is DATABASE_URL a transaction ' +
+                'pooler? set DATABASE_LISTEN_URL to a direct (or session-pooled) connection',
+            ),
+          ),
+        this.probeTimeoutMs,
+      );
+      timer.unref();
+    });
+    try {
+      // Together: a query that never comes back fails on the same timeout as a probe never heard.
+      await Promise.all([client.query('select pg_notify($1, $2)', [WALLET_PROBE_CHANNEL, payload]), heard]);
+    } finally {
+      clearTimeout(timer);
+      this.probes.delete(payload);
     }
   }
 
