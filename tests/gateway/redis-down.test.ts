@@ -1,3 +1,4 @@
+import { serviceRegistry } from '@mm/http';
 import { startStack, type Stack } from '../support/stack';
 
 /**
@@ -24,6 +25,9 @@ it('answers requests without rate limits while Redis is down, and still honours 
   // No budget is counted, so none is stated (the RateLimit fields are absent, not made up).
   const open = await whoami(token.value);
   expect([open.headers.ratelimit, open.headers['ratelimit-policy']]).toEqual([undefined, undefined]);
+  // Said in /metrics on every such request, for an alert (the log says it once per 10 s).
+  const counted = await serviceRegistry('gateway').getSingleMetric('gateway_redis_unavailable_total')?.get();
+  expect(counted?.values[0]?.value).toBeGreaterThanOrEqual(9);
   await stack.admin.revoke(token.id);
   const res = await whoami(token.value);
   expect([res.status, res.body.error.code]).toEqual([401, 'TOKEN_INVALID']);

@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { serviceCounter } from '@mm/http';
 import { RATE_CLASSES, RATE_WINDOW_SECONDS, type RateBudget, type RateClass } from '@mm/contract';
 import type { AccessRepository, ResolvedToken } from '../db/access.repository';
 import type { Counted } from './redis-commands';
 import { TokenLoader } from './token-loader';
+
+/** Counted on every Redis failure, not only on the warning logged every 10 s: an alert's signal. */
+const redisUnavailable = () =>
+  serviceCounter(
+    'gateway',
+    'gateway_redis_unavailable_total',
+    'Requests whose Redis calls failed: rate limits were open and access was read from Postgres (alert on any rise)',
+  );
 
 /**
  * Redis key whose value changes whenever access state changes (revocation, account, flags). Its
@@ -281,6 +290,7 @@ export class AccessGate {
   }
 
   private warnRedis(err: unknown): void {
+    redisUnavailable().inc();
     // Revocations made while Redis is away bump no epoch: forget everything cached.
     this.cache.clear();
     this.unknown.clear();
