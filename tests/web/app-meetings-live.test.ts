@@ -75,8 +75,11 @@ describe('the app: the meetings list, live (real browser)', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.getByRole('button', { name: 'English' }).click();
-    // A deleted meeting leaves the list.
+    // Its page says why in words, not the code.
     await page.goto(`${stack.url}/app/recordings/${id}`);
+    await expect(page.getByText('No speech was found in the audio. Nothing was charged.').count()).resolves.toBe(1);
+    expect(await page.content()).not.toContain('NO_SPEECH');
+    // A deleted meeting leaves the list.
     await page.getByLabel('Yes, delete this meeting').check();
     await page.getByRole('button', { name: 'Delete meeting' }).click();
     await page.waitForURL(/\/deleted$/);

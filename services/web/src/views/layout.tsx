@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { withLanguage } from '../domain/language-link';
 import { renderToString } from 'preact-render-to-string';
 import { CSRF_FIELD } from '@mm/http';
 import type { Speech } from '../i18n/messages';
@@ -96,9 +97,8 @@ function LanguageSwitch({ s, viewer, base, here }: Pick<PageProps, 's' | 'viewer
       </PostForm>
     );
   }
-  const sep = here.includes('?') ? '&' : '?';
   return (
-    <a href={`${here.replace(/[?&]lang=\w+/, '')}${sep}lang=${other}`} lang={other} hreflang={other}>
+    <a href={withLanguage(here, other)} lang={other} hreflang={other}>
       {s.t.switchToOther}
     </a>
   );

@@ -42,6 +42,13 @@ export interface MeetingPage {
 }
 
 /** "Email the summary": to the viewer's own address, or to the series' email list (its owner only). */
+/** Why a meeting failed, in words (the contract's four codes), else the code itself. */
+function failedText(m: MeetingMessages, code: string): string {
+  const key = `failed_${code}` as keyof MeetingMessages;
+  const words = /^[A-Z_]+$/.test(code) ? m[key] : undefined;
+  return typeof words === 'string' ? words : m.f('failedNote', { code });
+}
+
 export function EmailSummary({
   m,
   viewer,
@@ -286,9 +293,7 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
         ) : null}
       </dl>
       {live ? <p class="hint">{m.liveNote}</p> : null}
-      {p.status.status === 'FAILED' && p.status.error ? (
-        <p>{m.f('failedNote', { code: p.status.error.code })}</p>
-      ) : null}
+      {p.status.status === 'FAILED' && p.status.error ? <p>{failedText(m, p.status.error.code)}</p> : null}
       {p.owner && p.status.status === 'NAMING' ? (
         <p>
           <a class="button" href={`${path}/naming`}>
