@@ -57,6 +57,40 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await context.close();
   });
 
+  it('uses up every older invite of an account once its password is set, or changed on the profile', async () => {
+    const kian = await stack.admin.account({ displayName: 'Kian', developerMode: false });
+    const older = await stack.admin.invite(kian.id, 'kian@example.test');
+    const newer = await stack.admin.invite(kian.id, 'kian@example.test');
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    const setPassword = async (link: string, pass: string) => {
+      await page.goto(onStack(stack.url, link));
+      await page.getByLabel('New password', { exact: true }).fill(pass);
+      await page.getByLabel('New password again').fill(pass);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.waitForURL(`${stack.url}/app/`);
+    };
+    await setPassword(newer.url, password);
+    // The older link would otherwise set a new password, and end Kian's session, for whoever holds it.
+    expect((await page.goto(onStack(stack.url, older.url)))?.status()).toBe(410);
+    // An invite made after the password was set works (the operator's way back in)...
+    const later = await stack.admin.invite(kian.id, 'kian@example.test');
+    const unused = await stack.admin.invite(kian.id, 'kian@example.test');
+    await setPassword(later.url, 'the second kettle sings');
+    expect((await page.goto(onStack(stack.url, unused.url)))?.status()).toBe(410);
+    // ...and a change on the profile uses up what is left too.
+    const pending = await stack.admin.invite(kian.id, 'kian@example.test');
+    await page.goto(`${stack.url}/app/profile`);
+    const change = page.getByRole('region', { name: 'Change password' });
+    await change.getByLabel('Current password').fill('the second kettle sings');
+    await change.getByLabel('New password', { exact: true }).fill('a third pot of tea');
+    await change.getByLabel('New password again').fill('a third pot of tea');
+    await change.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('status').count()).resolves.toBe(1);
+    expect((await page.goto(onStack(stack.url, pending.url)))?.status()).toBe(410);
+    await context.close();
+  });
+
   it('takes an invite made without an email (ARCHITECTURE §7: email optional): its page asks for the email, which becomes the account’s', async () => {
     const other = await stack.admin.account({ displayName: 'Reza', developerMode: false });
     const taken = await stack.admin.account({ displayName: 'Taken', developerMode: false });

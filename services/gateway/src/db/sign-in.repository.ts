@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AccountView } from './access.repository';
 import { toAccountView } from './access.repository';
 import type { Database, SessionRow } from './schema';
@@ -10,6 +10,20 @@ class EmailTaken extends Error {}
 export interface SessionWithAccount {
   session: SessionRow;
   account: AccountView;
+}
+
+/**
+ * Uses up every unused link (invite or reset) of an account: once its password is set or changed,
+ * or its email, an older link is no longer the person's way in, and would otherwise set a new
+ * password (and end the owner's sessions) for whoever holds it, for as long as it lasts.
+ */
+async function voidLinks(trx: Transaction<Database>, accountId: string): Promise<void> {
+  await trx
+    .updateTable('signInLink')
+    .set({ usedAt: sql`now()` })
+    .where('accountId', '=', accountId)
+    .where('usedAt', 'is', null)
+    .execute();
 }
 
 /** Queries of the app's sign-in: credentials, single-use links, sessions (migration 0004). */
@@ -127,6 +141,7 @@ export class SignInRepository {
         .where('accountId', '=', link.accountId)
         .where('endedAt', 'is', null)
         .execute();
+      await voidLinks(trx, link.accountId);
       return { accountId: link.accountId };
     });
   }
@@ -152,6 +167,8 @@ export class SignInRepository {
           .where('accountId', '=', accountId)
           .execute();
         await trx.updateTable('account').set({ email }).where('id', '=', accountId).execute();
+        // A link mailed to the old address must not set a password for the new one's owner.
+        await voidLinks(trx, accountId);
         return 'changed' as const;
       });
     } catch (err) {
@@ -175,6 +192,7 @@ export class SignInRepository {
         .where('id', '!=', keepSessionId)
         .where('endedAt', 'is', null)
         .execute();
+      await voidLinks(trx, accountId);
     });
   }
 

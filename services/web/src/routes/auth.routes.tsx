@@ -16,7 +16,13 @@ export function authRoutes(deps: PageDeps): Router {
         res,
         ctx,
         ctx.s.t.signInTitle,
-        <SignInView s={ctx.s} base={base} error={refusalText(ctx.s.t, q(req, 'error'))} next={next} />,
+        <SignInView
+          s={ctx.s}
+          base={base}
+          viewer={ctx.viewer}
+          error={refusalText(ctx.s.t, q(req, 'error'))}
+          next={next}
+        />,
       );
     }),
   );
@@ -28,7 +34,12 @@ export function authRoutes(deps: PageDeps): Router {
         res,
         ctx,
         ctx.s.t.resetTitle,
-        <ResetRequestView s={ctx.s} base={base} sent={sent === '1' ? 'sent' : sent === 'no-mail' ? 'no-mail' : null} />,
+        <ResetRequestView
+          s={ctx.s}
+          base={base}
+          viewer={ctx.viewer}
+          sent={sent === '1' ? 'sent' : sent === 'no-mail' ? 'no-mail' : null}
+        />,
       );
     }),
   );
@@ -47,6 +58,7 @@ export function authRoutes(deps: PageDeps): Router {
           <SetPasswordView
             s={ctx.s}
             base={base}
+            viewer={ctx.viewer}
             action={action}
             usable={usable}
             askEmail={state === 'needs-email'}

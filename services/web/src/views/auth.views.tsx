@@ -1,5 +1,5 @@
 import type { Messages, Speech } from '../i18n/messages';
-import { Notice } from './layout';
+import { Csrf, Notice, type Viewer } from './layout';
 
 /** The message of a sign-in refusal code the gateway sent back (`?error=`), or null. */
 export function refusalText(t: Messages, code: string | undefined): string | null {
@@ -45,11 +45,24 @@ export function NewPasswordFields({ s }: { s: Speech }) {
   );
 }
 
-export function SignInView({ s, base, error, next }: { s: Speech; base: string; error: string | null; next: string }) {
+export function SignInView({
+  s,
+  base,
+  viewer,
+  error,
+  next,
+}: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  error: string | null;
+  next: string;
+}) {
   return (
     <>
       <Notice kind="error" text={error} />
       <form method="post" action={`${base}/sign-in`} class="card stack" data-keep-email>
+        <Csrf viewer={viewer} />
         <input type="hidden" name="next" value={next} />
         <label>
           {s.t.email}
@@ -72,6 +85,8 @@ export function SignInView({ s, base, error, next }: { s: Speech; base: string; 
 export function SetPasswordView(props: {
   s: Speech;
   base: string;
+  /** A browser signed in (to this account or another) sends its session's CSRF token with the form. */
+  viewer: Viewer;
   action: string;
   usable: boolean;
   /** The account has no email yet (an invite made without one): the person gives the one they sign in with. */
@@ -93,6 +108,7 @@ export function SetPasswordView(props: {
     <>
       <Notice kind="error" text={props.error} />
       <form method="post" action={props.action} class="card stack">
+        <Csrf viewer={props.viewer} />
         {props.askEmail ? (
           <label>
             {s.t.email}
@@ -107,13 +123,24 @@ export function SetPasswordView(props: {
 }
 
 /** `sent`: the link is on its way (to an account's email, if it is one), or this server cannot email at all. */
-export function ResetRequestView({ s, base, sent }: { s: Speech; base: string; sent: 'sent' | 'no-mail' | null }) {
+export function ResetRequestView({
+  s,
+  base,
+  viewer,
+  sent,
+}: {
+  s: Speech;
+  base: string;
+  viewer: Viewer;
+  sent: 'sent' | 'no-mail' | null;
+}) {
   return (
     <>
       <Notice kind="ok" text={sent === 'sent' ? s.t.resetSent : null} />
       <Notice kind="error" text={sent === 'no-mail' ? s.t.resetNoMail : null} />
       <p>{s.t.resetIntro}</p>
       <form method="post" action={`${base}/reset`} class="card stack">
+        <Csrf viewer={viewer} />
         <label>
           {s.t.email}
           <input type="email" name="email" autocomplete="username" required maxLength={320} dir="ltr" />
