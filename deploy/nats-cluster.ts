@@ -253,7 +253,11 @@ export function natsClusterManifests(opts: NatsClusterOptions): Obj[] {
         ],
         egress: [
           {
-            to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+            // The cluster's DNS pods, and NodeLocal DNSCache's address where the cluster runs it.
+            to: [
+              { namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } },
+              { ipBlock: { cidr: '169.254.20.10/32' } },
+            ],
             ports: [
               { port: 53, protocol: 'UDP' },
               { port: 53, protocol: 'TCP' },

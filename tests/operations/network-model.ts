@@ -42,12 +42,15 @@ function selects(selector: Obj, labels: Labels): boolean {
 }
 
 const NAMESPACE_LABEL = 'kubernetes.io/metadata.name';
+/** The address NodeLocal DNSCache listens on, on every node that runs it. */
+export const NODE_LOCAL_DNS = '169.254.20.10/32';
 
 /** Does a rule's peer list admit `peer`, seen from a policy of namespace `ns`? */
 function admits(peers: Obj[] | undefined, peer: Node, ns: string, byPortReaches: (peer: Node) => boolean): boolean {
   if (!peers || peers.length === 0) return byPortReaches(peer);
   return peers.some((p: Obj) => {
-    if (p.ipBlock) return peer.name === 'outside';
+    // NodeLocal DNSCache's link-local address: the node's DNS cache, not the outside world.
+    if (p.ipBlock) return peer.name === (p.ipBlock.cidr === NODE_LOCAL_DNS ? 'node-local-dns' : 'outside');
     if (peer.name === 'outside') return false;
     const nsOk = p.namespaceSelector
       ? selects(p.namespaceSelector, { [NAMESPACE_LABEL]: peer.namespace })

@@ -121,6 +121,7 @@ function nodesOf(objects: Obj[], overlay: string, namespace: string): Node[] {
     { name: 'ingress-nginx', namespace: 'ingress-nginx', labels: {}, ports: [], inNamespace: false },
     { name: 'prometheus', namespace: 'monitoring', labels: {}, ports: [], inNamespace: false },
     { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' }, ports: [53], inNamespace: false },
+    { name: 'node-local-dns', namespace: 'kube-system', labels: {}, ports: [53], inNamespace: false },
     { name: 'outside', namespace: '', labels: {}, ports: 'any', inNamespace: false },
   ];
 }
@@ -140,6 +141,7 @@ function neededPaths(objects: Obj[], overlay: string): Set<string> {
     const name = d.metadata.name as string;
     const u = uses(name);
     need(name, 'kube-dns:53');
+    need(name, 'node-local-dns:53');
     if (u.postgres) need(name, at('postgres', 5432));
     if (u.nats) need(name, at('nats', 4222));
     if (u.redis) need(name, at('redis', 6379));
@@ -162,6 +164,7 @@ function neededPaths(objects: Obj[], overlay: string): Set<string> {
   }
   for (const j of objects.filter((o) => o.kind === 'Job')) {
     need(j.metadata.name, 'kube-dns:53');
+    need(j.metadata.name, 'node-local-dns:53');
     if (j.metadata.name === 'postgres-bootstrap') need(j.metadata.name, at('postgres', 5432));
     // The bus setup step (node src/main.js bus-setup: libs/bus/src/setup-step.ts) reaches NATS alone.
     if (j.metadata.name === 'bus-setup') need(j.metadata.name, at('nats', 4222));
@@ -209,6 +212,7 @@ describe.each(['dev', 'prod'])('the %s overlay network', (overlay) => {
     policy(widened, 'series').spec.egress.push({ ports: [{ port: 8081, protocol: 'TCP' }] });
     const extra = [
       p('kube-dns', 'gateway', 8080),
+      p('node-local-dns', 'gateway', 8080),
       p('outside', 'gateway', 8080),
       p('prometheus', 'gateway', 8080),
       p('series', 'outside', 8081),
