@@ -27,6 +27,8 @@ const admin = `mm_boot_admin_${id}`;
 const prefix = `mmb${id}_`;
 const work = mkdtempSync(path.join(tmpdir(), 'mm-boot-'));
 const passwords: Record<string, string> = {};
+/** The runtime roles' (`<SERVICE>_DB_APP_PASSWORD`, mm_<service>_app: rows only), when the bootstrap is given them. */
+const appPasswords: Record<string, string> = {};
 
 const objects: Obj[] = parseAllDocuments(
   execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', 'prod')], { encoding: 'utf8' }),
@@ -75,7 +77,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ cod
 }
 
 /** The overlay's bootstrap Job: its script from its ConfigMap, its command, its environment and the administrator's. */
-function runBootstrap(db = database): Promise<{ code: number | null; out: string }> {
+function runBootstrap(db = database, withApp = false): Promise<{ code: number | null; out: string }> {
   const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'postgres-bootstrap');
   const container = job.spec.template.spec.containers[0];
   const volume = job.spec.template.spec.volumes.find((v: Obj) => v.configMap);
@@ -99,12 +101,15 @@ function runBootstrap(db = database): Promise<{ code: number | null; out: string
       PGPASSWORD: 'unused-with-trust',
     },
     ...Object.fromEntries(Object.entries(passwords).map(([s, pw]) => [`${s.toUpperCase()}_DB_PASSWORD`, pw])),
+    ...(withApp
+      ? Object.fromEntries(Object.entries(appPasswords).map(([s, pw]) => [`${s.toUpperCase()}_DB_APP_PASSWORD`, pw]))
+      : {}),
   };
   return run('sh', [path.join(work, 'bootstrap.sh')], env);
 }
 
 /** A Deployment's migrate initContainer, run from the source tree (`src/main.js` is `src/main.ts` under tsx). */
-function runMigrate(deployment: Obj): Promise<{ code: number | null; out: string }> {
+function runMigrate(deployment: Obj, runtimeRole = false): Promise<{ code: number | null; out: string }> {
   const service = deployment.metadata.name as string;
   const init = deployment.spec.template.spec.initContainers.find((c: Obj) => c.name === 'migrate');
   expect(init.image).toBe(deployment.spec.template.spec.containers[0].image);
@@ -112,7 +117,17 @@ function runMigrate(deployment: Obj): Promise<{ code: number | null; out: string
   expect([node, main]).toEqual(['node', 'src/main.js']);
   const ref = init.env.find((e: Obj) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef;
   expect(ref).toEqual({ name: `${service}-secrets`, key: 'DATABASE_URL' });
-  const env = { PATH: process.env.PATH, DATABASE_URL: urlOf(`${prefix}${service}`, passwords[service]) };
+  const owner = init.env.find((e: Obj) => e.name === 'MIGRATION_DATABASE_URL').valueFrom.secretKeyRef;
+  expect(owner).toEqual({ name: `${service}-secrets`, key: 'MIGRATION_DATABASE_URL', optional: true });
+  const ownerUrl = urlOf(`${prefix}${service}`, passwords[service]);
+  // With a runtime role, the Secret's DATABASE_URL is that role's and MIGRATION_DATABASE_URL the owner's.
+  const env = runtimeRole
+    ? {
+        PATH: process.env.PATH,
+        DATABASE_URL: urlOf(`${prefix}${service}_app`, appPasswords[service]),
+        MIGRATION_DATABASE_URL: ownerUrl,
+      }
+    : { PATH: process.env.PATH, DATABASE_URL: ownerUrl };
   return run(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'services', service, 'src', 'main.ts'), ...args],
@@ -123,7 +138,10 @@ function runMigrate(deployment: Obj): Promise<{ code: number | null; out: string
 let stack: Stack | null = null;
 
 beforeAll(async () => {
-  for (const d of withDatabase) passwords[d.metadata.name] = randomBytes(12).toString('hex');
+  for (const d of withDatabase) {
+    passwords[d.metadata.name] = randomBytes(12).toString('hex');
+    appPasswords[d.metadata.name] = randomBytes(12).toString('hex');
+  }
   await asSuperuser(`create role ${admin} login createrole nosuperuser nocreatedb`);
   // The platform's part: a database its administrator owns (RDS's master user, Cloud SQL's postgres).
   await asSuperuser(`create database ${database} owner ${admin}`);
@@ -134,7 +152,11 @@ afterAll(async () => {
   await asSuperuser(`drop database if exists ${database} with (force)`);
   await asSuperuser(`drop database if exists ${database}_notowned with (force)`);
   await asSuperuser(`drop database if exists ${database}_closed with (force)`);
-  for (const s of Object.keys(passwords)) await asSuperuser(`drop role if exists ${prefix}${s}`);
+  for (const s of Object.keys(passwords)) {
+    // The owner's default privileges name the runtime role: dropped with the databases above.
+    await asSuperuser(`drop role if exists ${prefix}${s}_app`);
+    await asSuperuser(`drop role if exists ${prefix}${s}`);
+  }
   await asSuperuser(`drop role if exists ${admin}`);
   rmSync(work, { recursive: true, force: true });
 });
@@ -187,7 +209,7 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
     expect(withDatabase.length).toBeGreaterThan(0);
     // Every service's step at once, as the pods of one apply; then again, twice at once (several
     // pods of a rollout): nothing left to apply, no error.
-    const steps = await Promise.all(withDatabase.map(runMigrate));
+    const steps = await Promise.all(withDatabase.map((d) => runMigrate(d)));
     expect(steps.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(
       steps.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current \(applied /) })),
     );
@@ -200,13 +222,54 @@ describe('the prod overlay on a fresh database with a CREATEROLE administrator (
       ]),
     ).toEqual([[], []]);
 
-    const urls = Object.fromEntries(Object.entries(passwords).map(([s, pw]) => [s, urlOf(`${prefix}${s}`, pw)]));
+    // The runtime roles added to the install that has run (the bootstrap again, with
+    // <SERVICE>_DB_APP_PASSWORD): each migration step then runs as the owner, the service as the role.
+    const withApp = await runBootstrap(database, true);
+    expect({ code: withApp.code, out: withApp.out }).toEqual({
+      code: 0,
+      out: expect.stringContaining('runtime roles'),
+    });
+    const again = await Promise.all(withDatabase.map((d) => runMigrate(d, true)));
+    expect(again.map((s) => ({ code: s.code, out: s.out.trim() }))).toEqual(
+      again.map(() => ({ code: 0, out: expect.stringMatching(/migrate: schema \w+ is current$/) })),
+    );
+    // It reads and writes rows, and can change nothing else: not drop, alter or empty a table.
+    const runtime = new Client({ connectionString: urlOf(`${prefix}recordings_app`, appPasswords.recordings) });
+    const owner = new Client({ connectionString: recordingsUrl });
+    await Promise.all([runtime.connect(), owner.connect()]);
+    try {
+      await expect(runtime.query('select count(*) from recordings.outbox')).resolves.toBeDefined();
+      for (const ddl of [
+        'drop table recordings.outbox',
+        'alter table recordings.outbox add column x int',
+        'truncate recordings.outbox',
+      ])
+        await expect(runtime.query(ddl)).rejects.toThrow(/must be owner|permission denied/);
+      await expect(runtime.query('create table recordings.mine (x int)')).rejects.toThrow(/permission denied/);
+      // A table a later migration makes (as the owner) is the runtime role's to use at once.
+      await owner.query('create table recordings.later_migration (id serial primary key, x int)');
+      await expect(
+        runtime.query('insert into recordings.later_migration (x) values (1) returning id'),
+      ).resolves.toMatchObject({
+        rows: [{ id: 1 }],
+      });
+      await owner.query('drop table recordings.later_migration');
+    } finally {
+      await Promise.all([runtime.end(), owner.end()]);
+    }
+
+    const urls = Object.fromEntries(Object.entries(appPasswords).map(([s, pw]) => [s, urlOf(`${prefix}${s}_app`, pw)]));
     stack = await startStack({}, { pipeline: true, databaseUrls: urls });
     const ready: Record<string, number> = {};
     for (const [name, running] of Object.entries(stack.services)) {
       ready[name] = (await fetch(`http://127.0.0.1:${running.opsPort ?? running.port}/readyz`)).status;
     }
     expect(ready).toEqual(Object.fromEntries(deployments.map((d) => [d.metadata.name, 200])));
+    // Writes of several services under their runtime roles: an account, a token, its whoami.
+    const account = await stack.admin.account();
+    const token = await stack.admin.token(account.id, ['account:read']);
+    const whoami = await stack.api.get('/api/v1/whoami').set('Authorization', `Bearer ${token.value}`);
+    expect(whoami.status).toBe(200);
   }, 120_000);
 
   it('says what the owner must run when the administrator has only CREATE on the database (PUBLIC keeps CONNECT)', async () => {

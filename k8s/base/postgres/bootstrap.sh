@@ -7,6 +7,11 @@
 #   libpq's PGHOST PGPORT PGDATABASE PGUSER PGPASSWORD (PGSSLMODE...): the administrator
 #   ROLE_PREFIX   before each role's name (default mm_: mm_gateway, mm_account, ...)
 #   <SERVICE>_DB_PASSWORD   each service's password (GATEWAY_DB_PASSWORD, ...)
+#   <SERVICE>_DB_APP_PASSWORD   optional: a second login role, mm_<service>_app, that may only read and
+#     write the schema's rows (no DDL, owns nothing) for the running service (its DATABASE_URL), while
+#     the owner role runs the migration step (MIGRATION_DATABASE_URL). Tables made later by the owner's
+#     migrations are the runtime role's too (default privileges). Safe to add to an install that has
+#     only the owners: the tables already there are granted.
 set -eu
 # Notices ("already exists, skipping") on a second run are not news.
 export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
@@ -46,12 +51,27 @@ ALTER ROLE :"role" SET search_path = :"schema";
 SELECT format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), :'role') \gexec
 GRANT USAGE ON SCHEMA extensions TO :"role";
 SQL
+  app_pw="$(printenv "$(echo "$svc" | tr a-z A-Z)_DB_APP_PASSWORD" || true)"
+  [ -n "$app_pw" ] || continue
+  psql -v ON_ERROR_STOP=1 -q -v owner="$prefix$svc" -v role="$prefix${svc}_app" -v schema="${pair#*:}" -v pw="$app_pw" <<'SQL'
+SELECT format('CREATE ROLE %I LOGIN', :'role') WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'role') \gexec
+ALTER ROLE :"role" WITH LOGIN PASSWORD :'pw';
+ALTER ROLE :"role" SET search_path = :"schema";
+SELECT format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), :'role') \gexec
+GRANT USAGE ON SCHEMA :"schema", extensions TO :"role";
+-- Rows only: no CREATE on the schema, no ownership, so no DROP, ALTER or TRUNCATE.
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA :"schema" TO :"role";
+GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA :"schema" TO :"role";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA :"schema" GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO :"role";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA :"schema" GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO :"role";
+SQL
+  app_roles="${app_roles:+$app_roles,}$prefix${svc}_app"
 done
 # An administrator that does not own the database (CREATE on it only) makes the roles and schemas,
 # but its REVOKEs and GRANT CONNECT above only warn: every role of the server could still connect
 # (and, before PostgreSQL 15, create in public), or, where the owner had already revoked PUBLIC's
 # CONNECT, the services' roles cannot connect at all. Say so, with what the owner must run.
-roles=""
+roles="${app_roles:-}"
 for pair in $services; do roles="${roles:+$roles,}$prefix${pair%%:*}"; done
 undone="$(psql -X -A -t -q <<'SQL'
 SELECT concat_ws(' ',
@@ -80,4 +100,4 @@ if [ -n "$undone" ] || [ -n "$ungranted" ]; then
   grant="${ungranted:+GRANT CONNECT ON DATABASE $db TO $ungranted;}"
   echo "bootstrap: warning: the administrator does not own database $db, so $why; as its owner run: $undone${undone:+${grant:+ }}$grant" >&2
 fi
-echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events,web} and their schemas are ready"
+echo "bootstrap: roles ${prefix}{gateway,account,recordings,pipeline,series,ask,events,web} and their schemas are ready${app_roles:+ (runtime roles: $app_roles)}"

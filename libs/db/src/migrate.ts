@@ -156,8 +156,10 @@ export async function requireSchemaAt(url: string, schema: string, migrations: M
 }
 
 /**
- * `node src/main.js migrate`: the service's migration step alone, reading DATABASE_URL only
- * (the step needs no other configuration or secret). Prints one line and exits 0, or 1 on failure.
+ * `node src/main.js migrate`: the service's migration step alone, reading MIGRATION_DATABASE_URL
+ * (the schema's owner, where the running service has a role that may only read and write rows:
+ * k8s bootstrap.sh's `<SERVICE>_DB_APP_PASSWORD`), else DATABASE_URL; the step needs no other
+ * configuration or secret. Prints one line and exits 0, or 1 on failure.
  */
 export function runMigrate(
   service: string,
@@ -165,9 +167,9 @@ export function runMigrate(
   migrations: MigrationSet,
   env: NodeJS.ProcessEnv = process.env,
 ): void {
-  const url = env.DATABASE_URL;
+  const url = env.MIGRATION_DATABASE_URL || env.DATABASE_URL;
   if (!url) {
-    process.stderr.write(`${service} migrate: DATABASE_URL must be set\n`);
+    process.stderr.write(`${service} migrate: MIGRATION_DATABASE_URL or DATABASE_URL must be set\n`);
     process.exit(1);
   }
   migrateSchema(url, schema, migrations).then(
