@@ -11,8 +11,21 @@ import { admissionOf, DEFAULT_SIGN_IN_LIMITS } from '../src/services/sign-in-lim
 describe('sign-in rules', () => {
   it('reads a new email trimmed, and refuses what no mail could reach', () => {
     expect(readEmail('  sara@example.test ')).toEqual({ email: 'sara@example.test' });
-    for (const bad of ['', 'sara', 'sara@', '@example.test', 'sa ra@example.test', `${'a'.repeat(320)}@x.y`])
+    for (const bad of [
+      '',
+      'sara',
+      'sara@',
+      '@example.test',
+      'sa ra@example.test',
+      `${'a'.repeat(320)}@x.y`,
+      // Characters only a quoted or display form holds: not an address mail can be sent to as typed.
+      'x@example.com<script>',
+      'Sara <sara@example.test>',
+      '"sara"@example.test',
+      'sara@example.test;other@example.test',
+    ])
       expect(readEmail(bad)).toEqual({ problem: 'EMAIL_INVALID' });
+    expect(readEmail('sara.k+notes@mail.example.test')).toEqual({ email: 'sara.k+notes@mail.example.test' });
   });
 
   it('refuses short, long, common and email-like passwords and takes a long unusual one', () => {

@@ -48,7 +48,11 @@ const MAX_GRANT_MINUTES = 10_000_000;
 /** The most an opening balance may be: one ledger entry (a Postgres integer). */
 const MAX_OPENING_MINUTES = 2_147_483_647;
 /** An email address as every form and body takes it: something@somewhere, no spaces. */
-export const emailPattern = '^[^\\s@]+@[^\\s@]+$';
+/**
+ * One address, as people type it: something, @, a domain; no spaces and none of the characters
+ * that only quoted or display forms use (`<>()[]\,;:"`), so `x@example.com<script>` is refused.
+ */
+export const emailPattern = '^[^\\s@<>()\\[\\]\\\\,;:"]+@[^\\s@<>()\\[\\]\\\\,;:"]+$';
 const email = { type: ['string', 'null'], maxLength: 320, pattern: emailPattern };
 
 export const createAccountBody = closed({
