@@ -29,24 +29,28 @@ export function shareRoutes(deps: PageDeps): Router {
   const pageOf = (req: Request) => `${base}/recordings/${encodeURIComponent(idOf(req))}`;
 
   /** The owner's ready meeting (the sheet route answers its owner only), else null. */
-  const ownReady = async (principal: string, id: string) => {
+  /** The owner's ready meeting, and whether its audio is still kept (null: not the caller's, or not ready). */
+  const ownReady = async (principal: string, id: string): Promise<{ audio: boolean } | null> => {
     const sheet = await backend.operation('appGetMeetingSheet', principal, { params: { id } }).catch((err: unknown) => {
       if (err instanceof BackendError && err.status === 404) return null;
       throw err;
     });
     // The sheet's recording is the meeting's status (the contract leaves the object open).
     const recording: { status?: unknown } | undefined = sheet?.recording;
-    return recording?.status === 'READY';
+    return recording?.status === 'READY' ? { audio: sheet?.audio ?? false } : null;
   };
 
   router.post(
     '/recordings/:id/shares',
     form,
     signedIn(deps, async (req, res, ctx) => {
-      if (!(await ownReady(ctx.principal, idOf(req)))) return notFound(res, ctx);
+      const meeting = await ownReady(ctx.principal, idOf(req));
+      if (!meeting) return notFound(res, ctx);
       const b = (req.body ?? {}) as Record<string, string>;
       const expiry: ShareExpiry = Object.hasOwn(SHARE_EXPIRIES, b.expiry ?? '') ? (b.expiry as ShareExpiry) : '7';
-      const { secret } = await shares.create(ctx.who.accountId, idOf(req), b.audio === 'yes', expiry);
+      // Audio deleted after the digest (the account's setting): a link cannot offer it.
+      const withAudio = b.audio === 'yes' && meeting.audio;
+      const { secret } = await shares.create(ctx.who.accountId, idOf(req), withAudio, expiry);
       sendPage(
         res,
         ctx,

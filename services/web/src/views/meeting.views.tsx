@@ -329,7 +329,9 @@ export function MeetingPageView({ s, base, viewer, p }: { s: Speech; base: strin
       {p.tab === 'meeting' && p.email ? (
         <EmailSummary m={m} viewer={viewer} action={path} seriesName={p.email.seriesName} />
       ) : null}
-      {p.tab === 'meeting' && p.shares ? <ShareSection s={s} viewer={viewer} action={path} links={p.shares} /> : null}
+      {p.tab === 'meeting' && p.shares ? (
+        <ShareSection s={s} viewer={viewer} action={path} links={p.shares} audioKept={p.audioKept} />
+      ) : null}
       {p.tab === 'meeting' && p.owner ? <OwnerActions m={m} p={p} viewer={viewer} action={path} /> : null}
     </>
   );

@@ -11,11 +11,14 @@ export function ShareSection({
   viewer,
   action,
   links,
+  audioKept,
 }: {
   s: Speech;
   viewer: Viewer;
   action: string;
   links: ShareLink[];
+  /** False once the audio was deleted after the digest: no link can include it. */
+  audioKept: boolean;
 }) {
   const t = shareText(s.locale);
   const now = Date.now();
@@ -35,10 +38,12 @@ export function ShareSection({
             <option value="never">{t.expiryNever}</option>
           </select>
         </label>
-        <div class="check">
-          <input type="checkbox" id="share-audio" name="audio" value="yes" />
-          <label for="share-audio">{t.shareAudio}</label>
-        </div>
+        {audioKept ? (
+          <div class="check">
+            <input type="checkbox" id="share-audio" name="audio" value="yes" />
+            <label for="share-audio">{t.shareAudio}</label>
+          </div>
+        ) : null}
         <button type="submit">{t.shareCreate}</button>
       </PostForm>
       <h3>{t.yourLinks}</h3>
