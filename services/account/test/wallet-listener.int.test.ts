@@ -99,7 +99,7 @@ describe('the wallet-change listener proves its LISTEN before the whoami cache i
     const listener = new WalletChangesListener(
       proxy.url,
       sink,
-      { warn: ((fields: { err?: string }) => warnings.push(fields.err ?? '')) as never },
+      { warn: (fields: unknown) => void warnings.push(String((fields as { err?: unknown }).err ?? '')) },
       300,
     );
     try {
