@@ -149,6 +149,27 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
     await context.close();
   });
 
+  it('keeps a signed-out Persian page in Persian after a refused sign-in, on the way to a reset and after it', async () => {
+    const context = await tb.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/app/sign-in?lang=fa`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('fa');
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill('not the password at all');
+    await page.locator('form button[type="submit"]').click();
+    await page.waitForURL(/error=SIGN_IN_FAILED/);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('fa');
+    await expect(page.getByRole('alert').count()).resolves.toBe(1);
+    await page.locator(`a[href^="/app/reset"]`).click();
+    await page.waitForURL(/\/app\/reset/);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('fa');
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('form.card button[type="submit"]').click();
+    await page.waitForURL(/sent=/);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('fa');
+    await context.close();
+  });
+
   it('says a reset link cannot be emailed when the server has no SMTP, alike for any email', async () => {
     const context = await tb.browser.newContext();
     const page = await context.newPage();
@@ -156,7 +177,7 @@ describe('the app: invite, password, sign-in and sessions (real browser)', () =>
       await page.goto(`${stack.url}/app/reset`);
       await page.getByLabel('Email').fill(who);
       await page.getByRole('button', { name: 'Email me a link' }).click();
-      await page.waitForURL(/\/app\/reset\?sent=no-mail$/);
+      await page.waitForURL(/\/app\/reset\?sent=no-mail(&lang=en)?$/);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('This server cannot send email');
       await expect(page.getByText('a link is on its way').count()).resolves.toBe(0);
     }

@@ -19,9 +19,25 @@ describe('the digest card', () => {
       const m = meetingText(locale);
       const html = renderToString(h(Digest, { m, sections }));
       expect(html).not.toContain('<li>—</li>');
-      expect(html).toContain(`<h3>Decisions</h3><p class="hint">${m.noneSaid}</p>`);
+      const dir = locale === 'fa' ? 'rtl' : 'ltr';
+      expect(html).toContain(`<h3>Decisions</h3><p class="hint" lang="${locale}" dir="${dir}">${m.noneSaid}</p>`);
       expect(html).toContain('<li>Sara will send the notes. (Sara)</li>');
     }
+  });
+});
+
+describe("the page's own words inside a digest of another language", () => {
+  it('say "none" in the page\'s language and direction, inside a Persian digest of an English page', () => {
+    const html = renderToString(
+      h(Digest, {
+        m: meetingText('en'),
+        sections: [{ kind: 'decision_list', title: 'تصمیم‌ها', items: [] }],
+        language: 'fa',
+      }),
+    );
+    expect(html).toContain(
+      'lang="fa" dir="rtl"><h3>تصمیم‌ها</h3><p class="hint" lang="en" dir="ltr">None in this meeting.</p>',
+    );
   });
 });
 

@@ -150,6 +150,12 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   });
 
   const field = (res: Response, name: string, max = 1000) => (locals(res).params.get(name) ?? '').slice(0, max + 1);
+  /** The page's language a signed-out form sends (`lang`), kept on the page it is sent back to. */
+  const langOf = (res: Response): Record<string, string> => {
+    const lang = field(res, 'lang', 2);
+    return lang === 'en' || lang === 'fa' ? { lang } : {};
+  };
+  const withLang = (res: Response, query: Record<string, string>) => new URLSearchParams({ ...query, ...langOf(res) });
   const ipOf = (req: Request) =>
     clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustedProxies);
 
@@ -168,7 +174,7 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
         setCookie(res, s);
         seeOther(res, next);
       } catch (err) {
-        refusedTo(res, `${appPath}/sign-in`, err, { next });
+        refusedTo(res, `${appPath}/sign-in`, err, { next, ...langOf(res) });
       }
     }),
   );
@@ -177,7 +183,8 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
       `/${purpose}/:secret`,
       wrap(async (req, res) => {
         const page = `${appPath}/${purpose}/${encodeURIComponent(String(req.params.secret))}`;
-        if (field(res, 'password') !== field(res, 'confirm')) return seeOther(res, `${page}?error=PASSWORD_MISMATCH`);
+        if (field(res, 'password') !== field(res, 'confirm'))
+          return seeOther(res, `${page}?${withLang(res, { error: 'PASSWORD_MISMATCH' })}`);
         try {
           const s = await deps.signIn.setPasswordFromLink(
             String(req.params.secret),
@@ -189,7 +196,7 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
           setCookie(res, s);
           seeOther(res, `${appPath}/`);
         } catch (err) {
-          refusedTo(res, page, err);
+          refusedTo(res, page, err, langOf(res));
         }
       }),
     );
@@ -198,9 +205,9 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
     '/reset',
     wrap(async (_req, res) => {
       // Without SMTP no link can be sent: the page says so (alike for every email) instead of "on its way".
-      if (!deps.signIn.emails) return seeOther(res, `${appPath}/reset?sent=no-mail`);
+      if (!deps.signIn.emails) return seeOther(res, `${appPath}/reset?${withLang(res, { sent: 'no-mail' })}`);
       deps.signIn.requestReset(field(res, 'email', 320));
-      seeOther(res, `${appPath}/reset?sent=1`);
+      seeOther(res, `${appPath}/reset?${withLang(res, { sent: '1' })}`);
     }),
   );
 

@@ -126,7 +126,11 @@ const en = {
 
 type Words = typeof en;
 /** The words with {placeholders} filled by `f`. */
-export type MeetingMessages = Words & { f(key: keyof Words, values: Record<string, string>): string };
+export type MeetingMessages = Words & {
+  /** The language these words are in (a digest in another language still says its own words in it). */
+  locale: Locale;
+  f(key: keyof Words, values: Record<string, string>): string;
+};
 
 const fa: Words = {
   navMeetings: 'جلسه‌ها',
@@ -251,5 +255,5 @@ const CATALOGUE: Record<Locale, Words> = { en, fa };
 /** The meeting pages' words in a language, with {placeholders} filled by `f`. */
 export function meetingText(locale: Locale): MeetingMessages {
   const t = CATALOGUE[locale];
-  return { ...t, f: (key, values) => fillText(t[key], values) };
+  return { ...t, locale, f: (key, values) => fillText(t[key], values) };
 }

@@ -1,4 +1,5 @@
 import type { Messages, Speech } from '../i18n/messages';
+import { withLanguage } from '../domain/language-link';
 import { Csrf, Notice, type Viewer } from './layout';
 
 /** The message of a sign-in refusal code the gateway sent back (`?error=`), or null. */
@@ -16,6 +17,14 @@ export function refusalText(t: Messages, code: string | undefined): string | nul
     PASSWORD_WRONG: t.passwordWrong,
   };
   return code ? (texts[code] ?? t.errorGeneric) : null;
+}
+
+/**
+ * A signed-out form's language: the gateway sends the browser back to the page in it (a refusal,
+ * "sent"); a signed-in person's language is their account's.
+ */
+function PageLanguage({ s, viewer }: { s: Speech; viewer: Viewer }) {
+  return viewer.signedIn ? null : <input type="hidden" name="lang" value={s.locale} />;
 }
 
 /** A new password, twice, with its rule (the gateway checks both). */
@@ -63,6 +72,7 @@ export function SignInView({
       <Notice kind="error" text={error} />
       <form method="post" action={`${base}/sign-in`} class="card stack" data-keep-email>
         <Csrf viewer={viewer} />
+        <PageLanguage s={s} viewer={viewer} />
         <input type="hidden" name="next" value={next} />
         <label>
           {s.t.email}
@@ -75,7 +85,7 @@ export function SignInView({
         <button type="submit">{s.t.signInButton}</button>
       </form>
       <p>
-        <a href={`${base}/reset`}>{s.t.forgotPassword}</a>
+        <a href={viewer.signedIn ? `${base}/reset` : withLanguage(`${base}/reset`, s.locale)}>{s.t.forgotPassword}</a>
       </p>
     </>
   );
@@ -109,6 +119,7 @@ export function SetPasswordView(props: {
       <Notice kind="error" text={props.error} />
       <form method="post" action={props.action} class="card stack">
         <Csrf viewer={props.viewer} />
+        <PageLanguage s={s} viewer={props.viewer} />
         {props.askEmail ? (
           <label>
             {s.t.email}
@@ -141,6 +152,7 @@ export function ResetRequestView({
       <p>{s.t.resetIntro}</p>
       <form method="post" action={`${base}/reset`} class="card stack">
         <Csrf viewer={viewer} />
+        <PageLanguage s={s} viewer={viewer} />
         <label>
           {s.t.email}
           <input type="email" name="email" autocomplete="username" required maxLength={320} dir="ltr" />

@@ -65,15 +65,21 @@ export function Digest({
   language?: string | null;
 }) {
   const words = contentLang(language);
+  // "None in this meeting." is the page's words, not the digest's: its own language and direction.
+  const none = (
+    <p class="hint" lang={m.locale} dir={m.locale === 'fa' ? 'rtl' : 'ltr'}>
+      {m.noneSaid}
+    </p>
+  );
   return (
     <section class="card" aria-labelledby="digest-h">
       <h2 id="digest-h">{m.digest}</h2>
       {sections.map((x, i) => (
         <div key={i} class="section" data-kind={x.kind} lang={words.lang} dir={words.dir}>
           <h3>{x.title}</h3>
-          {x.text !== undefined ? <p>{x.text || m.noneSaid}</p> : null}
+          {x.text !== undefined ? x.text ? <p>{x.text}</p> : none : null}
           {/* An empty list says so in words, not as a list of one dash. */}
-          {x.items && x.items.length === 0 ? <p class="hint">{m.noneSaid}</p> : null}
+          {x.items && x.items.length === 0 ? none : null}
           {x.items && x.items.length > 0 ? (
             <ul>
               {x.items.map((it, j) => (
