@@ -221,4 +221,26 @@ describe('the app: languages, accessibility, sessions and password reset (real b
     );
     await fresh.close();
   });
+
+  it('says series are switched off for an account whose series are, instead of an empty list and a form that cannot work', async () => {
+    const off = await stack.admin.account({ displayName: 'Nima' });
+    const { api, auth } = stack.admin.raw();
+    expect(
+      (
+        await api
+          .patch(`/admin/v1/accounts/${off.id}`)
+          .set(auth)
+          .send({ features: { series: false } })
+      ).status,
+    ).toBe(200);
+    const context = await signedInContext(tb.browser, stack, off.id, 'nima@example.test');
+    const p = await context.newPage();
+    await p.goto(`${stack.url}/app/series`);
+    await expect(
+      p.getByText('Series are switched off for your account for now.', { exact: false }).count(),
+    ).resolves.toBe(1);
+    await expect(p.locator('form[action="/app/series"]').count()).resolves.toBe(0);
+    await expect(p.getByText('No series yet').count()).resolves.toBe(0);
+    await context.close();
+  });
 });

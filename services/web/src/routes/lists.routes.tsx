@@ -173,9 +173,13 @@ export function listsRoutes(deps: PageDeps): Router {
   router.get(
     '/series',
     signedIn(deps, async (req, res, ctx) => {
-      const items = await readable(ctx.principal);
-      const error = seriesRefusal(seriesText(ctx.s.locale), q(req, 'error', 40));
       const t = seriesText(ctx.s.locale);
+      // Switched off for the account (a rollout switch): said so, instead of "no series yet" and a
+      // form every service would refuse.
+      if (!ctx.who.features.series)
+        return sendPage(res, ctx, meetingText(ctx.s.locale).seriesListTitle, <p>{t.seriesOff}</p>);
+      const items = await readable(ctx.principal);
+      const error = seriesRefusal(t, q(req, 'error', 40));
       sendPage(
         res,
         ctx,
