@@ -42,6 +42,14 @@ describe('the app: managing series (real browser)', () => {
     await page.getByRole('button', { name: 'Create series' }).click();
     await page.waitForURL(/\?error=SERIES_NAME_TAKEN$/);
     await expect(page.getByRole('alert').textContent()).resolves.toBe('You already have a series of that name.');
+    // A name the service refuses (only spaces, past the browser's own checks) says the rule.
+    await page.getByLabel('Name', { exact: true }).fill('   ');
+    await page.getByLabel('Name', { exact: true }).evaluate((el) => el.removeAttribute('required'));
+    await page.getByRole('button', { name: 'Create series' }).click();
+    await page.waitForURL(/\?error=VALIDATION$/);
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'A series name is 1 to 60 characters, with no control characters.',
+    );
 
     await page.goto(`${stack.url}/app/series/${id}`);
     // The series' two views are named as the series', and the main nav marks Series.

@@ -179,7 +179,9 @@ export function listsRoutes(deps: PageDeps): Router {
       if (!ctx.who.features.series)
         return sendPage(res, ctx, meetingText(ctx.s.locale).seriesListTitle, <p>{t.seriesOff}</p>);
       const items = await readable(ctx.principal);
-      const error = seriesRefusal(t, q(req, 'error', 40));
+      // The create form's only free text is the name: a refusal of its fields is the name's rule.
+      const code = q(req, 'error', 40);
+      const error = code === 'VALIDATION' ? t.nameRule : seriesRefusal(t, code);
       sendPage(
         res,
         ctx,
