@@ -63,7 +63,18 @@ describe('the app: CSRF, sessions and sign-in limits at the gateway (plain HTTP)
       post('/app/developer-mode', { on: 'true', _csrf: `${csrf.slice(0, -1)}x` }, { ...session, ...origin() }),
       post('/app/sessions/sign-out-others', { _csrf: 'nope' }, { ...session, ...origin() }),
     ];
-    expect((await Promise.all(tries)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
+    const refused = await Promise.all(tries);
+    expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
+    // A page in the app's look, not a line of text: why, and what to do.
+    expect(refused[4].headers.get('content-type')).toMatch(/^text\/html/);
+    expect(refused[4].headers.get('content-security-policy')).toContain("default-src 'none'");
+    await expect(refused[4].text()).resolves.toMatch(/The form is out of date[\s\S]*reload the page/);
+    const persian = await post(
+      '/app/developer-mode',
+      { on: 'true', _csrf: 'stale' },
+      { ...session, ...origin(), 'accept-language': 'fa-IR,fa;q=0.9' },
+    );
+    expect([persian.status, (await persian.text()).includes('<html lang="fa" dir="rtl">')]).toEqual([403, true]);
     expect(await developerMode()).toBe(false);
     const ok = await post(
       '/app/developer-mode',

@@ -20,6 +20,7 @@ import {
 import type { SessionWithAccount } from '../db/sign-in.repository';
 import { cookieValue, safeNextPath } from '../domain/sign-in-rules';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
+import { formRefusalPage, refusalLocale, type FormRefusal } from '../domain/form-refusal-page';
 import type { PrincipalSigner } from '../services/principals';
 import { SignInRefusal, type NewSession, type SignInService } from '../services/sign-in.service';
 
@@ -94,9 +95,15 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
     if (err.retryAfterSeconds) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     seeOther(res, `${page}?${q}`);
   };
-  const forbidden = (res: Response, why: string) => {
-    res.status(403).type('text/plain').setHeader('Cache-Control', 'no-store');
-    res.send(`Forbidden: ${why}. Go back, reload the page and try again.`);
+  const forbidden = (req: Request, res: Response, why: FormRefusal) => {
+    res.status(403).type('text/html; charset=utf-8').setHeader('Cache-Control', 'no-store');
+    // No script, nothing from elsewhere, not framed: the app's own policy, for the one stylesheet.
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.send(formRefusalPage(why, refusalLocale(req.headers['accept-language']), appPath));
   };
 
   // Who is asking: the session of the cookie, if it holds. A cookie that does not is cleared.
@@ -121,31 +128,30 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   // path). Sign-in's own forms have no session yet: for them the origin check is the whole
   // defence (with SameSite=Lax cookies).
   const readForm = express.raw({ type: () => true, limit: '64kb' });
-  const checkCsrf = (res: Response, next: NextFunction, headerToken: string) => {
+  const checkCsrf = (req: Request, res: Response, next: NextFunction, headerToken: string) => {
     const session = locals(res).session;
     if (session) {
       const sent = locals(res).params.get(CSRF_FIELD) ?? headerToken;
-      if (!sameSecret(sent, session.session.csrfToken))
-        return forbidden(res, 'the form is out of date (its CSRF token does not match)');
+      if (!sameSecret(sent, session.session.csrfToken)) return forbidden(req, res, 'stale');
     }
     next();
   };
   router.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     if (!sameOrigin(req.headers.origin ?? refererOrigin(req.headers.referer), appOrigin, req.headers.host))
-      return forbidden(res, 'this request did not come from the app');
+      return forbidden(req, res, 'origin');
     const headerToken = String(req.headers[CSRF_REQUEST_HEADER] ?? '');
     const type = String(req.headers['content-type'] ?? '');
     if (!type.startsWith('application/x-www-form-urlencoded')) {
       locals(res).stream = true;
-      return checkCsrf(res, next, headerToken);
+      return checkCsrf(req, res, next, headerToken);
     }
     readForm(req, res, (err?: unknown) => {
-      if (err) return forbidden(res, 'the form could not be read');
+      if (err) return forbidden(req, res, 'unreadable');
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       locals(res).body = raw;
       locals(res).params = new URLSearchParams(raw.toString('utf8'));
-      checkCsrf(res, next, headerToken);
+      checkCsrf(req, res, next, headerToken);
     });
   });
 
