@@ -21,3 +21,17 @@ export const CSRF_REQUEST_HEADER = 'x-csrf-token';
  */
 export const APP_TIME_ZONE_COOKIE = 'mm_tz';
 export const APP_TIME_ZONE_HEADER = 'x-mm-time-zone';
+
+/**
+ * The browser's first choice among the app's languages (Accept-Language, in the order it lists
+ * them), else English: a signed-out page's language, whether the app or the app door (a refused
+ * form) answers it.
+ */
+export function browserLocale(acceptLanguage: string | undefined): 'en' | 'fa' {
+  const first = String(acceptLanguage ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((x) => x.trim().slice(0, 2))
+    .find((x) => x === 'en' || x === 'fa');
+  return first === 'fa' ? 'fa' : 'en';
+}

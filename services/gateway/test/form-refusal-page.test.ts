@@ -1,12 +1,13 @@
-import { formRefusalPage, refusalLocale } from '../src/domain/form-refusal-page';
+import { browserLocale } from '@mm/http';
+import { formRefusalPage } from '../src/domain/form-refusal-page';
 
 describe("the app door's page for a refused form", () => {
-  it("speaks the browser's first language where the app speaks it", () => {
-    expect(refusalLocale('fa-IR,fa;q=0.9,en;q=0.8')).toBe('fa');
-    expect(refusalLocale('fa')).toBe('fa');
-    expect(refusalLocale('en-US,fa;q=0.9')).toBe('en');
-    expect(refusalLocale('fr')).toBe('en');
-    expect(refusalLocale(undefined)).toBe('en');
+  it("speaks the browser's first choice among the app's languages (the app's own rule, libs/http)", () => {
+    expect(browserLocale('fa-IR,fa;q=0.9,en;q=0.8')).toBe('fa');
+    expect(browserLocale('de-DE,fa;q=0.9')).toBe('fa');
+    expect(browserLocale('en-US,fa;q=0.9')).toBe('en');
+    expect(browserLocale('fr')).toBe('en');
+    expect(browserLocale(undefined)).toBe('en');
   });
 
   it('says why and what to do, in the app’s look, with a way back and no script', () => {

@@ -21,12 +21,6 @@ const WORDS = {
   },
 } as const;
 
-/** The language of the browser's first choice, where the app speaks it (Persian or English). */
-export function refusalLocale(acceptLanguage: string | undefined): 'en' | 'fa' {
-  const first = (acceptLanguage ?? '').split(',')[0]?.trim().toLowerCase() ?? '';
-  return first === 'fa' || first.startsWith('fa-') ? 'fa' : 'en';
-}
-
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -10,6 +10,7 @@ import {
   APP_LINK_HEADER,
   APP_TIME_ZONE_COOKIE,
   APP_TIME_ZONE_HEADER,
+  browserLocale,
   CSRF_FIELD,
   CSRF_REQUEST_HEADER,
   hasBody,
@@ -20,7 +21,7 @@ import {
 import type { SessionWithAccount } from '../db/sign-in.repository';
 import { cookieValue, safeNextPath } from '../domain/sign-in-rules';
 import { clientAddress, type TrustedProxies } from '../domain/client-address';
-import { formRefusalPage, refusalLocale, type FormRefusal } from '../domain/form-refusal-page';
+import { formRefusalPage, type FormRefusal } from '../domain/form-refusal-page';
 import type { PrincipalSigner } from '../services/principals';
 import { SignInRefusal, type NewSession, type SignInService } from '../services/sign-in.service';
 
@@ -95,6 +96,11 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
     if (err.retryAfterSeconds) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     seeOther(res, `${page}?${q}`);
   };
+  /** The page's language a signed-out form sends (`lang`), or null. */
+  const formLang = (res: Response): 'en' | 'fa' | null => {
+    const lang = locals(res).params.get('lang');
+    return lang === 'en' || lang === 'fa' ? lang : null;
+  };
   const forbidden = (req: Request, res: Response, why: FormRefusal) => {
     res.status(403).type('text/html; charset=utf-8').setHeader('Cache-Control', 'no-store');
     // No script, nothing from elsewhere, not framed: the app's own policy, for the one stylesheet.
@@ -103,7 +109,8 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
       "default-src 'none'; style-src 'self'; base-uri 'none'; frame-ancestors 'none'",
     );
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.send(formRefusalPage(why, refusalLocale(req.headers['accept-language']), appPath));
+    // The form's own language when it sent one (a signed-out page), else the browser's.
+    res.send(formRefusalPage(why, formLang(res) ?? browserLocale(req.headers['accept-language']), appPath));
   };
 
   // Who is asking: the session of the cookie, if it holds. A cookie that does not is cleared.
@@ -156,10 +163,10 @@ export function appDoorRouter(deps: AppDoorDeps): Router {
   });
 
   const field = (res: Response, name: string, max = 1000) => (locals(res).params.get(name) ?? '').slice(0, max + 1);
-  /** The page's language a signed-out form sends (`lang`), kept on the page it is sent back to. */
+  /** The language a signed-out form sent (formLang), kept on the page it is sent back to. */
   const langOf = (res: Response): Record<string, string> => {
-    const lang = field(res, 'lang', 2);
-    return lang === 'en' || lang === 'fa' ? { lang } : {};
+    const lang = formLang(res);
+    return lang ? { lang } : {};
   };
   const withLang = (res: Response, query: Record<string, string>) => new URLSearchParams({ ...query, ...langOf(res) });
   const ipOf = (req: Request) =>

@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import {
   APP_CSRF_HEADER,
   APP_TIME_ZONE_HEADER,
+  browserLocale,
   PRINCIPAL_HEADER,
   type Principal,
   type PrincipalVerifier,
@@ -44,12 +45,7 @@ export interface PageDeps {
 function signedOutLocale(req: Request): Locale {
   const asked = req.query.lang;
   if (isLocale(asked)) return asked;
-  const accept = String(req.headers['accept-language'] ?? '').toLowerCase();
-  const first = accept
-    .split(',')
-    .map((x) => x.trim().slice(0, 2))
-    .find((x) => isLocale(x));
-  return first === 'fa' ? 'fa' : 'en';
+  return browserLocale(req.headers['accept-language']);
 }
 
 export async function contextOf(deps: PageDeps, req: Request): Promise<Ctx> {
